@@ -1,0 +1,165 @@
+// Package botclient runs headless network players: real clients (package
+// netclient: prediction, reconciliation, interpolation) driven by the same
+// bot brain as the server's bots, without rendering. It is the tool for
+// end-to-end tests, load checks and measurements (`tickshot bot`).
+package botclient
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"tickshot/client/netclient"
+	"tickshot/game"
+	tnet "tickshot/net"
+)
+
+// Options configure a run of headless bots.
+type Options struct {
+	Server   string        // host:port
+	Count    int           // number of clients
+	Duration time.Duration // how long to play; 0 = until ctx ends
+	Name     string        // name prefix
+	Config   netclient.Config
+	Fake     tnet.FakeConditions // simulated conditions on received messages
+	Seed     uint64
+}
+
+// Summary is one bot's result.
+type Summary struct {
+	Name              string  `json:"name"`
+	ID                uint16  `json:"id"`
+	Seconds           float64 `json:"seconds"`
+	SnapshotsReceived int     `json:"snapshots_received"`
+	SnapshotRate      float64 `json:"snapshot_rate"`
+	CmdsSent          int     `json:"cmds_sent"`
+	Corrections       int     `json:"prediction_corrections"`
+	MeanRTTMs         float64 `json:"mean_rtt_ms"`
+	Kills             int     `json:"kills"`
+	Deaths            int     `json:"deaths"`
+	HitsDealt         int     `json:"hits_dealt"`
+	HitsTaken         int     `json:"hits_taken"`
+	ShotsFired        int     `json:"shots_fired"`
+	OthersSeen        int     `json:"others_seen"`
+	OthersMoved       int     `json:"others_moved"`
+	Error             string  `json:"error,omitempty"`
+}
+
+// Run starts opt.Count bots, plays until the duration passes or ctx ends,
+// and returns one summary per bot. A bot that cannot connect reports the
+// error in its summary.
+func Run(ctx context.Context, opt Options) []Summary {
+	if opt.Count <= 0 {
+		opt.Count = 1
+	}
+	if opt.Name == "" {
+		opt.Name = "netbot"
+	}
+	if opt.Duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opt.Duration)
+		defer cancel()
+	}
+	out := make([]Summary, opt.Count)
+	var wg sync.WaitGroup
+	for i := 0; i < opt.Count; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			cfg := opt.Config
+			cfg.Name = fmt.Sprintf("%s%d", opt.Name, i+1)
+			out[i] = playOne(ctx, opt, cfg, opt.Seed+uint64(i)*7919+1)
+		}(i)
+	}
+	wg.Wait()
+	return out
+}
+
+func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64) Summary {
+	sum := Summary{Name: cfg.Name}
+	c, err := netclient.Connect(ctx, opt.Server, cfg)
+	if err != nil {
+		sum.Error = err.Error()
+		return sum
+	}
+	defer c.Close("bot finished")
+	c.SetFakeConditions(opt.Fake)
+	sum.ID = c.ID
+	brain := game.NewBot(seed)
+	dt := time.Second / time.Duration(c.TickRate)
+	ticker := time.NewTicker(dt)
+	defer ticker.Stop()
+	start := time.Now()
+	firstPos := map[uint16]game.Point{}
+	moved := map[uint16]bool{}
+	var rttSum float64
+	var rttN int
+	for {
+		select {
+		case <-ctx.Done():
+			sum.Seconds = time.Since(start).Seconds()
+			return finish(sum, c, rttSum, rttN, len(firstPos), len(moved))
+		case <-ticker.C:
+		}
+		if err := c.Poll(); err != nil {
+			sum.Error = err.Error()
+			sum.Seconds = time.Since(start).Seconds()
+			return finish(sum, c, rttSum, rttN, len(firstPos), len(moved))
+		}
+		for _, e := range c.TakeEvents() {
+			switch e.Kind {
+			case tnet.EvKill:
+				if e.A == c.ID {
+					sum.Kills++
+				}
+				if e.B == c.ID {
+					sum.Deaths++
+				}
+			case tnet.EvHit:
+				if e.A == c.ID {
+					sum.HitsDealt++
+				}
+				if e.B == c.ID {
+					sum.HitsTaken++
+				}
+			}
+		}
+		for _, r := range c.TakeEffects() {
+			if r.Fired {
+				sum.ShotsFired++
+			}
+		}
+		if c.Stats.PingMs > 0 {
+			rttSum += float64(c.Stats.PingMs)
+			rttN++
+		}
+		ents := c.Rendered()
+		boxes := make([]game.Hitbox, 0, len(ents))
+		for _, e := range ents {
+			boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: 16, Alive: e.Alive})
+			if p, ok := firstPos[e.ID]; !ok {
+				firstPos[e.ID] = game.Point{X: e.X, Y: e.Y}
+			} else if math.Hypot(p.X-e.X, p.Y-e.Y) > 50 {
+				moved[e.ID] = true
+			}
+		}
+		in := brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
+		c.Tick(dt, netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons})
+	}
+}
+
+func finish(s Summary, c *netclient.Client, rttSum float64, rttN, seen, moved int) Summary {
+	s.SnapshotsReceived = c.Stats.SnapshotsReceived
+	if s.Seconds > 0 {
+		s.SnapshotRate = math.Round(float64(s.SnapshotsReceived)/s.Seconds*10) / 10
+	}
+	s.CmdsSent = c.Stats.CmdsSent
+	s.Corrections = c.Stats.Corrections
+	if rttN > 0 {
+		s.MeanRTTMs = math.Round(rttSum/float64(rttN)*10) / 10
+	}
+	s.OthersSeen, s.OthersMoved = seen, moved
+	return s
+}

@@ -1,0 +1,535 @@
+// Package netclient is the client's netcode without rendering: the
+// handshake, usercmd creation and sending (with cl_cmdbackup), client-side
+// prediction and reconciliation of the local player (Bernier 2001, "Client
+// Side Prediction"), interpolation of everyone else from snapshot history
+// (Bernier 2001, "Display of Targets"), and the clock that drives it. The
+// Ebiten client and the headless `tickshot bot` both run it, so tests and
+// measurements exercise the real netcode. A Client is used from one
+// goroutine.
+package netclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"tickshot/game"
+	tnet "tickshot/net"
+	"tickshot/shared"
+)
+
+// Config holds the client's rates and switches (Source's cvar names in comments).
+type Config struct {
+	Name        string
+	Rate        int     // rate, bytes/s
+	UpdateRate  int     // cl_updaterate, snapshots/s (default 20)
+	CmdRate     int     // cl_cmdrate, command packets/s (default: the tick rate)
+	InterpMs    int     // cl_interp, ms (default 100)
+	InterpRatio float64 // cl_interp_ratio (default 2)
+	CmdBackup   int     // cl_cmdbackup, earlier commands resent per packet (default 2)
+	Predict     bool    // cl_predict
+	Interpolate bool    // cl_interpolate
+	ExtrapMs    int     // cl_extrapolate_amount in ms (default 250)
+	Smooth      bool    // cl_smooth
+	SmoothMs    int     // cl_smoothtime in ms (default 100)
+}
+
+// DefaultConfig returns Source's defaults.
+func DefaultConfig(name string) Config {
+	return Config{Name: name, Rate: 196608, UpdateRate: 20, InterpMs: 100, InterpRatio: 2,
+		CmdBackup: 2, Predict: true, Interpolate: true, ExtrapMs: 250, Smooth: true, SmoothMs: 100}
+}
+
+// Input is one tick of the player's controls.
+type Input struct {
+	MoveX, MoveY float32 // [-1, 1], world axes
+	Angle        float32 // aim, radians
+	Buttons      uint16
+	Weapon       uint8
+}
+
+// Entity is another player as the client knows it.
+type Entity struct {
+	ID       uint16
+	Hist     game.History
+	Teleport uint8
+	Health   int
+	Flags    uint8
+	seen     uint32 // tick of the last snapshot that carried it
+}
+
+// Stats counts what the netcode did.
+type Stats struct {
+	SnapshotsReceived int
+	CmdsSent          int // usercmds made and sent (each once, backups not counted)
+	PacketsSent       int
+	Corrections       int     // prediction errors: acked state differed from the prediction
+	LastErrorDist     float64 // world units of the last correction
+	PingMs            int     // round trip as the server measures it
+	TickTimeUs        int     // server tick time
+	DroppedSnapshots  int     // snapshots older than one already applied
+}
+
+type predEntry struct {
+	cmd   shared.UserCmd
+	state shared.PlayerState // predicted state after cmd
+}
+
+const ringSize = 256
+
+// Client is a connected player.
+type Client struct {
+	Cfg      Config
+	conn     *tnet.Conn
+	ID       uint16
+	TickRate int
+	Map      *game.Map
+	World    *shared.World
+	Accept   tnet.Accept
+
+	// Prediction.
+	cmdNum    uint32
+	ring      [ringSize]predEntry
+	predicted shared.PlayerState // after the newest command
+	ackCmd    uint32
+	sentUpTo  uint32
+	cmdAcc    float64
+	errX      float64 // visual smoothing offset, world units
+	errY      float64
+
+	// Authoritative.
+	Server     tnet.SelfState // newest own state from the server
+	Health     int
+	haveSnap   bool
+	lastSnap   uint32 // newest snapshot tick
+	lastSnapAt time.Time
+
+	// Clock: estimated newest server tick, fractional.
+	clock float64
+
+	Entities    map[uint16]*Entity
+	Scores      []tnet.ScoreEntry
+	Names       map[uint16]string
+	lastEventID uint32
+	events      []tnet.Event
+	effects     []shared.Result
+
+	Stats Stats
+	err   error
+}
+
+// Connect dials addr, sends Hello and waits for Accept or Reject.
+func Connect(ctx context.Context, addr string, cfg Config) (*Client, error) {
+	if cfg.Name == "" {
+		cfg.Name = "player"
+	}
+	if len(cfg.Name) > tnet.MaxNameLen {
+		cfg.Name = cfg.Name[:tnet.MaxNameLen]
+	}
+	conn, err := tnet.Dial(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	conn.Send(&tnet.Hello{Protocol: tnet.ProtocolVersion, Name: cfg.Name, Rate: uint32(cfg.Rate),
+		UpdateRate: uint16(cfg.UpdateRate), CmdRate: uint16(cfg.CmdRate), InterpMs: uint16(cfg.InterpMs),
+		InterpRatio: float32(cfg.InterpRatio)})
+	timeout := time.NewTimer(tnet.HandshakeTimeout)
+	defer timeout.Stop()
+	select {
+	case p, ok := <-conn.Recv():
+		if !ok {
+			reason, _ := conn.Reason()
+			return nil, fmt.Errorf("connect %s: %s", addr, reason)
+		}
+		switch m := p.Msg.(type) {
+		case *tnet.Accept:
+			return newClient(conn, cfg, m)
+		case *tnet.Reject:
+			conn.Close("rejected")
+			return nil, fmt.Errorf("server refused: %s", m.Reason)
+		default:
+			conn.Close("protocol error")
+			return nil, fmt.Errorf("connect %s: protocol error: expected accept, got %s", addr, m.Type())
+		}
+	case <-timeout.C:
+		conn.Close("handshake timeout")
+		return nil, fmt.Errorf("connect %s: no answer to hello within %v", addr, tnet.HandshakeTimeout)
+	case <-ctx.Done():
+		conn.Close("cancelled")
+		return nil, ctx.Err()
+	}
+}
+
+func newClient(conn *tnet.Conn, cfg Config, a *tnet.Accept) (*Client, error) {
+	if a.TickRate < 20 || a.TickRate > 128 {
+		conn.Close("bad tick rate")
+		return nil, fmt.Errorf("server announced tick rate %d outside 20..128", a.TickRate)
+	}
+	m, err := game.LoadMap(a.Map)
+	if err != nil {
+		conn.Close("unknown map")
+		return nil, fmt.Errorf("server runs %w", err)
+	}
+	c := &Client{Cfg: cfg, conn: conn, ID: a.PlayerID, TickRate: int(a.TickRate), Map: m,
+		World: m.World(int(a.TickRate)), Accept: *a, Entities: map[uint16]*Entity{}, Names: map[uint16]string{},
+		clock: float64(a.Tick)}
+	if c.Cfg.CmdRate <= 0 || c.Cfg.CmdRate > c.TickRate {
+		c.Cfg.CmdRate = c.TickRate
+	}
+	c.Cfg.UpdateRate = int(a.UpdateRate)
+	c.predicted.Dead = true // until the first snapshot
+	return c, nil
+}
+
+// Err returns why the connection ended, or nil while it is up.
+func (c *Client) Err() error { return c.err }
+
+// Close disconnects with a reason.
+func (c *Client) Close(reason string) { c.conn.Close(reason) }
+
+// ConnStats returns the transport counters.
+func (c *Client) ConnStats() tnet.Stats { return c.conn.Stats() }
+
+// InterpTicks returns the interpolation period in ticks:
+// max(cl_interp, cl_interp_ratio / cl_updaterate).
+func (c *Client) InterpTicks() float64 {
+	return c.InterpMs() * float64(c.TickRate) / 1000
+}
+
+// InterpMs returns the interpolation period in ms.
+func (c *Client) InterpMs() float64 {
+	ratio := c.Cfg.InterpRatio / float64(max(c.Cfg.UpdateRate, 1)) * 1000
+	return math.Max(float64(c.Cfg.InterpMs), ratio)
+}
+
+// ServerTick returns the estimated current server tick (fractional).
+func (c *Client) ServerTick() float64 { return c.clock }
+
+// RenderTick returns the tick at which other players are drawn.
+func (c *Client) RenderTick() float64 {
+	if !c.Cfg.Interpolate {
+		return float64(c.lastSnap)
+	}
+	return c.clock - c.InterpTicks()
+}
+
+// Predicted returns the local player's predicted state after the newest
+// command (or the newest server state with prediction off).
+func (c *Client) Predicted() shared.PlayerState {
+	if !c.Cfg.Predict {
+		return c.Server.State()
+	}
+	return c.predicted
+}
+
+// LocalPos returns where to draw the local player: the prediction plus the
+// decaying correction offset (cl_smooth).
+func (c *Client) LocalPos() (float64, float64) {
+	s := c.Predicted()
+	if !c.Cfg.Predict {
+		return s.X, s.Y
+	}
+	return s.X + c.errX, s.Y + c.errY
+}
+
+// CommandNumber returns the newest command number made.
+func (c *Client) CommandNumber() uint32 { return c.cmdNum }
+
+// AckCmd returns the newest command the server ran.
+func (c *Client) AckCmd() uint32 { return c.ackCmd }
+
+// HaveSnapshot reports whether a snapshot has arrived.
+func (c *Client) HaveSnapshot() bool { return c.haveSnap }
+
+// TakeEvents returns the server events that arrived since the last call, in order.
+func (c *Client) TakeEvents() []tnet.Event {
+	e := c.events
+	c.events = nil
+	return e
+}
+
+// TakeEffects returns the results of commands predicted for the first time
+// since the last call (for sounds, muzzle flashes and tracers, which play once).
+func (c *Client) TakeEffects() []shared.Result {
+	e := c.effects
+	c.effects = nil
+	return e
+}
+
+// Poll processes every message that has arrived. It returns the connection
+// error once the connection has ended.
+func (c *Client) Poll() error {
+	for {
+		select {
+		case p, ok := <-c.conn.Recv():
+			if !ok {
+				reason, remote := c.conn.Reason()
+				if remote {
+					c.err = fmt.Errorf("disconnected by server: %s", reason)
+				} else {
+					c.err = errors.New(reason)
+				}
+				return c.err
+			}
+			c.handle(p)
+		default:
+			return nil
+		}
+	}
+}
+
+func (c *Client) handle(p tnet.Packet) {
+	switch m := p.Msg.(type) {
+	case *tnet.Snapshot:
+		c.onSnapshot(m, p.At)
+	case *tnet.Reject:
+		c.err = fmt.Errorf("server refused: %s", m.Reason)
+	}
+}
+
+// Tick advances the client by one tick of real time dt: clock, smoothing,
+// a new usercmd from in (predicted and queued), and a command packet when
+// cl_cmdrate says one is due. Call it at the server's tick rate.
+func (c *Client) Tick(dt time.Duration, in Input) {
+	c.advanceClock(dt)
+	if c.Cfg.Smooth && c.Cfg.SmoothMs > 0 {
+		k := math.Exp(-dt.Seconds() * 1000 / float64(c.Cfg.SmoothMs) * 3)
+		c.errX, c.errY = c.errX*k, c.errY*k
+	} else {
+		c.errX, c.errY = 0, 0
+	}
+	if !c.haveSnap {
+		return
+	}
+	c.cmdNum++
+	cmd := shared.UserCmd{
+		CommandNumber: c.cmdNum,
+		TickCount:     uint32(math.Max(math.Round(c.clock), 0)),
+		Msec:          shared.MsecFor(c.TickRate),
+		LerpMsec:      uint16(math.Round(c.InterpMs())),
+		Buttons:       in.Buttons & shared.ButtonsValid,
+		MoveX:         clamp32(in.MoveX), MoveY: clamp32(in.MoveY),
+		ViewAngle: float32(math.Remainder(float64(in.Angle), 2*math.Pi)),
+		Weapon:    min(in.Weapon, shared.NumWeapons-1),
+	}
+	var res shared.Result
+	c.predicted, res = shared.RunCommand(c.predicted, cmd, c.World)
+	c.ring[c.cmdNum%ringSize] = predEntry{cmd: cmd, state: c.predicted}
+	if c.Cfg.Predict && (res.Fired || res.ReloadStarted) {
+		c.effects = append(c.effects, res)
+	}
+	c.cmdAcc += float64(c.Cfg.CmdRate)
+	if c.cmdAcc >= float64(c.TickRate) {
+		c.cmdAcc -= float64(c.TickRate)
+		c.sendCmds()
+	}
+}
+
+func clamp32(v float32) float32 {
+	if v != v {
+		return 0
+	}
+	return float32(math.Max(-1, math.Min(1, float64(v))))
+}
+
+func (c *Client) sendCmds() {
+	from := c.sentUpTo + 1
+	if back := uint32(c.Cfg.CmdBackup); from > back {
+		from -= back
+	} else {
+		from = 1
+	}
+	if c.cmdNum-from+1 > tnet.MaxCmdsPerMsg {
+		from = c.cmdNum - tnet.MaxCmdsPerMsg + 1
+	}
+	if from > c.cmdNum {
+		return
+	}
+	msg := &tnet.Cmds{Ack: c.lastSnap, Cmds: make([]shared.UserCmd, 0, c.cmdNum-from+1)}
+	for n := from; n <= c.cmdNum; n++ {
+		msg.Cmds = append(msg.Cmds, c.ring[n%ringSize].cmd)
+	}
+	if c.conn.Send(msg) {
+		c.Stats.CmdsSent += int(c.cmdNum - c.sentUpTo)
+		c.Stats.PacketsSent++
+		c.sentUpTo = c.cmdNum
+	}
+}
+
+// advanceClock runs the server-time estimate at real speed, nudged up to 5%
+// towards the newest snapshot tick; it jumps only when more than half a
+// second off (connect, long stall).
+func (c *Client) advanceClock(dt time.Duration) {
+	if !c.haveSnap {
+		return
+	}
+	errTicks := float64(c.lastSnap) - c.clock
+	adj := math.Max(-0.05, math.Min(0.05, errTicks*0.02))
+	c.clock += dt.Seconds() * float64(c.TickRate) * (1 + adj)
+}
+
+func (c *Client) onSnapshot(s *tnet.Snapshot, at time.Time) {
+	if c.haveSnap && s.Tick <= c.lastSnap {
+		c.Stats.DroppedSnapshots++
+		return
+	}
+	c.Stats.SnapshotsReceived++
+	c.Stats.PingMs = int(s.PingMs)
+	c.Stats.TickTimeUs = int(s.TickTimeUs)
+	first := !c.haveSnap
+	c.haveSnap = true
+	c.lastSnap = s.Tick
+	c.lastSnapAt = at
+	if first || math.Abs(float64(s.Tick)-c.clock) > float64(c.TickRate)/2 {
+		c.clock = float64(s.Tick)
+	}
+	c.Server = s.Self
+	c.Health = int(s.Self.Health)
+	c.reconcile(s)
+	c.updateEntities(s)
+	for _, e := range s.Events {
+		if e.ID > c.lastEventID {
+			c.lastEventID = e.ID
+			c.events = append(c.events, e)
+		}
+	}
+	if len(s.Scores) > 0 {
+		c.Scores = s.Scores
+		for _, r := range s.Scores {
+			c.Names[r.ID] = r.Name
+		}
+	}
+}
+
+// reconcile compares the server's state after AckCmd with what was
+// predicted for that command; on a difference it counts a prediction error,
+// takes the server's state and replays the unacknowledged commands.
+func (c *Client) reconcile(s *tnet.Snapshot) {
+	auth := s.Self.State()
+	ack := s.AckCmd
+	if ack > c.cmdNum {
+		ack = c.cmdNum // cannot ack what was never made; treat as newest
+	}
+	c.ackCmd = ack
+	oldX, oldY := c.predicted.X, c.predicted.Y
+	match := false
+	if ack > 0 && c.cmdNum-ack < ringSize {
+		match = c.ring[ack%ringSize].state.Equal(auth)
+	} else if ack == 0 && c.cmdNum == 0 {
+		match = c.predicted.Equal(auth)
+	}
+	if match {
+		return
+	}
+	if ack > 0 && c.cmdNum-ack < ringSize {
+		p := c.ring[ack%ringSize].state
+		c.Stats.Corrections++
+		c.Stats.LastErrorDist = math.Hypot(p.X-auth.X, p.Y-auth.Y)
+	}
+	// Rebase and replay.
+	st := auth
+	if ack > 0 && c.cmdNum-ack < ringSize {
+		c.ring[ack%ringSize].state = st
+	}
+	start := ack + 1
+	if c.cmdNum >= ringSize && start < c.cmdNum-ringSize+1 {
+		start = c.cmdNum - ringSize + 1
+	}
+	for n := start; n <= c.cmdNum && n > 0; n++ {
+		e := &c.ring[n%ringSize]
+		st, _ = shared.RunCommand(st, e.cmd, c.World)
+		e.state = st
+	}
+	c.predicted = st
+	// Hide the jump: the drawn position keeps where it was and decays to the truth.
+	jump := math.Hypot(c.predicted.X-oldX, c.predicted.Y-oldY)
+	if c.Cfg.Smooth && jump < 64 && !auth.Dead {
+		c.errX += oldX - c.predicted.X
+		c.errY += oldY - c.predicted.Y
+	} else {
+		c.errX, c.errY = 0, 0
+	}
+}
+
+// TeleportDist is a jump between two snapshots, in world units, beyond
+// which an entity's history restarts instead of sliding.
+const TeleportDist = 128
+
+func (c *Client) updateEntities(s *tnet.Snapshot) {
+	for _, es := range s.Entities {
+		e := c.Entities[es.ID]
+		if e == nil {
+			e = &Entity{ID: es.ID, Teleport: es.Teleport}
+			c.Entities[es.ID] = e
+		}
+		smp := game.Sample{Tick: s.Tick, X: tnet.FromFixed(es.X), Y: tnet.FromFixed(es.Y),
+			Angle: tnet.AngleFromWire(es.Angle), Alive: es.Flags&tnet.FlagAlive != 0}
+		if es.Teleport != e.Teleport {
+			e.Hist.Reset()
+			e.Teleport = es.Teleport
+		} else if last, ok := e.Hist.Newest(); ok {
+			gap := float64(s.Tick-last.Tick) / float64(c.TickRate)
+			if math.Hypot(smp.X-last.X, smp.Y-last.Y) > TeleportDist+shared.MaxSpeed*1.5*gap {
+				e.Hist.Reset()
+			}
+		}
+		e.Hist.Add(smp)
+		e.Health = int(es.Health)
+		e.Flags = es.Flags
+		e.seen = s.Tick
+	}
+	for id, e := range c.Entities {
+		if e.seen != s.Tick {
+			delete(c.Entities, id)
+		}
+	}
+}
+
+// RenderedEntity is another player at the render time.
+type RenderedEntity struct {
+	ID           uint16
+	X, Y         float64
+	Angle        float64
+	Alive        bool
+	Health       int
+	Bot          bool
+	Extrapolated bool
+}
+
+// Rendered returns every other player at RenderTick, sorted by ID.
+func (c *Client) Rendered() []RenderedEntity {
+	rt := c.RenderTick()
+	maxExtrap := float64(c.Cfg.ExtrapMs) * float64(c.TickRate) / 1000
+	out := make([]RenderedEntity, 0, len(c.Entities))
+	for _, e := range c.Entities {
+		var smp game.Sample
+		var extra, ok bool
+		if c.Cfg.Interpolate {
+			smp, extra, ok = e.Hist.At(rt, maxExtrap)
+		} else {
+			smp, ok = e.Hist.Newest()
+		}
+		if !ok {
+			continue
+		}
+		out = append(out, RenderedEntity{ID: e.ID, X: smp.X, Y: smp.Y, Angle: smp.Angle, Alive: smp.Alive,
+			Health: e.Health, Bot: e.Flags&tnet.FlagBot != 0, Extrapolated: extra})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Name returns a player's name from the scoreboard.
+func (c *Client) Name(id uint16) string {
+	if n, ok := c.Names[id]; ok {
+		return n
+	}
+	return fmt.Sprintf("player %d", id)
+}
+
+// SetFakeConditions simulates network conditions on received snapshots
+// (net_fakelag, net_fakejitter, net_fakeloss).
+func (c *Client) SetFakeConditions(f tnet.FakeConditions) { c.conn.SetFakeConditions(f) }

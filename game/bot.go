@@ -1,0 +1,164 @@
+package game
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"tickshot/shared"
+)
+
+// BotInput is what a bot decides for one tick.
+type BotInput struct {
+	MoveX, MoveY float32
+	Angle        float32
+	Buttons      uint16
+}
+
+// Bot is a simple deathmatch brain used both by the server's bots and by the
+// headless `tickshot bot` clients: it roams between points in its line of
+// sight, reacts to a visible enemy after a delay, strafes while it shoots with
+// an aim error that shrinks as it tracks, and falls back out of sight when
+// hurt. It is deterministic for a given seed and inputs.
+type Bot struct {
+	rng         *rand.Rand
+	waypoint    Point
+	hasWaypoint bool
+	target      int // ID of the enemy being tracked, -1 for none
+	seenTicks   int
+	aimErr      float64 // current aim error, radians
+	strafe      float64 // +1 or -1
+	strafeTicks int
+	lastX       float64
+	lastY       float64
+	stuckTicks  int
+	angle       float64
+}
+
+// NewBot returns a bot brain whose choices follow seed.
+func NewBot(seed uint64) *Bot {
+	return &Bot{rng: rand.New(rand.NewPCG(seed, seed^0x5DEECE66D)), target: -1, strafe: 1}
+}
+
+// Think decides the input for one tick. self is the bot's own state, health
+// its hit points, enemies the hitboxes of the others (dead ones are ignored).
+func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, enemies []Hitbox) BotInput {
+	var in BotInput
+	if self.Dead {
+		b.target, b.seenTicks, b.hasWaypoint = -1, 0, false
+		return in
+	}
+	x, y := self.X, self.Y
+
+	// Nearest visible enemy.
+	ti := -1
+	bestD := math.Inf(1)
+	for i, e := range enemies {
+		if !e.Alive {
+			continue
+		}
+		d := math.Hypot(e.X-x, e.Y-y)
+		if d < bestD && d < 1400 && m.LineOfSight(x, y, e.X, e.Y) {
+			ti, bestD = i, d
+		}
+	}
+	if ti < 0 || int(enemies[ti].ID) != b.target {
+		b.seenTicks = 0
+		b.aimErr = (b.rng.Float64()*2 - 1) * 0.5
+		b.target = -1
+		if ti >= 0 {
+			b.target = int(enemies[ti].ID)
+		}
+	}
+
+	if ti >= 0 {
+		e := enemies[ti]
+		b.seenTicks++
+		want := math.Atan2(e.Y-y, e.X-x)
+		// Aim error decays while tracking, with a little tremor.
+		b.aimErr = b.aimErr*0.95 + (b.rng.Float64()*2-1)*0.01
+		reaction := tickRate / 4
+		if b.seenTicks > reaction {
+			b.angle = want + b.aimErr
+			if math.Abs(b.aimErr) < 0.06 && b.rng.IntN(3) > 0 {
+				in.Buttons |= shared.ButtonAttack
+			}
+		} else {
+			b.angle = turnTowards(b.angle, want, 0.15)
+		}
+		// Strafe across the line of fire, changing side now and then.
+		b.strafeTicks--
+		if b.strafeTicks <= 0 {
+			if b.rng.IntN(2) == 0 {
+				b.strafe = -b.strafe
+			}
+			b.strafeTicks = tickRate/3 + b.rng.IntN(tickRate)
+		}
+		fx, fy := math.Cos(want), math.Sin(want)
+		mx, my := -fy*b.strafe, fx*b.strafe
+		switch {
+		case health < 35:
+			// Hurt: back off.
+			mx, my = mx*0.5-fx, my*0.5-fy
+		case bestD > 550:
+			mx, my = mx*0.6+fx, my*0.6+fy
+		case bestD < 220:
+			mx, my = mx*0.6-fx, my*0.6-fy
+		}
+		in.MoveX, in.MoveY = norm32(mx, my)
+		b.hasWaypoint = false
+	} else {
+		// Roam.
+		moved := math.Hypot(x-b.lastX, y-b.lastY)
+		if moved < 0.5 {
+			b.stuckTicks++
+		} else {
+			b.stuckTicks = 0
+		}
+		if !b.hasWaypoint || math.Hypot(b.waypoint.X-x, b.waypoint.Y-y) < 40 || b.stuckTicks > tickRate/2 {
+			b.pickWaypoint(m, x, y)
+			b.stuckTicks = 0
+		}
+		want := math.Atan2(b.waypoint.Y-y, b.waypoint.X-x)
+		b.angle = turnTowards(b.angle, want, 0.12)
+		in.MoveX, in.MoveY = norm32(b.waypoint.X-x, b.waypoint.Y-y)
+		if self.Ammo[self.Weapon] < shared.Weapons[self.Weapon].MagSize/2 && self.ReloadTicks == 0 {
+			in.Buttons |= shared.ButtonReload
+		}
+	}
+	b.lastX, b.lastY = x, y
+	in.Angle = float32(math.Remainder(b.angle, 2*math.Pi))
+	return in
+}
+
+// pickWaypoint chooses a random open point that the bot can see from (x, y).
+func (b *Bot) pickWaypoint(m *Map, x, y float64) {
+	for try := 0; try < 20; try++ {
+		p := Point{64 + b.rng.Float64()*(m.Width-128), 64 + b.rng.Float64()*(m.Height-128)}
+		if m.Solid(p.X, p.Y, shared.PlayerRadius+8) {
+			continue
+		}
+		if try < 15 && !m.LineOfSight(x, y, p.X, p.Y) {
+			continue
+		}
+		b.waypoint, b.hasWaypoint = p, true
+		return
+	}
+	b.waypoint = m.Spawns[b.rng.IntN(len(m.Spawns))]
+	b.hasWaypoint = true
+}
+
+func turnTowards(cur, want, step float64) float64 {
+	d := math.Remainder(want-cur, 2*math.Pi)
+	if math.Abs(d) <= step {
+		return want
+	}
+	return cur + math.Copysign(step, d)
+}
+
+func norm32(x, y float64) (float32, float32) {
+	l := math.Hypot(x, y)
+	if l < 1e-9 {
+		return 0, 0
+	}
+	return float32(x / l), float32(y / l)
+}

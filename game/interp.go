@@ -1,0 +1,106 @@
+package game
+
+import "math"
+
+// Sample is one entity's state at one server tick, as a snapshot carried it.
+type Sample struct {
+	Tick  uint32  // server tick of the snapshot
+	X, Y  float64 // centre, world units
+	Angle float64 // aim, radians
+	Alive bool
+}
+
+// HistorySize is the number of samples a History keeps: at the maximum
+// update rate of 128/s that is a quarter second, at the default 20/s 1.6 s.
+const HistorySize = 32
+
+// History is one entity's recent samples in a fixed ring (no allocation),
+// oldest first. Used by the client to render other players (Bernier 2001,
+// "Display of Targets"; Source "Entity interpolation").
+type History struct {
+	buf  [HistorySize]Sample
+	head int // index of the oldest sample
+	n    int
+}
+
+// Len returns the number of samples held.
+func (h *History) Len() int { return h.n }
+
+// Get returns the i-th sample, 0 being the oldest.
+func (h *History) Get(i int) Sample { return h.buf[(h.head+i)%HistorySize] }
+
+// Newest returns the newest sample; ok is false when the history is empty.
+func (h *History) Newest() (Sample, bool) {
+	if h.n == 0 {
+		return Sample{}, false
+	}
+	return h.Get(h.n - 1), true
+}
+
+// Reset forgets every sample (after a teleport or respawn).
+func (h *History) Reset() { h.n, h.head = 0, 0 }
+
+// Add appends a sample. Samples not newer than the newest are ignored.
+// When full, the oldest is dropped.
+func (h *History) Add(s Sample) {
+	if last, ok := h.Newest(); ok && s.Tick <= last.Tick {
+		return
+	}
+	if h.n == HistorySize {
+		h.head = (h.head + 1) % HistorySize
+		h.n--
+	}
+	h.buf[(h.head+h.n)%HistorySize] = s
+	h.n++
+}
+
+// At returns the entity's state at renderTick (fractional server ticks):
+// interpolated between the two samples that straddle it, extrapolated
+// linearly from the last two for at most maxExtrap ticks beyond the newest
+// (then held), and held at the oldest before the history starts. ok is false
+// only when the history is empty. extrapolated tells whether the result lies
+// beyond the newest sample.
+func (h *History) At(renderTick, maxExtrap float64) (s Sample, extrapolated, ok bool) {
+	if h.n == 0 {
+		return Sample{}, false, false
+	}
+	first := h.Get(0)
+	if renderTick <= float64(first.Tick) {
+		return first, false, true
+	}
+	for i := 1; i < h.n; i++ {
+		b := h.Get(i)
+		if float64(b.Tick) >= renderTick {
+			a := h.Get(i - 1)
+			t := (renderTick - float64(a.Tick)) / float64(b.Tick-a.Tick)
+			return Lerp(a, b, t), false, true
+		}
+	}
+	last := h.Get(h.n - 1)
+	if h.n < 2 || maxExtrap <= 0 || !last.Alive {
+		return last, true, true
+	}
+	prev := h.Get(h.n - 2)
+	ahead := math.Min(renderTick-float64(last.Tick), maxExtrap)
+	t := 1 + ahead/float64(last.Tick-prev.Tick)
+	return Lerp(prev, last, t), true, true
+}
+
+// Lerp interpolates two samples: t=0 gives a, t=1 gives b, t>1 extrapolates.
+// Angles take the shorter way round. Alive follows a until t reaches 1.
+// This one function is used by both the client's rendering and the server's
+// rewind, so both compute the same positions from the same samples.
+func Lerp(a, b Sample, t float64) Sample {
+	da := math.Remainder(b.Angle-a.Angle, 2*math.Pi)
+	s := Sample{
+		X:     a.X + (b.X-a.X)*t,
+		Y:     a.Y + (b.Y-a.Y)*t,
+		Angle: math.Remainder(a.Angle+da*t, 2*math.Pi),
+		Alive: a.Alive,
+	}
+	if t >= 1 {
+		s.Alive = b.Alive
+	}
+	s.Tick = a.Tick + uint32(math.Floor(float64(b.Tick-a.Tick)*t))
+	return s
+}

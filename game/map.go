@@ -1,0 +1,142 @@
+// Package game is Tickshot's world: map loading, collision geometry
+// (jakecoffman/cp/v2), hitscan traces, rules (damage, death, respawn, score),
+// the interpolation function shared by the client's rendering and the
+// server's rewind, and the bot brain. Like shared/, it is deterministic: no
+// wall clock, no goroutines, no unseeded randomness.
+package game
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/jakecoffman/cp/v2"
+	"github.com/lafriks/go-tiled"
+
+	"tickshot/assets"
+	"tickshot/shared"
+)
+
+// DefaultMap is the map a server runs when none is named.
+const DefaultMap = "arena"
+
+// Point is a position in world units.
+type Point struct{ X, Y float64 }
+
+// Map is a loaded arena: its size, solid walls and spawn points, in world units.
+type Map struct {
+	Name          string
+	Title         string
+	Width, Height float64
+	Walls         []shared.Box
+	Spawns        []Point
+	space         *cp.Space
+}
+
+// MapNames lists the maps embedded in assets/maps, sorted.
+func MapNames() []string {
+	entries, _ := fs.ReadDir(assets.FS, "maps")
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmx") {
+			names = append(names, strings.TrimSuffix(e.Name(), ".tmx"))
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// LoadMap loads an embedded Tiled map by name (without ".tmx"). Walls are the
+// rectangles of the object layer "walls", spawns the objects of the layer
+// "spawns". It fails when the map is unknown, has no walls or no spawns, or
+// has a wall that is not an axis-aligned rectangle.
+func LoadMap(name string) (*Map, error) {
+	if name == "" {
+		name = DefaultMap
+	}
+	if strings.ContainsAny(name, "/\\.") {
+		return nil, fmt.Errorf("map %q: invalid name", name)
+	}
+	tm, err := tiled.LoadFile(path.Join("maps", name+".tmx"), tiled.WithFileSystem(assets.FS))
+	if err != nil {
+		return nil, fmt.Errorf("map %q: %w (available: %s)", name, err, strings.Join(MapNames(), ", "))
+	}
+	return fromTiled(name, tm)
+}
+
+func fromTiled(name string, tm *tiled.Map) (*Map, error) {
+	m := &Map{
+		Name:   name,
+		Title:  name,
+		Width:  float64(tm.Width * tm.TileWidth),
+		Height: float64(tm.Height * tm.TileHeight),
+	}
+	if tm.Properties != nil {
+		if t := tm.Properties.GetString("title"); t != "" {
+			m.Title = t
+		}
+	}
+	for _, g := range tm.ObjectGroups {
+		switch g.Name {
+		case "walls":
+			for _, o := range g.Objects {
+				if o.Rotation != 0 || o.Width <= 0 || o.Height <= 0 || len(o.Ellipses) > 0 || len(o.Polygons) > 0 {
+					return nil, fmt.Errorf("map %q: wall object %d is not an axis-aligned rectangle", name, o.ID)
+				}
+				m.Walls = append(m.Walls, shared.Box{MinX: o.X, MinY: o.Y, MaxX: o.X + o.Width, MaxY: o.Y + o.Height})
+			}
+		case "spawns":
+			for _, o := range g.Objects {
+				m.Spawns = append(m.Spawns, Point{o.X, o.Y})
+			}
+		}
+	}
+	if len(m.Walls) == 0 || len(m.Spawns) == 0 {
+		return nil, fmt.Errorf("map %q: needs object layers \"walls\" and \"spawns\" with at least one object each", name)
+	}
+	m.buildSpace()
+	return m, nil
+}
+
+// World returns the shared.World for RunCommand at tickRate.
+func (m *Map) World(tickRate int) *shared.World {
+	return &shared.World{TickRate: tickRate, Walls: m.Walls}
+}
+
+func (m *Map) buildSpace() {
+	m.space = cp.NewSpace()
+	for _, w := range m.Walls {
+		sh := cp.NewBox2(m.space.StaticBody, cp.NewBB(w.MinX, w.MinY, w.MaxX, w.MaxY), 0)
+		m.space.AddShape(sh)
+	}
+}
+
+// RayWalls returns the fraction in [0, 1] of the segment from (x0, y0) to
+// (x1, y1) that is free of walls (1 when nothing is hit), using cp/v2's
+// segment query.
+func (m *Map) RayWalls(x0, y0, x1, y1 float64) float64 {
+	info := m.space.SegmentQueryFirst(cp.Vector{X: x0, Y: y0}, cp.Vector{X: x1, Y: y1}, 0, cp.SHAPE_FILTER_ALL)
+	if info.Shape == nil {
+		return 1
+	}
+	return info.Alpha
+}
+
+// LineOfSight reports whether the segment between two points crosses no wall.
+func (m *Map) LineOfSight(x0, y0, x1, y1 float64) bool {
+	return m.RayWalls(x0, y0, x1, y1) >= 1
+}
+
+// Solid reports whether a circle of radius r at (x, y) overlaps a wall.
+func (m *Map) Solid(x, y, r float64) bool {
+	for _, w := range m.Walls {
+		cx := min(max(x, w.MinX), w.MaxX)
+		cy := min(max(y, w.MinY), w.MaxY)
+		if (x-cx)*(x-cx)+(y-cy)*(y-cy) < r*r {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,90 @@
+package game
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"tickshot/shared"
+)
+
+// Rules of deathmatch.
+const (
+	MaxHealth      = 100  // hit points at spawn
+	RespawnDelayMs = 2000 // time from death to respawn, ms
+)
+
+// Player is the server's record of one player: the predicted state plus the
+// rules' state (health, score, respawn).
+type Player struct {
+	ID    uint16
+	Name  string
+	Bot   bool
+	State shared.PlayerState
+	// Angle is the aim of the newest command, radians.
+	Angle float64
+	// Health in hit points, 0..MaxHealth; 0 while dead.
+	Health int
+	Kills  int
+	Deaths int
+	// RespawnTick is the server tick at which a dead player respawns.
+	RespawnTick uint32
+	// Teleport increments at every respawn so that clients restart the
+	// player's interpolation history instead of sliding across the map.
+	Teleport uint8
+}
+
+// Alive reports whether the player is in the game.
+func (p *Player) Alive() bool { return !p.State.Dead }
+
+// Damage takes amount hit points; it returns true when this kills the player,
+// who is then dead and scheduled to respawn at tick+RespawnDelay.
+func (p *Player) Damage(amount int, tick uint32, tickRate int) (killed bool) {
+	if p.State.Dead || amount <= 0 {
+		return false
+	}
+	p.Health -= amount
+	if p.Health > 0 {
+		return false
+	}
+	p.Health = 0
+	p.State.Dead = true
+	p.State.VX, p.State.VY = 0, 0
+	p.Deaths++
+	p.RespawnTick = tick + uint32(shared.Ticks(RespawnDelayMs, tickRate))
+	return true
+}
+
+// Spawn puts the player at (x, y) alive with full health and magazines.
+func (p *Player) Spawn(pt Point) {
+	w := p.State.Weapon
+	p.State = shared.NewPlayerState(pt.X, pt.Y)
+	p.State.Weapon = w
+	p.Health = MaxHealth
+	p.Teleport++
+}
+
+// ChooseSpawn picks the spawn point farthest from the nearest of enemies
+// (positions of live opponents), choosing at random among points within 10%
+// of the best so that spawns vary. rng must be seeded by the caller.
+func (m *Map) ChooseSpawn(enemies []Point, rng *rand.Rand) Point {
+	score := make([]float64, len(m.Spawns))
+	best := 0.0
+	for i, s := range m.Spawns {
+		d := math.Inf(1)
+		for _, e := range enemies {
+			d = math.Min(d, math.Hypot(e.X-s.X, e.Y-s.Y))
+		}
+		if math.IsInf(d, 1) {
+			d = 1e9
+		}
+		score[i] = d
+		best = math.Max(best, d)
+	}
+	var cands []int
+	for i := range m.Spawns {
+		if score[i] >= best*0.9 {
+			cands = append(cands, i)
+		}
+	}
+	return m.Spawns[cands[rng.IntN(len(cands))]]
+}

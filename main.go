@@ -1,0 +1,201 @@
+// Command tickshot is a 2D top-down multiplayer shooter with Half-Life/Source
+// style netcode. Subcommands: play (default), server, connect, bot. Run
+// `tickshot help` for usage.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"tickshot/client/botclient"
+	"tickshot/client/netclient"
+	"tickshot/game"
+	"tickshot/server"
+)
+
+const usage = `Tickshot: a top-down multiplayer shooter with client-side prediction,
+entity interpolation and lag compensation.
+
+Usage:
+  tickshot [play]                    start a local server with bots and open the game window
+  tickshot server [flags]            run a dedicated (headless) server
+  tickshot connect HOST:PORT [flags] open the game window joined to a server
+  tickshot bot --server HOST:PORT    run headless network bots (tests, load, measurements)
+  tickshot help [COMMAND]            show help
+
+Run "tickshot COMMAND --help" for a command's flags.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := "play"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "play":
+		return cmdPlay(args, stderr)
+	case "server":
+		return cmdServer(args, stderr)
+	case "connect":
+		return cmdConnect(args, stderr)
+	case "bot":
+		return cmdBot(args, stdout, stderr)
+	case "help", "-h", "--help":
+		if len(args) > 0 {
+			return run([]string{args[0], "--help"}, stdout, stderr)
+		}
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "tickshot: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+}
+
+// newFlags makes a FlagSet whose --help prints a synopsis and the flags.
+func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "%s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags; it returns (exit code, done) when parsing ended the command.
+func parse(fs *flag.FlagSet, args []string) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, true
+		}
+		return 2, true
+	}
+	return 0, false
+}
+
+type serverFlags struct {
+	addr       *string
+	tickrate   *int
+	maxplayers *int
+	bots       *int
+	mapName    *string
+	logLevel   *string
+}
+
+func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
+	return serverFlags{
+		addr:       fs.String("addr", addr, "listen address HOST:PORT (websocket at /ws, JSON at /status)"),
+		tickrate:   fs.Int("tickrate", server.DefaultTickRate, "sv_tickrate: simulation ticks per second (20..128)"),
+		maxplayers: fs.Int("maxplayers", server.DefaultMaxPlayers, "player slots, humans and bots together (1..64); a human joining a full server replaces a bot"),
+		bots:       fs.Int("bots", bots, "server-side bots"),
+		mapName:    fs.String("map", game.DefaultMap, "map name (available: "+strings.Join(game.MapNames(), ", ")+")"),
+		logLevel:   fs.String("log", "info", "log level: debug, info, warn or error"),
+	}
+}
+
+func (f serverFlags) config(stderr io.Writer) (server.Config, error) {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(*f.logLevel)); err != nil {
+		return server.Config{}, fmt.Errorf("--log %q: want debug, info, warn or error", *f.logLevel)
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+	return server.Config{Addr: *f.addr, TickRate: *f.tickrate, MaxPlayers: *f.maxplayers,
+		Bots: *f.bots, Map: *f.mapName, Logger: logger}, nil
+}
+
+func cmdServer(args []string, stderr io.Writer) int {
+	fs := newFlags("server", "Usage: tickshot server [flags]\n\nRuns a dedicated, headless server. Players join with: tickshot connect HOST:PORT.\nSIGINT/SIGTERM tells every player the server is shutting down, then exits.", stderr)
+	sf := addServerFlags(fs, server.DefaultAddr, 0)
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "tickshot server: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	cfg, err := sf.config(stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "tickshot server:", err)
+		return 2
+	}
+	srv, err := server.New(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "tickshot server:", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := srv.Run(ctx); err != nil {
+		fmt.Fprintln(stderr, "tickshot server:", err)
+		return 1
+	}
+	return 0
+}
+
+func cmdBot(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("bot", "Usage: tickshot bot --server HOST:PORT [flags]\n\nRuns headless network players that use the real client netcode (prediction,\nreconciliation, interpolation) and play like bots. On exit each prints a summary.", stderr)
+	addr := fs.String("server", "", "server address HOST:PORT (required)")
+	count := fs.Int("count", 1, "number of bots")
+	dur := fs.Duration("duration", 0, "how long to play (e.g. 30s); 0 plays until interrupted")
+	asJSON := fs.Bool("json", false, "print summaries as JSON, one object per line")
+	name := fs.String("name", "netbot", "name prefix")
+	updaterate := fs.Int("updaterate", 20, "cl_updaterate: snapshots per second wanted")
+	lag := fs.Float64("fakelag", 0, "net_fakelag: ms added to every received message")
+	loss := fs.Float64("fakeloss", 0, "net_fakeloss: percent of received messages dropped")
+	jitter := fs.Float64("fakejitter", 0, "net_fakejitter: random extra ms on received messages")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if *addr == "" {
+		fmt.Fprintln(stderr, "tickshot bot: --server HOST:PORT is required")
+		return 2
+	}
+	if *count < 1 || *count > 64 {
+		fmt.Fprintln(stderr, "tickshot bot: --count must be 1..64")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg := netclient.DefaultConfig("")
+	cfg.UpdateRate = *updaterate
+	opt := botclient.Options{Server: *addr, Count: *count, Duration: *dur, Name: *name, Config: cfg,
+		Seed: uint64(time.Now().UnixNano())}
+	opt.Fake.LagMs, opt.Fake.LossPct, opt.Fake.JitterMs = *lag, *loss, *jitter
+	sums := botclient.Run(ctx, opt)
+	failed := 0
+	for _, s := range sums {
+		if s.Error != "" && s.SnapshotsReceived == 0 {
+			failed++
+		}
+		if *asJSON {
+			b, _ := json.Marshal(s)
+			fmt.Fprintln(stdout, string(b))
+		} else {
+			fmt.Fprintf(stdout, "%s: %.1fs, %d snapshots (%.1f/s), %d cmds sent, %d prediction corrections, mean RTT %.1f ms, %d kills, %d deaths, %d hits",
+				s.Name, s.Seconds, s.SnapshotsReceived, s.SnapshotRate, s.CmdsSent, s.Corrections, s.MeanRTTMs, s.Kills, s.Deaths, s.HitsDealt)
+			if s.Error != "" {
+				fmt.Fprintf(stdout, " (ended: %s)", s.Error)
+			}
+			fmt.Fprintln(stdout)
+		}
+	}
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,280 @@
+package net
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"unicode/utf8"
+
+	"github.com/vmihailenco/msgpack/v5"
+
+	"tickshot/shared"
+)
+
+// ErrEmpty is returned for a zero-length frame.
+var ErrEmpty = errors.New("empty message")
+
+// Encode returns the wire form of m: its type byte and msgpack body.
+func Encode(m Message) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte(byte(m.Type()))
+	enc := msgpack.GetEncoder()
+	defer msgpack.PutEncoder(enc)
+	enc.Reset(&buf)
+	if err := enc.Encode(m); err != nil {
+		return nil, fmt.Errorf("encode %s: %w", m.Type(), err)
+	}
+	return buf.Bytes(), nil
+}
+
+// MustEncode is Encode for messages that cannot fail to encode (all of ours).
+func MustEncode(m Message) []byte {
+	b, err := Encode(m)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// Decode parses one frame into its concrete message struct and checks every
+// field's structural limits (lengths, string validity; see Check). It never
+// decodes into interface{}. Errors say what was wrong, for a kick reason.
+func Decode(data []byte) (Message, error) {
+	if len(data) == 0 {
+		return nil, ErrEmpty
+	}
+	var m Message
+	switch MsgType(data[0]) {
+	case MsgHello:
+		m = new(Hello)
+	case MsgAccept:
+		m = new(Accept)
+	case MsgReject:
+		m = new(Reject)
+	case MsgCmds:
+		m = new(Cmds)
+	case MsgSnapshot:
+		m = new(Snapshot)
+	case MsgDisconnect:
+		m = new(Disconnect)
+	default:
+		return nil, fmt.Errorf("unknown message type %d", data[0])
+	}
+	body := data[1:]
+	if err := precheck(body); err != nil {
+		return nil, fmt.Errorf("malformed %s: %w", m.Type(), err)
+	}
+	if err := msgpack.Unmarshal(body, m); err != nil {
+		return nil, fmt.Errorf("malformed %s: %w", m.Type(), err)
+	}
+	if err := Check(m); err != nil {
+		return nil, fmt.Errorf("invalid %s: %w", m.Type(), err)
+	}
+	return m, nil
+}
+
+// precheck walks the msgpack structure without allocating and refuses any
+// declared array, map, string or binary length larger than the bytes left,
+// and nesting deeper than 8. Belt and braces over msgpack v5.3.6's own cap
+// (DESIGN.md: v5.4.x honours any declared length).
+func precheck(b []byte) error {
+	_, err := walk(b, 0)
+	return err
+}
+
+var errLen = errors.New("declared length exceeds message")
+
+func walk(b []byte, depth int) (int, error) {
+	if depth > 8 {
+		return 0, errors.New("nesting too deep")
+	}
+	if len(b) == 0 {
+		return 0, errors.New("truncated")
+	}
+	c := b[0]
+	need := func(n int) error {
+		if n > len(b) {
+			return errLen
+		}
+		return nil
+	}
+	be := func(off, size int) (int, error) {
+		if err := need(off + size); err != nil {
+			return 0, err
+		}
+		v := 0
+		for i := 0; i < size; i++ {
+			v = v<<8 | int(b[off+i])
+		}
+		return v, nil
+	}
+	container := func(hdr, n, per int) (int, error) {
+		if n*per > len(b)-hdr { // every element takes at least one byte
+			return 0, errLen
+		}
+		off := hdr
+		for i := 0; i < n*per; i++ {
+			k, err := walk(b[off:], depth+1)
+			if err != nil {
+				return 0, err
+			}
+			off += k
+		}
+		return off, nil
+	}
+	raw := func(hdr, n int) (int, error) {
+		if err := need(hdr + n); err != nil {
+			return 0, err
+		}
+		return hdr + n, nil
+	}
+	switch {
+	case c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3:
+		return 1, nil
+	case c >= 0x80 && c <= 0x8f:
+		return container(1, int(c&0x0f), 2)
+	case c >= 0x90 && c <= 0x9f:
+		return container(1, int(c&0x0f), 1)
+	case c >= 0xa0 && c <= 0xbf:
+		return raw(1, int(c&0x1f))
+	}
+	switch c {
+	case 0xcc, 0xd0:
+		return raw(1, 1)
+	case 0xcd, 0xd1:
+		return raw(1, 2)
+	case 0xca, 0xce, 0xd2:
+		return raw(1, 4)
+	case 0xcb, 0xcf, 0xd3:
+		return raw(1, 8)
+	case 0xc4, 0xd9:
+		n, err := be(1, 1)
+		if err != nil {
+			return 0, err
+		}
+		return raw(2, n)
+	case 0xc5, 0xda:
+		n, err := be(1, 2)
+		if err != nil {
+			return 0, err
+		}
+		return raw(3, n)
+	case 0xc6, 0xdb:
+		n, err := be(1, 4)
+		if err != nil {
+			return 0, err
+		}
+		return raw(5, n)
+	case 0xdc:
+		n, err := be(1, 2)
+		if err != nil {
+			return 0, err
+		}
+		return container(3, n, 1)
+	case 0xdd:
+		n, err := be(1, 4)
+		if err != nil {
+			return 0, err
+		}
+		return container(5, n, 1)
+	case 0xde:
+		n, err := be(1, 2)
+		if err != nil {
+			return 0, err
+		}
+		return container(3, n, 2)
+	case 0xdf:
+		n, err := be(1, 4)
+		if err != nil {
+			return 0, err
+		}
+		return container(5, n, 2)
+	}
+	return 0, fmt.Errorf("unsupported msgpack code 0x%02x", c)
+}
+
+// Check validates the structural limits of a decoded message: string
+// lengths and UTF-8, slice lengths, rates. Game-rule ranges of usercmds are
+// checked by ValidateUserCmd, which needs the tick rate.
+func Check(m Message) error {
+	switch v := m.(type) {
+	case *Hello:
+		if err := checkName(v.Name); err != nil {
+			return err
+		}
+		if math.IsNaN(float64(v.InterpRatio)) || v.InterpRatio < 0 || v.InterpRatio > MaxInterpRatio {
+			return fmt.Errorf("cl_interp_ratio %v outside [0, %d]", v.InterpRatio, MaxInterpRatio)
+		}
+	case *Reject:
+		return checkText("reason", v.Reason, MaxReasonLen)
+	case *Disconnect:
+		return checkText("reason", v.Reason, MaxReasonLen)
+	case *Cmds:
+		if len(v.Cmds) > MaxCmdsPerMsg {
+			return fmt.Errorf("%d usercmds in one message, limit %d", len(v.Cmds), MaxCmdsPerMsg)
+		}
+		for i := 1; i < len(v.Cmds); i++ {
+			if v.Cmds[i].CommandNumber <= v.Cmds[i-1].CommandNumber {
+				return fmt.Errorf("usercmds out of order: %d after %d", v.Cmds[i].CommandNumber, v.Cmds[i-1].CommandNumber)
+			}
+		}
+	case *Snapshot:
+		if len(v.Self.Ammo) > shared.NumWeapons {
+			return fmt.Errorf("%d ammo counts, limit %d", len(v.Self.Ammo), shared.NumWeapons)
+		}
+	}
+	return nil
+}
+
+func checkName(s string) error {
+	if len(s) == 0 || len(s) > MaxNameLen {
+		return fmt.Errorf("name must be 1..%d bytes", MaxNameLen)
+	}
+	return checkText("name", s, MaxNameLen)
+}
+
+func checkText(what, s string, max int) error {
+	if len(s) > max {
+		return fmt.Errorf("%s longer than %d bytes", what, max)
+	}
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%s is not valid UTF-8", what)
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("%s contains control characters", what)
+		}
+	}
+	return nil
+}
+
+// ValidateUserCmd checks a usercmd's fields against their ranges at tickRate:
+// finite axes in [-1, 1], an angle in [-4, 4] rad, known buttons and weapon,
+// and Msec equal to the tick interval (±1 ms rounding).
+func ValidateUserCmd(c *shared.UserCmd, tickRate int) error {
+	for _, f := range []struct {
+		name string
+		v    float32
+		lim  float64
+	}{{"move_x", c.MoveX, 1}, {"move_y", c.MoveY, 1}, {"view_angle", c.ViewAngle, 4}} {
+		x := float64(f.v)
+		if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > f.lim {
+			return fmt.Errorf("usercmd %d: %s %v outside [-%g, %g]", c.CommandNumber, f.name, x, f.lim, f.lim)
+		}
+	}
+	if c.Buttons&^shared.ButtonsValid != 0 {
+		return fmt.Errorf("usercmd %d: unknown buttons 0x%x", c.CommandNumber, c.Buttons&^shared.ButtonsValid)
+	}
+	if int(c.Weapon) >= shared.NumWeapons {
+		return fmt.Errorf("usercmd %d: weapon %d does not exist", c.CommandNumber, c.Weapon)
+	}
+	want := int(shared.MsecFor(tickRate))
+	if d := int(c.Msec) - want; d < -1 || d > 1 {
+		return fmt.Errorf("usercmd %d: msec %d, the tick interval is %d", c.CommandNumber, c.Msec, want)
+	}
+	if c.CommandNumber == 0 {
+		return fmt.Errorf("usercmd with command_number 0")
+	}
+	return nil
+}

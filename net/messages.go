@@ -1,0 +1,282 @@
+// Package net is Tickshot's wire protocol: the message types of
+// docs/PROTOCOL.md encoded with msgpack (vmihailenco/msgpack/v5, pinned to
+// v5.3.6, which caps declared lengths), the websocket transport
+// (gorilla/websocket), validation of every field that arrives, and
+// connection statistics.
+//
+// Every message is one websocket binary frame: one byte of message type
+// followed by the msgpack encoding of that type's struct, encoded as an array
+// (fields in declaration order). Network input is only ever decoded into
+// these concrete structs, never into interface{}.
+package net
+
+import (
+	"tickshot/shared"
+)
+
+// ProtocolVersion is bumped on every incompatible change of the messages.
+const ProtocolVersion = 1
+
+// MsgType is the first byte of every message.
+type MsgType uint8
+
+// Message types.
+const (
+	MsgHello      MsgType = 1 // client -> server: first message
+	MsgAccept     MsgType = 2 // server -> client: joined
+	MsgReject     MsgType = 3 // server -> client: not joined, with a reason
+	MsgCmds       MsgType = 4 // client -> server: usercmds and snapshot ack
+	MsgSnapshot   MsgType = 5 // server -> client: world state
+	MsgDisconnect MsgType = 6 // both: leaving, with a reason
+)
+
+func (t MsgType) String() string {
+	switch t {
+	case MsgHello:
+		return "hello"
+	case MsgAccept:
+		return "accept"
+	case MsgReject:
+		return "reject"
+	case MsgCmds:
+		return "cmds"
+	case MsgSnapshot:
+		return "snapshot"
+	case MsgDisconnect:
+		return "disconnect"
+	}
+	return "unknown"
+}
+
+// Message is any of the message structs.
+type Message interface{ Type() MsgType }
+
+// Limits of fields, checked on receipt.
+const (
+	MaxNameLen     = 24   // bytes of a player name
+	MaxReasonLen   = 256  // bytes of a reject/disconnect reason
+	MaxCmdsPerMsg  = 32   // usercmds in one Cmds message (new + backup)
+	MaxClientFrame = 4096 // bytes of one client -> server frame
+	MaxServerFrame = 1 << 18
+	MinRate        = 2500    // rate, bytes/s
+	MaxRate        = 1 << 20 // rate, bytes/s
+	MinUpdateRate  = 10      // cl_updaterate, snapshots/s
+	MinCmdRate     = 10      // cl_cmdrate, command packets/s
+	MaxInterpMs    = 500     // cl_interp, ms
+	MaxInterpRatio = 5       // cl_interp_ratio
+)
+
+// Hello is the client's handshake.
+type Hello struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	// Protocol must equal ProtocolVersion.
+	Protocol uint16
+	// Name is the player's name, 1..MaxNameLen bytes of printable UTF-8.
+	Name string
+	// Rate is the most the client wants to receive, bytes/s (Source's rate).
+	Rate uint32
+	// UpdateRate is the snapshots/s wanted (cl_updaterate), at most the tick rate.
+	UpdateRate uint16
+	// CmdRate is the command packets/s the client sends (cl_cmdrate).
+	CmdRate uint16
+	// InterpMs is cl_interp in ms.
+	InterpMs uint16
+	// InterpRatio is cl_interp_ratio (snapshot intervals of interpolation).
+	InterpRatio float32
+}
+
+// Type implements Message.
+func (*Hello) Type() MsgType { return MsgHello }
+
+// Cvar is a console variable's name and value.
+type Cvar struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	Name     string
+	Value    string
+}
+
+// Accept admits a client.
+type Accept struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	// PlayerID is the client's own entity id.
+	PlayerID uint16
+	// TickRate is sv_tickrate in ticks/s.
+	TickRate uint16
+	// Map is the map name (loadable with game.LoadMap).
+	Map string
+	// Tick is the server tick when the client was accepted.
+	Tick uint32
+	// UpdateRate is the snapshot rate granted, snapshots/s.
+	UpdateRate uint16
+	// Cvars are the server's public console variables (sv_*).
+	Cvars []Cvar
+}
+
+// Type implements Message.
+func (*Accept) Type() MsgType { return MsgAccept }
+
+// Reject refuses a client, with a reason for a person to read.
+type Reject struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	Reason   string
+}
+
+// Type implements Message.
+func (*Reject) Type() MsgType { return MsgReject }
+
+// Disconnect ends a connection, with a reason for a person to read.
+type Disconnect struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	Reason   string
+}
+
+// Type implements Message.
+func (*Disconnect) Type() MsgType { return MsgDisconnect }
+
+// Cmds carries usercmds, oldest first: the new ones plus up to cl_cmdbackup
+// that were already sent, so that a lost packet loses no input.
+type Cmds struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	// Ack is the tick of the newest snapshot the client has received (0: none).
+	Ack uint32
+	// Cmds are in increasing CommandNumber order, at most MaxCmdsPerMsg.
+	Cmds []shared.UserCmd
+}
+
+// Type implements Message.
+func (*Cmds) Type() MsgType { return MsgCmds }
+
+// Entity flag bits.
+const (
+	FlagAlive  uint8 = 1 << iota // the player is alive
+	FlagBot                      // the player is a server bot
+	FlagFiring                   // the player fired during the last tick
+)
+
+// SelfState is the receiving client's own authoritative state, everything
+// prediction needs (shared.PlayerState) plus health. Positions and
+// velocities are fixed-point: whole 1/shared.PosScale world units (per s).
+type SelfState struct {
+	_msgpack    struct{} `msgpack:",as_array"`
+	X, Y        int32
+	VX, VY      int32
+	Dead        bool
+	Weapon      uint8
+	Ammo        []uint8 // one per weapon, len shared.NumWeapons
+	NextAttack  uint16
+	ReloadTicks uint16
+	SwitchTicks uint16
+	Health      uint8
+	Teleport    uint8 // increments at every respawn
+}
+
+// EntityState is another player as a snapshot carries it.
+type EntityState struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	ID       uint16
+	X, Y     int32 // fixed-point 1/shared.PosScale world units
+	Angle    int16 // aim, 1/10000 radians
+	Health   uint8
+	Flags    uint8 // Flag* bits
+	Teleport uint8 // increments at every respawn: restart interpolation
+}
+
+// Event kinds.
+const (
+	EvShot uint8 = 1 // A fired from (X, Y) to (X2, Y2): tracer
+	EvHit  uint8 = 2 // A hit B for Value damage at (X2, Y2)
+	EvKill uint8 = 3 // A killed B
+	EvJoin uint8 = 4 // A joined, Text is the name
+	EvLeft uint8 = 5 // A left, Text is the reason
+)
+
+// Event is something the client cannot derive from states. Events ride in
+// every snapshot until the client acks a snapshot that carried them, and are
+// applied once each (by ID).
+type Event struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	ID       uint32   // increases by one per event, server-wide
+	Tick     uint32
+	Kind     uint8
+	A, B     uint16
+	X, Y     int32 // fixed-point world units
+	X2, Y2   int32
+	Value    int16
+	Text     string
+}
+
+// ScoreEntry is one scoreboard row.
+type ScoreEntry struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	ID       uint16
+	Name     string
+	Kills    int16
+	Deaths   int16
+	PingMs   uint16
+	Bot      bool
+}
+
+// Snapshot is the world as the server sends it to one client.
+type Snapshot struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	// Tick is the server tick the snapshot describes.
+	Tick uint32
+	// AckCmd is the last CommandNumber the server ran for this client.
+	AckCmd uint32
+	// Self is the client's own authoritative state after AckCmd.
+	Self SelfState
+	// Entities are the other players.
+	Entities []EntityState
+	// Events not yet acked by the client.
+	Events []Event
+	// Scores is the scoreboard; sent once a second and after changes, empty otherwise.
+	Scores []ScoreEntry
+	// TickTimeUs is the server's mean tick processing time, microseconds.
+	TickTimeUs uint32
+	// PingMs is the server's measure of this client's round-trip time, ms.
+	PingMs uint16
+}
+
+// Type implements Message.
+func (*Snapshot) Type() MsgType { return MsgSnapshot }
+
+// ToFixed converts world units to wire fixed-point.
+func ToFixed(v float64) int32 { return int32(shared.Quantize(v) * shared.PosScale) }
+
+// FromFixed converts wire fixed-point to world units.
+func FromFixed(v int32) float64 { return float64(v) / shared.PosScale }
+
+// AngleToWire converts radians to 1/10000 radians.
+func AngleToWire(a float64) int16 {
+	v := a * 10000
+	if v > 32767 {
+		v = 32767
+	} else if v < -32767 {
+		v = -32767
+	}
+	return int16(v)
+}
+
+// AngleFromWire converts 1/10000 radians to radians.
+func AngleFromWire(a int16) float64 { return float64(a) / 10000 }
+
+// MakeSelf packs a player state and health for the wire.
+func MakeSelf(s shared.PlayerState, health int, teleport uint8) SelfState {
+	return SelfState{
+		X: ToFixed(s.X), Y: ToFixed(s.Y), VX: ToFixed(s.VX), VY: ToFixed(s.VY),
+		Dead: s.Dead, Weapon: s.Weapon, Ammo: append([]uint8(nil), s.Ammo[:]...),
+		NextAttack: s.NextAttack, ReloadTicks: s.ReloadTicks, SwitchTicks: s.SwitchTicks,
+		Health: uint8(health), Teleport: teleport,
+	}
+}
+
+// State unpacks the predicted part of a SelfState.
+func (s *SelfState) State() shared.PlayerState {
+	p := shared.PlayerState{
+		X: FromFixed(s.X), Y: FromFixed(s.Y), VX: FromFixed(s.VX), VY: FromFixed(s.VY),
+		Dead: s.Dead, Weapon: s.Weapon,
+		NextAttack: s.NextAttack, ReloadTicks: s.ReloadTicks, SwitchTicks: s.SwitchTicks,
+	}
+	copy(p.Ammo[:], s.Ammo)
+	return p
+}

@@ -1,0 +1,365 @@
+// Package server is Tickshot's dedicated server: a fixed tick loop in one
+// goroutine that owns the world, client sessions that feed it usercmds,
+// snapshot scheduling at each client's cl_updaterate, server-side bots, and
+// the HTTP endpoints /ws (players) and /status (JSON).
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	stdnet "net"
+	"net/http"
+	"sync"
+	"time"
+
+	"tickshot/game"
+	tnet "tickshot/net"
+	"tickshot/shared"
+)
+
+// Config is a server's settings; zero fields take the defaults below.
+type Config struct {
+	// Addr is the listen address, default ":27015".
+	Addr string
+	// TickRate is sv_tickrate in ticks/s, 20..128, default 64.
+	TickRate int
+	// MaxPlayers is the number of slots, humans and bots together, default 16.
+	MaxPlayers int
+	// Bots is the number of server-side bots, default 0. A human who joins
+	// a full server takes a bot's slot.
+	Bots int
+	// Map is the map name, default game.DefaultMap.
+	Map string
+	// MaxUsrCmdProcessTicks is sv_maxusrcmdprocessticks: the most command
+	// time, in ticks, a client may bank; commands beyond it are dropped (a
+	// speed-hack guard). Default 16.
+	MaxUsrCmdProcessTicks int
+	// Seed seeds spawn choice and bots; 0 picks one from the clock.
+	Seed uint64
+	// Fake simulates network conditions on every message the server
+	// receives (net_fakelag, net_fakejitter, net_fakeloss on the server side).
+	Fake tnet.FakeConditions
+	// Logger receives the server's log; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Defaults.
+const (
+	DefaultAddr       = ":27015"
+	DefaultTickRate   = 64
+	DefaultMaxPlayers = 16
+	MinTickRate       = 20
+	MaxTickRate       = 128
+	// ShutdownReason is what clients are told when the server stops.
+	ShutdownReason = "server shutting down"
+)
+
+func (c *Config) fill() error {
+	if c.Addr == "" {
+		c.Addr = DefaultAddr
+	}
+	if c.TickRate == 0 {
+		c.TickRate = DefaultTickRate
+	}
+	if c.TickRate < MinTickRate || c.TickRate > MaxTickRate {
+		return fmt.Errorf("tick rate %d outside %d..%d", c.TickRate, MinTickRate, MaxTickRate)
+	}
+	if c.MaxPlayers == 0 {
+		c.MaxPlayers = DefaultMaxPlayers
+	}
+	if c.MaxPlayers < 1 || c.MaxPlayers > 64 {
+		return fmt.Errorf("maxplayers %d outside 1..64", c.MaxPlayers)
+	}
+	if c.Bots < 0 || c.Bots > c.MaxPlayers {
+		return fmt.Errorf("bots %d outside 0..maxplayers (%d)", c.Bots, c.MaxPlayers)
+	}
+	if c.MaxUsrCmdProcessTicks == 0 {
+		c.MaxUsrCmdProcessTicks = 16
+	}
+	if c.Seed == 0 {
+		c.Seed = uint64(time.Now().UnixNano())
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return nil
+}
+
+// Server is one running game.
+type Server struct {
+	cfg   Config
+	log   *slog.Logger
+	m     *game.Map
+	world *shared.World
+	rng   *rand.Rand
+
+	joins chan joinReq
+	start time.Time
+
+	// Owned by the tick goroutine.
+	tick        uint32
+	players     []*game.Player // sorted by ID
+	sessions    []*session
+	bots        []*bot
+	nextID      uint16
+	events      []tnet.Event // recent events, oldest first
+	nextEventID uint32
+	scoresDirty bool
+	tickStats   tickStats
+
+	statusMu sync.Mutex
+	status   Status
+
+	ln       stdnet.Listener
+	httpSrv  *http.Server
+	stopOnce sync.Once
+	stopped  chan struct{}
+}
+
+// New loads the map and prepares a server; Run starts it.
+func New(cfg Config) (*Server, error) {
+	if err := cfg.fill(); err != nil {
+		return nil, err
+	}
+	m, err := game.LoadMap(cfg.Map)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Map = m.Name
+	s := &Server{
+		cfg:     cfg,
+		log:     cfg.Logger,
+		m:       m,
+		world:   m.World(cfg.TickRate),
+		rng:     rand.New(rand.NewPCG(cfg.Seed, cfg.Seed*31+7)),
+		joins:   make(chan joinReq, 16),
+		nextID:  1,
+		stopped: make(chan struct{}),
+	}
+	for i := 0; i < cfg.Bots; i++ {
+		s.addBot()
+	}
+	return s, nil
+}
+
+// Listen binds the listen address; Addr then reports the real one (useful
+// with port 0).
+func (s *Server) Listen() error {
+	ln, err := stdnet.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
+	}
+	s.ln = ln
+	return nil
+}
+
+// Addr returns the bound address, after Listen.
+func (s *Server) Addr() string {
+	if s.ln == nil {
+		return s.cfg.Addr
+	}
+	return s.ln.Addr().String()
+}
+
+// Map returns the loaded map.
+func (s *Server) Map() *game.Map { return s.m }
+
+// Run serves HTTP and runs the tick loop until ctx ends, then tells every
+// client the server is shutting down and returns.
+func (s *Server) Run(ctx context.Context) error {
+	if s.ln == nil {
+		if err := s.Listen(); err != nil {
+			return err
+		}
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ws", s.handleWS)
+	mux.HandleFunc("/status", s.handleStatus)
+	mux.HandleFunc("/", s.handleIndex)
+	s.httpSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	httpErr := make(chan error, 1)
+	go func() { httpErr <- s.httpSrv.Serve(s.ln) }()
+	s.start = time.Now()
+	s.log.Info("server started", "addr", s.Addr(), "map", s.m.Name, "tickrate", s.cfg.TickRate,
+		"maxplayers", s.cfg.MaxPlayers, "bots", s.cfg.Bots)
+
+	err := s.loop(ctx, httpErr)
+
+	for _, ss := range s.sessions {
+		ss.conn.Close(ShutdownReason)
+	}
+	shutCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = s.httpSrv.Shutdown(shutCtx)
+	close(s.stopped)
+	s.log.Info("server stopped", "ticks", s.tick)
+	return err
+}
+
+func (s *Server) loop(ctx context.Context, httpErr chan error) error {
+	interval := time.Second / time.Duration(s.cfg.TickRate)
+	next := time.Now()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case err := <-httpErr:
+			if errors.Is(err, http.ErrServerClosed) {
+				return nil
+			}
+			return fmt.Errorf("http: %w", err)
+		case <-timer.C:
+		}
+		now := time.Now()
+		s.runTick(now)
+		next = next.Add(interval)
+		if d := time.Until(next); d > -10*interval {
+			timer.Reset(max(d, 0))
+		} else {
+			// Far behind (the machine stalled): do not try to catch up.
+			next = time.Now()
+			timer.Reset(0)
+		}
+	}
+}
+
+// runTick advances the world by one tick.
+func (s *Server) runTick(now time.Time) {
+	t0 := time.Now()
+	s.tick++
+	s.acceptJoins()
+	for _, ss := range s.sessions {
+		s.readSession(ss, now)
+	}
+	s.dropClosed()
+	s.runBots()
+	s.respawn()
+	s.trimEvents()
+	s.sendSnapshots(now)
+	s.tickStats.add(time.Since(t0))
+	if s.tick%uint32(max(s.cfg.TickRate/4, 1)) == 0 {
+		s.publishStatus()
+	}
+}
+
+// player returns the player with id, or nil.
+func (s *Server) player(id uint16) *game.Player {
+	for _, p := range s.players {
+		if p.ID == id {
+			return p
+		}
+	}
+	return nil
+}
+
+func (s *Server) newPlayer(name string, isBot bool) *game.Player {
+	id := s.nextID
+	for s.player(id) != nil || id == 0 {
+		id++
+	}
+	s.nextID = id + 1
+	p := &game.Player{ID: id, Name: name, Bot: isBot}
+	p.Spawn(s.m.ChooseSpawn(s.enemyPositions(id), s.rng))
+	s.players = append(s.players, p)
+	s.scoresDirty = true
+	s.addEvent(tnet.Event{Kind: tnet.EvJoin, A: id, Text: name})
+	return p
+}
+
+func (s *Server) removePlayer(id uint16, reason string) {
+	for i, p := range s.players {
+		if p.ID == id {
+			s.players = append(s.players[:i], s.players[i+1:]...)
+			break
+		}
+	}
+	s.scoresDirty = true
+	s.addEvent(tnet.Event{Kind: tnet.EvLeft, A: id, Text: truncate(reason, 64)})
+}
+
+func (s *Server) enemyPositions(self uint16) []game.Point {
+	var pts []game.Point
+	for _, p := range s.players {
+		if p.ID != self && p.Alive() {
+			pts = append(pts, game.Point{X: p.State.X, Y: p.State.Y})
+		}
+	}
+	return pts
+}
+
+func (s *Server) respawn() {
+	for _, p := range s.players {
+		if p.State.Dead && s.tick >= p.RespawnTick {
+			p.Spawn(s.m.ChooseSpawn(s.enemyPositions(p.ID), s.rng))
+		}
+	}
+}
+
+// runCommand runs one validated usercmd for p through shared.RunCommand and
+// applies its shot.
+func (s *Server) runCommand(p *game.Player, cmd shared.UserCmd) {
+	var res shared.Result
+	p.State, res = shared.RunCommand(p.State, cmd, s.world)
+	p.Angle = float64(cmd.ViewAngle)
+	if res.Fired {
+		s.fire(p, res.Shot)
+	}
+}
+
+// fire traces a hitscan shot against the players' current hitboxes.
+func (s *Server) fire(p *game.Player, shot shared.Shot) {
+	def := &shared.Weapons[shot.Weapon]
+	boxes := make([]game.Hitbox, 0, len(s.players))
+	for _, o := range s.players {
+		boxes = append(boxes, game.Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()})
+	}
+	tr := game.TraceShot(s.m, shot.X, shot.Y, shot.DirX, shot.DirY, def.Range, boxes, p.ID)
+	s.addEvent(tnet.Event{Kind: tnet.EvShot, A: p.ID, X: tnet.ToFixed(shot.X), Y: tnet.ToFixed(shot.Y),
+		X2: tnet.ToFixed(tr.EndX), Y2: tnet.ToFixed(tr.EndY)})
+	if tr.Hit < 0 {
+		return
+	}
+	victim := s.player(boxes[tr.Hit].ID)
+	killed := victim.Damage(def.Damage, s.tick, s.cfg.TickRate)
+	s.addEvent(tnet.Event{Kind: tnet.EvHit, A: p.ID, B: victim.ID, Value: int16(def.Damage),
+		X2: tnet.ToFixed(tr.EndX), Y2: tnet.ToFixed(tr.EndY)})
+	if killed {
+		p.Kills++
+		s.scoresDirty = true
+		s.addEvent(tnet.Event{Kind: tnet.EvKill, A: p.ID, B: victim.ID})
+		s.log.Debug("kill", "killer", p.Name, "victim", victim.Name, "tick", s.tick)
+	}
+}
+
+// EventLifetime is how long an event is resent before it is dropped, in seconds.
+const EventLifetime = 2
+
+func (s *Server) addEvent(e tnet.Event) {
+	s.nextEventID++
+	e.ID = s.nextEventID
+	e.Tick = s.tick
+	s.events = append(s.events, e)
+}
+
+func (s *Server) trimEvents() {
+	limit := uint32(EventLifetime * s.cfg.TickRate)
+	i := 0
+	for i < len(s.events) && s.tick-s.events[i].Tick > limit {
+		i++
+	}
+	if i > 0 {
+		s.events = append(s.events[:0], s.events[i:]...)
+	}
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

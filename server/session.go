@@ -1,0 +1,376 @@
+package server
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"time"
+
+	"tickshot/game"
+	tnet "tickshot/net"
+	"tickshot/shared"
+)
+
+// session is one connected human player.
+type session struct {
+	conn       *tnet.Conn
+	player     *game.Player
+	hello      tnet.Hello
+	updateRate int
+	snapAcc    float64 // ticks accumulated towards the next snapshot
+
+	lastCmd uint32           // newest CommandNumber run
+	pending []shared.UserCmd // received, not yet run (budget)
+	budget  int              // command ticks the client may still run
+
+	ackTick   uint32 // newest snapshot tick the client acked
+	sent      [64]sentSnap
+	rttMs     float64 // smoothed round trip, ms; <0 until measured
+	lastScor  uint32  // tick of the last scoreboard sent
+	scoresDue bool    // the scoreboard changed since it was last sent
+
+	// Abuse accounting: counted, logged once.
+	droppedCmds int
+	warned      bool
+	msgWindow   time.Time
+	msgCount    int
+	kicked      string
+}
+
+type sentSnap struct {
+	tick uint32
+	at   time.Time
+}
+
+type joinReq struct {
+	conn  *tnet.Conn
+	hello *tnet.Hello
+	reply chan string // "" on success, else the reject reason
+}
+
+// handleWS upgrades a player's connection, waits for its Hello and asks the
+// tick goroutine to admit it.
+func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	conn, err := tnet.Upgrade(w, r)
+	if err != nil {
+		s.log.Info("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
+		return
+	}
+	conn.SetFakeConditions(s.cfg.Fake)
+	var hello *tnet.Hello
+	select {
+	case p, ok := <-conn.Recv():
+		if !ok {
+			reason, _ := conn.Reason()
+			s.log.Info("client left during handshake", "remote", r.RemoteAddr, "reason", reason)
+			return
+		}
+		h, isHello := p.Msg.(*tnet.Hello)
+		if !isHello {
+			s.reject(conn, fmt.Sprintf("protocol error: expected hello, got %s", p.Msg.Type()))
+			return
+		}
+		hello = h
+	case <-time.After(tnet.HandshakeTimeout):
+		s.reject(conn, "no hello within handshake timeout")
+		return
+	case <-s.stopped:
+		conn.Close(ShutdownReason)
+		return
+	}
+	if hello.Protocol != tnet.ProtocolVersion {
+		s.reject(conn, fmt.Sprintf("protocol version %d, server speaks %d: update your game", hello.Protocol, tnet.ProtocolVersion))
+		return
+	}
+	req := joinReq{conn: conn, hello: hello, reply: make(chan string, 1)}
+	select {
+	case s.joins <- req:
+	case <-s.stopped:
+		conn.Close(ShutdownReason)
+		return
+	}
+	select {
+	case reason := <-req.reply:
+		if reason != "" {
+			s.reject(conn, reason)
+		}
+	case <-s.stopped:
+	}
+}
+
+func (s *Server) reject(conn *tnet.Conn, reason string) {
+	s.log.Info("client rejected", "remote", conn.RemoteAddr(), "reason", reason)
+	conn.Send(&tnet.Reject{Reason: reason})
+	time.Sleep(50 * time.Millisecond) // let the writer flush the reject
+	conn.Close(reason)
+}
+
+// acceptJoins admits waiting clients (tick goroutine).
+func (s *Server) acceptJoins() {
+	for {
+		select {
+		case req := <-s.joins:
+			req.reply <- s.admit(req)
+		default:
+			return
+		}
+	}
+}
+
+func (s *Server) admit(req joinReq) string {
+	if len(s.players) >= s.cfg.MaxPlayers {
+		if len(s.bots) == 0 {
+			return fmt.Sprintf("server is full (%d/%d players)", len(s.players), s.cfg.MaxPlayers)
+		}
+		s.removeBot()
+	}
+	h := req.hello
+	ur := int(h.UpdateRate)
+	if ur == 0 {
+		ur = 20
+	}
+	ur = min(max(ur, tnet.MinUpdateRate), s.cfg.TickRate)
+	name := s.uniqueName(h.Name)
+	p := s.newPlayer(name, false)
+	ss := &session{conn: req.conn, player: p, hello: *h, updateRate: ur, rttMs: -1,
+		budget: s.cfg.MaxUsrCmdProcessTicks, snapAcc: float64(s.cfg.TickRate)}
+	s.sessions = append(s.sessions, ss)
+	req.conn.Send(&tnet.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.m.Name,
+		Tick: s.tick, UpdateRate: uint16(ur), Cvars: s.publicCvars()})
+	s.log.Info("player joined", "name", name, "id", p.ID, "remote", req.conn.RemoteAddr(), "cl_updaterate", ur)
+	return ""
+}
+
+func (s *Server) uniqueName(name string) string {
+	base := name
+	for n := 2; ; n++ {
+		taken := false
+		for _, p := range s.players {
+			if p.Name == name {
+				taken = true
+				break
+			}
+		}
+		if !taken {
+			return name
+		}
+		name = truncate(base, tnet.MaxNameLen-4) + fmt.Sprintf("(%d)", n)
+	}
+}
+
+func (s *Server) publicCvars() []tnet.Cvar {
+	return []tnet.Cvar{
+		{Name: "sv_tickrate", Value: fmt.Sprint(s.cfg.TickRate)},
+		{Name: "sv_maxusrcmdprocessticks", Value: fmt.Sprint(s.cfg.MaxUsrCmdProcessTicks)},
+		{Name: "maxplayers", Value: fmt.Sprint(s.cfg.MaxPlayers)},
+	}
+}
+
+// MaxMsgsPerSecond is the flood limit: more messages than this from one
+// client in one second gets it kicked.
+const MaxMsgsPerSecond = 400
+
+// readSession drains a client's received messages (tick goroutine).
+func (s *Server) readSession(ss *session, now time.Time) {
+	// Command time: one tick of budget per server tick, banked up to the cap.
+	ss.budget = min(ss.budget+1, s.cfg.MaxUsrCmdProcessTicks)
+	for ss.kicked == "" {
+		var pkt tnet.Packet
+		var ok bool
+		select {
+		case pkt, ok = <-ss.conn.Recv():
+		default:
+			ok = false
+		}
+		if !ok {
+			break
+		}
+		if now.Sub(ss.msgWindow) > time.Second {
+			ss.msgWindow, ss.msgCount = now, 0
+		}
+		ss.msgCount++
+		if ss.msgCount > MaxMsgsPerSecond {
+			s.kick(ss, fmt.Sprintf("message flood (more than %d messages/s)", MaxMsgsPerSecond))
+			return
+		}
+		switch m := pkt.Msg.(type) {
+		case *tnet.Cmds:
+			s.onCmds(ss, m, pkt.At)
+		default:
+			s.kick(ss, fmt.Sprintf("protocol error: unexpected %s message", m.Type()))
+			return
+		}
+	}
+	s.runPending(ss)
+}
+
+func (s *Server) onCmds(ss *session, m *tnet.Cmds, at time.Time) {
+	if m.Ack > ss.ackTick && m.Ack <= s.tick {
+		ss.ackTick = m.Ack
+		for i := range ss.sent {
+			if ss.sent[i].tick == m.Ack && !ss.sent[i].at.IsZero() {
+				sample := float64(at.Sub(ss.sent[i].at)) / float64(time.Millisecond)
+				if ss.rttMs < 0 {
+					ss.rttMs = sample
+				} else {
+					ss.rttMs += (sample - ss.rttMs) * 0.2
+				}
+				break
+			}
+		}
+	}
+	for i := range m.Cmds {
+		c := m.Cmds[i]
+		if c.CommandNumber <= ss.lastCmd {
+			continue // a backup copy of a command already run
+		}
+		if len(ss.pending) > 0 && c.CommandNumber <= ss.pending[len(ss.pending)-1].CommandNumber {
+			continue // already queued
+		}
+		if err := tnet.ValidateUserCmd(&c, s.cfg.TickRate); err != nil {
+			s.kick(ss, "invalid usercmd: "+err.Error())
+			return
+		}
+		if len(ss.pending) >= 2*s.cfg.MaxUsrCmdProcessTicks {
+			s.countDropped(ss, 1)
+			continue
+		}
+		ss.pending = append(ss.pending, c)
+	}
+}
+
+// runPending runs queued commands in order while the client has budget.
+func (s *Server) runPending(ss *session) {
+	n := 0
+	for n < len(ss.pending) && ss.budget > 0 {
+		c := ss.pending[n]
+		n++
+		ss.budget--
+		ss.lastCmd = c.CommandNumber
+		s.runCommand(ss.player, c)
+	}
+	ss.pending = append(ss.pending[:0], ss.pending[n:]...)
+}
+
+func (s *Server) countDropped(ss *session, n int) {
+	ss.droppedCmds += n
+	if !ss.warned {
+		ss.warned = true
+		s.log.Warn("usercmds dropped: more command time than real time allows (sv_maxusrcmdprocessticks)",
+			"player", ss.player.Name, "id", ss.player.ID)
+	}
+}
+
+func (s *Server) kick(ss *session, reason string) {
+	if ss.kicked != "" {
+		return
+	}
+	ss.kicked = reason
+	s.log.Warn("player kicked", "player", ss.player.Name, "id", ss.player.ID, "reason", reason)
+	ss.conn.Close("kicked: " + reason)
+}
+
+// dropClosed removes sessions whose connection ended.
+func (s *Server) dropClosed() {
+	kept := s.sessions[:0]
+	for _, ss := range s.sessions {
+		select {
+		case <-ss.conn.Done():
+			reason, _ := ss.conn.Reason()
+			s.log.Info("player left", "name", ss.player.Name, "id", ss.player.ID, "reason", reason)
+			s.removePlayer(ss.player.ID, reason)
+		default:
+			kept = append(kept, ss)
+		}
+	}
+	for i := len(kept); i < len(s.sessions); i++ {
+		s.sessions[i] = nil
+	}
+	s.sessions = kept
+}
+
+// sendSnapshots sends a snapshot to every client whose update interval is due.
+func (s *Server) sendSnapshots(now time.Time) {
+	if s.scoresDirty {
+		for _, ss := range s.sessions {
+			ss.scoresDue = true
+		}
+		s.scoresDirty = false
+	}
+	var scores []tnet.ScoreEntry
+	for _, ss := range s.sessions {
+		ss.snapAcc += float64(ss.updateRate)
+		if ss.snapAcc < float64(s.cfg.TickRate) {
+			continue
+		}
+		ss.snapAcc -= float64(s.cfg.TickRate)
+		snap := s.buildSnapshot(ss)
+		if ss.scoresDue || s.tick-ss.lastScor >= uint32(s.cfg.TickRate) {
+			if scores == nil {
+				scores = s.scoreboard()
+			}
+			snap.Scores = scores
+			ss.lastScor = s.tick
+			ss.scoresDue = false
+		}
+		if ss.conn.Send(snap) {
+			ss.sent[s.tick%uint32(len(ss.sent))] = sentSnap{tick: s.tick, at: now}
+		}
+	}
+}
+
+func (s *Server) buildSnapshot(ss *session) *tnet.Snapshot {
+	p := ss.player
+	snap := &tnet.Snapshot{
+		Tick:       s.tick,
+		AckCmd:     ss.lastCmd,
+		Self:       tnet.MakeSelf(p.State, p.Health, p.Teleport),
+		TickTimeUs: uint32(s.tickStats.meanUs()),
+		PingMs:     uint16(math.Max(ss.rttMs, 0)),
+		Entities:   make([]tnet.EntityState, 0, len(s.players)),
+	}
+	for _, o := range s.players {
+		if o.ID == p.ID {
+			continue
+		}
+		var flags uint8
+		if o.Alive() {
+			flags |= tnet.FlagAlive
+		}
+		if o.Bot {
+			flags |= tnet.FlagBot
+		}
+		snap.Entities = append(snap.Entities, tnet.EntityState{
+			ID: o.ID, X: tnet.ToFixed(o.State.X), Y: tnet.ToFixed(o.State.Y),
+			Angle: tnet.AngleToWire(o.Angle), Health: uint8(o.Health), Flags: flags, Teleport: o.Teleport,
+		})
+	}
+	// Events since the newest snapshot the client acked (resent until acked).
+	for _, e := range s.events {
+		if e.Tick > ss.ackTick {
+			snap.Events = append(snap.Events, e)
+		}
+	}
+	return snap
+}
+
+func (s *Server) scoreboard() []tnet.ScoreEntry {
+	rows := make([]tnet.ScoreEntry, 0, len(s.players))
+	for _, p := range s.players {
+		row := tnet.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Bot: p.Bot}
+		if ss := s.sessionOf(p.ID); ss != nil && ss.rttMs > 0 {
+			row.PingMs = uint16(ss.rttMs)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func (s *Server) sessionOf(id uint16) *session {
+	for _, ss := range s.sessions {
+		if ss.player.ID == id {
+			return ss
+		}
+	}
+	return nil
+}

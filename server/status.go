@@ -1,0 +1,123 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"sort"
+	"time"
+)
+
+// Status is the JSON body of GET /status.
+type Status struct {
+	Map        string         `json:"map"`
+	TickRate   int            `json:"tickrate"`
+	Tick       uint32         `json:"tick"`
+	UptimeSec  float64        `json:"uptime_s"`
+	MaxPlayers int            `json:"maxplayers"`
+	TickTimeUs TickTimeStatus `json:"tick_time_us"`
+	Players    []PlayerStatus `json:"players"`
+}
+
+// TickTimeStatus is the distribution of tick processing time over the last
+// tickStatsWindow ticks, in microseconds.
+type TickTimeStatus struct {
+	Mean float64 `json:"mean"`
+	P50  float64 `json:"p50"`
+	P99  float64 `json:"p99"`
+	Max  float64 `json:"max"`
+}
+
+// PlayerStatus is one player in /status.
+type PlayerStatus struct {
+	ID     uint16 `json:"id"`
+	Name   string `json:"name"`
+	PingMs int    `json:"ping_ms"`
+	Kills  int    `json:"kills"`
+	Deaths int    `json:"deaths"`
+	Bot    bool   `json:"bot"`
+	Alive  bool   `json:"alive"`
+}
+
+const tickStatsWindow = 512
+
+type tickStats struct {
+	ring [tickStatsWindow]time.Duration
+	n    int
+	sum  time.Duration
+}
+
+func (t *tickStats) add(d time.Duration) {
+	i := t.n % tickStatsWindow
+	t.sum += d - t.ring[i]
+	t.ring[i] = d
+	t.n++
+}
+
+func (t *tickStats) meanUs() float64 {
+	n := min(t.n, tickStatsWindow)
+	if n == 0 {
+		return 0
+	}
+	return float64(t.sum.Microseconds()) / float64(n)
+}
+
+func (t *tickStats) summary() TickTimeStatus {
+	n := min(t.n, tickStatsWindow)
+	if n == 0 {
+		return TickTimeStatus{}
+	}
+	v := make([]float64, n)
+	for i := 0; i < n; i++ {
+		v[i] = float64(t.ring[i]) / float64(time.Microsecond)
+	}
+	sort.Float64s(v)
+	q := func(p float64) float64 { return math.Round(v[min(int(p*float64(n)), n-1)]*10) / 10 }
+	return TickTimeStatus{Mean: math.Round(t.meanUs()*10) / 10, P50: q(0.5), P99: q(0.99), Max: q(1)}
+}
+
+func (s *Server) publishStatus() {
+	st := Status{
+		Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.tick,
+		UptimeSec:  math.Round(time.Since(s.start).Seconds()*10) / 10,
+		MaxPlayers: s.cfg.MaxPlayers, TickTimeUs: s.tickStats.summary(),
+		Players: make([]PlayerStatus, 0, len(s.players)),
+	}
+	for _, p := range s.players {
+		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths, Bot: p.Bot, Alive: p.Alive()}
+		if ss := s.sessionOf(p.ID); ss != nil && ss.rttMs > 0 {
+			ps.PingMs = int(math.Round(ss.rttMs))
+		}
+		st.Players = append(st.Players, ps)
+	}
+	s.statusMu.Lock()
+	s.status = st
+	s.statusMu.Unlock()
+}
+
+// CurrentStatus returns the latest published status (updated 4 times a second).
+func (s *Server) CurrentStatus() Status {
+	s.statusMu.Lock()
+	defer s.statusMu.Unlock()
+	return s.status
+}
+
+func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(s.CurrentStatus())
+}
+
+func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/" {
+		http.NotFound(w, r)
+		return
+	}
+	st := s.CurrentStatus()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintf(w, "Tickshot server: map %s, %d/%d players, %d ticks/s.\nPlayers connect with: tickshot connect %s\nStatus: /status (JSON). Game websocket: /ws\n",
+		st.Map, len(st.Players), st.MaxPlayers, st.TickRate, r.Host)
+}
