@@ -175,11 +175,7 @@ func (s *Server) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/ws", s.handleWS)
-	mux.HandleFunc("/status", s.handleStatus)
-	mux.HandleFunc("/", s.handleIndex)
-	s.httpSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	s.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second}
 	httpErr := make(chan error, 1)
 	go func() { httpErr <- s.httpSrv.Serve(s.ln) }()
 	s.start = time.Now()
@@ -198,6 +194,29 @@ func (s *Server) Run(ctx context.Context) error {
 	s.log.Info("server stopped", "ticks", s.tick)
 	return err
 }
+
+// Handler returns the server's HTTP endpoints: /ws, /status and /.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ws", s.handleWS)
+	mux.HandleFunc("/status", s.handleStatus)
+	mux.HandleFunc("/", s.handleIndex)
+	return mux
+}
+
+// Step runs one tick at the given time, for tests and tools that drive the
+// clock themselves with Handler served elsewhere (e.g. httptest). Never call
+// it while Run is running.
+func (s *Server) Step(now time.Time) {
+	if s.start.IsZero() {
+		s.start = now
+	}
+	s.runTick(now)
+}
+
+// Tick returns the current server tick (only safe from the goroutine that
+// calls Step, or after Run returned).
+func (s *Server) Tick() uint32 { return s.tick }
 
 func (s *Server) loop(ctx context.Context, httpErr chan error) error {
 	interval := time.Second / time.Duration(s.cfg.TickRate)

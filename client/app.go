@@ -1,0 +1,309 @@
+//go:build !headless
+
+// Package client is Tickshot's Ebiten game window: input sampled into
+// usercmds at the server's tick rate, the local player predicted and
+// everyone else interpolated by package netclient, and the arena, players,
+// tracers, HUD, kill feed, scoreboard and menus drawn every frame.
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"tickshot/client/netclient"
+	"tickshot/game"
+	tnet "tickshot/net"
+	"tickshot/shared"
+)
+
+// Options configure the game window.
+type Options struct {
+	// Addr is the server to join, host:port.
+	Addr string
+	// Config is the client's netcode configuration (name, rates, switches).
+	Config netclient.Config
+	// Title is the window title.
+	Title string
+	// Width and Height are the initial window size in pixels (default 1280x720).
+	Width, Height int
+	// NoSound disables audio.
+	NoSound bool
+	// ScreenshotPath, when set, saves a PNG of the screen after
+	// ScreenshotAfter of play and then quits (for tests under Xvfb).
+	ScreenshotPath  string
+	ScreenshotAfter time.Duration
+	// Script, when set, replaces the keyboard and mouse (for tests).
+	Script func(t time.Duration) (netclient.Input, bool)
+}
+
+type phase int
+
+const (
+	phaseConnecting phase = iota
+	phasePlaying
+	phaseError
+)
+
+// Game is the ebiten.Game of the window.
+type Game struct {
+	opt   Options
+	phase phase
+	err   error
+
+	connCh chan connResult
+	cancel context.CancelFunc
+	c      *netclient.Client
+
+	w, h      int
+	started   time.Time
+	lastFrame time.Time
+	fps       float64
+	menu      bool
+	quit      bool
+	shotSaved bool
+
+	fx    effects
+	sound *sounds
+	aim   float64 // current aim, radians
+}
+
+type connResult struct {
+	c   *netclient.Client
+	err error
+}
+
+// Run opens the window, connects to opt.Addr and plays until the window is
+// closed or the player quits. It returns the connection error if the game
+// ended because of one.
+func Run(opt Options) error {
+	if opt.Width == 0 {
+		opt.Width, opt.Height = 1280, 720
+	}
+	if opt.Title == "" {
+		opt.Title = "Tickshot"
+	}
+	g := &Game{opt: opt, w: opt.Width, h: opt.Height, started: time.Now()}
+	if !opt.NoSound {
+		g.sound = newSounds()
+	}
+	g.connect()
+	ebiten.SetWindowSize(opt.Width, opt.Height)
+	ebiten.SetWindowTitle(opt.Title)
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	ebiten.SetTPS(64)
+	ebiten.SetVsyncEnabled(true)
+	err := ebiten.RunGame(g)
+	if g.c != nil {
+		g.c.Close("player quit")
+	}
+	if g.cancel != nil {
+		g.cancel()
+	}
+	if errors.Is(err, ebiten.Termination) {
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	if g.phase == phaseError && g.err != nil {
+		return g.err
+	}
+	return nil
+}
+
+func (g *Game) connect() {
+	g.phase = phaseConnecting
+	g.err = nil
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	g.cancel = cancel
+	ch := make(chan connResult, 1)
+	g.connCh = ch
+	go func() {
+		c, err := netclient.Connect(ctx, g.opt.Addr, g.opt.Config)
+		ch <- connResult{c, err}
+	}()
+}
+
+// Layout implements ebiten.Game: the screen is the window's size, so text
+// stays crisp and the view shows more of the arena in a larger window.
+func (g *Game) Layout(outsideW, outsideH int) (int, int) {
+	g.w, g.h = max(outsideW, 320), max(outsideH, 200)
+	return g.w, g.h
+}
+
+// Update implements ebiten.Game; it runs at the server's tick rate.
+func (g *Game) Update() error {
+	if g.quit {
+		return ebiten.Termination
+	}
+	if g.sound != nil {
+		g.sound.update()
+	}
+	switch g.phase {
+	case phaseConnecting:
+		select {
+		case r := <-g.connCh:
+			if r.err != nil {
+				g.phase, g.err = phaseError, r.err
+				return nil
+			}
+			g.c = r.c
+			g.phase = phasePlaying
+			ebiten.SetTPS(g.c.TickRate)
+		default:
+		}
+		if inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
+			return ebiten.Termination
+		}
+		return nil
+	case phaseError:
+		if inpututil.IsKeyJustPressed(ebiten.KeyEnter) {
+			g.connect()
+		}
+		if inpututil.IsKeyJustPressed(ebiten.KeyEscape) || inpututil.IsKeyJustPressed(ebiten.KeyQ) {
+			return ebiten.Termination
+		}
+		return nil
+	}
+	return g.updatePlaying()
+}
+
+func (g *Game) updatePlaying() error {
+	c := g.c
+	if err := c.Poll(); err != nil {
+		g.phase, g.err = phaseError, err
+		g.c = nil
+		return nil
+	}
+	if g.opt.Script == nil {
+		if inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
+			g.menu = !g.menu
+		}
+		if g.menu && inpututil.IsKeyJustPressed(ebiten.KeyQ) {
+			return ebiten.Termination
+		}
+	}
+	dt := time.Second / time.Duration(c.TickRate)
+	in := g.readInput()
+	c.Tick(dt, in)
+	g.handleEvents()
+	g.handleEffects()
+	g.fx.update(dt)
+	if g.opt.ScreenshotPath != "" && time.Since(g.started) > g.opt.ScreenshotAfter && g.shotSaved {
+		return ebiten.Termination
+	}
+	return nil
+}
+
+// readInput samples the keyboard and mouse (or the test script) into one
+// tick of input.
+func (g *Game) readInput() netclient.Input {
+	if g.opt.Script != nil {
+		in, ok := g.opt.Script(time.Since(g.started))
+		if !ok {
+			g.quit = true
+		}
+		g.aim = float64(in.Angle)
+		return in
+	}
+	var in netclient.Input
+	if g.menu {
+		return netclient.Input{Angle: float32(g.aim)}
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyA) || ebiten.IsKeyPressed(ebiten.KeyArrowLeft) {
+		in.MoveX--
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyD) || ebiten.IsKeyPressed(ebiten.KeyArrowRight) {
+		in.MoveX++
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyW) || ebiten.IsKeyPressed(ebiten.KeyArrowUp) {
+		in.MoveY--
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyS) || ebiten.IsKeyPressed(ebiten.KeyArrowDown) {
+		in.MoveY++
+	}
+	// Aim from the player's on-screen position to the mouse.
+	mx, my := ebiten.CursorPosition()
+	px, py := g.worldToScreen(g.c.LocalPos())
+	if dx, dy := float64(mx)-px, float64(my)-py; dx*dx+dy*dy > 4 {
+		g.aim = math.Atan2(dy, dx)
+	}
+	in.Angle = float32(g.aim)
+	if ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
+		in.Buttons |= shared.ButtonAttack
+	}
+	if ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight) {
+		in.Buttons |= shared.ButtonAttack2
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyR) {
+		in.Buttons |= shared.ButtonReload
+	}
+	return in
+}
+
+// handleEvents turns server events into kill feed entries, hit markers,
+// damage flashes and other players' tracers.
+func (g *Game) handleEvents() {
+	c := g.c
+	for _, e := range c.TakeEvents() {
+		switch e.Kind {
+		case tnet.EvShot:
+			if e.A != c.ID {
+				g.fx.addTracer(tnet.FromFixed(e.X), tnet.FromFixed(e.Y), tnet.FromFixed(e.X2), tnet.FromFixed(e.Y2), false)
+			}
+		case tnet.EvHit:
+			if e.A == c.ID {
+				g.fx.hitMarker = hitMarkerTime
+				g.sound.play(sndHit)
+			}
+			if e.B == c.ID {
+				g.fx.damageFlash = 1
+				g.sound.play(sndHurt)
+			}
+			g.fx.addImpact(tnet.FromFixed(e.X2), tnet.FromFixed(e.Y2))
+		case tnet.EvKill:
+			g.fx.addKill(c.Name(e.A), c.Name(e.B), e.A == c.ID, e.B == c.ID)
+			if e.A == c.ID {
+				g.fx.killMarker = hitMarkerTime * 2
+				g.sound.play(sndKill)
+			}
+			if e.B == c.ID {
+				g.fx.killedBy = c.Name(e.A)
+			}
+		case tnet.EvJoin:
+			g.fx.addNotice(fmt.Sprintf("%s joined", e.Text))
+		case tnet.EvLeft:
+			g.fx.addNotice(fmt.Sprintf("%s left", c.Name(e.A)))
+		}
+	}
+}
+
+// handleEffects plays the effects of commands predicted for the first time:
+// tracer, muzzle flash, sound (once per command, Bernier 2001).
+func (g *Game) handleEffects() {
+	c := g.c
+	for _, r := range c.TakeEffects() {
+		if r.Fired {
+			sh := r.Shot
+			def := &shared.Weapons[sh.Weapon]
+			ents := c.Rendered()
+			boxes := make([]game.Hitbox, 0, len(ents))
+			for _, e := range ents {
+				boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: shared.PlayerRadius, Alive: e.Alive})
+			}
+			tr := game.TraceShot(c.Map, sh.X, sh.Y, sh.DirX, sh.DirY, def.Range, boxes, c.ID)
+			g.fx.addTracer(sh.X, sh.Y, tr.EndX, tr.EndY, true)
+			g.fx.muzzle = muzzleTime
+			g.sound.play(sndShot)
+		}
+		if r.ReloadStarted {
+			g.sound.play(sndReload)
+		}
+	}
+}

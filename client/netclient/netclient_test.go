@@ -1,0 +1,574 @@
+package netclient_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tickshot/client/netclient"
+	"tickshot/game"
+	tnet "tickshot/net"
+	"tickshot/server"
+	"tickshot/shared"
+)
+
+// logBuf collects a server's log; it is printed when the test fails.
+type logBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuf) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuf) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func testLogger(t *testing.T) *slog.Logger {
+	t.Helper()
+	lb := &logBuf{}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("server log:\n%s", lb.String())
+		}
+	})
+	return slog.New(slog.NewTextHandler(lb, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+// startServer runs a real server (its own tick loop) on a free loopback port
+// until the test ends.
+func startServer(t *testing.T, cfg server.Config) *server.Server {
+	t.Helper()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.Logger = testLogger(t)
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("server Run: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("server did not stop within 10 s")
+		}
+	})
+	return srv
+}
+
+func connect(t *testing.T, addr string, cfg netclient.Config) *netclient.Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := netclient.Connect(ctx, addr, cfg)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { c.Close("test over") })
+	return c
+}
+
+// recorder drives a client and remembers the input behind every command it
+// made, so that the test can replay the unacknowledged commands itself.
+type recorder struct {
+	c      *netclient.Client
+	inputs map[uint32]netclient.Input
+}
+
+func newRecorder(c *netclient.Client) *recorder {
+	return &recorder{c: c, inputs: map[uint32]netclient.Input{}}
+}
+
+// tick calls Client.Tick and records the input when it made a command.
+func (r *recorder) tick(dt time.Duration, in netclient.Input) {
+	before := r.c.CommandNumber()
+	r.c.Tick(dt, in)
+	if n := r.c.CommandNumber(); n != before {
+		r.inputs[n] = in
+	}
+	// Forget what can no longer be replayed.
+	if ack := r.c.AckCmd(); ack > 0 {
+		delete(r.inputs, ack-1)
+	}
+}
+
+// replay returns the server's acknowledged state advanced through every
+// unacknowledged command with shared.RunCommand: what a correct prediction
+// must equal.
+func (r *recorder) replay() shared.PlayerState {
+	c := r.c
+	st := c.Server.State()
+	for n := c.AckCmd() + 1; n <= c.CommandNumber(); n++ {
+		in, ok := r.inputs[n]
+		if !ok {
+			panic("replay: no input recorded for a command")
+		}
+		cmd := shared.UserCmd{
+			CommandNumber: n,
+			Msec:          shared.MsecFor(c.TickRate),
+			Buttons:       in.Buttons & shared.ButtonsValid,
+			MoveX:         in.MoveX,
+			MoveY:         in.MoveY,
+			ViewAngle:     float32(math.Remainder(float64(in.Angle), 2*math.Pi)),
+			Weapon:        in.Weapon,
+		}
+		st, _ = shared.RunCommand(st, cmd, c.World)
+	}
+	return st
+}
+
+// waitFirstSnapshot polls until the first snapshot arrives.
+func waitFirstSnapshot(t *testing.T, c *netclient.Client) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !c.HaveSnapshot() {
+		if err := c.Poll(); err != nil {
+			t.Fatalf("poll: %v", err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no snapshot within 5 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// nearestOuterWall returns the unit direction towards the closest outer wall
+// of m from (x, y), and the coordinate the player's centre stops at.
+func nearestOuterWall(m *game.Map, x, y float64) (dx, dy float32, stopAt float64, alongX bool) {
+	const border = 32 // the arena's boundary walls are 32 units thick
+	r := shared.PlayerRadius
+	type cand struct {
+		d      float64
+		dx, dy float32
+		stop   float64
+		alongX bool
+	}
+	cs := []cand{
+		{x - border, -1, 0, border + r, true},
+		{m.Width - border - x, 1, 0, m.Width - border - r, true},
+		{y - border, 0, -1, border + r, false},
+		{m.Height - border - y, 0, 1, m.Height - border - r, false},
+	}
+	best := cs[0]
+	for _, c := range cs[1:] {
+		if c.d < best.d {
+			best = c
+		}
+	}
+	return best.dx, best.dy, best.stop, best.alongX
+}
+
+// TestReconcileUnderLagNoCorrections plays a real client against a real
+// server with 100 ms of fake lag on each side (200 ms round trip) and
+// scripted input that moves into walls, slides, turns, fires and reloads.
+// Nothing outside the client changes its player, so every acknowledged state
+// must equal the prediction (Bernier's client-side prediction is exact when
+// both sides run the same code on the same commands).
+func TestReconcileUnderLagNoCorrections(t *testing.T) {
+	srv := startServer(t, server.Config{TickRate: 64, Seed: 1, Fake: tnet.FakeConditions{LagMs: 100}})
+	c := connect(t, srv.Addr(), netclient.DefaultConfig("lagged"))
+	c.SetFakeConditions(tnet.FakeConditions{LagMs: 100})
+	waitFirstSnapshot(t, c)
+	rec := newRecorder(c)
+
+	start := c.Predicted()
+	wdx, wdy, stopAt, alongX := nearestOuterWall(c.Map, start.X, start.Y)
+	t.Logf("spawn (%.1f, %.1f); first running into the wall at %s=%.0f", start.X, start.Y,
+		map[bool]string{true: "x", false: "y"}[alongX], stopAt)
+
+	// The script, one entry per phase of `ticks` ticks.
+	type phase struct {
+		ticks   int
+		move    [2]float32
+		turn    float32 // radians per tick added to the aim
+		buttons uint16
+	}
+	const hz = 64
+	script := []phase{
+		{ticks: hz * 8 / 10, move: [2]float32{wdx, wdy}, turn: 0.02},                             // into the nearest wall
+		{ticks: hz / 2, move: [2]float32{wdx + wdy, wdy - wdx}, turn: -0.05},                     // slide along it
+		{ticks: hz / 2, move: [2]float32{-wdx, -wdy}, turn: 0.1, buttons: shared.ButtonAttack},   // away, firing
+		{ticks: hz / 3, move: [2]float32{0.37, -0.81}, turn: -0.2, buttons: shared.ButtonAttack}, // fractional axes
+		{ticks: hz / 4, move: [2]float32{0, 0}, turn: 0.3, buttons: shared.ButtonAttack},         // stop, firing
+		{ticks: hz / 2, move: [2]float32{-0.9, 0.2}, turn: 0, buttons: shared.ButtonAttack},      // empty the magazine: auto-reload
+		{ticks: hz / 3, move: [2]float32{wdx, wdy}, turn: 0.07},                                  // back into the wall
+		{ticks: hz / 4, move: [2]float32{1, 1}, buttons: shared.ButtonReload},                    // diagonal, reload
+		{ticks: hz / 3, move: [2]float32{-1, 1}, turn: -0.12, buttons: shared.ButtonAttack},      // fire during the reload
+		{ticks: hz / 2, move: [2]float32{wdy, -wdx}, turn: 0.04, buttons: shared.ButtonAttack},
+		{ticks: hz / 4, move: [2]float32{0.5, 0.5}, buttons: shared.ButtonReload | shared.ButtonAttack},
+		{ticks: hz / 3, move: [2]float32{wdx, wdy}, turn: 0.25, buttons: shared.ButtonAttack},
+		{ticks: hz, move: [2]float32{0, 0}}, // stand still: the movement stops
+	}
+
+	dt := time.Second / hz
+	ticker := time.NewTicker(dt)
+	defer ticker.Stop()
+	var aim float32
+	var wallChecked, fired, reloaded int
+	snapsBefore := c.Stats.SnapshotsReceived
+	for pi, ph := range script {
+		for i := 0; i < ph.ticks; i++ {
+			<-ticker.C
+			if err := c.Poll(); err != nil {
+				t.Fatalf("poll: %v", err)
+			}
+			if got, want := c.Predicted(), rec.replay(); !got.Equal(want) {
+				t.Fatalf("phase %d tick %d: prediction %+v differs from the acked state replayed %+v", pi, i, got, want)
+			}
+			aim = float32(math.Remainder(float64(aim+ph.turn), 2*math.Pi))
+			rec.tick(dt, netclient.Input{MoveX: ph.move[0], MoveY: ph.move[1], Angle: aim, Buttons: ph.buttons})
+			for _, e := range c.TakeEffects() {
+				if e.Fired {
+					fired++
+				}
+				if e.ReloadStarted {
+					reloaded++
+				}
+			}
+		}
+		if pi == 0 {
+			p := c.Predicted()
+			got := p.Y
+			if alongX {
+				got = p.X
+			}
+			if math.Abs(got-stopAt) > 0.5 {
+				t.Errorf("after running into the wall the player is at (%.2f, %.2f), want %.0f on that axis", p.X, p.Y, stopAt)
+			} else {
+				wallChecked++
+			}
+		}
+	}
+	if fired < 10 || reloaded < 2 {
+		t.Errorf("script fired %d shots and started %d reloads, want >= 10 and >= 2", fired, reloaded)
+	}
+
+	// Stop making commands and wait until the server has acknowledged them all.
+	deadline := time.Now().Add(3 * time.Second)
+	for c.AckCmd() != c.CommandNumber() {
+		if time.Now().After(deadline) {
+			t.Fatalf("server acked %d of %d commands within 3 s", c.AckCmd(), c.CommandNumber())
+		}
+		time.Sleep(5 * time.Millisecond)
+		if err := c.Poll(); err != nil {
+			t.Fatalf("poll: %v", err)
+		}
+	}
+	pred, auth := c.Predicted(), c.Server.State()
+	if !pred.Equal(auth) {
+		t.Errorf("after every command was acked: predicted %+v, server %+v", pred, auth)
+	}
+	if pred.VX != 0 || pred.VY != 0 {
+		t.Errorf("player still moving after 1 s without input: v=(%v, %v)", pred.VX, pred.VY)
+	}
+
+	st := c.Stats
+	snaps := st.SnapshotsReceived - snapsBefore
+	t.Logf("commands %d (acked %d), snapshots %d, corrections %d, ping %d ms, shots %d, reloads %d",
+		c.CommandNumber(), c.AckCmd(), snaps, st.Corrections, st.PingMs, fired, reloaded)
+	if st.Corrections != 0 {
+		t.Errorf("prediction corrections = %d (last error %.2f units), want 0 with nothing external", st.Corrections, st.LastErrorDist)
+	}
+	// About 6 s at 20 snapshots/s.
+	if snaps < 100 {
+		t.Errorf("received %d snapshots in ~6 s, want >= 100", snaps)
+	}
+	if c.AckCmd() < uint32(c.CommandNumber()) || c.CommandNumber() < 300 {
+		t.Errorf("ack %d of %d commands", c.AckCmd(), c.CommandNumber())
+	}
+	if st.DroppedSnapshots != 0 {
+		t.Errorf("%d snapshots arrived out of order on a reliable, order-keeping transport", st.DroppedSnapshots)
+	}
+	// 100 ms each way: the server should measure about 200 ms.
+	if st.PingMs < 190 || st.PingMs > 260 {
+		t.Errorf("server-measured round trip %d ms, want about 200 (100 ms fake lag each way)", st.PingMs)
+	}
+}
+
+// TestConvergesAfterDeathAndRespawn plays a client, driven by the bot brain,
+// against server bots until it is killed and respawns: changes made by the
+// server, not by the client's commands. After each, the client's prediction
+// must again be the acknowledged server state advanced through the
+// unacknowledged commands, and the correction must be counted. No correction
+// may happen without such a change.
+func TestConvergesAfterDeathAndRespawn(t *testing.T) {
+	srv := startServer(t, server.Config{TickRate: 64, Bots: 7, Seed: 7, Fake: tnet.FakeConditions{LagMs: 40}})
+	c := connect(t, srv.Addr(), netclient.DefaultConfig("victim"))
+	c.SetFakeConditions(tnet.FakeConditions{LagMs: 40})
+	waitFirstSnapshot(t, c)
+	rec := newRecorder(c)
+	brain := game.NewBot(99)
+
+	const hz = 64
+	dt := time.Second / hz
+	ticker := time.NewTicker(dt)
+	defer ticker.Stop()
+	deadline := time.Now().Add(60 * time.Second)
+	var (
+		killedAt              time.Time
+		killTick              uint32
+		deathSeen, respawned  bool
+		corrDeath, corrRspawn int
+	)
+	for !respawned {
+		if time.Now().After(deadline) {
+			t.Fatalf("not killed and respawned within 60 s (killed: %v)", deathSeen)
+		}
+		<-ticker.C
+		wasDead, wasTeleport, corr := c.Server.Dead, c.Server.Teleport, c.Stats.Corrections
+		before := c.Predicted()
+		if err := c.Poll(); err != nil {
+			t.Fatalf("poll: %v", err)
+		}
+		for _, e := range c.TakeEvents() {
+			if e.Kind == tnet.EvKill && e.B == c.ID && !deathSeen {
+				killTick = e.Tick
+			}
+		}
+		changed := c.Server.Dead != wasDead || c.Server.Teleport != wasTeleport
+		if c.Stats.Corrections != corr && !changed {
+			t.Fatalf("prediction corrected (%d -> %d, %.2f units) without a death or respawn", corr, c.Stats.Corrections, c.Stats.LastErrorDist)
+		}
+		// Whatever happened, the prediction is the acked state plus the unacked commands.
+		if got, want := c.Predicted(), rec.replay(); !got.Equal(want) {
+			t.Fatalf("prediction %+v differs from the acked state replayed %+v", got, want)
+		}
+		switch {
+		case !deathSeen && c.Server.Dead && !wasDead:
+			deathSeen, killedAt = true, time.Now()
+			corrDeath = c.Stats.Corrections - corr
+			if killTick == 0 {
+				t.Errorf("dead without a kill event for us")
+			}
+			if !c.Predicted().Dead {
+				t.Errorf("server says dead, prediction says alive")
+			}
+			t.Logf("killed at server tick %d, seen at %d; %d correction(s)", killTick, c.AckCmd(), corrDeath)
+		case deathSeen && c.Server.Teleport != wasTeleport:
+			respawned = true
+			corrRspawn = c.Stats.Corrections - corr
+			p := c.Predicted()
+			if p.Dead {
+				t.Errorf("respawned on the server, still dead in the prediction")
+			}
+			if wait := time.Since(killedAt); wait > time.Duration(game.RespawnDelayMs)*time.Millisecond+time.Second {
+				t.Errorf("respawn seen %v after the death, want within the 2 s respawn delay + 1 s", wait)
+			}
+			// The prediction jumped to a spawn point (plus what the unacked
+			// commands moved since), rather than sliding there.
+			near := math.Inf(1)
+			for _, sp := range c.Map.Spawns {
+				near = math.Min(near, math.Hypot(sp.X-p.X, sp.Y-p.Y))
+			}
+			unacked := float64(c.CommandNumber()-c.AckCmd()) / hz
+			if near > shared.MaxSpeed*unacked+1 {
+				t.Errorf("predicted position after respawn (%.1f, %.1f) is %.1f units from every spawn", p.X, p.Y, near)
+			}
+			if jump := math.Hypot(p.X-before.X, p.Y-before.Y); jump > 64 {
+				if x, y := c.LocalPos(); x != p.X || y != p.Y {
+					t.Errorf("drawn at (%.1f, %.1f), predicted (%.1f, %.1f): a respawn must not be smoothed", x, y, p.X, p.Y)
+				}
+			}
+			t.Logf("respawned at (%.1f, %.1f); %d correction(s)", p.X, p.Y, corrRspawn)
+		}
+
+		ents := c.Rendered()
+		boxes := make([]game.Hitbox, 0, len(ents))
+		for _, e := range ents {
+			boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: shared.PlayerRadius, Alive: e.Alive})
+		}
+		in := brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
+		rec.tick(dt, netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons})
+	}
+	if corrDeath < 1 || corrRspawn < 1 {
+		t.Errorf("corrections at death %d and at respawn %d, want each >= 1", corrDeath, corrRspawn)
+	}
+
+	// Alive again: within a second the client predicts exactly again.
+	for i := 0; i < hz; i++ {
+		<-ticker.C
+		corr := c.Stats.Corrections
+		wasDead := c.Server.Dead
+		if err := c.Poll(); err != nil {
+			t.Fatalf("poll: %v", err)
+		}
+		if c.Stats.Corrections != corr && c.Server.Dead == wasDead {
+			t.Errorf("correction in the second after the respawn without a death")
+		}
+		rec.tick(dt, netclient.Input{MoveX: float32(math.Cos(float64(i) / 10)), MoveY: float32(math.Sin(float64(i) / 10))})
+	}
+	if got, want := c.Predicted(), rec.replay(); !got.Equal(want) {
+		t.Errorf("a second after the respawn: prediction %+v, acked state replayed %+v", got, want)
+	}
+	t.Logf("corrections %d in total, ping %d ms", c.Stats.Corrections, c.Stats.PingMs)
+}
+
+// scriptedInput returns varied input for command i: changing directions
+// (often into walls), fractional axes, aim sweeps, fire bursts and reloads.
+type scriptedInput struct {
+	rng     *rand.Rand
+	left    int
+	move    [2]float32
+	turn    float32
+	aim     float32
+	buttons uint16
+}
+
+func (s *scriptedInput) next() netclient.Input {
+	if s.left <= 0 {
+		s.left = 8 + s.rng.IntN(90)
+		switch s.rng.IntN(5) {
+		case 0: // stand
+			s.move = [2]float32{}
+		case 1: // full axis
+			s.move = [2]float32{float32(s.rng.IntN(3) - 1), float32(s.rng.IntN(3) - 1)}
+		default: // any direction, any strength
+			a := s.rng.Float64() * 2 * math.Pi
+			l := 0.2 + 0.8*s.rng.Float64()
+			s.move = [2]float32{float32(l * math.Cos(a)), float32(l * math.Sin(a))}
+		}
+		s.turn = float32((s.rng.Float64()*2 - 1) * 0.3)
+		s.buttons = 0
+		switch s.rng.IntN(4) {
+		case 0, 1:
+			s.buttons = shared.ButtonAttack
+		case 2:
+			s.buttons = shared.ButtonReload
+		}
+	}
+	s.left--
+	s.aim = float32(math.Remainder(float64(s.aim+s.turn), 2*math.Pi))
+	return netclient.Input{MoveX: s.move[0], MoveY: s.move[1], Angle: s.aim, Buttons: s.buttons}
+}
+
+// TestDeterminismServerAndClient runs 10 000 commands through both the
+// server's and the client's code paths in lockstep: the server is stepped by
+// the test (Step with a simulated clock) and serves its Handler from
+// httptest, the client asks for a snapshot every tick (cl_updaterate =
+// tickrate), so every command's server result is compared with its predicted
+// result by reconciliation.
+func TestDeterminismServerAndClient(t *testing.T) {
+	const tickRate = 64
+	n := 10000
+	if testing.Short() {
+		n = 2000
+	}
+	srv, err := server.New(server.Config{TickRate: tickRate, Seed: 3, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+
+	// A simulated clock: the server's rate limits see 64 ticks per second
+	// however fast the test steps.
+	clock := time.Unix(1_700_000_000, 0)
+	interval := time.Second / tickRate
+	step := func() {
+		clock = clock.Add(interval)
+		srv.Step(clock)
+	}
+
+	// Connect while stepping: the server admits players in its tick.
+	cfg := netclient.DefaultConfig("lockstep")
+	cfg.UpdateRate = tickRate
+	type dialed struct {
+		c   *netclient.Client
+		err error
+	}
+	ch := make(chan dialed, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c, err := netclient.Connect(ctx, strings.TrimPrefix(hs.URL, "http://"), cfg)
+		ch <- dialed{c, err}
+	}()
+	var c *netclient.Client
+	for c == nil {
+		select {
+		case d := <-ch:
+			if d.err != nil {
+				t.Fatalf("connect: %v", d.err)
+			}
+			c = d.c
+		case <-time.After(time.Millisecond):
+			step()
+		}
+	}
+	defer c.Close("test over")
+
+	// waitSnap steps the server once and polls until that tick's snapshot
+	// arrived. With cl_updaterate = tickrate the server sends one snapshot
+	// every tick from the one that admitted the client (Accept.Tick) on.
+	waitSnap := func() {
+		t.Helper()
+		step()
+		want := int(srv.Tick() - c.Accept.Tick + 1)
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			if err := c.Poll(); err != nil {
+				t.Fatalf("poll: %v", err)
+			}
+			if c.Stats.SnapshotsReceived+c.Stats.DroppedSnapshots >= want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no snapshot for tick %d within 5 s", srv.Tick())
+			}
+			time.Sleep(20 * time.Microsecond)
+		}
+	}
+	waitSnap()
+
+	in := &scriptedInput{rng: rand.New(rand.NewPCG(11, 12))}
+	start := time.Now()
+	steps := 0
+	for i := 0; i < n; i++ {
+		c.Tick(interval, in.next())
+		num := c.CommandNumber()
+		// Step until the server has run the command (it usually has by the
+		// first step: the command is on the loopback before the snapshot
+		// that acknowledges it is built).
+		for c.AckCmd() < num {
+			waitSnap()
+			steps++
+		}
+		if c.Stats.Corrections != 0 {
+			t.Fatalf("command %d: prediction corrected (%.3f units off)", num, c.Stats.LastErrorDist)
+		}
+	}
+	pred, auth := c.Predicted(), c.Server.State()
+	t.Logf("%d commands, %d server steps, %d snapshots, %d corrections, %v wall time; final %+v",
+		c.CommandNumber(), steps, c.Stats.SnapshotsReceived, c.Stats.Corrections, time.Since(start).Round(time.Millisecond), pred)
+	if c.AckCmd() != c.CommandNumber() || c.CommandNumber() != uint32(n) {
+		t.Errorf("acked %d of %d commands, want %d", c.AckCmd(), c.CommandNumber(), n)
+	}
+	if !pred.Equal(auth) {
+		t.Errorf("final prediction %+v, server %+v", pred, auth)
+	}
+	if c.Stats.SnapshotsReceived < n {
+		t.Errorf("%d snapshots for %d commands: not every command was compared", c.Stats.SnapshotsReceived, n)
+	}
+}

@@ -1,0 +1,106 @@
+//go:build !headless
+
+package client
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+
+	"github.com/hajimehoshi/ebiten/v2/audio"
+)
+
+const sampleRate = 44100
+
+type soundID int
+
+const (
+	sndShot soundID = iota
+	sndHit
+	sndHurt
+	sndKill
+	sndReload
+	numSounds
+)
+
+// sounds are short effects synthesized at start (no asset files needed).
+type sounds struct {
+	ctx  *audio.Context
+	pcm  [numSounds][]byte
+	live []*audio.Player
+}
+
+// newSounds returns nil when the machine has no sound device (Linux without
+// /dev/snd, as under Xvfb in CI): Ebiten's audio would fail the game loop.
+func newSounds() *sounds {
+	if runtime.GOOS == "linux" {
+		if _, err := os.Stat("/dev/snd"); err != nil {
+			return nil
+		}
+	}
+	s := &sounds{ctx: audio.NewContext(sampleRate)}
+	rng := rand.New(rand.NewPCG(1, 2))
+	s.pcm[sndShot] = synth(0.09, func(t float64) float64 {
+		return (rng.Float64()*2 - 1) * math.Exp(-t*45) * 0.5
+	})
+	s.pcm[sndHit] = synth(0.05, func(t float64) float64 {
+		return math.Sin(2*math.Pi*1700*t) * math.Exp(-t*60) * 0.35
+	})
+	s.pcm[sndHurt] = synth(0.14, func(t float64) float64 {
+		return math.Sin(2*math.Pi*(140-300*t)*t) * math.Exp(-t*20) * 0.6
+	})
+	s.pcm[sndKill] = synth(0.16, func(t float64) float64 {
+		f := 1200.0
+		if t > 0.07 {
+			f = 1800
+		}
+		return math.Sin(2*math.Pi*f*t) * math.Exp(-t*18) * 0.35
+	})
+	s.pcm[sndReload] = synth(0.08, func(t float64) float64 {
+		if t > 0.012 && t < 0.05 {
+			return 0
+		}
+		return (rng.Float64()*2 - 1) * 0.25
+	})
+	return s
+}
+
+// synth renders f over d seconds as 16-bit little-endian stereo PCM.
+func synth(d float64, f func(t float64) float64) []byte {
+	n := int(d * sampleRate)
+	b := make([]byte, n*4)
+	for i := 0; i < n; i++ {
+		v := int16(math.Max(-1, math.Min(1, f(float64(i)/sampleRate))) * 32000)
+		for ch := 0; ch < 2; ch++ {
+			b[i*4+ch*2] = byte(v)
+			b[i*4+ch*2+1] = byte(v >> 8)
+		}
+	}
+	return b
+}
+
+func (s *sounds) play(id soundID) {
+	if s == nil {
+		return
+	}
+	p := s.ctx.NewPlayerFromBytes(s.pcm[id])
+	p.Play()
+	s.live = append(s.live, p)
+}
+
+// update releases finished players.
+func (s *sounds) update() {
+	if s == nil {
+		return
+	}
+	kept := s.live[:0]
+	for _, p := range s.live {
+		if p.IsPlaying() {
+			kept = append(kept, p)
+		} else {
+			_ = p.Close()
+		}
+	}
+	s.live = kept
+}
