@@ -20,6 +20,7 @@ type clientFlags struct {
 	updaterate *int
 	interp     *int
 	noSound    *bool
+	report     *string
 	shot       *string
 	shotAfter  *time.Duration
 	width      *int
@@ -45,6 +46,7 @@ func addClientFlags(fs interface {
 		updaterate: fs.Int("updaterate", 20, "cl_updaterate: snapshots per second wanted (10..tick rate)"),
 		interp:     fs.Int("interp", 100, "cl_interp: interpolation period in ms (at least cl_interp_ratio/cl_updaterate)"),
 		noSound:    fs.Bool("nosound", false, "disable sound"),
+		report:     fs.String("exit-report", "", "write a JSON report (position, commands, snapshots, corrections) to this file on exit (testing)"),
 		shot:       fs.String("screenshot", "", "save a PNG of the window to this file after --screenshot-after, then quit (testing)"),
 		shotAfter:  fs.Duration("screenshot-after", 3*time.Second, "when to take --screenshot"),
 		width:      fs.Int("width", 1280, "window width in pixels"),
@@ -57,7 +59,7 @@ func (f clientFlags) options(addr, title string) client.Options {
 	cfg.UpdateRate = *f.updaterate
 	cfg.InterpMs = *f.interp
 	return client.Options{Addr: addr, Config: cfg, Title: title, NoSound: *f.noSound,
-		ScreenshotPath: *f.shot, ScreenshotAfter: *f.shotAfter, Width: *f.width, Height: *f.height}
+		ScreenshotPath: *f.shot, ScreenshotAfter: *f.shotAfter, ReportPath: *f.report, Width: *f.width, Height: *f.height}
 }
 
 func cmdPlay(args []string, stderr io.Writer) int {

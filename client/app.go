@@ -8,9 +8,11 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -38,6 +40,8 @@ type Options struct {
 	// ScreenshotAfter of play and then quits (for tests under Xvfb).
 	ScreenshotPath  string
 	ScreenshotAfter time.Duration
+	// ReportPath, when set, receives a JSON Report when the window closes.
+	ReportPath string
 	// Script, when set, replaces the keyboard and mouse (for tests).
 	Script func(t time.Duration) (netclient.Input, bool)
 }
@@ -67,6 +71,9 @@ type Game struct {
 	menu      bool
 	quit      bool
 	shotSaved bool
+
+	frames     int
+	shotsFired int
 
 	fx    effects
 	sound *sounds
@@ -99,6 +106,9 @@ func Run(opt Options) error {
 	ebiten.SetTPS(64)
 	ebiten.SetVsyncEnabled(true)
 	err := ebiten.RunGame(g)
+	if opt.ReportPath != "" {
+		g.writeReport(opt.ReportPath)
+	}
 	if g.c != nil {
 		g.c.Close("player quit")
 	}
@@ -290,6 +300,7 @@ func (g *Game) handleEffects() {
 	c := g.c
 	for _, r := range c.TakeEffects() {
 		if r.Fired {
+			g.shotsFired++
 			sh := r.Shot
 			def := &shared.Weapons[sh.Weapon]
 			ents := c.Rendered()
@@ -306,4 +317,36 @@ func (g *Game) handleEffects() {
 			g.sound.play(sndReload)
 		}
 	}
+}
+
+// Report is what --exit-report writes when the window closes: enough for a
+// test that drives the window with xdotool to check what happened.
+type Report struct {
+	Connected   bool    `json:"connected"`
+	Error       string  `json:"error,omitempty"`
+	X           float64 `json:"x"`
+	Y           float64 `json:"y"`
+	Health      int     `json:"health"`
+	Commands    uint32  `json:"commands"`
+	Snapshots   int     `json:"snapshots"`
+	Corrections int     `json:"prediction_corrections"`
+	ShotsFired  int     `json:"shots_fired"`
+	Frames      int     `json:"frames"`
+}
+
+func (g *Game) writeReport(path string) {
+	r := Report{Frames: g.frames, ShotsFired: g.shotsFired}
+	if g.err != nil {
+		r.Error = g.err.Error()
+	}
+	if c := g.c; c != nil {
+		st := c.Predicted()
+		r.Connected = true
+		r.X, r.Y, r.Health = st.X, st.Y, c.Health
+		r.Commands = c.CommandNumber()
+		r.Snapshots = c.Stats.SnapshotsReceived
+		r.Corrections = c.Stats.Corrections
+	}
+	b, _ := json.MarshalIndent(r, "", "  ")
+	_ = os.WriteFile(path, b, 0o644)
 }

@@ -103,6 +103,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		}
 	}
 	g.lastFrame = now
+	g.frames++
 	screen.Fill(colBG)
 	switch g.phase {
 	case phaseConnecting:

@@ -11,8 +11,8 @@ import (
 )
 
 var (
-	fontSrc  *text.GoTextFaceSource
-	boldSrc  *text.GoTextFaceSource
+	fontSrc *text.GoTextFaceSource
+	boldSrc *text.GoTextFaceSource
 )
 
 func init() {

@@ -1,0 +1,225 @@
+//go:build !headless
+
+package main
+
+// These tests run the real game window: `make test-window` runs them under
+// Xvfb. They build the binary, start `tickshot play` (a local server with
+// bots plus the window), drive it with xdotool as a person would, and look
+// at a screenshot.
+
+import (
+	"encoding/json"
+
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"tickshot/client"
+)
+
+var binPath string
+
+func TestMain(m *testing.M) {
+	if os.Getenv("DISPLAY") == "" {
+		// Ebiten panics at start without a display; say why instead.
+		println("main_window_test: no DISPLAY; run under xvfb-run (make test-window)")
+		os.Exit(1)
+	}
+	dir, err := os.MkdirTemp("", "tickshot-test")
+	if err != nil {
+		panic(err)
+	}
+	binPath = filepath.Join(dir, "tickshot")
+	out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+	if err != nil {
+		println(string(out))
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func readReport(t *testing.T, path string) client.Report {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no exit report: %v", err)
+	}
+	var r client.Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("exit report: %v", err)
+	}
+	return r
+}
+
+// TestWindowShowsArena starts `tickshot play` at 1280x720 and checks that the
+// screenshot shows the arena: floor, walls and the local player, not a blank
+// or single-colour frame.
+func TestWindowShowsArena(t *testing.T) {
+	dir := t.TempDir()
+	shot, rep := filepath.Join(dir, "shot.png"), filepath.Join(dir, "report.json")
+	cmd := exec.Command(binPath, "play", "--nosound", "--screenshot", shot, "--screenshot-after", "4s",
+		"--exit-report", rep, "--width", "1280", "--height", "720")
+	out, err := runWithTimeout(cmd, 60*time.Second)
+	if err != nil {
+		t.Fatalf("tickshot play: %v\n%s", err, out)
+	}
+	r := readReport(t, rep)
+	if !r.Connected || r.Snapshots == 0 {
+		t.Fatalf("client did not play: %+v", r)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 720 {
+		t.Fatalf("screenshot is %v, want 1280x720", b)
+	}
+	colours := map[uint32]int{}
+	var floor, wall, me int
+	for y := 0; y < img.Bounds().Dy(); y += 2 {
+		for x := 0; x < img.Bounds().Dx(); x += 2 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			r, g, b = r>>8, g>>8, b>>8
+			colours[r<<16|g<<8|b]++
+			switch {
+			case near(r, g, b, 0x22, 0x26, 0x2d):
+				floor++
+			case near(r, g, b, 0x5b, 0x64, 0x73):
+				wall++
+			case near(r, g, b, 0x3c, 0xd6, 0xf0):
+				me++
+			}
+		}
+	}
+	total := (1280 / 2) * (720 / 2)
+	t.Logf("colours %d, floor %d, wall %d, local player %d of %d samples", len(colours), floor, wall, me, total)
+	if len(colours) < 20 {
+		t.Errorf("only %d distinct colours: blank frame?", len(colours))
+	}
+	if floor < total/5 {
+		t.Errorf("floor covers %d of %d samples: arena not drawn", floor, total)
+	}
+	if wall < 200 {
+		t.Errorf("walls cover %d samples: walls not drawn", wall)
+	}
+	if me < 50 && r.Health > 0 {
+		t.Errorf("local player (alive, %d HP) covers %d samples: not drawn", r.Health, me)
+	}
+}
+
+func near(r, g, b, R, G, B uint32) bool {
+	d := func(a, b uint32) uint32 {
+		if a > b {
+			return a - b
+		}
+		return b - a
+	}
+	return d(r, R) < 6 && d(g, G) < 6 && d(b, B) < 6
+}
+
+// TestWindowKeyboardAndMouse holds D with xdotool and clicks: the player
+// must move right and fire.
+func TestWindowKeyboardAndMouse(t *testing.T) {
+	if _, err := exec.LookPath("xdotool"); err != nil {
+		t.Fatal("xdotool is not installed (make deps installs it)")
+	}
+	dir := t.TempDir()
+	rep := filepath.Join(dir, "report.json")
+	// Bots 0: nothing but our input moves the player, and the spawn is
+	// deterministic enough to have room to the right or left.
+	game := exec.Command(binPath, "play", "--nosound", "--bots", "0", "--screenshot", filepath.Join(dir, "s.png"),
+		"--screenshot-after", "7s", "--exit-report", rep, "--width", "640", "--height", "360")
+	if err := game.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- game.Wait() }()
+	wid := xdo(t, "search", "--sync", "--name", "Tickshot")
+	wid = strings.Fields(wid)[0]
+	time.Sleep(2500 * time.Millisecond) // connected and spawned
+	xdo(t, "windowfocus", "--sync", wid)
+	xdo(t, "mousemove", "--window", wid, "600", "180")
+	// The spawn may be next to the east wall: go west first, then east.
+	xdo(t, "keydown", "a")
+	time.Sleep(600 * time.Millisecond)
+	xdo(t, "keyup", "a")
+	xdo(t, "keydown", "s")
+	time.Sleep(600 * time.Millisecond)
+	xdo(t, "keyup", "s")
+	xdo(t, "mousedown", "1")
+	time.Sleep(500 * time.Millisecond)
+	xdo(t, "mouseup", "1")
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("tickshot play: %v", err)
+		}
+	case <-time.After(40 * time.Second):
+		_ = game.Process.Kill()
+		t.Fatal("game did not exit")
+	}
+	r := readReport(t, rep)
+	t.Logf("report: %+v", r)
+	if !r.Connected {
+		t.Fatalf("not connected: %+v", r)
+	}
+	if r.ShotsFired == 0 {
+		t.Errorf("mouse click fired no shot")
+	}
+	if r.Corrections != 0 {
+		t.Errorf("%d prediction corrections with no one else in the game", r.Corrections)
+	}
+	spawnsMoved := false
+	for _, sp := range [][2]float64{{128, 128}, {1920, 128}, {128, 1408}, {1920, 1408}, {1024, 112}, {1024, 1424}, {112, 768}, {1936, 768}, {672, 768}, {1376, 768}} {
+		if r.X == sp[0] && r.Y == sp[1] {
+			spawnsMoved = true
+		}
+	}
+	if spawnsMoved {
+		t.Errorf("player still on a spawn point (%v, %v): keys did not move it", r.X, r.Y)
+	}
+}
+
+func xdo(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := runWithTimeout(exec.Command("xdotool", args...), 20*time.Second)
+	if err != nil {
+		t.Fatalf("xdotool %v: %v\n%s", args, err, out)
+	}
+	return out
+}
+
+func runWithTimeout(cmd *exec.Cmd, d time.Duration) (string, error) {
+	var buf strings.Builder
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return buf.String(), err
+	case <-time.After(d):
+		_ = cmd.Process.Kill()
+		return buf.String(), &timeoutErr{d}
+	}
+}
+
+type timeoutErr struct{ d time.Duration }
+
+func (e *timeoutErr) Error() string {
+	return "timed out after " + strconv.Itoa(int(e.d.Seconds())) + "s"
+}
