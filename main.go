@@ -20,6 +20,7 @@ import (
 	"tickshot/client/botclient"
 	"tickshot/client/netclient"
 	"tickshot/game"
+	"tickshot/internal/hitreg"
 	"tickshot/server"
 )
 
@@ -31,6 +32,7 @@ Usage:
   tickshot server [flags]            run a dedicated (headless) server
   tickshot connect HOST:PORT [flags] open the game window joined to a server
   tickshot bot --server HOST:PORT    run headless network bots (tests, load, measurements)
+  tickshot hitreg [flags]            hit-registration benchmark of lag compensation
   tickshot help [COMMAND]            show help
 
 Run "tickshot COMMAND --help" for a command's flags.
@@ -54,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdConnect(args, stderr)
 	case "bot":
 		return cmdBot(args, stdout, stderr)
+	case "hitreg":
+		return cmdHitreg(args, stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) > 0 {
 			return run([]string{args[0], "--help"}, stdout, stderr)
@@ -95,6 +99,21 @@ type serverFlags struct {
 	bots       *int
 	mapName    *string
 	logLevel   *string
+	cvars      *cvarFlags
+}
+
+// cvarFlags collects repeated --cvar name=value flags.
+type cvarFlags [][2]string
+
+func (c *cvarFlags) String() string { return fmt.Sprint(*c) }
+
+func (c *cvarFlags) Set(v string) error {
+	name, value, ok := strings.Cut(v, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want name=value, got %q", v)
+	}
+	*c = append(*c, [2]string{strings.TrimSpace(name), strings.TrimSpace(value)})
+	return nil
 }
 
 func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
@@ -104,8 +123,19 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		maxplayers: fs.Int("maxplayers", server.DefaultMaxPlayers, "player slots, humans and bots together (1..64); a human joining a full server replaces a bot"),
 		bots:       fs.Int("bots", bots, "server-side bots"),
 		mapName:    fs.String("map", game.DefaultMap, "map name (available: "+strings.Join(game.MapNames(), ", ")+")"),
-		logLevel:   fs.String("log", "info", "log level: debug, info, warn or error"),
+		logLevel:   fs.String("log", "info", "log level: debug, info, warn or error (debug logs every lag-compensated shot)"),
+		cvars:      cvarVar(fs),
 	}
+}
+
+func cvarVar(fs *flag.FlagSet) *cvarFlags {
+	c := &cvarFlags{}
+	help := "set a server console variable, repeatable:"
+	for _, v := range server.ServerCvars {
+		help += fmt.Sprintf("\n  %s (%g..%g, default %s): %s", v.Name, v.Min, v.Max, v.Default, v.Help)
+	}
+	fs.Var(c, "cvar", help)
+	return c
 }
 
 func (f serverFlags) config(stderr io.Writer) (server.Config, error) {
@@ -115,7 +145,7 @@ func (f serverFlags) config(stderr io.Writer) (server.Config, error) {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 	return server.Config{Addr: *f.addr, TickRate: *f.tickrate, MaxPlayers: *f.maxplayers,
-		Bots: *f.bots, Map: *f.mapName, Logger: logger}, nil
+		Bots: *f.bots, Map: *f.mapName, Logger: logger, Cvars: *f.cvars}, nil
 }
 
 func cmdServer(args []string, stderr io.Writer) int {
@@ -197,5 +227,51 @@ func cmdBot(args []string, stdout, stderr io.Writer) int {
 	if failed > 0 {
 		return 1
 	}
+	return 0
+}
+
+func cmdHitreg(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("hitreg", "Usage: tickshot hitreg [flags]\n\nHit-registration benchmark: a server and two headless clients over websockets on\nloopback with fake network conditions on both sides. A target strafes at full speed;\nthe shooter aims at the target's centre as its own client renders it and fires.\nPrints the share of shots the server confirms and the rewind error (world units)\nbetween where the shooter drew the target and where the server traced it.", stderr)
+	rtt := fs.Float64("rtt", 0, "round trip added in ms, split evenly between both directions")
+	jitter := fs.Float64("jitter", 0, "random extra delay in ms, each direction")
+	loss := fs.Float64("loss", 0, "percent of messages lost, each direction")
+	shots := fs.Int("shots", 200, "single shots to fire")
+	unlag := fs.Int("unlag", 1, "sv_unlag: 1 lag compensation on, 0 off")
+	tickrate := fs.Int("tickrate", server.DefaultTickRate, "sv_tickrate")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if *unlag != 0 && *unlag != 1 {
+		fmt.Fprintln(stderr, "tickshot hitreg: --unlag must be 0 or 1")
+		return 2
+	}
+	if *shots < 1 || *shots > 100000 {
+		fmt.Fprintln(stderr, "tickshot hitreg: --shots must be 1..100000")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opt := hitreg.Options{RTTMs: *rtt, JitterMs: *jitter, LossPct: *loss, Shots: *shots, Unlag: *unlag == 1,
+		TickRate: *tickrate, Seed: uint64(time.Now().UnixNano())}
+	if !*asJSON {
+		fmt.Fprintf(stderr, "hitreg: rtt %g ms, jitter %g ms, loss %g %%, sv_unlag %d, %d shots ", *rtt, *jitter, *loss, *unlag, *shots)
+		opt.Progress = stderr
+	}
+	res, err := hitreg.Run(ctx, opt)
+	if !*asJSON {
+		fmt.Fprintln(stderr)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "tickshot hitreg:", err)
+		return 1
+	}
+	if *asJSON {
+		b, _ := json.Marshal(res)
+		fmt.Fprintln(stdout, string(b))
+		return 0
+	}
+	fmt.Fprintf(stdout, "confirmed %d of %d shots (%.1f%%); rewind error median %.2f, p99 %.2f, max %.2f units (hitbox radius %g); measured RTT %.0f ms; %d snapshots lost\n",
+		res.Confirmed, res.Shots, res.ConfirmedPct, res.ErrMedian, res.ErrP99, res.ErrMax, res.HitboxRadius, res.MeasuredRTTMs, res.SnapshotsLost)
 	return 0
 }

@@ -200,8 +200,9 @@ func (g *Game) updatePlaying() error {
 		}
 	}
 	dt := time.Second / time.Duration(c.TickRate)
+	c.Advance(dt)
 	in := g.readInput()
-	c.Tick(dt, in)
+	c.Command(in)
 	g.handleEvents()
 	g.handleEffects()
 	g.fx.update(dt)

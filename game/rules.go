@@ -28,6 +28,9 @@ type Player struct {
 	Deaths int
 	// RespawnTick is the server tick at which a dead player respawns.
 	RespawnTick uint32
+	// DiedTick is the tick of the latest death; PreDeath the state just before it.
+	DiedTick uint32
+	PreDeath shared.PlayerState
 	// Teleport increments at every respawn so that clients restart the
 	// player's interpolation history instead of sliding across the map.
 	Teleport uint8

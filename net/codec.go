@@ -103,11 +103,14 @@ func walk(b []byte, depth int) (int, error) {
 		if err := need(off + size); err != nil {
 			return 0, err
 		}
-		v := 0
+		var v uint64
 		for i := 0; i < size; i++ {
-			v = v<<8 | int(b[off+i])
+			v = v<<8 | uint64(b[off+i])
 		}
-		return v, nil
+		if v > uint64(len(b)) { // cannot fit; also keeps int(v) from overflowing on 32-bit
+			return 0, errLen
+		}
+		return int(v), nil
 	}
 	container := func(hdr, n, per int) (int, error) {
 		if n*per > len(b)-hdr { // every element takes at least one byte

@@ -179,8 +179,8 @@ func (c *Conn) finish(reason string, remote, tell bool) {
 		if tell {
 			// Best effort: the Disconnect and a close frame, bounded in time.
 			if b, err := Encode(&Disconnect{Reason: truncate(reason, MaxReasonLen)}); err == nil {
+				c.mu.Lock() // the writer goroutine sets the deadline and writes under mu too
 				_ = c.ws.SetWriteDeadline(time.Now().Add(time.Second))
-				c.mu.Lock()
 				_ = c.ws.WriteMessage(websocket.BinaryMessage, b)
 				_ = c.ws.WriteControl(websocket.CloseMessage,
 					websocket.FormatCloseMessage(websocket.CloseNormalClosure, truncate(reason, 120)),

@@ -129,6 +129,7 @@ func (f *fakeNet) run() {
 		now := time.Now()
 		for len(f.queue) > 0 && !f.queue[0].at.After(now) {
 			p := f.queue[0].p
+			p.At = now // it "arrives" now: RTT measures include the fake lag
 			f.queue = f.queue[1:]
 			f.mu.Unlock()
 			f.deliver(p)

@@ -139,6 +139,9 @@ type Cmds struct {
 	_msgpack struct{} `msgpack:",as_array"`
 	// Ack is the tick of the newest snapshot the client has received (0: none).
 	Ack uint32
+	// AckBits says which earlier snapshots arrived: bit i set means the
+	// snapshot whose Seq is (Seq of the acked one) - 1 - i arrived.
+	AckBits uint32
 	// Cmds are in increasing CommandNumber order, at most MaxCmdsPerMsg.
 	Cmds []shared.UserCmd
 }
@@ -188,6 +191,10 @@ const (
 	EvKill uint8 = 3 // A killed B
 	EvJoin uint8 = 4 // A joined, Text is the name
 	EvLeft uint8 = 5 // A left, Text is the reason
+	// EvImpact (sv_showimpacts, to the shooter only): for the shooter's
+	// command Cmd, the server traced against B's hitbox rewound to (X, Y);
+	// Value is 1 when it hit. The client draws it beside where it drew B.
+	EvImpact uint8 = 6
 )
 
 // Event is something the client cannot derive from states. Events ride in
@@ -203,6 +210,7 @@ type Event struct {
 	X2, Y2   int32
 	Value    int16
 	Text     string
+	Cmd      uint32 // the command an EvImpact answers
 }
 
 // ScoreEntry is one scoreboard row.
@@ -221,6 +229,8 @@ type Snapshot struct {
 	_msgpack struct{} `msgpack:",as_array"`
 	// Tick is the server tick the snapshot describes.
 	Tick uint32
+	// Seq numbers the snapshots sent to this client: 1, 2, 3, ...
+	Seq uint32
 	// AckCmd is the last CommandNumber the server ran for this client.
 	AckCmd uint32
 	// Self is the client's own authoritative state after AckCmd.

@@ -40,7 +40,7 @@ func (s *Server) runBots() {
 			CommandNumber: b.cmdNum, TickCount: s.tick, Msec: shared.MsecFor(s.cfg.TickRate),
 			Buttons: in.Buttons, MoveX: in.MoveX, MoveY: in.MoveY, ViewAngle: in.Angle,
 		}
-		s.runCommand(p, cmd)
+		s.runCommand(p, cmd, nil)
 	}
 }
 

@@ -42,6 +42,12 @@ type Config struct {
 	// Fake simulates network conditions on every message the server
 	// receives (net_fakelag, net_fakejitter, net_fakeloss on the server side).
 	Fake tnet.FakeConditions
+	// NoDamage makes hits do no damage (they are still confirmed): for the
+	// hit-registration benchmark, whose target must not die.
+	NoDamage bool
+	// Cvars are console variables to set at start, as name/value pairs
+	// (sv_unlag, sv_maxunlag, sv_showimpacts, sv_mutualkills).
+	Cvars [][2]string
 	// Logger receives the server's log; default slog.Default().
 	Logger *slog.Logger
 }
@@ -106,6 +112,10 @@ type Server struct {
 	bots        []*bot
 	nextID      uint16
 	events      []tnet.Event // recent events, oldest first
+	eventTo     []uint16     // recipient of each event, 0 for everyone
+	lag         map[uint16]*lagRing
+	boxBuf      []game.Hitbox
+	vars        vars
 	nextEventID uint32
 	scoresDirty bool
 	tickStats   tickStats
@@ -138,6 +148,13 @@ func New(cfg Config) (*Server, error) {
 		joins:   make(chan joinReq, 16),
 		nextID:  1,
 		stopped: make(chan struct{}),
+		lag:     map[uint16]*lagRing{},
+		vars:    defaultVars(),
+	}
+	for _, kv := range cfg.Cvars {
+		if err := s.vars.set(kv[0], kv[1]); err != nil {
+			return nil, err
+		}
 	}
 	for i := 0; i < cfg.Bots; i++ {
 		s.addBot()
@@ -258,6 +275,7 @@ func (s *Server) runTick(now time.Time) {
 	s.dropClosed()
 	s.runBots()
 	s.respawn()
+	s.recordLag()
 	s.trimEvents()
 	s.sendSnapshots(now)
 	s.tickStats.add(time.Since(t0))
@@ -286,7 +304,7 @@ func (s *Server) newPlayer(name string, isBot bool) *game.Player {
 	p.Spawn(s.m.ChooseSpawn(s.enemyPositions(id), s.rng))
 	s.players = append(s.players, p)
 	s.scoresDirty = true
-	s.addEvent(tnet.Event{Kind: tnet.EvJoin, A: id, Text: name})
+	s.addEvent(tnet.Event{Kind: tnet.EvJoin, A: id, Text: name}, 0)
 	return p
 }
 
@@ -298,7 +316,11 @@ func (s *Server) removePlayer(id uint16, reason string) {
 		}
 	}
 	s.scoresDirty = true
-	s.addEvent(tnet.Event{Kind: tnet.EvLeft, A: id, Text: truncate(reason, 64)})
+	delete(s.lag, id)
+	for _, ss := range s.sessions {
+		delete(ss.view, id)
+	}
+	s.addEvent(tnet.Event{Kind: tnet.EvLeft, A: id, Text: truncate(reason, 64)}, 0)
 }
 
 func (s *Server) enemyPositions(self uint16) []game.Point {
@@ -320,49 +342,72 @@ func (s *Server) respawn() {
 }
 
 // runCommand runs one validated usercmd for p through shared.RunCommand and
-// applies its shot.
-func (s *Server) runCommand(p *game.Player, cmd shared.UserCmd) {
+// resolves what it fired. ss is the player's session, nil for bots.
+//
+// Simultaneous kills: commands run in arrival order, so when two players
+// would kill each other in one tick, the command the server runs first wins
+// and the other player is already dead when its command runs (as CS:GO).
+// With sv_mutualkills 1, a player killed earlier in the same tick still gets
+// that tick's shots, from the state it had when it died, so both can die
+// (as Overwatch).
+func (s *Server) runCommand(p *game.Player, cmd shared.UserCmd, ss *session) {
 	var res shared.Result
-	p.State, res = shared.RunCommand(p.State, cmd, s.world)
+	if p.State.Dead && s.vars.mutualKills && p.DiedTick == s.tick && p.Deaths > 0 {
+		var st shared.PlayerState
+		st, res = shared.RunCommand(p.PreDeath, cmd, s.world)
+		p.PreDeath = st
+		p.State.Weapon, p.State.Ammo = st.Weapon, st.Ammo
+	} else {
+		p.State, res = shared.RunCommand(p.State, cmd, s.world)
+	}
 	p.Angle = float64(cmd.ViewAngle)
 	if res.Fired {
-		s.fire(p, res.Shot)
+		s.fire(p, ss, &cmd, res.Shot)
 	}
 }
 
-// fire traces a hitscan shot against the players' current hitboxes.
-func (s *Server) fire(p *game.Player, shot shared.Shot) {
-	def := &shared.Weapons[shot.Weapon]
-	boxes := make([]game.Hitbox, 0, len(s.players))
-	for _, o := range s.players {
-		boxes = append(boxes, game.Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()})
+// fire resolves a shot by its weapon kind.
+func (s *Server) fire(p *game.Player, ss *session, cmd *shared.UserCmd, shot shared.Shot) {
+	switch shared.Weapons[shot.Weapon].Kind {
+	case shared.Hitscan:
+		s.fireHitscan(p, ss, cmd, shot)
 	}
-	tr := game.TraceShot(s.m, shot.X, shot.Y, shot.DirX, shot.DirY, def.Range, boxes, p.ID)
-	s.addEvent(tnet.Event{Kind: tnet.EvShot, A: p.ID, X: tnet.ToFixed(shot.X), Y: tnet.ToFixed(shot.Y),
-		X2: tnet.ToFixed(tr.EndX), Y2: tnet.ToFixed(tr.EndY)})
-	if tr.Hit < 0 {
+}
+
+// damage applies a hit and its consequences (events, score).
+func (s *Server) damage(attacker, victim *game.Player, amount int, x, y float64) {
+	if victim == nil || !victim.Alive() {
 		return
 	}
-	victim := s.player(boxes[tr.Hit].ID)
-	killed := victim.Damage(def.Damage, s.tick, s.cfg.TickRate)
-	s.addEvent(tnet.Event{Kind: tnet.EvHit, A: p.ID, B: victim.ID, Value: int16(def.Damage),
-		X2: tnet.ToFixed(tr.EndX), Y2: tnet.ToFixed(tr.EndY)})
+	pre := victim.State
+	killed := false
+	if !s.cfg.NoDamage {
+		killed = victim.Damage(amount, s.tick, s.cfg.TickRate)
+	}
+	s.addEvent(tnet.Event{Kind: tnet.EvHit, A: attacker.ID, B: victim.ID, Value: int16(amount),
+		X2: tnet.ToFixed(x), Y2: tnet.ToFixed(y)}, 0)
 	if killed {
-		p.Kills++
+		victim.DiedTick = s.tick
+		victim.PreDeath = pre
+		if attacker.ID != victim.ID {
+			attacker.Kills++
+		}
 		s.scoresDirty = true
-		s.addEvent(tnet.Event{Kind: tnet.EvKill, A: p.ID, B: victim.ID})
-		s.log.Debug("kill", "killer", p.Name, "victim", victim.Name, "tick", s.tick)
+		s.addEvent(tnet.Event{Kind: tnet.EvKill, A: attacker.ID, B: victim.ID}, 0)
+		s.log.Debug("kill", "killer", attacker.Name, "victim", victim.Name, "tick", s.tick)
 	}
 }
 
 // EventLifetime is how long an event is resent before it is dropped, in seconds.
 const EventLifetime = 2
 
-func (s *Server) addEvent(e tnet.Event) {
+// addEvent queues an event for every client (to == 0) or for one player.
+func (s *Server) addEvent(e tnet.Event, to uint16) {
 	s.nextEventID++
 	e.ID = s.nextEventID
 	e.Tick = s.tick
 	s.events = append(s.events, e)
+	s.eventTo = append(s.eventTo, to)
 }
 
 func (s *Server) trimEvents() {
@@ -373,6 +418,7 @@ func (s *Server) trimEvents() {
 	}
 	if i > 0 {
 		s.events = append(s.events[:0], s.events[i:]...)
+		s.eventTo = append(s.eventTo[:0], s.eventTo[i:]...)
 	}
 }
 

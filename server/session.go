@@ -23,8 +23,13 @@ type session struct {
 	pending []shared.UserCmd // received, not yet run (budget)
 	budget  int              // command ticks the client may still run
 
-	ackTick   uint32 // newest snapshot tick the client acked
-	sent      [64]sentSnap
+	ackTick    uint32 // newest snapshot tick the client acked
+	sent       [sentRing]sentSnap
+	nextSeq    uint32 // Seq of the next snapshot
+	appliedSeq uint32 // snapshots up to this Seq are reflected in view
+	// view is the client's interpolation state of every other player,
+	// rebuilt from the snapshots it acknowledged (see lagcomp.go).
+	view      map[uint16]*game.EntityView
 	rttMs     float64 // smoothed round trip, ms; <0 until measured
 	lastScor  uint32  // tick of the last scoreboard sent
 	scoresDue bool    // the scoreboard changed since it was last sent
@@ -34,12 +39,19 @@ type session struct {
 	warned      bool
 	msgWindow   time.Time
 	msgCount    int
+	msgSeen     uint64 // the connection's PacketsIn when last counted
 	kicked      string
 }
 
+// sentRing is how many sent snapshots a session remembers: 2 s at 64/s.
+const sentRing = 128
+
+// sentSnap is a snapshot as it was sent: for RTT and the client's view.
 type sentSnap struct {
+	seq  uint32
 	tick uint32
 	at   time.Time
+	ents []tnet.EntityState
 }
 
 type joinReq struct {
@@ -132,7 +144,7 @@ func (s *Server) admit(req joinReq) string {
 	ur = min(max(ur, tnet.MinUpdateRate), s.cfg.TickRate)
 	name := s.uniqueName(h.Name)
 	p := s.newPlayer(name, false)
-	ss := &session{conn: req.conn, player: p, hello: *h, updateRate: ur, rttMs: -1,
+	ss := &session{conn: req.conn, player: p, hello: *h, updateRate: ur, rttMs: -1, view: map[uint16]*game.EntityView{},
 		budget: s.cfg.MaxUsrCmdProcessTicks, snapAcc: float64(s.cfg.TickRate)}
 	s.sessions = append(s.sessions, ss)
 	req.conn.Send(&tnet.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.m.Name,
@@ -159,11 +171,15 @@ func (s *Server) uniqueName(name string) string {
 }
 
 func (s *Server) publicCvars() []tnet.Cvar {
-	return []tnet.Cvar{
+	cv := []tnet.Cvar{
 		{Name: "sv_tickrate", Value: fmt.Sprint(s.cfg.TickRate)},
 		{Name: "sv_maxusrcmdprocessticks", Value: fmt.Sprint(s.cfg.MaxUsrCmdProcessTicks)},
 		{Name: "maxplayers", Value: fmt.Sprint(s.cfg.MaxPlayers)},
 	}
+	for _, c := range ServerCvars {
+		cv = append(cv, tnet.Cvar{Name: c.Name, Value: s.vars.get(c.Name)})
+	}
+	return cv
 }
 
 // MaxMsgsPerSecond is the flood limit: more messages than this from one
@@ -174,6 +190,18 @@ const MaxMsgsPerSecond = 400
 func (s *Server) readSession(ss *session, now time.Time) {
 	// Command time: one tick of budget per server tick, banked up to the cap.
 	ss.budget = min(ss.budget+1, s.cfg.MaxUsrCmdProcessTicks)
+	// Count every frame the connection read, including those its full
+	// receive queue dropped: a burst that overflows the queue is a flood too.
+	if now.Sub(ss.msgWindow) > time.Second {
+		ss.msgWindow, ss.msgCount = now, 0
+	}
+	in := ss.conn.Stats().PacketsIn
+	ss.msgCount += int(in - ss.msgSeen)
+	ss.msgSeen = in
+	if ss.msgCount > MaxMsgsPerSecond {
+		s.kick(ss, fmt.Sprintf("message flood (more than %d messages/s)", MaxMsgsPerSecond))
+		return
+	}
 	for ss.kicked == "" {
 		var pkt tnet.Packet
 		var ok bool
@@ -184,14 +212,6 @@ func (s *Server) readSession(ss *session, now time.Time) {
 		}
 		if !ok {
 			break
-		}
-		if now.Sub(ss.msgWindow) > time.Second {
-			ss.msgWindow, ss.msgCount = now, 0
-		}
-		ss.msgCount++
-		if ss.msgCount > MaxMsgsPerSecond {
-			s.kick(ss, fmt.Sprintf("message flood (more than %d messages/s)", MaxMsgsPerSecond))
-			return
 		}
 		switch m := pkt.Msg.(type) {
 		case *tnet.Cmds:
@@ -206,18 +226,7 @@ func (s *Server) readSession(ss *session, now time.Time) {
 
 func (s *Server) onCmds(ss *session, m *tnet.Cmds, at time.Time) {
 	if m.Ack > ss.ackTick && m.Ack <= s.tick {
-		ss.ackTick = m.Ack
-		for i := range ss.sent {
-			if ss.sent[i].tick == m.Ack && !ss.sent[i].at.IsZero() {
-				sample := float64(at.Sub(ss.sent[i].at)) / float64(time.Millisecond)
-				if ss.rttMs < 0 {
-					ss.rttMs = sample
-				} else {
-					ss.rttMs += (sample - ss.rttMs) * 0.2
-				}
-				break
-			}
-		}
+		s.onAck(ss, m.Ack, m.AckBits, at)
 	}
 	for i := range m.Cmds {
 		c := m.Cmds[i]
@@ -239,6 +248,69 @@ func (s *Server) onCmds(ss *session, m *tnet.Cmds, at time.Time) {
 	}
 }
 
+// onAck takes a snapshot acknowledgement: the RTT sample (from the
+// server's own send time, never the client's word) and the arrivals that
+// AckBits reports, applied in order to the session's copy of the client's view.
+func (s *Server) onAck(ss *session, ack, bits uint32, at time.Time) {
+	var acked *sentSnap
+	for i := range ss.sent {
+		if ss.sent[i].tick == ack && ss.sent[i].seq != 0 {
+			acked = &ss.sent[i]
+			break
+		}
+	}
+	if acked == nil {
+		return // older than the ring, or a forged tick: ignore
+	}
+	ss.ackTick = ack
+	sample := float64(at.Sub(acked.at)) / float64(time.Millisecond)
+	if ss.rttMs < 0 {
+		ss.rttMs = sample
+	} else {
+		ss.rttMs += (sample - ss.rttMs) * 0.2
+	}
+	from := ss.appliedSeq + 1
+	if acked.seq-from >= sentRing {
+		from = acked.seq - sentRing + 1
+	}
+	for seq := from; seq <= acked.seq; seq++ {
+		d := acked.seq - seq
+		arrived := d == 0 || (d <= 32 && bits&(1<<(d-1)) != 0)
+		snap := &ss.sent[seq%sentRing]
+		if !arrived || snap.seq != seq {
+			continue
+		}
+		s.applyToView(ss, snap)
+	}
+	ss.appliedSeq = acked.seq
+}
+
+// applyToView updates the session's view of the other players with a
+// snapshot the client received, exactly as netclient does.
+func (s *Server) applyToView(ss *session, snap *sentSnap) {
+	for _, es := range snap.ents {
+		v := ss.view[es.ID]
+		if v == nil {
+			v = &game.EntityView{Teleport: es.Teleport}
+			ss.view[es.ID] = v
+		}
+		v.Observe(game.Sample{Tick: snap.tick, X: tnet.FromFixed(es.X), Y: tnet.FromFixed(es.Y),
+			Angle: tnet.AngleFromWire(es.Angle), Alive: es.Flags&tnet.FlagAlive != 0}, es.Teleport, s.cfg.TickRate)
+	}
+	for id := range ss.view {
+		found := false
+		for i := range snap.ents {
+			if snap.ents[i].ID == id {
+				found = true
+				break
+			}
+		}
+		if !found {
+			delete(ss.view, id)
+		}
+	}
+}
+
 // runPending runs queued commands in order while the client has budget.
 func (s *Server) runPending(ss *session) {
 	n := 0
@@ -247,7 +319,7 @@ func (s *Server) runPending(ss *session) {
 		n++
 		ss.budget--
 		ss.lastCmd = c.CommandNumber
-		s.runCommand(ss.player, c)
+		s.runCommand(ss.player, c, ss)
 	}
 	ss.pending = append(ss.pending[:0], ss.pending[n:]...)
 }
@@ -313,9 +385,12 @@ func (s *Server) sendSnapshots(now time.Time) {
 			ss.lastScor = s.tick
 			ss.scoresDue = false
 		}
-		if ss.conn.Send(snap) {
-			ss.sent[s.tick%uint32(len(ss.sent))] = sentSnap{tick: s.tick, at: now}
-		}
+		ss.nextSeq++
+		snap.Seq = ss.nextSeq
+		rec := &ss.sent[snap.Seq%sentRing]
+		rec.seq, rec.tick, rec.at = snap.Seq, s.tick, now
+		rec.ents = append(rec.ents[:0], snap.Entities...)
+		ss.conn.Send(snap) // a full queue drops it: the client sees a lost snapshot
 	}
 }
 
@@ -346,8 +421,8 @@ func (s *Server) buildSnapshot(ss *session) *tnet.Snapshot {
 		})
 	}
 	// Events since the newest snapshot the client acked (resent until acked).
-	for _, e := range s.events {
-		if e.Tick > ss.ackTick {
+	for i, e := range s.events {
+		if e.Tick > ss.ackTick && (s.eventTo[i] == 0 || s.eventTo[i] == p.ID) {
 			snap.Events = append(snap.Events, e)
 		}
 	}

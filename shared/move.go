@@ -139,7 +139,9 @@ func slideMove(x, y, vx, vy, dt float64, walls []Box) (float64, float64, float64
 		y += sy
 		for pass := 0; pass < 2; pass++ {
 			for j := range walls {
-				nx, ny, depth, hit := circleBox(x, y, PlayerRadius, &walls[j])
+				// A skin of 1/PosScale keeps the body clear of the wall after
+				// Quantize, which moves each coordinate by up to 1/(2*PosScale).
+				nx, ny, depth, hit := circleBox(x, y, PlayerRadius+1.0/PosScale, &walls[j])
 				if !hit {
 					continue
 				}

@@ -29,9 +29,14 @@ type UserCmd struct {
 	// CommandNumber increases by one for every command a client makes,
 	// starting at 1. The server runs each number at most once, in order.
 	CommandNumber uint32
-	// TickCount is the client's estimate of the server tick when it made the
-	// command, before interpolation is subtracted (as in Source).
+	// TickCount is the whole part of the client's clock when it made the
+	// command: the server tick of the newest snapshot, advanced at real speed
+	// since (Source's tick_count, before interpolation is subtracted).
 	TickCount uint32
+	// TickFrac is the fractional part of that clock in 1/256 ticks, so that
+	// the server can compute exactly the render time the client drew
+	// (RenderTick) and rewind to the same positions.
+	TickFrac uint8
 	// Msec is the duration the command covers, in milliseconds, rounded:
 	// always the tick interval. The server rejects other values.
 	Msec uint8
@@ -48,6 +53,16 @@ type UserCmd struct {
 	ViewAngle float32
 	// Weapon is the index of the weapon the player wants in hand (see Weapons).
 	Weapon uint8
+}
+
+// RenderTick returns the server tick, fractional, at which the client drew
+// the other players for this command: TickCount + TickFrac/256 - LerpMsec
+// converted to ticks at tickRate. Client and server both compute it with
+// this function (explicit conversions keep it bit-exact across machines).
+func (c *UserCmd) RenderTick(tickRate int) float64 {
+	clock := float64(c.TickCount) + float64(float64(c.TickFrac)/256)
+	lerp := float64(float64(c.LerpMsec)*float64(tickRate)) / 1000
+	return clock - lerp
 }
 
 // MsecFor returns the Msec value a command must carry at tickRate (ticks/s).

@@ -57,8 +57,10 @@ func ShotSeed(commandNumber uint32) uint64 {
 
 // SpreadOffset maps a seed to an angle offset in [-spread, spread] radians.
 func SpreadOffset(seed uint64, spread float64) float64 {
-	u := float64(seed>>11) / float64(uint64(1)<<53) // [0, 1)
-	return float64(float64(u*2-1) * spread)
+	// k/2^52 in [-1, 1), exactly (u*2-1 for u = (seed>>11)/2^53 in [0, 1)),
+	// with no product the compiler could fuse into an add.
+	k := int64(seed>>11) - 1<<52
+	return float64(float64(k) / (1 << 52) * spread)
 }
 
 // Shot describes a weapon firing in one command.

@@ -135,6 +135,7 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 			rttSum += float64(c.Stats.PingMs)
 			rttN++
 		}
+		c.Advance(dt)
 		ents := c.Rendered()
 		boxes := make([]game.Hitbox, 0, len(ents))
 		for _, e := range ents {
@@ -146,7 +147,7 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 			}
 		}
 		in := brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
-		c.Tick(dt, netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons})
+		c.Command(netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons})
 	}
 }
 

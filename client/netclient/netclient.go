@@ -53,9 +53,8 @@ type Input struct {
 
 // Entity is another player as the client knows it.
 type Entity struct {
-	ID       uint16
-	Hist     game.History
-	Teleport uint8
+	ID uint16
+	game.EntityView
 	Health   int
 	Flags    uint8
 	seen     uint32 // tick of the last snapshot that carried it
@@ -71,6 +70,7 @@ type Stats struct {
 	PingMs            int     // round trip as the server measures it
 	TickTimeUs        int     // server tick time
 	DroppedSnapshots  int     // snapshots older than one already applied
+	SnapshotsLost     int     // snapshots that never arrived (gaps in Seq)
 }
 
 type predEntry struct {
@@ -105,10 +105,18 @@ type Client struct {
 	Health     int
 	haveSnap   bool
 	lastSnap   uint32 // newest snapshot tick
+	newestSeq  uint32 // Seq of the newest snapshot
+	seqBits    uint32 // AckBits: which of the 32 before newestSeq arrived
 	lastSnapAt time.Time
 
 	// Clock: estimated newest server tick, fractional.
 	clock float64
+	// renderTick is where others were drawn for the newest command.
+	renderTick float64
+	nextTick   uint32 // usercmd fields of the next command, fixed by Advance
+	nextFrac   uint8
+	nextLerp   uint16
+	shotViews  [16]ShotView
 
 	Entities    map[uint16]*Entity
 	Scores      []tnet.ScoreEntry
@@ -199,21 +207,48 @@ func (c *Client) InterpTicks() float64 {
 	return c.InterpMs() * float64(c.TickRate) / 1000
 }
 
-// InterpMs returns the interpolation period in ms.
+// InterpMs returns the interpolation period in whole ms (the usercmd's
+// lerp_msec): max(cl_interp, cl_interp_ratio / cl_updaterate), rounded.
 func (c *Client) InterpMs() float64 {
 	ratio := c.Cfg.InterpRatio / float64(max(c.Cfg.UpdateRate, 1)) * 1000
-	return math.Max(float64(c.Cfg.InterpMs), ratio)
+	return math.Round(math.Min(math.Max(float64(c.Cfg.InterpMs), ratio), tnet.MaxInterpMs))
+}
+
+// clockParts splits the clock into the usercmd's TickCount and TickFrac.
+func (c *Client) clockParts() (uint32, uint8) {
+	q := math.Round(math.Max(c.clock, 0) * 256)
+	return uint32(q / 256), uint8(math.Mod(q, 256))
 }
 
 // ServerTick returns the estimated current server tick (fractional).
 func (c *Client) ServerTick() float64 { return c.clock }
 
-// RenderTick returns the tick at which other players are drawn.
+// RenderTick returns the tick at which other players are drawn: that of the
+// next usercmd, fixed by Advance (so that the server can rewind to exactly it).
 func (c *Client) RenderTick() float64 {
 	if !c.Cfg.Interpolate {
 		return float64(c.lastSnap)
 	}
-	return c.clock - c.InterpTicks()
+	return c.renderTick
+}
+
+// ShotView is what the client drew when it fired: every other player at the
+// command's render tick (for sv_showimpacts and the hit-registration benchmark).
+type ShotView struct {
+	Cmd        uint32
+	RenderTick float64
+	Others     []RenderedEntity
+}
+
+func (c *Client) recordShotView(cmd uint32) {
+	c.shotViews[cmd%uint32(len(c.shotViews))] = ShotView{Cmd: cmd, RenderTick: c.renderTick, Others: c.Rendered()}
+}
+
+// ShotViewOf returns what the client drew when it fired command cmd, if it
+// is among the last 16 shots' commands.
+func (c *Client) ShotViewOf(cmd uint32) (ShotView, bool) {
+	v := c.shotViews[cmd%uint32(len(c.shotViews))]
+	return v, v.Cmd == cmd && cmd != 0
 }
 
 // Predicted returns the local player's predicted state after the newest
@@ -290,10 +325,16 @@ func (c *Client) handle(p tnet.Packet) {
 	}
 }
 
-// Tick advances the client by one tick of real time dt: clock, smoothing,
-// a new usercmd from in (predicted and queued), and a command packet when
-// cl_cmdrate says one is due. Call it at the server's tick rate.
+// Tick is Advance followed by Command: one tick of real time dt with input in.
 func (c *Client) Tick(dt time.Duration, in Input) {
+	c.Advance(dt)
+	c.Command(in)
+}
+
+// Advance moves the client's clock and smoothing on by dt of real time and
+// fixes the render tick of the next command, so that what the player aims
+// at (Rendered) is exactly what that command will tell the server it saw.
+func (c *Client) Advance(dt time.Duration) {
 	c.advanceClock(dt)
 	if c.Cfg.Smooth && c.Cfg.SmoothMs > 0 {
 		k := math.Exp(-dt.Seconds() * 1000 / float64(c.Cfg.SmoothMs) * 3)
@@ -301,15 +342,26 @@ func (c *Client) Tick(dt time.Duration, in Input) {
 	} else {
 		c.errX, c.errY = 0, 0
 	}
+	c.nextTick, c.nextFrac = c.clockParts()
+	c.nextLerp = uint16(c.InterpMs())
+	cmd := shared.UserCmd{TickCount: c.nextTick, TickFrac: c.nextFrac, LerpMsec: c.nextLerp}
+	c.renderTick = cmd.RenderTick(c.TickRate)
+}
+
+// Command makes the next usercmd from in (call it once per tick, after
+// Advance): it is predicted at once (shared.RunCommand), stored with its
+// result for reconciliation, and sent when cl_cmdrate says a packet is due.
+func (c *Client) Command(in Input) {
 	if !c.haveSnap {
 		return
 	}
 	c.cmdNum++
 	cmd := shared.UserCmd{
 		CommandNumber: c.cmdNum,
-		TickCount:     uint32(math.Max(math.Round(c.clock), 0)),
+		TickCount:     c.nextTick,
+		TickFrac:      c.nextFrac,
 		Msec:          shared.MsecFor(c.TickRate),
-		LerpMsec:      uint16(math.Round(c.InterpMs())),
+		LerpMsec:      c.nextLerp,
 		Buttons:       in.Buttons & shared.ButtonsValid,
 		MoveX:         clamp32(in.MoveX), MoveY: clamp32(in.MoveY),
 		ViewAngle: float32(math.Remainder(float64(in.Angle), 2*math.Pi)),
@@ -318,6 +370,9 @@ func (c *Client) Tick(dt time.Duration, in Input) {
 	var res shared.Result
 	c.predicted, res = shared.RunCommand(c.predicted, cmd, c.World)
 	c.ring[c.cmdNum%ringSize] = predEntry{cmd: cmd, state: c.predicted}
+	if res.Fired {
+		c.recordShotView(cmd.CommandNumber)
+	}
 	if c.Cfg.Predict && (res.Fired || res.ReloadStarted) {
 		c.effects = append(c.effects, res)
 	}
@@ -348,7 +403,7 @@ func (c *Client) sendCmds() {
 	if from > c.cmdNum {
 		return
 	}
-	msg := &tnet.Cmds{Ack: c.lastSnap, Cmds: make([]shared.UserCmd, 0, c.cmdNum-from+1)}
+	msg := &tnet.Cmds{Ack: c.lastSnap, AckBits: c.seqBits, Cmds: make([]shared.UserCmd, 0, c.cmdNum-from+1)}
 	for n := from; n <= c.cmdNum; n++ {
 		msg.Cmds = append(msg.Cmds, c.ring[n%ringSize].cmd)
 	}
@@ -377,6 +432,7 @@ func (c *Client) onSnapshot(s *tnet.Snapshot, at time.Time) {
 		return
 	}
 	c.Stats.SnapshotsReceived++
+	c.trackSeq(s.Seq)
 	c.Stats.PingMs = int(s.PingMs)
 	c.Stats.TickTimeUs = int(s.TickTimeUs)
 	first := !c.haveSnap
@@ -454,29 +510,16 @@ func (c *Client) reconcile(s *tnet.Snapshot) {
 	}
 }
 
-// TeleportDist is a jump between two snapshots, in world units, beyond
-// which an entity's history restarts instead of sliding.
-const TeleportDist = 128
-
 func (c *Client) updateEntities(s *tnet.Snapshot) {
 	for _, es := range s.Entities {
 		e := c.Entities[es.ID]
 		if e == nil {
-			e = &Entity{ID: es.ID, Teleport: es.Teleport}
+			e = &Entity{ID: es.ID}
+			e.Teleport = es.Teleport
 			c.Entities[es.ID] = e
 		}
-		smp := game.Sample{Tick: s.Tick, X: tnet.FromFixed(es.X), Y: tnet.FromFixed(es.Y),
-			Angle: tnet.AngleFromWire(es.Angle), Alive: es.Flags&tnet.FlagAlive != 0}
-		if es.Teleport != e.Teleport {
-			e.Hist.Reset()
-			e.Teleport = es.Teleport
-		} else if last, ok := e.Hist.Newest(); ok {
-			gap := float64(s.Tick-last.Tick) / float64(c.TickRate)
-			if math.Hypot(smp.X-last.X, smp.Y-last.Y) > TeleportDist+shared.MaxSpeed*1.5*gap {
-				e.Hist.Reset()
-			}
-		}
-		e.Hist.Add(smp)
+		e.Observe(game.Sample{Tick: s.Tick, X: tnet.FromFixed(es.X), Y: tnet.FromFixed(es.Y),
+			Angle: tnet.AngleFromWire(es.Angle), Alive: es.Flags&tnet.FlagAlive != 0}, es.Teleport, c.TickRate)
 		e.Health = int(es.Health)
 		e.Flags = es.Flags
 		e.seen = s.Tick
@@ -533,3 +576,23 @@ func (c *Client) Name(id uint16) string {
 // SetFakeConditions simulates network conditions on received snapshots
 // (net_fakelag, net_fakejitter, net_fakeloss).
 func (c *Client) SetFakeConditions(f tnet.FakeConditions) { c.conn.SetFakeConditions(f) }
+
+// trackSeq records the arrival of snapshot seq for AckBits.
+func (c *Client) trackSeq(seq uint32) {
+	if seq <= c.newestSeq {
+		return
+	}
+	shift := seq - c.newestSeq
+	if c.newestSeq != 0 {
+		c.Stats.SnapshotsLost += int(shift - 1)
+	}
+	if c.newestSeq == 0 || shift > 32 {
+		c.seqBits = 0
+		if c.newestSeq != 0 && shift == 33 {
+			c.seqBits = 1 << 31
+		}
+	} else {
+		c.seqBits = c.seqBits<<shift | 1<<(shift-1)
+	}
+	c.newestSeq = seq
+}

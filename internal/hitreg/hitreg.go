@@ -1,0 +1,233 @@
+// Package hitreg is the hit-registration benchmark (`tickshot hitreg`): a
+// real server and two real clients over websockets on loopback, with fake
+// lag, jitter and loss on both sides. One client strafes at full speed; the
+// other aims at the target's centre exactly as its own client renders it
+// and fires single shots. It reports the share of shots the server confirms
+// and the rewind error: the distance between the centre the shooter drew
+// and the one the server traced against (sv_showimpacts).
+package hitreg
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"tickshot/client/netclient"
+	tnet "tickshot/net"
+	"tickshot/server"
+	"tickshot/shared"
+)
+
+// Options of one benchmark run.
+type Options struct {
+	RTTMs    float64 // round trip added, split evenly between the directions
+	JitterMs float64 // random extra delay, each direction
+	LossPct  float64 // loss, each direction
+	Shots    int     // shots to fire
+	Unlag    bool    // sv_unlag
+	TickRate int     // sv_tickrate (default 64)
+	Seed     uint64
+	Progress io.Writer // one dot per 10 shots, or nil
+}
+
+// Result of one run. Distances are world units; the hitbox radius is
+// shared.PlayerRadius.
+type Result struct {
+	RTTMs          float64 `json:"rtt_ms"`
+	JitterMs       float64 `json:"jitter_ms"`
+	LossPct        float64 `json:"loss_pct"`
+	Unlag          bool    `json:"sv_unlag"`
+	Shots          int     `json:"shots"`
+	Confirmed      int     `json:"confirmed"`
+	ConfirmedPct   float64 `json:"confirmed_pct"`
+	Answered       int     `json:"answered"` // shots the server reported an impact for
+	ErrMedian      float64 `json:"rewind_error_median"`
+	ErrP99         float64 `json:"rewind_error_p99"`
+	ErrMax         float64 `json:"rewind_error_max"`
+	MeasuredRTTMs  float64 `json:"measured_rtt_ms"`
+	SnapshotsLost  int     `json:"snapshots_lost"`
+	HitboxRadius   float64 `json:"hitbox_radius"`
+	DurationSecond float64 `json:"duration_s"`
+}
+
+// Run runs the benchmark.
+func Run(ctx context.Context, opt Options) (Result, error) {
+	if opt.Shots <= 0 {
+		opt.Shots = 200
+	}
+	if opt.TickRate == 0 {
+		opt.TickRate = 64
+	}
+	res := Result{RTTMs: opt.RTTMs, JitterMs: opt.JitterMs, LossPct: opt.LossPct, Unlag: opt.Unlag,
+		Shots: opt.Shots, HitboxRadius: shared.PlayerRadius}
+	half := tnet.FakeConditions{LagMs: opt.RTTMs / 2, JitterMs: opt.JitterMs, LossPct: opt.LossPct}
+	unlag := "0"
+	if opt.Unlag {
+		unlag = "1"
+	}
+	srv, err := server.New(server.Config{Addr: "127.0.0.1:0", TickRate: opt.TickRate, Map: "range", Bots: 0,
+		NoDamage: true, Fake: half, Seed: opt.Seed + 1,
+		Cvars:  [][2]string{{"sv_unlag", unlag}, {"sv_showimpacts", "1"}},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		return res, err
+	}
+	if err := srv.Listen(); err != nil {
+		return res, err
+	}
+	sctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(sctx) }()
+	defer func() { stop(); <-done }()
+
+	cfg := netclient.DefaultConfig("shooter")
+	shooter, err := netclient.Connect(ctx, srv.Addr(), cfg)
+	if err != nil {
+		return res, err
+	}
+	defer shooter.Close("benchmark done")
+	cfg.Name = "target"
+	target, err := netclient.Connect(ctx, srv.Addr(), cfg)
+	if err != nil {
+		return res, err
+	}
+	defer target.Close("benchmark done")
+	shooter.SetFakeConditions(half)
+	target.SetFakeConditions(half)
+
+	rng := rand.New(rand.NewPCG(opt.Seed, 99))
+	dt := time.Second / time.Duration(opt.TickRate)
+	ticker := time.NewTicker(dt)
+	defer ticker.Stop()
+	start := time.Now()
+	var moveX, moveY float32
+	nextTurn := 0
+	fired := map[uint32]bool{}
+	var errs []float64
+	var rttSum float64
+	var rttN int
+	warm := 0
+	deadline := time.Now().Add(time.Duration(opt.Shots)*time.Second + 60*time.Second)
+	for tick := 0; ; tick++ {
+		select {
+		case <-ctx.Done():
+			return res, ctx.Err()
+		case <-ticker.C:
+		}
+		if time.Now().After(deadline) {
+			return res, fmt.Errorf("benchmark did not finish in time (%d of %d shots answered)", res.Answered, opt.Shots)
+		}
+		for _, c := range []*netclient.Client{shooter, target} {
+			if err := c.Poll(); err != nil {
+				return res, fmt.Errorf("%s: %w", c.Cfg.Name, err)
+			}
+			c.Advance(dt)
+		}
+		// Target: full speed, new direction every 0.25..0.8 s, pulled back
+		// towards its spawn when it wanders off.
+		if tick >= nextTurn {
+			a := rng.Float64() * 2 * math.Pi
+			st := target.Predicted()
+			if dx, dy := 736-st.X, 384-st.Y; math.Hypot(dx, dy) > 160 {
+				a = math.Atan2(dy, dx) + (rng.Float64()-0.5)*1.2
+			}
+			moveX, moveY = float32(math.Cos(a)), float32(math.Sin(a))
+			nextTurn = tick + opt.TickRate/4 + rng.IntN(opt.TickRate*55/100)
+		}
+		target.Command(netclient.Input{MoveX: moveX, MoveY: moveY})
+
+		// Shooter: aim at the target as rendered, fire when the weapon is ready.
+		in := netclient.Input{}
+		var tgt *netclient.RenderedEntity
+		for _, e := range shooter.Rendered() {
+			if e.ID == target.ID {
+				e := e
+				tgt = &e
+			}
+		}
+		st := shooter.Predicted()
+		if tgt != nil && tgt.Alive {
+			in.Angle = float32(math.Atan2(tgt.Y-st.Y, tgt.X-st.X))
+			warm++
+			ready := st.NextAttack <= 1 && st.ReloadTicks == 0 && st.Ammo[st.Weapon] > 0
+			if warm > opt.TickRate && ready && len(fired) < opt.Shots {
+				in.Buttons = shared.ButtonAttack
+			} else if st.Ammo[st.Weapon] == 0 {
+				in.Buttons = shared.ButtonReload
+			}
+		}
+		before := shooter.CommandNumber()
+		shooter.Command(in)
+		if in.Buttons&shared.ButtonAttack != 0 {
+			if _, ok := shooter.ShotViewOf(before + 1); ok {
+				fired[before+1] = true
+				if opt.Progress != nil && len(fired)%10 == 0 {
+					fmt.Fprint(opt.Progress, ".")
+				}
+			}
+		}
+		for _, e := range shooter.TakeEvents() {
+			if e.Kind != tnet.EvImpact || e.A != shooter.ID || !fired[e.Cmd] {
+				continue
+			}
+			delete(fired, e.Cmd)
+			fired[e.Cmd|1<<31] = true // answered; keeps the count of shots fired
+			res.Answered++
+			if e.Value == 1 {
+				res.Confirmed++
+			}
+			if v, ok := shooter.ShotViewOf(e.Cmd); ok {
+				for _, o := range v.Others {
+					if o.ID == e.B {
+						dx := tnet.FromFixed(tnet.ToFixed(o.X)) - tnet.FromFixed(e.X)
+						dy := tnet.FromFixed(tnet.ToFixed(o.Y)) - tnet.FromFixed(e.Y)
+						errs = append(errs, math.Hypot(dx, dy))
+					}
+				}
+			}
+		}
+		shooter.TakeEffects()
+		target.TakeEvents()
+		target.TakeEffects()
+		if shooter.Stats.PingMs > 0 {
+			rttSum += float64(shooter.Stats.PingMs)
+			rttN++
+		}
+		if len(fired) >= opt.Shots && (res.Answered >= opt.Shots || pendingTooOld(fired, shooter, opt.TickRate)) {
+			break
+		}
+	}
+	res.Shots = len(fired)
+	if res.Shots > 0 {
+		res.ConfirmedPct = math.Round(float64(res.Confirmed)/float64(res.Shots)*1000) / 10
+	}
+	sort.Float64s(errs)
+	if n := len(errs); n > 0 {
+		q := func(p float64) float64 { return math.Round(errs[min(int(p*float64(n)), n-1)]*100) / 100 }
+		res.ErrMedian, res.ErrP99, res.ErrMax = q(0.5), q(0.99), errs[n-1]
+		res.ErrMax = math.Round(res.ErrMax*100) / 100
+	}
+	if rttN > 0 {
+		res.MeasuredRTTMs = math.Round(rttSum/float64(rttN)*10) / 10
+	}
+	res.SnapshotsLost = shooter.Stats.SnapshotsLost
+	res.DurationSecond = math.Round(time.Since(start).Seconds()*10) / 10
+	return res, nil
+}
+
+// pendingTooOld reports whether the unanswered shots are older than two
+// seconds of commands: their answer was lost with a snapshot beyond resend.
+func pendingTooOld(fired map[uint32]bool, c *netclient.Client, tickRate int) bool {
+	newest := uint32(0)
+	for cmd := range fired {
+		if cmd&(1<<31) == 0 && cmd > newest {
+			newest = cmd
+		}
+	}
+	return newest == 0 || c.CommandNumber()-newest > uint32(2*tickRate)
+}

@@ -1,0 +1,252 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"math"
+
+	"tickshot/game"
+	tnet "tickshot/net"
+	"tickshot/shared"
+)
+
+// Lag compensation (Bernier 2001, "Lag Compensation"; Valve, "Source
+// Multiplayer Networking", "Lag compensation"). Before a hitscan shot of a
+// human player runs, the server works out when the shooter saw the world,
+// puts every other player's hitbox where the shooter drew it, and traces the
+// shot against those. Players themselves are never moved: the trace runs on
+// a rewound copy of the hitboxes, so the world cannot be left changed.
+//
+// Where the shooter drew a target is recomputed, not guessed: the server
+// keeps, per client, the same interpolation histories (game.EntityView) the
+// client keeps, fed with exactly the snapshots the client acknowledged
+// (Cmds.Ack and AckBits), and evaluates them at the command's render tick
+// (UserCmd.RenderTick) with the same function (game.History.At). When no
+// such view exists, it falls back to the per-tick hitbox record (lagRing).
+
+// MaxUnlagTicks is the per-player hitbox record length: 1 s at 128 ticks/s.
+const MaxUnlagTicks = 129
+
+// MaxExtrapolateMs is cl_extrapolate_amount, the extrapolation limit the
+// client uses and the server's reconstruction of the client's view mirrors.
+const MaxExtrapolateMs = 250
+
+// CrossCheckMs is how far the client's claimed render time may be from the
+// server's own estimate (now - RTT - lerp) before the server's is used.
+const CrossCheckMs = 200
+
+// lagRecord is one player's hitbox state at one tick.
+type lagRecord struct {
+	tick     uint32
+	x, y     float64
+	alive    bool
+	teleport uint8
+}
+
+// lagRing is a player's hitbox record for the last MaxUnlagTicks ticks, in
+// a fixed array: recording never allocates.
+type lagRing struct {
+	rec  [MaxUnlagTicks]lagRecord
+	head int // index of the oldest
+	n    int
+}
+
+func (r *lagRing) record(rec lagRecord) {
+	if r.n == MaxUnlagTicks {
+		r.head = (r.head + 1) % MaxUnlagTicks
+		r.n--
+	}
+	r.rec[(r.head+r.n)%MaxUnlagTicks] = rec
+	r.n++
+}
+
+func (r *lagRing) get(i int) *lagRecord { return &r.rec[(r.head+i)%MaxUnlagTicks] }
+
+// at returns the hitbox centre at tick t (fractional), interpolated between
+// the records around it with game.Lerp. ok is false when t is older than
+// the oldest record, or newer than the newest. Across a respawn (teleport
+// counter change) or a jump of more than game.TeleportDist, the later record
+// is used as is: a rewind never slides a player across the map.
+func (r *lagRing) at(t float64) (x, y float64, alive, ok bool) {
+	if r.n == 0 {
+		return 0, 0, false, false
+	}
+	first, last := r.get(0), r.get(r.n-1)
+	if t < float64(first.tick) || t > float64(last.tick) {
+		return 0, 0, false, false
+	}
+	for i := 1; i < r.n; i++ {
+		b := r.get(i)
+		if float64(b.tick) < t {
+			continue
+		}
+		a := r.get(i - 1)
+		if a.teleport != b.teleport || math.Hypot(b.x-a.x, b.y-a.y) > game.TeleportDist {
+			return b.x, b.y, b.alive, true
+		}
+		f := (t - float64(a.tick)) / float64(b.tick-a.tick)
+		s := game.Lerp(game.Sample{Tick: a.tick, X: a.x, Y: a.y, Alive: a.alive},
+			game.Sample{Tick: b.tick, X: b.x, Y: b.y, Alive: b.alive}, f)
+		return s.X, s.Y, s.Alive, true
+	}
+	return first.x, first.y, first.alive, true
+}
+
+// recordLag appends every player's hitbox of this tick to its ring.
+func (s *Server) recordLag() {
+	for _, p := range s.players {
+		r := s.lag[p.ID]
+		if r == nil {
+			r = new(lagRing)
+			s.lag[p.ID] = r
+		}
+		r.record(lagRecord{tick: s.tick, x: p.State.X, y: p.State.Y, alive: p.Alive(), teleport: p.Teleport})
+	}
+}
+
+// rewindInfo explains one rewind decision (for the debug log and tests).
+type rewindInfo struct {
+	Now          uint32
+	ClientTick   float64 // render tick the command claims
+	ServerTick   float64 // now - RTT - lerp, from the server's own measure
+	Used         float64 // the tick rewound to
+	LerpMs       float64 // lerp_msec after clamping
+	UsedServer   bool    // the claim was off by more than CrossCheckMs
+	Clamped      bool    // Used was limited to [now - sv_maxunlag, now]
+	FromView     int     // hitboxes taken from the client's view
+	FromRecord   int     // hitboxes taken from the tick record
+	NotRewound   int     // hitboxes left at the present (no history)
+	MaxRewindGap float64 // largest distance between rewound and present centre
+}
+
+// maxLerpMs is the largest lerp_msec the client's announced rates allow:
+// max(cl_interp, cl_interp_ratio / cl_updaterate), plus 1 ms of rounding,
+// at most net.MaxInterpMs.
+func (ss *session) maxLerpMs() float64 {
+	ratio := float64(ss.hello.InterpRatio) / float64(max(ss.updateRate, 1)) * 1000
+	return math.Min(math.Max(float64(ss.hello.InterpMs), ratio)+1, tnet.MaxInterpMs)
+}
+
+// rewindTick decides the tick to rewind to for cmd (Source's formula,
+// cross-checked and clamped; see CrossCheckMs and sv_maxunlag).
+func (s *Server) rewindTick(ss *session, cmd *shared.UserCmd) rewindInfo {
+	tr := float64(s.cfg.TickRate)
+	now := float64(s.tick)
+	info := rewindInfo{Now: s.tick}
+	info.LerpMs = math.Min(float64(cmd.LerpMsec), ss.maxLerpMs())
+	c := *cmd
+	c.LerpMsec = uint16(info.LerpMs)
+	info.ClientTick = c.RenderTick(s.cfg.TickRate)
+	rtt := math.Max(ss.rttMs, 0)
+	info.ServerTick = now - (rtt+info.LerpMs)*tr/1000
+	info.Used = info.ClientTick
+	if math.Abs(info.ClientTick-info.ServerTick) > CrossCheckMs*tr/1000 {
+		info.Used, info.UsedServer = info.ServerTick, true
+	}
+	lo := now - s.vars.maxUnlag*tr
+	if info.Used < lo {
+		info.Used, info.Clamped = lo, true
+	}
+	if info.Used > now {
+		info.Used, info.Clamped = now, true
+	}
+	return info
+}
+
+// rewoundHitboxes returns every player's hitbox (the shooter's included, for
+// TraceShot to skip) as the shooter of cmd saw them.
+func (s *Server) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hitbox, rewindInfo) {
+	info := s.rewindTick(ss, cmd)
+	maxExtrap := float64(MaxExtrapolateMs) * float64(s.cfg.TickRate) / 1000
+	boxes := s.boxBuf[:0]
+	for _, o := range s.players {
+		b := game.Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()}
+		if o.ID != ss.player.ID {
+			if v := ss.view[o.ID]; v != nil && v.Hist.Len() > 0 {
+				smp, _, _ := v.Hist.At(info.Used, maxExtrap)
+				b.X, b.Y = smp.X, smp.Y
+				b.Alive = b.Alive && smp.Alive
+				info.FromView++
+			} else if x, y, alive, ok := s.lag[o.ID].at(info.Used); ok {
+				b.X, b.Y = x, y
+				b.Alive = b.Alive && alive
+				info.FromRecord++
+			} else {
+				info.NotRewound++
+			}
+			info.MaxRewindGap = math.Max(info.MaxRewindGap, math.Hypot(b.X-o.State.X, b.Y-o.State.Y))
+		}
+		boxes = append(boxes, b)
+	}
+	s.boxBuf = boxes
+	return boxes, info
+}
+
+// presentHitboxes returns every player's current hitbox (no rewind).
+func (s *Server) presentHitboxes() []game.Hitbox {
+	boxes := s.boxBuf[:0]
+	for _, o := range s.players {
+		boxes = append(boxes, game.Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()})
+	}
+	s.boxBuf = boxes
+	return boxes
+}
+
+// fireHitscan resolves a hitscan shot of p from command cmd; ss is nil for
+// bots, which see the present.
+func (s *Server) fireHitscan(p *game.Player, ss *session, cmd *shared.UserCmd, shot shared.Shot) {
+	def := &shared.Weapons[shot.Weapon]
+	var boxes []game.Hitbox
+	var info rewindInfo
+	rewound := ss != nil && s.vars.unlag
+	if rewound {
+		boxes, info = s.rewoundHitboxes(ss, cmd)
+	} else {
+		boxes = s.presentHitboxes()
+	}
+	tr := game.TraceShot(s.m, shot.X, shot.Y, shot.DirX, shot.DirY, def.Range, boxes, p.ID)
+	if s.log.Enabled(context.Background(), slog.LevelDebug) && ss != nil {
+		hit := -1
+		if tr.Hit >= 0 {
+			hit = int(boxes[tr.Hit].ID)
+		}
+		s.log.Debug("shot", "shooter", p.Name, "cmd", cmd.CommandNumber, "tick", s.tick, "sv_unlag", rewound,
+			"client_render_tick", info.ClientTick, "server_estimate", info.ServerTick, "rewound_to", info.Used,
+			"lerp_ms", info.LerpMs, "rtt_ms", ss.rttMs, "used_server_estimate", info.UsedServer, "clamped", info.Clamped,
+			"from_view", info.FromView, "from_record", info.FromRecord, "max_rewind_units", info.MaxRewindGap, "hit", hit)
+	}
+	s.addEvent(tnet.Event{Kind: tnet.EvShot, A: p.ID, X: tnet.ToFixed(shot.X), Y: tnet.ToFixed(shot.Y),
+		X2: tnet.ToFixed(tr.EndX), Y2: tnet.ToFixed(tr.EndY)}, 0)
+	if ss != nil && s.vars.showImpacts {
+		s.showImpact(p, cmd, shot, boxes, tr)
+	}
+	if tr.Hit < 0 {
+		return
+	}
+	s.damage(p, s.player(boxes[tr.Hit].ID), def.Damage, tr.EndX, tr.EndY)
+}
+
+// showImpact tells the shooter where the server traced its shot's target:
+// the box it hit, or else the live box nearest the ray (sv_showimpacts).
+func (s *Server) showImpact(p *game.Player, cmd *shared.UserCmd, shot shared.Shot, boxes []game.Hitbox, tr game.TraceResult) {
+	idx, hit := tr.Hit, int16(1)
+	if idx < 0 {
+		hit = 0
+		best := math.Inf(1)
+		for i, b := range boxes {
+			if b.ID == p.ID || !b.Alive {
+				continue
+			}
+			if d := game.DistToRay(shot.X, shot.Y, shot.DirX, shot.DirY, b.X, b.Y); d < best &&
+				(b.X-shot.X)*shot.DirX+(b.Y-shot.Y)*shot.DirY > 0 {
+				best, idx = d, i
+			}
+		}
+	}
+	if idx < 0 {
+		return
+	}
+	b := boxes[idx]
+	s.addEvent(tnet.Event{Kind: tnet.EvImpact, A: p.ID, B: b.ID, Cmd: cmd.CommandNumber,
+		X: tnet.ToFixed(b.X), Y: tnet.ToFixed(b.Y), X2: tnet.ToFixed(tr.EndX), Y2: tnet.ToFixed(tr.EndY), Value: hit}, p.ID)
+}
