@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# crosstarget.sh runs the golden trace of package shared (TestGolden*) on every
+# build target whose floating point could differ, and fails unless each one
+# passes and reports the same hash:
+#
+#   native            the host's own GOARCH (amd64 on the build machines)
+#   GOAMD64=v3        amd64 with FMA/AVX2 code generation (needs a CPU with fma+avx2)
+#   GOARCH=386        32-bit x86 (SSE2), CGO_ENABLED=0
+#   GOOS=js/wasm      the browser client's target, run under node
+#
+# It also compiles package shared for FMA targets (GOAMD64=v3, arm64, ppc64le,
+# s390x, riscv64) and fails if the compiler fused any multiply-add in it: the
+# state is quantized after every command, which hides most 1-ulp differences,
+# so a missing float64() conversion would rarely show in the trace hash.
+#
+# Usage: scripts/crosstarget.sh   (from anywhere inside the repository)
+set -uo pipefail
+
+cd "$(dirname "$0")/.." || exit 2
+PKG=./shared
+RUN='TestGolden'
+GOROOT_DIR="$(go env GOROOT)"
+HOSTARCH="$(go env GOHOSTARCH)"
+
+failed=()
+names=()
+hashes=()
+
+# run_target NAME [VAR=value ...] [-- extra go test flags]
+run_target() {
+	local name=$1
+	shift
+	local envs=() extra=()
+	while [ $# -gt 0 ]; do
+		if [ "$1" = "--" ]; then
+			shift
+			extra=("$@")
+			break
+		fi
+		envs+=("$1")
+		shift
+	done
+	echo "=== $name: ${envs[*]:-} go test $PKG -run '$RUN' -count=1 ${extra[*]:-}"
+	local out rc
+	out="$(env "${envs[@]}" go test "$PKG" -run "$RUN" -count=1 -v "${extra[@]}" 2>&1)"
+	rc=$?
+	local hash
+	hash="$(printf '%s\n' "$out" | grep -oE 'golden trace hash (= )?0x[0-9a-f]+' | head -n1 | grep -oE '0x[0-9a-f]+')"
+	if [ $rc -ne 0 ]; then
+		printf '%s\n' "$out"
+		echo "--- $name: FAIL (exit $rc)"
+		failed+=("$name")
+	elif [ -z "$hash" ]; then
+		printf '%s\n' "$out"
+		echo "--- $name: FAIL (no golden hash in the output: did TestGoldenTrace run?)"
+		failed+=("$name")
+	else
+		printf '%s\n' "$out" | grep -E '^(--- |ok|PASS|FAIL)' | sed 's/^/    /'
+		echo "--- $name: ok, hash $hash"
+	fi
+	if [ -n "$hash" ]; then
+		names+=("$name")
+		hashes+=("$hash")
+	fi
+}
+
+skip() { echo "=== $1: SKIPPED: $2"; }
+
+# 1. Native.
+run_target "native $(go env GOOS)/$HOSTARCH" CGO_ENABLED=0
+
+# 2. GOAMD64=v3: only where the CPU can run the binary.
+if [ "$HOSTARCH" != amd64 ]; then
+	skip "GOAMD64=v3" "host is $HOSTARCH, not amd64"
+elif ! grep -qw fma /proc/cpuinfo 2>/dev/null || ! grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
+	skip "GOAMD64=v3" "/proc/cpuinfo does not list both fma and avx2, so a v3 binary cannot run here"
+else
+	run_target "amd64 GOAMD64=v3" GOARCH=amd64 GOAMD64=v3 CGO_ENABLED=0
+fi
+
+# 3. 386: runs natively on amd64 and 386 hosts.
+if [ "$HOSTARCH" = amd64 ] || [ "$HOSTARCH" = 386 ]; then
+	run_target "linux/386" GOARCH=386 CGO_ENABLED=0
+else
+	skip "GOARCH=386" "host $HOSTARCH cannot run 386 binaries"
+fi
+
+# 4. js/wasm under node.
+wasm_exec=""
+for f in "$GOROOT_DIR/lib/wasm/go_js_wasm_exec" "$GOROOT_DIR/misc/wasm/go_js_wasm_exec"; do
+	if [ -x "$f" ]; then
+		wasm_exec=$f
+		break
+	fi
+done
+if [ -z "$wasm_exec" ]; then
+	echo "=== js/wasm: FAIL: go_js_wasm_exec not found under $GOROOT_DIR/lib/wasm or misc/wasm"
+	failed+=("js/wasm")
+elif ! command -v node >/dev/null 2>&1; then
+	echo "=== js/wasm: FAIL: node is not installed (needed by $wasm_exec)"
+	failed+=("js/wasm")
+else
+	run_target "js/wasm" GOOS=js GOARCH=wasm CGO_ENABLED=0 -- -exec "$wasm_exec"
+fi
+
+# 5. No fused multiply-add in package shared on any FMA target.
+fma_re='VFN?M(ADD|SUB)[0-9]*S[SD]|[[:space:]]FN?M(ADD|SUB)[SD]?[[:space:]]|WFN?M[AS]DB|FN?M(ADD|SUB)D[[:space:]]'
+pkgpath="$(go list "$PKG")"
+for t in "amd64 GOAMD64=v3" "arm64" "ppc64le" "s390x" "riscv64"; do
+	set -- $t
+	arch=$1
+	shift
+	echo "=== no FMA in $pkgpath on $arch $*"
+	asm="$(env GOOS=linux GOARCH="$arch" CGO_ENABLED=0 "$@" go build -gcflags="$pkgpath=-S" "$PKG" 2>&1)"
+	if [ $? -ne 0 ]; then
+		printf '%s\n' "$asm" | tail -n 20
+		echo "--- FMA check $arch: FAIL (build failed)"
+		failed+=("fma-$arch")
+		continue
+	fi
+	if ! grep -q "TEXT.*$pkgpath\.RunCommand" <<<"$asm"; then
+		echo "--- FMA check $arch: FAIL (no assembly listing of $pkgpath.RunCommand from go build -gcflags=-S)"
+		failed+=("fma-$arch")
+		continue
+	fi
+	fused="$(printf '%s\n' "$asm" | grep -E "\($PWD/shared/[^)]*\.go:[0-9]+\)" | grep -E "$fma_re")"
+	if [ -n "$fused" ]; then
+		printf '%s\n' "$fused"
+		echo "--- FMA check $arch: FAIL: wrap the product on each line above in float64()"
+		failed+=("fma-$arch")
+	else
+		echo "--- FMA check $arch: ok"
+	fi
+done
+
+# Every target must agree on the hash.
+if [ ${#hashes[@]} -gt 0 ]; then
+	ref=${hashes[0]}
+	for i in "${!hashes[@]}"; do
+		if [ "${hashes[$i]}" != "$ref" ]; then
+			echo "HASH MISMATCH: ${names[$i]} gives ${hashes[$i]}, ${names[0]} gives $ref"
+			failed+=("hash-${names[$i]}")
+		fi
+	done
+fi
+
+echo
+for i in "${!names[@]}"; do
+	printf '  %-22s %s\n' "${names[$i]}" "${hashes[$i]}"
+done
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "crosstarget: FAILED: ${failed[*]}"
+	exit 1
+fi
+echo "crosstarget: all targets pass with the same golden hash"
