@@ -75,9 +75,10 @@ type Game struct {
 	frames     int
 	shotsFired int
 
-	fx    effects
-	sound *sounds
-	aim   float64 // current aim, radians
+	fx     effects
+	sound  *sounds
+	aim    float64 // current aim, radians
+	weapon uint8   // weapon the player wants in hand
 }
 
 type connResult struct {
@@ -246,6 +247,18 @@ func (g *Game) readInput() netclient.Input {
 		g.aim = math.Atan2(dy, dx)
 	}
 	in.Angle = float32(g.aim)
+	switch {
+	case inpututil.IsKeyJustPressed(ebiten.Key1):
+		g.weapon = 0
+	case inpututil.IsKeyJustPressed(ebiten.Key2):
+		g.weapon = 1
+	case inpututil.IsKeyJustPressed(ebiten.KeyQ):
+		g.weapon = (g.weapon + 1) % shared.NumWeapons
+	}
+	if _, wy := ebiten.Wheel(); wy != 0 {
+		g.weapon = (g.weapon + 1) % shared.NumWeapons
+	}
+	in.Weapon = g.weapon
 	if ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
 		in.Buttons |= shared.ButtonAttack
 	}
@@ -265,7 +278,7 @@ func (g *Game) handleEvents() {
 	for _, e := range c.TakeEvents() {
 		switch e.Kind {
 		case tnet.EvShot:
-			if e.A != c.ID {
+			if e.A != c.ID && (e.X != e.X2 || e.Y != e.Y2) {
 				g.fx.addTracer(tnet.FromFixed(e.X), tnet.FromFixed(e.Y), tnet.FromFixed(e.X2), tnet.FromFixed(e.Y2), false)
 			}
 		case tnet.EvHit:
@@ -287,6 +300,25 @@ func (g *Game) handleEvents() {
 			if e.B == c.ID {
 				g.fx.killedBy = c.Name(e.A)
 			}
+		case tnet.EvExplode:
+			g.fx.addExplosion(tnet.FromFixed(e.X), tnet.FromFixed(e.Y), float64(e.Value))
+			g.sound.play(sndBoom)
+		case tnet.EvImpact:
+			if e.A != c.ID {
+				continue
+			}
+			b := impactBox{serverX: tnet.FromFixed(e.X), serverY: tnet.FromFixed(e.Y), hit: e.Value == 1, left: impactBoxTime}
+			if v, ok := c.ShotViewOf(e.Cmd); ok {
+				for _, o := range v.Others {
+					if o.ID == e.B {
+						b.clientX, b.clientY, b.haveClient = o.X, o.Y, true
+					}
+				}
+			}
+			g.fx.boxes = append(g.fx.boxes, b)
+			if len(g.fx.boxes) > 12 {
+				g.fx.boxes = g.fx.boxes[len(g.fx.boxes)-12:]
+			}
 		case tnet.EvJoin:
 			g.fx.addNotice(fmt.Sprintf("%s joined", e.Text))
 		case tnet.EvLeft:
@@ -304,6 +336,12 @@ func (g *Game) handleEffects() {
 			g.shotsFired++
 			sh := r.Shot
 			def := &shared.Weapons[sh.Weapon]
+			g.fx.muzzle = muzzleTime
+			if def.Kind != shared.Hitscan {
+				// Projectiles are the server's: only the firing is predicted.
+				g.sound.play(sndLaunch)
+				continue
+			}
 			ents := c.Rendered()
 			boxes := make([]game.Hitbox, 0, len(ents))
 			for _, e := range ents {

@@ -154,6 +154,30 @@ func (g *Game) drawWorld(screen *ebiten.Image) {
 		vector.StrokeLine(screen, f32(t.x0-cx), f32(t.y0-cy), f32(t.x1-cx), f32(t.y1-cy), 2, col, true)
 	}
 
+	// sv_showimpacts: red where this client drew the target when firing,
+	// blue where the server traced it after its rewind.
+	for _, b := range g.fx.boxes {
+		a := uint8(255 * math.Min(1, float64(b.left)/float64(time.Second)))
+		r := float32(shared.PlayerRadius)
+		if b.haveClient {
+			vector.StrokeCircle(screen, f32(b.clientX-cx), f32(b.clientY-cy), r, 2, color.RGBA{0xff, 0x30, 0x30, a}, true)
+		}
+		vector.StrokeCircle(screen, f32(b.serverX-cx), f32(b.serverY-cy), r, 2, color.RGBA{0x40, 0x80, 0xff, a}, true)
+	}
+
+	for _, pr := range c.Projectiles() {
+		x, y := pr.X-cx, pr.Y-cy
+		dx, dy := math.Cos(pr.Angle), math.Sin(pr.Angle)
+		vector.StrokeLine(screen, f32(x-dx*18), f32(y-dy*18), f32(x), f32(y), 4, color.RGBA{0xff, 0x90, 0x30, 0x90}, true)
+		vector.DrawFilledCircle(screen, f32(x), f32(y), 5, color.RGBA{0xff, 0xe0, 0x90, 0xff}, true)
+	}
+	for _, e := range g.fx.explosions {
+		a := float64(e.left) / float64(explosionTime)
+		r := e.r * (0.4 + 0.6*(1-a))
+		vector.DrawFilledCircle(screen, f32(e.x-cx), f32(e.y-cy), f32(r), color.RGBA{0xff, 0x80, 0x20, uint8(160 * a)}, true)
+		vector.StrokeCircle(screen, f32(e.x-cx), f32(e.y-cy), f32(r), 3, color.RGBA{0xff, 0xe0, 0x80, uint8(220 * a)}, true)
+	}
+
 	// Other players, interpolated.
 	for _, e := range c.Rendered() {
 		x, y := e.X-cx, e.Y-cy
@@ -289,7 +313,7 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 		g.drawMenu(screen)
 	}
 	if !st.Dead && g.opt.Script == nil && time.Since(g.started) < 8*time.Second {
-		drawText(screen, "WASD move   mouse aim   left click fire   R reload   Tab scores   Esc menu", 15, false, W/2, H-34, 1, colDim)
+		drawText(screen, "WASD move   mouse aim   left click fire   R reload   1/2 weapon   Tab scores   Esc menu", 15, false, W/2, H-34, 1, colDim)
 	}
 }
 

@@ -19,6 +19,25 @@ type tracer struct {
 	left           time.Duration
 }
 
+// impactBox is one sv_showimpacts pair: the target's hitbox as this client
+// drew it when firing (red) and as the server rewound it (blue).
+type impactBox struct {
+	clientX, clientY float64
+	haveClient       bool
+	serverX, serverY float64
+	hit              bool
+	left             time.Duration
+}
+
+const impactBoxTime = 4 * time.Second
+
+type explosion struct {
+	x, y, r float64
+	left    time.Duration
+}
+
+const explosionTime = 400 * time.Millisecond
+
 type impact struct {
 	x, y float64
 	left time.Duration
@@ -34,6 +53,8 @@ type feedEntry struct {
 // effects are the short-lived things drawn over the world and the HUD.
 type effects struct {
 	tracers     []tracer
+	boxes       []impactBox
+	explosions  []explosion
 	impacts     []impact
 	feed        []feedEntry
 	muzzle      time.Duration
@@ -45,6 +66,10 @@ type effects struct {
 
 func (f *effects) addTracer(x0, y0, x1, y1 float64, own bool) {
 	f.tracers = append(f.tracers, tracer{x0, y0, x1, y1, own, tracerTime})
+}
+
+func (f *effects) addExplosion(x, y, r float64) {
+	f.explosions = append(f.explosions, explosion{x, y, r, explosionTime})
 }
 
 func (f *effects) addImpact(x, y float64) {
@@ -73,6 +98,20 @@ func (f *effects) update(dt time.Duration) {
 		}
 	}
 	f.tracers = tr
+	ex := f.explosions[:0]
+	for _, e := range f.explosions {
+		if e.left -= dt; e.left > 0 {
+			ex = append(ex, e)
+		}
+	}
+	f.explosions = ex
+	bx := f.boxes[:0]
+	for _, b := range f.boxes {
+		if b.left -= dt; b.left > 0 {
+			bx = append(bx, b)
+		}
+	}
+	f.boxes = bx
 	im := f.impacts[:0]
 	for _, i := range f.impacts {
 		if i.left -= dt; i.left > 0 {

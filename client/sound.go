@@ -21,6 +21,8 @@ const (
 	sndHurt
 	sndKill
 	sndReload
+	sndLaunch
+	sndBoom
 	numSounds
 )
 
@@ -62,6 +64,12 @@ func newSounds() *sounds {
 			return 0
 		}
 		return (rng.Float64()*2 - 1) * 0.25
+	})
+	s.pcm[sndLaunch] = synth(0.25, func(t float64) float64 {
+		return ((rng.Float64()*2-1)*0.5 + math.Sin(2*math.Pi*(220-400*t)*t)*0.5) * math.Exp(-t*10) * 0.5
+	})
+	s.pcm[sndBoom] = synth(0.6, func(t float64) float64 {
+		return ((rng.Float64()*2-1)*0.7 + math.Sin(2*math.Pi*55*t)*0.3) * math.Exp(-t*6) * 0.8
 	})
 	return s
 }

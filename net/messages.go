@@ -195,7 +195,20 @@ const (
 	// command Cmd, the server traced against B's hitbox rewound to (X, Y);
 	// Value is 1 when it hit. The client draws it beside where it drew B.
 	EvImpact uint8 = 6
+	// EvExplode: A's projectile exploded at (X, Y) with radius Value.
+	EvExplode uint8 = 7
 )
+
+// ProjectileState is a projectile in flight. Positions and velocities are
+// fixed-point 1/shared.PosScale world units (per second).
+type ProjectileState struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	ID       uint16
+	Owner    uint16
+	Weapon   uint8
+	X, Y     int32
+	VX, VY   int32
+}
 
 // Event is something the client cannot derive from states. Events ride in
 // every snapshot until the client acks a snapshot that carried them, and are
@@ -237,6 +250,8 @@ type Snapshot struct {
 	Self SelfState
 	// Entities are the other players.
 	Entities []EntityState
+	// Projectiles are the projectiles in flight.
+	Projectiles []ProjectileState
 	// Events not yet acked by the client.
 	Events []Event
 	// Scores is the scoreboard; sent once a second and after changes, empty otherwise.

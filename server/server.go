@@ -116,6 +116,8 @@ type Server struct {
 	lag         map[uint16]*lagRing
 	boxBuf      []game.Hitbox
 	vars        vars
+	projectiles []*projectile
+	nextProjID  uint16
 	nextEventID uint32
 	scoresDirty bool
 	tickStats   tickStats
@@ -274,6 +276,7 @@ func (s *Server) runTick(now time.Time) {
 	}
 	s.dropClosed()
 	s.runBots()
+	s.moveProjectiles()
 	s.respawn()
 	s.recordLag()
 	s.trimEvents()
@@ -371,6 +374,8 @@ func (s *Server) fire(p *game.Player, ss *session, cmd *shared.UserCmd, shot sha
 	switch shared.Weapons[shot.Weapon].Kind {
 	case shared.Hitscan:
 		s.fireHitscan(p, ss, cmd, shot)
+	case shared.Projectile:
+		s.fireProjectile(p, shot)
 	}
 }
 

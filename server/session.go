@@ -404,6 +404,7 @@ func (s *Server) buildSnapshot(ss *session) *tnet.Snapshot {
 		PingMs:     uint16(math.Max(ss.rttMs, 0)),
 		Entities:   make([]tnet.EntityState, 0, len(s.players)),
 	}
+	snap.Projectiles = s.projectileStates()
 	for _, o := range s.players {
 		if o.ID == p.ID {
 			continue

@@ -30,12 +30,14 @@ type WeaponDef struct {
 }
 
 // NumWeapons is the number of weapons in Weapons.
-const NumWeapons = 1
+const NumWeapons = 2
 
 // Weapons is the weapon table, indexed by UserCmd.Weapon.
 var Weapons = [NumWeapons]WeaponDef{
 	{Name: "rifle", Kind: Hitscan, Damage: 25, IntervalMs: 140, MagSize: 20,
 		ReloadMs: 1500, SwitchMs: 250, Spread: 0.02, Range: 1600},
+	{Name: "rocket launcher", Kind: Projectile, Damage: 90, IntervalMs: 800, MagSize: 4,
+		ReloadMs: 2200, SwitchMs: 400, Speed: 650, SplashRange: 110},
 }
 
 // Ticks converts a duration in ms to whole ticks at tickRate, rounding up.

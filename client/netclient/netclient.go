@@ -55,9 +55,9 @@ type Input struct {
 type Entity struct {
 	ID uint16
 	game.EntityView
-	Health   int
-	Flags    uint8
-	seen     uint32 // tick of the last snapshot that carried it
+	Health int
+	Flags  uint8
+	seen   uint32 // tick of the last snapshot that carried it
 }
 
 // Stats counts what the netcode did.
@@ -119,6 +119,7 @@ type Client struct {
 	shotViews  [16]ShotView
 
 	Entities    map[uint16]*Entity
+	projectiles map[uint16]*projectileView
 	Scores      []tnet.ScoreEntry
 	Names       map[uint16]string
 	lastEventID uint32
@@ -182,7 +183,7 @@ func newClient(conn *tnet.Conn, cfg Config, a *tnet.Accept) (*Client, error) {
 		return nil, fmt.Errorf("server runs %w", err)
 	}
 	c := &Client{Cfg: cfg, conn: conn, ID: a.PlayerID, TickRate: int(a.TickRate), Map: m,
-		World: m.World(int(a.TickRate)), Accept: *a, Entities: map[uint16]*Entity{}, Names: map[uint16]string{},
+		World: m.World(int(a.TickRate)), Accept: *a, Entities: map[uint16]*Entity{}, projectiles: map[uint16]*projectileView{}, Names: map[uint16]string{},
 		clock: float64(a.Tick)}
 	if c.Cfg.CmdRate <= 0 || c.Cfg.CmdRate > c.TickRate {
 		c.Cfg.CmdRate = c.TickRate
@@ -446,6 +447,7 @@ func (c *Client) onSnapshot(s *tnet.Snapshot, at time.Time) {
 	c.Health = int(s.Self.Health)
 	c.reconcile(s)
 	c.updateEntities(s)
+	c.updateProjectiles(s)
 	for _, e := range s.Events {
 		if e.ID > c.lastEventID {
 			c.lastEventID = e.ID
@@ -595,4 +597,52 @@ func (c *Client) trackSeq(seq uint32) {
 		c.seqBits = c.seqBits<<shift | 1<<(shift-1)
 	}
 	c.newestSeq = seq
+}
+
+type projectileView struct {
+	hist   game.History
+	weapon uint8
+	owner  uint16
+	seen   uint32
+}
+
+func (c *Client) updateProjectiles(s *tnet.Snapshot) {
+	for _, ps := range s.Projectiles {
+		v := c.projectiles[ps.ID]
+		if v == nil {
+			v = &projectileView{weapon: ps.Weapon, owner: ps.Owner}
+			c.projectiles[ps.ID] = v
+		}
+		v.hist.Add(game.Sample{Tick: s.Tick, X: tnet.FromFixed(ps.X), Y: tnet.FromFixed(ps.Y),
+			Angle: math.Atan2(float64(ps.VY), float64(ps.VX)), Alive: true})
+		v.seen = s.Tick
+	}
+	for id, v := range c.projectiles {
+		if v.seen != s.Tick {
+			delete(c.projectiles, id)
+		}
+	}
+}
+
+// RenderedProjectile is a projectile in flight at the render time.
+type RenderedProjectile struct {
+	ID     uint16
+	Owner  uint16
+	Weapon uint8
+	X, Y   float64
+	Angle  float64
+}
+
+// Projectiles returns the projectiles at RenderTick, sorted by ID.
+func (c *Client) Projectiles() []RenderedProjectile {
+	rt := c.RenderTick()
+	out := make([]RenderedProjectile, 0, len(c.projectiles))
+	for id, v := range c.projectiles {
+		smp, _, ok := v.hist.At(rt, float64(c.Cfg.ExtrapMs)*float64(c.TickRate)/1000)
+		if ok {
+			out = append(out, RenderedProjectile{ID: id, Owner: v.owner, Weapon: v.weapon, X: smp.X, Y: smp.Y, Angle: smp.Angle})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
 }

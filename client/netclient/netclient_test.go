@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http/httptest"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -226,13 +228,26 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 	ticker := time.NewTicker(dt)
 	defer ticker.Stop()
 	var aim float32
-	var wallChecked, fired, reloaded int
+	var fired, reloaded, ackSteps int
+	var pings, unacked []int // per tick, once the round-trip estimate has settled
+	ticks := 0
 	snapsBefore := c.Stats.SnapshotsReceived
 	for pi, ph := range script {
 		for i := 0; i < ph.ticks; i++ {
 			<-ticker.C
+			ack := c.AckCmd()
 			if err := c.Poll(); err != nil {
 				t.Fatalf("poll: %v", err)
+			}
+			if c.AckCmd() > ack {
+				ackSteps++
+			}
+			// The server smooths its RTT samples; skip the first 1.5 s, when
+			// it still remembers the snapshots that reached the client
+			// before SetFakeConditions.
+			if ticks++; ticks > hz*3/2 {
+				pings = append(pings, c.Stats.PingMs)
+				unacked = append(unacked, int(c.CommandNumber()-c.AckCmd()))
 			}
 			if got, want := c.Predicted(), rec.replay(); !got.Equal(want) {
 				t.Fatalf("phase %d tick %d: prediction %+v differs from the acked state replayed %+v", pi, i, got, want)
@@ -256,8 +271,6 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 			}
 			if math.Abs(got-stopAt) > 0.5 {
 				t.Errorf("after running into the wall the player is at (%.2f, %.2f), want %.0f on that axis", p.X, p.Y, stopAt)
-			} else {
-				wallChecked++
 			}
 		}
 	}
@@ -286,8 +299,10 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 
 	st := c.Stats
 	snaps := st.SnapshotsReceived - snapsBefore
-	t.Logf("commands %d (acked %d), snapshots %d, corrections %d, ping %d ms, shots %d, reloads %d",
-		c.CommandNumber(), c.AckCmd(), snaps, st.Corrections, st.PingMs, fired, reloaded)
+	ping, inFlight := minimum(pings), median(unacked)
+	t.Logf("commands %d (acked %d, ack advanced %d times, median %d unacked), snapshots %d, corrections %d, "+
+		"server-measured RTT min %d ms, median %d, last %d, shots %d, reloads %d",
+		c.CommandNumber(), c.AckCmd(), ackSteps, inFlight, snaps, st.Corrections, ping, median(pings), st.PingMs, fired, reloaded)
 	if st.Corrections != 0 {
 		t.Errorf("prediction corrections = %d (last error %.2f units), want 0 with nothing external", st.Corrections, st.LastErrorDist)
 	}
@@ -295,27 +310,43 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 	if snaps < 100 {
 		t.Errorf("received %d snapshots in ~6 s, want >= 100", snaps)
 	}
-	if c.AckCmd() < uint32(c.CommandNumber()) || c.CommandNumber() < 300 {
-		t.Errorf("ack %d of %d commands", c.AckCmd(), c.CommandNumber())
+	if c.CommandNumber() < 300 || ackSteps < 50 {
+		t.Errorf("%d commands made, the ack advanced %d times: want >= 300 and >= 50", c.CommandNumber(), ackSteps)
+	}
+	// With 200 ms round trip about 13 commands are in flight (fewer when a
+	// loaded machine drops ticker ticks): the prediction runs ahead.
+	if inFlight < 5 {
+		t.Errorf("median %d commands unacknowledged, want about 13 at 200 ms and 64 commands/s", inFlight)
 	}
 	if st.DroppedSnapshots != 0 {
 		t.Errorf("%d snapshots arrived out of order on a reliable, order-keeping transport", st.DroppedSnapshots)
 	}
 	// 100 ms each way: the server should measure about 200 ms (plus up to a
-	// tick until the client's next command packet carries the ack).
-	t.Run("server_rtt", func(t *testing.T) {
-		switch ping := st.PingMs; {
-		case ping >= 190 && ping <= 260:
-		case ping >= 100 && ping < 150:
-			// Only the client's 100 ms shows: the server-side fake lag is
-			// not in the measurement.
-			t.Skipf("KNOWN BUG: server measured %d ms for 100+100 ms of fake lag; net/fakelag.go delivers "+
-				"each delayed packet with its real arrival time (Packet.At), so the server's RTT sample "+
-				"(session.go onCmds, at.Sub(sent)) leaves out its own net_fakelag", ping)
-		default:
-			t.Errorf("server-measured round trip %d ms, want about 200 (100 ms fake lag each way)", ping)
-		}
-	})
+	// tick until the client's next command packet carries the ack). Both
+	// fake lags must count: a packet delayed by net_fakelag "arrives" when
+	// it is delivered. Scheduling delays of a loaded machine only add to
+	// it, so the smallest value seen is the one to check.
+	if ping < 190 || ping > 280 {
+		t.Errorf("server-measured round trip: at least %d ms, want about 200 (100 ms fake lag each way)", ping)
+	}
+}
+
+// minimum returns the smallest value of v (0 when empty).
+func minimum(v []int) int {
+	if len(v) == 0 {
+		return 0
+	}
+	return slices.Min(v)
+}
+
+// median returns the middle value of v (0 when empty).
+func median(v []int) int {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]int(nil), v...)
+	sort.Ints(s)
+	return s[len(s)/2]
 }
 
 // TestConvergesAfterDeathAndRespawn plays a client, driven by the bot brain,

@@ -1,0 +1,132 @@
+package server
+
+import (
+	"math"
+
+	"tickshot/game"
+	tnet "tickshot/net"
+	"tickshot/shared"
+)
+
+// Projectiles are simulated by the server only, tick by tick, against the
+// walls (cp/v2 segment queries) and the players' present hitboxes: they are
+// not lag compensated (Bernier 2001, footnote 9). A rocket in flight is
+// visible to everyone, so the shooter must lead the target by its own
+// latency, as in Half-Life.
+
+// ProjectileLifetimeMs is how long a projectile flies before it explodes.
+const ProjectileLifetimeMs = 3000
+
+type projectile struct {
+	id     uint16
+	owner  uint16
+	weapon uint8
+	x, y   float64
+	vx, vy float64
+	dies   uint32 // tick at which it explodes in the air
+}
+
+func (s *Server) fireProjectile(p *game.Player, shot shared.Shot) {
+	def := &shared.Weapons[shot.Weapon]
+	s.nextProjID++
+	if s.nextProjID == 0 {
+		s.nextProjID = 1
+	}
+	off := shared.PlayerRadius + 6
+	pr := &projectile{id: s.nextProjID, owner: p.ID, weapon: shot.Weapon,
+		x: shot.X + shot.DirX*off, y: shot.Y + shot.DirY*off,
+		vx: shot.DirX * def.Speed, vy: shot.DirY * def.Speed,
+		dies: s.tick + uint32(shared.Ticks(ProjectileLifetimeMs, s.cfg.TickRate))}
+	// Fired point-blank into a wall: explode at the muzzle.
+	if frac := s.m.RayWalls(shot.X, shot.Y, pr.x, pr.y); frac < 1 {
+		s.explode(pr, shot.X+(pr.x-shot.X)*frac, shot.Y+(pr.y-shot.Y)*frac, 0)
+		return
+	}
+	s.projectiles = append(s.projectiles, pr)
+	s.addEvent(tnet.Event{Kind: tnet.EvShot, A: p.ID, X: tnet.ToFixed(shot.X), Y: tnet.ToFixed(shot.Y),
+		X2: tnet.ToFixed(shot.X), Y2: tnet.ToFixed(shot.Y), Value: int16(shot.Weapon)}, 0)
+}
+
+// moveProjectiles advances every projectile by one tick and explodes those
+// that hit a wall or a player, or whose time is up.
+func (s *Server) moveProjectiles() {
+	dt := s.world.Dt()
+	kept := s.projectiles[:0]
+	for _, pr := range s.projectiles {
+		nx, ny := pr.x+pr.vx*dt, pr.y+pr.vy*dt
+		frac := s.m.RayWalls(pr.x, pr.y, nx, ny)
+		length := math.Hypot(nx-pr.x, ny-pr.y)
+		dx, dy := (nx-pr.x)/length, (ny-pr.y)/length
+		best := frac * length
+		var victim uint16
+		for _, o := range s.players {
+			if !o.Alive() || o.ID == pr.owner {
+				continue
+			}
+			if t, ok := game.RayCircle(pr.x, pr.y, dx, dy, o.State.X, o.State.Y, shared.PlayerRadius+4); ok && t <= best {
+				best, victim = t, o.ID
+			}
+		}
+		if best < length || victim != 0 {
+			s.explode(pr, pr.x+dx*best, pr.y+dy*best, victim)
+			continue
+		}
+		pr.x, pr.y = nx, ny
+		if s.tick >= pr.dies {
+			s.explode(pr, pr.x, pr.y, 0)
+			continue
+		}
+		kept = append(kept, pr)
+	}
+	for i := len(kept); i < len(s.projectiles); i++ {
+		s.projectiles[i] = nil
+	}
+	s.projectiles = kept
+}
+
+// explode deals splash damage around (x, y): full damage to a direct hit,
+// falling off linearly to zero at SplashRange for anyone in line of sight of
+// the blast, half of that to the owner.
+func (s *Server) explode(pr *projectile, x, y float64, direct uint16) {
+	def := &shared.Weapons[pr.weapon]
+	s.addEvent(tnet.Event{Kind: tnet.EvExplode, A: pr.owner, X: tnet.ToFixed(x), Y: tnet.ToFixed(y),
+		Value: int16(def.SplashRange)}, 0)
+	owner := s.player(pr.owner)
+	if owner == nil {
+		return // the owner left; the rocket harms no one
+	}
+	for _, o := range s.players {
+		if !o.Alive() {
+			continue
+		}
+		dmg := 0
+		if o.ID == direct {
+			dmg = def.Damage
+		} else {
+			d := math.Max(math.Hypot(o.State.X-x, o.State.Y-y)-shared.PlayerRadius, 0)
+			if d >= def.SplashRange || !s.m.LineOfSight(x, y, o.State.X, o.State.Y) {
+				continue
+			}
+			dmg = int(float64(def.Damage) * (1 - d/def.SplashRange))
+			if o.ID == pr.owner {
+				dmg /= 2
+			}
+		}
+		if dmg > 0 {
+			s.damage(owner, o, dmg, o.State.X, o.State.Y)
+		}
+	}
+}
+
+// projectileStates returns the projectiles as snapshots carry them.
+func (s *Server) projectileStates() []tnet.ProjectileState {
+	if len(s.projectiles) == 0 {
+		return nil
+	}
+	out := make([]tnet.ProjectileState, 0, len(s.projectiles))
+	for _, pr := range s.projectiles {
+		out = append(out, tnet.ProjectileState{ID: pr.id, Owner: pr.owner, Weapon: pr.weapon,
+			X: tnet.ToFixed(pr.x), Y: tnet.ToFixed(pr.y), VX: tnet.ToFixed(pr.vx), VY: tnet.ToFixed(pr.vy)})
+	}
+	return out
+}
