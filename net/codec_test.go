@@ -40,7 +40,7 @@ func sampleMessages() []Message {
 				{ID: 1, Tick: 4990, Kind: EvShot, A: 2, X: 10, Y: 20, X2: 300, Y2: -400},
 				{ID: 2, Tick: 4991, Kind: EvJoin, A: 4, Text: "Alyx"},
 			},
-			Scores: []ScoreEntry{{ID: 2, Name: "[BOT] Bernier", Kills: 3, Deaths: 1, PingMs: 0, Bot: true}},
+			Scores:     []ScoreEntry{{ID: 2, Name: "[BOT] Bernier", Kills: 3, Deaths: 1, PingMs: 0, Bot: true}},
 			TickTimeUs: 250, PingMs: 42},
 		&Disconnect{Reason: "kicked: message flood"},
 	}
@@ -123,7 +123,7 @@ var hostileLengths = []struct {
 	{"nested-array32", []byte{0x92, 0x01, 0xdd, 0xff, 0xff, 0xff, 0xff}},
 	// Hello{Protocol: 1, Name: <huge str>}.
 	{"nested-str32", []byte{0x92, 0x01, 0xdb, 0xff, 0xff, 0xff, 0xff, 'a'}},
-	// Snapshot with Self.Ammo a huge bin.
+	// A huge bin nested two arrays deep (precheck does not need the schema).
 	{"nested-bin32", []byte{0x93, 0x01, 0x01, 0x97, 0, 0, 0, 0, 0xc2, 0, 0xc6, 0xff, 0xff, 0xff, 0xff}},
 }
 
