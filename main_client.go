@@ -4,10 +4,12 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"time"
 
 	"tickshot/client"
@@ -25,6 +27,8 @@ type clientFlags struct {
 	shotAfter  *time.Duration
 	width      *int
 	height     *int
+	cvars      *cvarFlags
+	config     *string
 }
 
 func addClientFlags(fs interface {
@@ -32,7 +36,17 @@ func addClientFlags(fs interface {
 	Int(string, int, string) *int
 	Bool(string, bool, string) *bool
 	Duration(string, time.Duration, string) *time.Duration
+	Var(flag.Value, string, string)
 }) clientFlags {
+	cv := &cvarFlags{}
+	fs.Var(cv, "cvar", "set a console variable at start, repeatable (e.g. --cvar net_graph=2 --cvar net_fakelag=100); see 'cvarlist' in the console")
+	cfgPath := ""
+	if dir, err := os.UserConfigDir(); err == nil {
+		p := filepath.Join(dir, "tickshot", "autoexec.cfg")
+		if _, err := os.Stat(p); err == nil {
+			cfgPath = p
+		}
+	}
 	host, _ := os.Hostname()
 	name := os.Getenv("USER")
 	if name == "" {
@@ -51,6 +65,8 @@ func addClientFlags(fs interface {
 		shotAfter:  fs.Duration("screenshot-after", 3*time.Second, "when to take --screenshot"),
 		width:      fs.Int("width", 1280, "window width in pixels"),
 		height:     fs.Int("height", 720, "window height in pixels"),
+		cvars:      cv,
+		config:     fs.String("config", cfgPath, "file of console lines run at start (default: autoexec.cfg in the user config dir, tickshot/, if present)"),
 	}
 }
 
@@ -59,7 +75,8 @@ func (f clientFlags) options(addr, title string) client.Options {
 	cfg.UpdateRate = *f.updaterate
 	cfg.InterpMs = *f.interp
 	return client.Options{Addr: addr, Config: cfg, Title: title, NoSound: *f.noSound,
-		ScreenshotPath: *f.shot, ScreenshotAfter: *f.shotAfter, ReportPath: *f.report, Width: *f.width, Height: *f.height}
+		ScreenshotPath: *f.shot, ScreenshotAfter: *f.shotAfter, ReportPath: *f.report,
+		Cvars: *f.cvars, ConfigFile: *f.config, ServerCvars: serverCvarNames(), Width: *f.width, Height: *f.height}
 }
 
 func cmdPlay(args []string, stderr io.Writer) int {
@@ -67,13 +84,15 @@ func cmdPlay(args []string, stderr io.Writer) int {
 	bots := fs.Int("bots", 3, "server-side bots to play against")
 	tickrate := fs.Int("tickrate", server.DefaultTickRate, "sv_tickrate of the local server (20..128)")
 	mapName := fs.String("map", "", "map name (default arena)")
+	svCvars := &cvarFlags{}
+	fs.Var(svCvars, "sv", "set a server cvar of the local server at start, repeatable (e.g. --sv sv_showimpacts=1)")
 	addr := fs.String("addr", "127.0.0.1:0", "listen address of the local server (port 0 picks a free one; use :27015 to let friends join)")
 	cf := addClientFlags(fs)
 	if code, done := parse(fs, args); done {
 		return code
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv, err := server.New(server.Config{Addr: *addr, TickRate: *tickrate, Bots: *bots, Map: *mapName, Logger: logger})
+	srv, err := server.New(server.Config{Addr: *addr, TickRate: *tickrate, Bots: *bots, Map: *mapName, Logger: logger, Cvars: *svCvars})
 	if err != nil {
 		fmt.Fprintln(stderr, "tickshot play:", err)
 		return 1
@@ -85,7 +104,9 @@ func cmdPlay(args []string, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx) }()
-	err = client.Run(cf.options(srv.Addr(), "Tickshot - local game"))
+	opts := cf.options(srv.Addr(), "Tickshot - local game")
+	opts.Host = srv
+	err = client.Run(opts)
 	cancel()
 	<-done
 	if err != nil {
@@ -133,4 +154,12 @@ func hasPort(addr string) bool {
 		}
 	}
 	return false
+}
+
+func serverCvarNames() []string {
+	names := make([]string, 0, len(server.ServerCvars))
+	for _, c := range server.ServerCvars {
+		names = append(names, c.Name)
+	}
+	return names
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -42,6 +43,15 @@ type Options struct {
 	ScreenshotAfter time.Duration
 	// ReportPath, when set, receives a JSON Report when the window closes.
 	ReportPath string
+	// Host, when set, is the in-process listen server: its host's console
+	// may run server commands and set sv_* cvars.
+	Host interface{ Exec(line string) string }
+	// ServerCvars are the names of the server's cvars (for the console).
+	ServerCvars []string
+	// ConfigFile, when set, is a file of console lines run at start.
+	ConfigFile string
+	// Cvars are set at start, after ConfigFile (from --cvar name=value).
+	Cvars [][2]string
 	// Script, when set, replaces the keyboard and mouse (for tests).
 	Script func(t time.Duration) (netclient.Input, bool)
 }
@@ -75,10 +85,13 @@ type Game struct {
 	frames     int
 	shotsFired int
 
-	fx     effects
-	sound  *sounds
-	aim    float64 // current aim, radians
-	weapon uint8   // weapon the player wants in hand
+	con        console
+	netGraphUs float64 // smoothed cost of drawing the net_graph, µs
+	cvars      map[string]*cvar
+	fx         effects
+	sound      *sounds
+	aim        float64 // current aim, radians
+	weapon     uint8   // weapon the player wants in hand
 }
 
 type connResult struct {
@@ -96,7 +109,10 @@ func Run(opt Options) error {
 	if opt.Title == "" {
 		opt.Title = "Tickshot"
 	}
-	g := &Game{opt: opt, w: opt.Width, h: opt.Height, started: time.Now()}
+	g := &Game{opt: opt, w: opt.Width, h: opt.Height, started: time.Now(), cvars: newCvars()}
+	if err := g.initCvars(); err != nil {
+		return err
+	}
 	if !opt.NoSound {
 		g.sound = newSounds()
 	}
@@ -167,6 +183,8 @@ func (g *Game) Update() error {
 			g.c = r.c
 			g.phase = phasePlaying
 			ebiten.SetTPS(g.c.TickRate)
+			g.c.SetFakeConditions(g.fakeConditions())
+			g.con.print(fmt.Sprintf("connected to %s: map %s, %d ticks/s, you are #%d", g.opt.Addr, g.c.Map.Name, g.c.TickRate, g.c.ID))
 		default:
 		}
 		if inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
@@ -192,7 +210,17 @@ func (g *Game) updatePlaying() error {
 		g.c = nil
 		return nil
 	}
-	if g.opt.Script == nil {
+	for _, p := range c.TakePrints() {
+		g.con.print(p)
+	}
+	consoleOpen := g.updateConsole()
+	if g.c == nil || g.quit {
+		return nil // the console disconnected or quit
+	}
+	if inpututil.IsKeyJustPressed(ebiten.KeyF3) && !consoleOpen {
+		_ = g.setCvar("net_graph", fmt.Sprint((int(g.cvars["net_graph"].f())+1)%4))
+	}
+	if g.opt.Script == nil && !consoleOpen {
 		if inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
 			g.menu = !g.menu
 		}
@@ -225,8 +253,8 @@ func (g *Game) readInput() netclient.Input {
 		return in
 	}
 	var in netclient.Input
-	if g.menu {
-		return netclient.Input{Angle: float32(g.aim)}
+	if g.menu || g.con.open {
+		return netclient.Input{Angle: float32(g.aim), Weapon: g.weapon}
 	}
 	if ebiten.IsKeyPressed(ebiten.KeyA) || ebiten.IsKeyPressed(ebiten.KeyArrowLeft) {
 		in.MoveX--
@@ -388,4 +416,54 @@ func (g *Game) writeReport(path string) {
 	}
 	b, _ := json.MarshalIndent(r, "", "  ")
 	_ = os.WriteFile(path, b, 0o644)
+}
+
+// initCvars takes the netcode settings from the options, then the config
+// file, then --cvar flags.
+func (g *Game) initCvars() error {
+	cfg := g.opt.Config
+	set := func(name string, v float64) { g.cvars[name].value = fmt.Sprint(v) }
+	b := func(x bool) float64 {
+		if x {
+			return 1
+		}
+		return 0
+	}
+	set("cl_updaterate", float64(cfg.UpdateRate))
+	set("cl_interp", float64(cfg.InterpMs)/1000)
+	set("cl_interp_ratio", cfg.InterpRatio)
+	set("rate", float64(cfg.Rate))
+	set("cl_predict", b(cfg.Predict))
+	set("cl_interpolate", b(cfg.Interpolate))
+	set("cl_smooth", b(cfg.Smooth))
+	if g.opt.ConfigFile != "" {
+		if err := g.loadConfig(g.opt.ConfigFile); err != nil {
+			return fmt.Errorf("config: %w", err)
+		}
+	}
+	for _, kv := range g.opt.Cvars {
+		if out := g.exec(kv[0] + " " + kv[1]); strings.HasPrefix(out, "error") || strings.HasPrefix(out, "unknown") {
+			return fmt.Errorf("--cvar %s=%s: %s", kv[0], kv[1], out)
+		}
+	}
+	g.applyNetConfig()
+	g.applyRates()
+	return nil
+}
+
+// fakeConditions returns net_fakelag, net_fakejitter and net_fakeloss.
+func (g *Game) fakeConditions() tnet.FakeConditions {
+	return tnet.FakeConditions{LagMs: g.cvars["net_fakelag"].f(), JitterMs: g.cvars["net_fakejitter"].f(),
+		LossPct: g.cvars["net_fakeloss"].f()}
+}
+
+// disconnect leaves the current server.
+func (g *Game) disconnect(reason string) {
+	if g.c != nil {
+		g.c.Close(reason)
+		g.c = nil
+	}
+	if g.cancel != nil {
+		g.cancel()
+	}
 }

@@ -34,8 +34,8 @@ var (
 	colDim       = color.RGBA{0x9a, 0xa3, 0xb2, 0xff}
 	colHPGood    = color.RGBA{0x5c, 0xd6, 0x5c, 0xff}
 	colHPBad     = color.RGBA{0xe0, 0x4a, 0x4a, 0xff}
-	colTracerMe  = color.RGBA{0xff, 0xf3, 0xa0, 0xff}
-	colTracerOth = color.RGBA{0xff, 0xb0, 0x70, 0xff}
+	colTracerMe  = color.NRGBA{0xff, 0xf3, 0xa0, 0xff}
+	colTracerOth = color.NRGBA{0xff, 0xb0, 0x70, 0xff}
 	colPanel     = color.RGBA{0x0c, 0x0e, 0x12, 0xd0}
 )
 
@@ -117,7 +117,9 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	case phasePlaying:
 		g.drawWorld(screen)
 		g.drawHUD(screen)
+		g.drawNetGraph(screen)
 	}
+	g.drawConsole(screen)
 	g.maybeScreenshot(screen)
 }
 
@@ -142,7 +144,7 @@ func (g *Game) drawWorld(screen *ebiten.Image) {
 
 	for _, im := range g.fx.impacts {
 		a := float32(im.left) / float32(impactTime)
-		vector.DrawFilledCircle(screen, f32(im.x-cx), f32(im.y-cy), 4+6*(1-a), color.RGBA{0xff, 0x60, 0x40, uint8(200 * a)}, true)
+		vector.DrawFilledCircle(screen, f32(im.x-cx), f32(im.y-cy), 4+6*(1-a), color.NRGBA{0xff, 0x60, 0x40, uint8(200 * a)}, true)
 	}
 	for _, t := range g.fx.tracers {
 		a := float64(t.left) / float64(tracerTime)
@@ -160,22 +162,22 @@ func (g *Game) drawWorld(screen *ebiten.Image) {
 		a := uint8(255 * math.Min(1, float64(b.left)/float64(time.Second)))
 		r := float32(shared.PlayerRadius)
 		if b.haveClient {
-			vector.StrokeCircle(screen, f32(b.clientX-cx), f32(b.clientY-cy), r, 2, color.RGBA{0xff, 0x30, 0x30, a}, true)
+			vector.StrokeCircle(screen, f32(b.clientX-cx), f32(b.clientY-cy), r, 2, color.NRGBA{0xff, 0x30, 0x30, a}, true)
 		}
-		vector.StrokeCircle(screen, f32(b.serverX-cx), f32(b.serverY-cy), r, 2, color.RGBA{0x40, 0x80, 0xff, a}, true)
+		vector.StrokeCircle(screen, f32(b.serverX-cx), f32(b.serverY-cy), r, 2, color.NRGBA{0x40, 0x80, 0xff, a}, true)
 	}
 
 	for _, pr := range c.Projectiles() {
 		x, y := pr.X-cx, pr.Y-cy
 		dx, dy := math.Cos(pr.Angle), math.Sin(pr.Angle)
-		vector.StrokeLine(screen, f32(x-dx*18), f32(y-dy*18), f32(x), f32(y), 4, color.RGBA{0xff, 0x90, 0x30, 0x90}, true)
+		vector.StrokeLine(screen, f32(x-dx*18), f32(y-dy*18), f32(x), f32(y), 4, color.NRGBA{0xff, 0x90, 0x30, 0x90}, true)
 		vector.DrawFilledCircle(screen, f32(x), f32(y), 5, color.RGBA{0xff, 0xe0, 0x90, 0xff}, true)
 	}
 	for _, e := range g.fx.explosions {
 		a := float64(e.left) / float64(explosionTime)
 		r := e.r * (0.4 + 0.6*(1-a))
-		vector.DrawFilledCircle(screen, f32(e.x-cx), f32(e.y-cy), f32(r), color.RGBA{0xff, 0x80, 0x20, uint8(160 * a)}, true)
-		vector.StrokeCircle(screen, f32(e.x-cx), f32(e.y-cy), f32(r), 3, color.RGBA{0xff, 0xe0, 0x80, uint8(220 * a)}, true)
+		vector.DrawFilledCircle(screen, f32(e.x-cx), f32(e.y-cy), f32(r), color.NRGBA{0xff, 0x80, 0x20, uint8(160 * a)}, true)
+		vector.StrokeCircle(screen, f32(e.x-cx), f32(e.y-cy), f32(r), 3, color.NRGBA{0xff, 0xe0, 0x80, uint8(220 * a)}, true)
 	}
 
 	// Other players, interpolated.
@@ -194,9 +196,24 @@ func (g *Game) drawWorld(screen *ebiten.Image) {
 		g.drawNameplate(screen, x, y, c.Name(e.ID), e.Health)
 	}
 
+	if g.cvars["cl_showhitboxes"].b() {
+		// The newest server position of every other player, beside the
+		// interpolated one: the distance between them is the interpolation delay.
+		for _, e := range c.Entities {
+			if s, ok := e.Hist.Newest(); ok && s.Alive {
+				vector.StrokeCircle(screen, f32(s.X-cx), f32(s.Y-cy), float32(shared.PlayerRadius), 1.5, color.NRGBA{0xff, 0xff, 0xff, 0x90}, true)
+			}
+		}
+	}
+
 	// The local player, predicted.
 	st := c.Predicted()
 	px, py := c.LocalPos()
+	if g.cvars["cl_showerror"].f() >= 2 {
+		// Where the server last had you (after the acked command).
+		sv := c.Server.State()
+		vector.StrokeCircle(screen, f32(sv.X-cx), f32(sv.Y-cy), float32(shared.PlayerRadius), 1.5, color.NRGBA{0xff, 0x40, 0x40, 0xc0}, true)
+	}
 	if !st.Dead {
 		g.drawPlayer(screen, px-cx, py-cy, g.aim, colMe)
 		if g.fx.muzzle > 0 {
@@ -232,7 +249,7 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 	st := c.Predicted()
 
 	if g.fx.damageFlash > 0 {
-		vector.DrawFilledRect(screen, 0, 0, float32(W), float32(H), color.RGBA{0xb0, 0, 0, uint8(90 * g.fx.damageFlash)}, false)
+		vector.DrawFilledRect(screen, 0, 0, float32(W), float32(H), color.NRGBA{0xb0, 0, 0, uint8(90 * g.fx.damageFlash)}, false)
 	}
 
 	// Health and ammo.
@@ -253,8 +270,12 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 		drawText(screen, "RELOADING", 14, true, W-24, H-96, 2, colTracerMe)
 	}
 
-	// Ping and fps, top-left.
+	// Ping and fps, top-left, and what differs from the defaults.
 	drawText(screen, fmt.Sprintf("ping %d ms   fps %.0f", c.Stats.PingMs, g.fps), 14, false, 12, 10, 0, colDim)
+	if g.cvars["cl_showerror"].f() >= 1 {
+		drawText(screen, fmt.Sprintf("prediction errors %d (last %.2f units)", c.Stats.Corrections, c.Stats.LastErrorDist), 14, false, 12, 30, 0, colTracerMe)
+	}
+	g.drawChangedCvars(screen)
 
 	// Kill feed, top-right.
 	y := 10.0
@@ -282,7 +303,7 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 		mx, my = int(px+math.Cos(g.aim)*120), int(py+math.Sin(g.aim)*120)
 	}
 	fx, fy := float32(mx), float32(my)
-	ch := color.RGBA{0xf0, 0xf0, 0xf0, 0xe0}
+	ch := color.NRGBA{0xf0, 0xf0, 0xf0, 0xe0}
 	vector.StrokeLine(screen, fx-12, fy, fx-4, fy, 2, ch, false)
 	vector.StrokeLine(screen, fx+4, fy, fx+12, fy, 2, ch, false)
 	vector.StrokeLine(screen, fx, fy-12, fx, fy-4, 2, ch, false)
@@ -395,4 +416,18 @@ func (g *Game) maybeScreenshot(screen *ebiten.Image) {
 		_ = f.Close()
 	}
 	g.shotSaved = true
+}
+
+// drawChangedCvars lists, under the ping, the netcode switches that differ
+// from their defaults, so a screenshot says what was being shown.
+func (g *Game) drawChangedCvars(screen *ebiten.Image) {
+	y := 50.0
+	for _, n := range []string{"cl_predict", "cl_interpolate", "cl_interp_ratio", "cl_updaterate", "cl_smooth",
+		"net_fakelag", "net_fakejitter", "net_fakeloss"} {
+		v := g.cvars[n]
+		if v.value != v.def {
+			drawText(screen, fmt.Sprintf("%s %s", n, v.value), 14, false, 12, y, 0, ngWarn)
+			y += 18
+		}
+	}
 }

@@ -32,6 +32,9 @@ type Bot struct {
 	lastY       float64
 	stuckTicks  int
 	angle       float64
+	hunting     bool
+	huntX       float64
+	huntY       float64
 }
 
 // NewBot returns a bot brain whose choices follow seed.
@@ -117,6 +120,23 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 		if !b.hasWaypoint || math.Hypot(b.waypoint.X-x, b.waypoint.Y-y) < 40 || b.stuckTicks > tickRate/2 {
 			b.pickWaypoint(m, x, y)
 			b.stuckTicks = 0
+			// Now and then hunt: head for the nearest enemy's last known
+			// position, if it can be walked to in a straight line.
+			if b.rng.IntN(2) == 0 {
+				if e, ok := nearestAlive(enemies, x, y); ok && m.LineOfSight(x, y, e.X, e.Y) {
+					b.waypoint = Point{e.X, e.Y}
+				} else if ok {
+					b.huntX, b.huntY, b.hunting = e.X, e.Y, true
+				}
+			}
+		}
+		if b.hunting {
+			// Pick waypoints that bring the bot closer to its quarry.
+			if math.Hypot(b.huntX-x, b.huntY-y) < 200 {
+				b.hunting = false
+			} else if math.Hypot(b.waypoint.X-b.huntX, b.waypoint.Y-b.huntY) > math.Hypot(x-b.huntX, y-b.huntY) {
+				b.pickWaypointTowards(m, x, y, b.huntX, b.huntY)
+			}
 		}
 		want := math.Atan2(b.waypoint.Y-y, b.waypoint.X-x)
 		b.angle = turnTowards(b.angle, want, 0.12)
@@ -161,4 +181,30 @@ func norm32(x, y float64) (float32, float32) {
 		return 0, 0
 	}
 	return float32(x / l), float32(y / l)
+}
+
+func nearestAlive(hs []Hitbox, x, y float64) (Hitbox, bool) {
+	best, ok := Hitbox{}, false
+	bd := math.Inf(1)
+	for _, h := range hs {
+		if d := math.Hypot(h.X-x, h.Y-y); h.Alive && d < bd {
+			best, bd, ok = h, d, true
+		}
+	}
+	return best, ok
+}
+
+// pickWaypointTowards chooses, among a few random visible open points, the
+// one nearest to (tx, ty).
+func (b *Bot) pickWaypointTowards(m *Map, x, y, tx, ty float64) {
+	best := math.Inf(1)
+	for try := 0; try < 12; try++ {
+		p := Point{64 + b.rng.Float64()*(m.Width-128), 64 + b.rng.Float64()*(m.Height-128)}
+		if m.Solid(p.X, p.Y, 24) || !m.LineOfSight(x, y, p.X, p.Y) {
+			continue
+		}
+		if d := math.Hypot(p.X-tx, p.Y-ty); d < best {
+			best, b.waypoint, b.hasWaypoint = d, p, true
+		}
+	}
 }

@@ -58,6 +58,12 @@ func Decode(data []byte) (Message, error) {
 		m = new(Snapshot)
 	case MsgDisconnect:
 		m = new(Disconnect)
+	case MsgSettings:
+		m = new(Settings)
+	case MsgCommand:
+		m = new(Command)
+	case MsgPrint:
+		m = new(Print)
 	default:
 		return nil, fmt.Errorf("unknown message type %d", data[0])
 	}
@@ -198,8 +204,9 @@ func walk(b []byte, depth int) (int, error) {
 }
 
 // Check validates the structural limits of a decoded message: string
-// lengths and UTF-8, slice lengths, rates. Game-rule ranges of usercmds are
-// checked by ValidateUserCmd, which needs the tick rate.
+// lengths and UTF-8, slice lengths, the interpolation ratio. Rates outside
+// their ranges are clamped by the server (ClampRates), game-rule ranges of
+// usercmds checked by ValidateUserCmd, which needs the tick rate.
 func Check(m Message) error {
 	switch v := m.(type) {
 	case *Hello:
@@ -209,6 +216,17 @@ func Check(m Message) error {
 		if math.IsNaN(float64(v.InterpRatio)) || v.InterpRatio < 0 || v.InterpRatio > MaxInterpRatio {
 			return fmt.Errorf("cl_interp_ratio %v outside [0, %d]", v.InterpRatio, MaxInterpRatio)
 		}
+	case *Settings:
+		if math.IsNaN(float64(v.InterpRatio)) || v.InterpRatio < 0 || v.InterpRatio > MaxInterpRatio {
+			return fmt.Errorf("cl_interp_ratio %v outside [0, %d]", v.InterpRatio, MaxInterpRatio)
+		}
+	case *Command:
+		if err := checkText("command", v.Text, MaxCommandLen); err != nil {
+			return err
+		}
+		return checkText("password", v.Password, MaxNameLen*2)
+	case *Print:
+		return checkText("text", v.Text, MaxCommandLen)
 	case *Reject:
 		return checkText("reason", v.Reason, MaxReasonLen)
 	case *Disconnect:
@@ -280,4 +298,26 @@ func ValidateUserCmd(c *shared.UserCmd, tickRate int) error {
 		return fmt.Errorf("usercmd with command_number 0")
 	}
 	return nil
+}
+
+// ClampRates limits announced rates to their ranges at tickRate: rate to
+// [MinRate, MaxRate] bytes/s, cl_updaterate and cl_cmdrate to
+// [MinUpdateRate or MinCmdRate, tickRate], cl_interp to [0, MaxInterpMs].
+// Zero means the default (rate 196608, update rate 20, cmd rate tickRate).
+func ClampRates(rate uint32, updateRate, cmdRate, interpMs uint16, tickRate int) (uint32, int, int, int) {
+	if rate == 0 {
+		rate = 196608
+	}
+	rate = min(max(rate, MinRate), MaxRate)
+	ur := int(updateRate)
+	if ur == 0 {
+		ur = 20
+	}
+	ur = min(max(ur, MinUpdateRate), tickRate)
+	cr := int(cmdRate)
+	if cr == 0 {
+		cr = tickRate
+	}
+	cr = min(max(cr, MinCmdRate), tickRate)
+	return rate, ur, cr, min(int(interpMs), MaxInterpMs)
 }

@@ -28,6 +28,9 @@ const (
 	MsgCmds       MsgType = 4 // client -> server: usercmds and snapshot ack
 	MsgSnapshot   MsgType = 5 // server -> client: world state
 	MsgDisconnect MsgType = 6 // both: leaving, with a reason
+	MsgSettings   MsgType = 7 // client -> server: changed rates (cl_updaterate, rate, ...)
+	MsgCommand    MsgType = 8 // client -> server: a console command for the server (kill, rcon)
+	MsgPrint      MsgType = 9 // server -> client: text for the client's console
 )
 
 func (t MsgType) String() string {
@@ -44,6 +47,12 @@ func (t MsgType) String() string {
 		return "snapshot"
 	case MsgDisconnect:
 		return "disconnect"
+	case MsgSettings:
+		return "settings"
+	case MsgCommand:
+		return "command"
+	case MsgPrint:
+		return "print"
 	}
 	return "unknown"
 }
@@ -55,6 +64,7 @@ type Message interface{ Type() MsgType }
 const (
 	MaxNameLen     = 24   // bytes of a player name
 	MaxReasonLen   = 256  // bytes of a reject/disconnect reason
+	MaxCommandLen  = 256  // bytes of a console command or printed line
 	MaxCmdsPerMsg  = 32   // usercmds in one Cmds message (new + backup)
 	MaxClientFrame = 4096 // bytes of one client -> server frame
 	MaxServerFrame = 1 << 18
@@ -87,6 +97,40 @@ type Hello struct {
 
 // Type implements Message.
 func (*Hello) Type() MsgType { return MsgHello }
+
+// Settings changes the rates a client announced in its Hello, mid-game
+// (the same fields and limits).
+type Settings struct {
+	_msgpack    struct{} `msgpack:",as_array"`
+	Rate        uint32
+	UpdateRate  uint16
+	CmdRate     uint16
+	InterpMs    uint16
+	InterpRatio float32
+}
+
+// Type implements Message.
+func (*Settings) Type() MsgType { return MsgSettings }
+
+// Command is a console command the client asks the server to run: "kill"
+// (suicide), or, with the server's rcon password, "rcon <cvar> <value>".
+type Command struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	Text     string
+	Password string
+}
+
+// Type implements Message.
+func (*Command) Type() MsgType { return MsgCommand }
+
+// Print is a line of text for the client's console.
+type Print struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	Text     string
+}
+
+// Type implements Message.
+func (*Print) Type() MsgType { return MsgPrint }
 
 // Cvar is a console variable's name and value.
 type Cvar struct {
@@ -142,6 +186,8 @@ type Cmds struct {
 	// AckBits says which earlier snapshots arrived: bit i set means the
 	// snapshot whose Seq is (Seq of the acked one) - 1 - i arrived.
 	AckBits uint32
+	// Seq numbers the command packets: 1, 2, 3, ... (for loss).
+	Seq uint32
 	// Cmds are in increasing CommandNumber order, at most MaxCmdsPerMsg.
 	Cmds []shared.UserCmd
 }
@@ -260,6 +306,14 @@ type Snapshot struct {
 	TickTimeUs uint32
 	// PingMs is the server's measure of this client's round-trip time, ms.
 	PingMs uint16
+	// TickStdUs is the standard deviation of the server's tick time, µs.
+	TickStdUs uint32
+	// CmdLoss is the share of this client's command packets lost on the
+	// way to the server over the last 256, in percent.
+	CmdLoss uint8
+	// Choke counts the snapshots held back by the client's rate since the
+	// previous snapshot.
+	Choke uint16
 }
 
 // Type implements Message.

@@ -42,6 +42,9 @@ type Config struct {
 	// Fake simulates network conditions on every message the server
 	// receives (net_fakelag, net_fakejitter, net_fakeloss on the server side).
 	Fake tnet.FakeConditions
+	// RconPassword enables remote console commands ("rcon" from a client's
+	// console) for whoever knows it; empty disables rcon.
+	RconPassword string
 	// NoDamage makes hits do no damage (they are still confirmed): for the
 	// hit-registration benchmark, whose target must not die.
 	NoDamage bool
@@ -116,6 +119,9 @@ type Server struct {
 	lag         map[uint16]*lagRing
 	boxBuf      []game.Hitbox
 	vars        vars
+	execCh      chan execReq
+	lastTickAt  time.Time
+	budgetTicks int
 	projectiles []*projectile
 	nextProjID  uint16
 	nextEventID uint32
@@ -152,7 +158,9 @@ func New(cfg Config) (*Server, error) {
 		stopped: make(chan struct{}),
 		lag:     map[uint16]*lagRing{},
 		vars:    defaultVars(),
+		execCh:  make(chan execReq, 4),
 	}
+	s.vars.fake = cfg.Fake.Clamp()
 	for _, kv := range cfg.Cvars {
 		if err := s.vars.set(kv[0], kv[1]); err != nil {
 			return nil, err
@@ -270,6 +278,15 @@ func (s *Server) loop(ctx context.Context, httpErr chan error) error {
 func (s *Server) runTick(now time.Time) {
 	t0 := time.Now()
 	s.tick++
+	// Command budget follows real time: after a stall that skipped ticks,
+	// clients get the command time that really passed (at most the cap).
+	s.budgetTicks = 1
+	if !s.lastTickAt.IsZero() {
+		interval := time.Second / time.Duration(s.cfg.TickRate)
+		s.budgetTicks = min(max(int(now.Sub(s.lastTickAt)/interval), 1), s.cfg.MaxUsrCmdProcessTicks)
+	}
+	s.lastTickAt = now
+	s.runExecs()
 	s.acceptJoins()
 	for _, ss := range s.sessions {
 		s.readSession(ss, now)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strings"
 	"time"
 
 	"tickshot/game"
@@ -40,6 +41,15 @@ type session struct {
 	msgWindow   time.Time
 	msgCount    int
 	msgSeen     uint64 // the connection's PacketsIn when last counted
+
+	// Rates (Hello, then Settings), clamped by net.ClampRates.
+	rate        int     // bytes/s the client accepts
+	cmdRate     int     // command packets/s it sends
+	rateBudget  float64 // bytes that may be sent now; negative = in debt
+	choked      bool    // the due snapshot was held back by rate
+	chokes      int     // snapshots choked since the last one sent
+	chokesTotal int
+	cmdSeq      tnet.SeqTracker
 	kicked      string
 }
 
@@ -68,7 +78,6 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.log.Info("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
 		return
 	}
-	conn.SetFakeConditions(s.cfg.Fake)
 	var hello *tnet.Hello
 	select {
 	case p, ok := <-conn.Recv():
@@ -137,15 +146,13 @@ func (s *Server) admit(req joinReq) string {
 		s.removeBot()
 	}
 	h := req.hello
-	ur := int(h.UpdateRate)
-	if ur == 0 {
-		ur = 20
-	}
-	ur = min(max(ur, tnet.MinUpdateRate), s.cfg.TickRate)
 	name := s.uniqueName(h.Name)
 	p := s.newPlayer(name, false)
-	ss := &session{conn: req.conn, player: p, hello: *h, updateRate: ur, rttMs: -1, view: map[uint16]*game.EntityView{},
+	ss := &session{conn: req.conn, player: p, hello: *h, rttMs: -1, view: map[uint16]*game.EntityView{},
 		budget: s.cfg.MaxUsrCmdProcessTicks, snapAcc: float64(s.cfg.TickRate)}
+	req.conn.SetFakeConditions(s.vars.fake)
+	ss.applyRates(h.Rate, h.UpdateRate, h.CmdRate, h.InterpMs, h.InterpRatio, s.cfg.TickRate)
+	ur := ss.updateRate
 	s.sessions = append(s.sessions, ss)
 	req.conn.Send(&tnet.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.m.Name,
 		Tick: s.tick, UpdateRate: uint16(ur), Cvars: s.publicCvars()})
@@ -182,6 +189,41 @@ func (s *Server) publicCvars() []tnet.Cvar {
 	return cv
 }
 
+// applyRates takes the client's announced rates, clamped to their ranges.
+func (ss *session) applyRates(rate uint32, updateRate, cmdRate, interpMs uint16, ratio float32, tickRate int) {
+	r, ur, cr, im := tnet.ClampRates(rate, updateRate, cmdRate, interpMs, tickRate)
+	ss.rate, ss.updateRate, ss.cmdRate = int(r), ur, cr
+	ss.hello.InterpMs, ss.hello.InterpRatio = uint16(im), ratio
+	ss.hello.Rate, ss.hello.UpdateRate, ss.hello.CmdRate = r, uint16(ur), uint16(cr)
+}
+
+// onCommand runs a client's console command on the server.
+func (s *Server) onCommand(ss *session, m *tnet.Command) {
+	fields := strings.Fields(m.Text)
+	if len(fields) == 0 {
+		return
+	}
+	switch fields[0] {
+	case "kill":
+		if ss.player.Alive() {
+			s.damage(ss.player, ss.player, ss.player.Health, ss.player.State.X, ss.player.State.Y)
+		}
+	case "rcon":
+		if s.cfg.RconPassword == "" {
+			ss.conn.Send(&tnet.Print{Text: "rcon is disabled on this server (no --rcon-password)"})
+			return
+		}
+		if m.Password != s.cfg.RconPassword {
+			s.log.Warn("bad rcon password", "player", ss.player.Name, "id", ss.player.ID)
+			ss.conn.Send(&tnet.Print{Text: "rcon: bad password"})
+			return
+		}
+		ss.conn.Send(&tnet.Print{Text: truncate(s.exec(strings.Join(fields[1:], " ")), tnet.MaxCommandLen)})
+	default:
+		ss.conn.Send(&tnet.Print{Text: truncate("unknown server command: "+fields[0], tnet.MaxCommandLen)})
+	}
+}
+
 // MaxMsgsPerSecond is the flood limit: more messages than this from one
 // client in one second gets it kicked.
 const MaxMsgsPerSecond = 400
@@ -189,7 +231,7 @@ const MaxMsgsPerSecond = 400
 // readSession drains a client's received messages (tick goroutine).
 func (s *Server) readSession(ss *session, now time.Time) {
 	// Command time: one tick of budget per server tick, banked up to the cap.
-	ss.budget = min(ss.budget+1, s.cfg.MaxUsrCmdProcessTicks)
+	ss.budget = min(ss.budget+s.budgetTicks, s.cfg.MaxUsrCmdProcessTicks)
 	// Count every frame the connection read, including those its full
 	// receive queue dropped: a burst that overflows the queue is a flood too.
 	if now.Sub(ss.msgWindow) > time.Second {
@@ -215,7 +257,14 @@ func (s *Server) readSession(ss *session, now time.Time) {
 		}
 		switch m := pkt.Msg.(type) {
 		case *tnet.Cmds:
+			if m.Seq != 0 {
+				ss.cmdSeq.Arrive(m.Seq)
+			}
 			s.onCmds(ss, m, pkt.At)
+		case *tnet.Settings:
+			ss.applyRates(m.Rate, m.UpdateRate, m.CmdRate, m.InterpMs, m.InterpRatio, s.cfg.TickRate)
+		case *tnet.Command:
+			s.onCommand(ss, m)
 		default:
 			s.kick(ss, fmt.Sprintf("protocol error: unexpected %s message", m.Type()))
 			return
@@ -371,12 +420,29 @@ func (s *Server) sendSnapshots(now time.Time) {
 	}
 	var scores []tnet.ScoreEntry
 	for _, ss := range s.sessions {
-		ss.snapAcc += float64(ss.updateRate)
+		// rate: the budget grows by rate/tickrate bytes a tick, banked for at
+		// most a quarter second; a snapshot is held back (choked) while the
+		// budget is in debt.
+		ss.rateBudget = math.Min(ss.rateBudget+float64(ss.rate)/float64(s.cfg.TickRate), float64(ss.rate)/4)
+		if ss.snapAcc < float64(s.cfg.TickRate) {
+			ss.snapAcc += float64(ss.updateRate)
+		}
 		if ss.snapAcc < float64(s.cfg.TickRate) {
 			continue
 		}
+		if ss.rateBudget < 0 {
+			if !ss.choked {
+				ss.choked = true
+				ss.chokes++
+				ss.chokesTotal++
+			}
+			continue
+		}
+		ss.choked = false
 		ss.snapAcc -= float64(s.cfg.TickRate)
 		snap := s.buildSnapshot(ss)
+		snap.Choke = uint16(min(ss.chokes, 65535))
+		ss.chokes = 0
 		if ss.scoresDue || s.tick-ss.lastScor >= uint32(s.cfg.TickRate) {
 			if scores == nil {
 				scores = s.scoreboard()
@@ -390,7 +456,9 @@ func (s *Server) sendSnapshots(now time.Time) {
 		rec := &ss.sent[snap.Seq%sentRing]
 		rec.seq, rec.tick, rec.at = snap.Seq, s.tick, now
 		rec.ents = append(rec.ents[:0], snap.Entities...)
-		ss.conn.Send(snap) // a full queue drops it: the client sees a lost snapshot
+		b := tnet.MustEncode(snap)
+		ss.rateBudget -= float64(len(b))
+		ss.conn.SendRaw(b) // a full queue drops it: the client sees a lost snapshot
 	}
 }
 
@@ -401,6 +469,8 @@ func (s *Server) buildSnapshot(ss *session) *tnet.Snapshot {
 		AckCmd:     ss.lastCmd,
 		Self:       tnet.MakeSelf(p.State, p.Health, p.Teleport),
 		TickTimeUs: uint32(s.tickStats.meanUs()),
+		TickStdUs:  uint32(s.tickStats.stdUs()),
+		CmdLoss:    uint8(math.Round(ss.cmdSeq.LossPct())),
 		PingMs:     uint16(math.Max(ss.rttMs, 0)),
 		Entities:   make([]tnet.EntityState, 0, len(s.players)),
 	}

@@ -63,6 +63,20 @@ func (t *tickStats) meanUs() float64 {
 	return float64(t.sum.Microseconds()) / float64(n)
 }
 
+func (t *tickStats) stdUs() float64 {
+	n := min(t.n, tickStatsWindow)
+	if n < 2 {
+		return 0
+	}
+	mean := t.meanUs()
+	var ss float64
+	for i := 0; i < n; i++ {
+		d := float64(t.ring[i])/float64(time.Microsecond) - mean
+		ss += d * d
+	}
+	return math.Sqrt(ss / float64(n-1))
+}
+
 func (t *tickStats) summary() TickTimeStatus {
 	n := min(t.n, tickStatsWindow)
 	if n == 0 {

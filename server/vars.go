@@ -2,8 +2,13 @@ package server
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
+	"strings"
+	"time"
+
+	tnet "tickshot/net"
 )
 
 // vars are the server's console variables (Source's names).
@@ -12,6 +17,7 @@ type vars struct {
 	maxUnlag    float64 // sv_maxunlag, seconds
 	showImpacts bool    // sv_showimpacts
 	mutualKills bool    // sv_mutualkills
+	fake        tnet.FakeConditions
 }
 
 // CvarInfo describes one server console variable.
@@ -26,6 +32,9 @@ var ServerCvars = []CvarInfo{
 	{"sv_maxunlag", "1", "the furthest back, in seconds, lag compensation rewinds", 0, 1},
 	{"sv_showimpacts", "0", "tell the shooter where the server traced its target, to draw beside where the shooter drew it (1)", 0, 1},
 	{"sv_mutualkills", "0", "two players killing each other in one tick: the command run first wins (0, as CS:GO) or both die (1, as Overwatch)", 0, 1},
+	{"net_fakelag", "0", "server side: delay every message the server receives by this many ms", 0, 1000},
+	{"net_fakejitter", "0", "server side: random extra delay, 0..this many ms, on every message the server receives", 0, 500},
+	{"net_fakeloss", "0", "server side: drop this percentage of the messages the server receives", 0, 100},
 }
 
 func defaultVars() vars {
@@ -64,6 +73,12 @@ func (v *vars) set(name, value string) error {
 		v.showImpacts = f != 0
 	case "sv_mutualkills":
 		v.mutualKills = f != 0
+	case "net_fakelag":
+		v.fake.LagMs = f
+	case "net_fakejitter":
+		v.fake.JitterMs = f
+	case "net_fakeloss":
+		v.fake.LossPct = f
 	}
 	return nil
 }
@@ -85,6 +100,91 @@ func (v *vars) get(name string) string {
 		return b(v.showImpacts)
 	case "sv_mutualkills":
 		return b(v.mutualKills)
+	case "net_fakelag":
+		return strconv.FormatFloat(v.fake.LagMs, 'g', -1, 64)
+	case "net_fakejitter":
+		return strconv.FormatFloat(v.fake.JitterMs, 'g', -1, 64)
+	case "net_fakeloss":
+		return strconv.FormatFloat(v.fake.LossPct, 'g', -1, 64)
 	}
 	return ""
+}
+
+// exec runs a server console command (tick goroutine only): "NAME" shows a
+// cvar, "NAME VALUE" sets it, "cvarlist" lists them, "status" lists players.
+func (s *Server) exec(line string) string {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return ""
+	}
+	switch f[0] {
+	case "cvarlist":
+		var b strings.Builder
+		for _, c := range ServerCvars {
+			fmt.Fprintf(&b, "%s = %s (%g..%g): %s\n", c.Name, s.vars.get(c.Name), c.Min, c.Max, c.Help)
+		}
+		return strings.TrimSpace(b.String())
+	case "status":
+		var b strings.Builder
+		fmt.Fprintf(&b, "map %s, tick %d at %d/s, tick time %.0f us", s.m.Name, s.tick, s.cfg.TickRate, s.tickStats.meanUs())
+		for _, p := range s.players {
+			ping := "BOT"
+			if ss := s.sessionOf(p.ID); ss != nil {
+				ping = fmt.Sprintf("%.0f ms, rate %d, updaterate %d, cmdrate %d", math.Max(ss.rttMs, 0), ss.rate, ss.updateRate, ss.cmdRate)
+			}
+			fmt.Fprintf(&b, "\n#%d %s  %d/%d  %s", p.ID, p.Name, p.Kills, p.Deaths, ping)
+		}
+		return b.String()
+	}
+	if s.vars.get(f[0]) == "" {
+		return fmt.Sprintf("unknown server command or cvar %q (try cvarlist)", f[0])
+	}
+	if len(f) == 1 {
+		return fmt.Sprintf("%s = %s", f[0], s.vars.get(f[0]))
+	}
+	if err := s.vars.set(f[0], f[1]); err != nil {
+		return err.Error()
+	}
+	if strings.HasPrefix(f[0], "net_fake") {
+		for _, ss := range s.sessions {
+			ss.conn.SetFakeConditions(s.vars.fake)
+		}
+	}
+	s.log.Info("server cvar changed", "cvar", f[0], "value", s.vars.get(f[0]))
+	return fmt.Sprintf("%s = %s", f[0], s.vars.get(f[0]))
+}
+
+type execReq struct {
+	line  string
+	reply chan string
+}
+
+// Exec runs a server console command from any goroutine (the listen
+// server's host console) and returns its output. It waits for the next tick.
+func (s *Server) Exec(line string) string {
+	req := execReq{line: line, reply: make(chan string, 1)}
+	select {
+	case s.execCh <- req:
+	case <-s.stopped:
+		return "server is not running"
+	case <-time.After(2 * time.Second):
+		return "server did not answer"
+	}
+	select {
+	case r := <-req.reply:
+		return r
+	case <-s.stopped:
+		return "server is not running"
+	}
+}
+
+func (s *Server) runExecs() {
+	for {
+		select {
+		case req := <-s.execCh:
+			req.reply <- s.exec(req.line)
+		default:
+			return
+		}
+	}
 }

@@ -126,8 +126,11 @@ type Client struct {
 	events      []tnet.Event
 	effects     []shared.Result
 
-	Stats Stats
-	err   error
+	Stats  Stats
+	Net    NetStats
+	cmdSeq uint32
+	prints []string
+	err    error
 }
 
 // Connect dials addr, sends Hello and waits for Accept or Reject.
@@ -318,9 +321,13 @@ func (c *Client) Poll() error {
 }
 
 func (c *Client) handle(p tnet.Packet) {
+	c.Net.In.Add(p.At, p.Size)
 	switch m := p.Msg.(type) {
 	case *tnet.Snapshot:
 		c.onSnapshot(m, p.At)
+		c.Net.record(m, p, c)
+	case *tnet.Print:
+		c.prints = append(c.prints, m.Text)
 	case *tnet.Reject:
 		c.err = fmt.Errorf("server refused: %s", m.Reason)
 	}
@@ -404,14 +411,17 @@ func (c *Client) sendCmds() {
 	if from > c.cmdNum {
 		return
 	}
-	msg := &tnet.Cmds{Ack: c.lastSnap, AckBits: c.seqBits, Cmds: make([]shared.UserCmd, 0, c.cmdNum-from+1)}
+	c.cmdSeq++
+	msg := &tnet.Cmds{Ack: c.lastSnap, AckBits: c.seqBits, Seq: c.cmdSeq, Cmds: make([]shared.UserCmd, 0, c.cmdNum-from+1)}
 	for n := from; n <= c.cmdNum; n++ {
 		msg.Cmds = append(msg.Cmds, c.ring[n%ringSize].cmd)
 	}
-	if c.conn.Send(msg) {
+	b := tnet.MustEncode(msg)
+	if c.conn.SendRaw(b) {
 		c.Stats.CmdsSent += int(c.cmdNum - c.sentUpTo)
 		c.Stats.PacketsSent++
 		c.sentUpTo = c.cmdNum
+		c.Net.Out.Add(time.Now(), len(b))
 	}
 }
 
@@ -646,3 +656,25 @@ func (c *Client) Projectiles() []RenderedProjectile {
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
+
+// TakePrints returns the lines the server sent for the console.
+func (c *Client) TakePrints() []string {
+	p := c.prints
+	c.prints = nil
+	return p
+}
+
+// SendCommand asks the server to run a console command ("kill", "rcon ...").
+func (c *Client) SendCommand(text, password string) {
+	c.conn.Send(&tnet.Command{Text: text, Password: password})
+}
+
+// SendSettings tells the server the current rates after a change of
+// rate, cl_updaterate, cl_cmdrate, cl_interp or cl_interp_ratio.
+func (c *Client) SendSettings() {
+	c.conn.Send(&tnet.Settings{Rate: uint32(c.Cfg.Rate), UpdateRate: uint16(c.Cfg.UpdateRate),
+		CmdRate: uint16(c.Cfg.CmdRate), InterpMs: uint16(c.Cfg.InterpMs), InterpRatio: float32(c.Cfg.InterpRatio)})
+}
+
+// FakeConditions returns the simulated conditions on received messages.
+func (c *Client) FakeConditions() tnet.FakeConditions { return c.conn.FakeConditions() }

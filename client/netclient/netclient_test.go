@@ -206,6 +206,7 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 		move    [2]float32
 		turn    float32 // radians per tick added to the aim
 		buttons uint16
+		weapon  uint8
 	}
 	const hz = 64
 	script := []phase{
@@ -213,10 +214,10 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 		{ticks: hz / 2, move: [2]float32{wdx + wdy, wdy - wdx}, turn: -0.05, buttons: shared.ButtonAttack}, // slide along it, firing
 		{ticks: hz / 4, move: [2]float32{-wdx, -wdy}, turn: 0.1, buttons: shared.ButtonReload},             // away, reloading
 		{ticks: hz / 3, move: [2]float32{0.37, -0.81}, turn: -0.2, buttons: shared.ButtonAttack},           // fractional axes, fire during the reload
-		{ticks: hz / 4, move: [2]float32{0, 0}, turn: 0.3},                                                 // stop, turn
-		{ticks: hz / 2, move: [2]float32{-0.9, 0.2}},
-		{ticks: hz / 3, move: [2]float32{wdx, wdy}, turn: 0.07, buttons: shared.ButtonAttack}, // back into the wall, firing again
-		{ticks: hz / 4, move: [2]float32{1, 1}, buttons: shared.ButtonAttack},                 // diagonal
+		{ticks: hz / 4, move: [2]float32{0, 0}, turn: 0.3, weapon: 1},                                      // stop, turn, draw the other weapon
+		{ticks: hz / 2, move: [2]float32{-0.9, 0.2}},                                                       // and back to the rifle
+		{ticks: hz / 3, move: [2]float32{wdx, wdy}, turn: 0.07, buttons: shared.ButtonAttack},              // back into the wall, firing again
+		{ticks: hz / 4, move: [2]float32{1, 1}, buttons: shared.ButtonAttack},                              // diagonal
 		{ticks: hz / 3, move: [2]float32{-1, 1}, turn: -0.12, buttons: shared.ButtonAttack},
 		{ticks: hz / 2, move: [2]float32{wdy, -wdx}, turn: 0.04, buttons: shared.ButtonAttack},
 		{ticks: hz / 4, move: [2]float32{0.5, -0.5}, turn: 0.25, buttons: shared.ButtonAttack},
@@ -253,7 +254,7 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 				t.Fatalf("phase %d tick %d: prediction %+v differs from the acked state replayed %+v", pi, i, got, want)
 			}
 			aim = float32(math.Remainder(float64(aim+ph.turn), 2*math.Pi))
-			rec.tick(dt, netclient.Input{MoveX: ph.move[0], MoveY: ph.move[1], Angle: aim, Buttons: ph.buttons})
+			rec.tick(dt, netclient.Input{MoveX: ph.move[0], MoveY: ph.move[1], Angle: aim, Buttons: ph.buttons, Weapon: ph.weapon})
 			for _, e := range c.TakeEffects() {
 				if e.Fired {
 					fired++
@@ -407,7 +408,7 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 			if !c.Predicted().Dead {
 				t.Errorf("server says dead, prediction says alive")
 			}
-			t.Logf("killed at server tick %d, seen at %d; %d correction(s)", killTick, c.AckCmd(), corrDeath)
+			t.Logf("killed at server tick %d, learnt with command %d acked; %d correction(s)", killTick, c.AckCmd(), corrDeath)
 		case deathSeen && c.Server.Teleport != wasTeleport:
 			respawned = true
 			corrRspawn = c.Stats.Corrections - corr
@@ -468,7 +469,9 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 }
 
 // scriptedInput returns varied input for command i: changing directions
-// (often into walls), fractional axes, aim sweeps, fire bursts and reloads.
+// (often into walls), fractional axes, aim sweeps, weapon switches, fire
+// bursts and reloads. Only hitscan weapons fire: a rocket's splash can hurt
+// its owner, a change from outside the player's own commands.
 type scriptedInput struct {
 	rng     *rand.Rand
 	left    int
@@ -476,6 +479,7 @@ type scriptedInput struct {
 	turn    float32
 	aim     float32
 	buttons uint16
+	weapon  uint8
 }
 
 func (s *scriptedInput) next() netclient.Input {
@@ -492,17 +496,22 @@ func (s *scriptedInput) next() netclient.Input {
 			s.move = [2]float32{float32(l * math.Cos(a)), float32(l * math.Sin(a))}
 		}
 		s.turn = float32((s.rng.Float64()*2 - 1) * 0.3)
+		if s.rng.IntN(4) == 0 {
+			s.weapon = uint8(s.rng.IntN(shared.NumWeapons))
+		}
 		s.buttons = 0
 		switch s.rng.IntN(4) {
 		case 0, 1:
-			s.buttons = shared.ButtonAttack
+			if shared.Weapons[s.weapon].Kind == shared.Hitscan {
+				s.buttons = shared.ButtonAttack
+			}
 		case 2:
 			s.buttons = shared.ButtonReload
 		}
 	}
 	s.left--
 	s.aim = float32(math.Remainder(float64(s.aim+s.turn), 2*math.Pi))
-	return netclient.Input{MoveX: s.move[0], MoveY: s.move[1], Angle: s.aim, Buttons: s.buttons}
+	return netclient.Input{MoveX: s.move[0], MoveY: s.move[1], Angle: s.aim, Buttons: s.buttons, Weapon: s.weapon}
 }
 
 // TestDeterminismServerAndClient runs 10 000 commands through both the
@@ -513,10 +522,7 @@ func (s *scriptedInput) next() netclient.Input {
 // result by reconciliation.
 func TestDeterminismServerAndClient(t *testing.T) {
 	const tickRate = 64
-	n := 10000
-	if testing.Short() {
-		n = 2000
-	}
+	const n = 10000 // about 4 s with -race
 	srv, err := server.New(server.Config{TickRate: tickRate, Seed: 3, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -586,7 +592,8 @@ func TestDeterminismServerAndClient(t *testing.T) {
 
 	in := &scriptedInput{rng: rand.New(rand.NewPCG(11, 12))}
 	start := time.Now()
-	steps := 0
+	steps, fired, reloads, switches := 0, 0, 0, 0
+	weapon := c.Predicted().Weapon
 	for i := 0; i < n; i++ {
 		sent := c.ConnStats().PacketsOut
 		c.Tick(interval, in.next())
@@ -606,13 +613,29 @@ func TestDeterminismServerAndClient(t *testing.T) {
 		if c.AckCmd() != num {
 			t.Fatalf("server acked %d after command %d: commands were not compared one by one", c.AckCmd(), num)
 		}
+		for _, e := range c.TakeEffects() {
+			if e.Fired {
+				fired++
+			}
+			if e.ReloadStarted {
+				reloads++
+			}
+		}
+		if w := c.Predicted().Weapon; w != weapon {
+			weapon = w
+			switches++
+		}
 		if c.Stats.Corrections != 0 {
 			t.Fatalf("command %d: prediction corrected (%.3f units off)", num, c.Stats.LastErrorDist)
 		}
 	}
 	pred, auth := c.Predicted(), c.Server.State()
-	t.Logf("%d commands, %d server steps, %d snapshots, %d corrections, %v wall time; final %+v",
-		c.CommandNumber(), steps, c.Stats.SnapshotsReceived, c.Stats.Corrections, time.Since(start).Round(time.Millisecond), pred)
+	t.Logf("%d commands (%d shots, %d reloads, %d weapon switches), %d server steps, %d snapshots, %d corrections, %v wall time; final %+v",
+		c.CommandNumber(), fired, reloads, switches, steps, c.Stats.SnapshotsReceived, c.Stats.Corrections,
+		time.Since(start).Round(time.Millisecond), pred)
+	if fired < n/100 || reloads < n/1000 || switches < n/1000 {
+		t.Errorf("the script fired %d shots, reloaded %d times and switched weapons %d times: too little variety", fired, reloads, switches)
+	}
 	if c.AckCmd() != c.CommandNumber() || c.CommandNumber() != uint32(n) {
 		t.Errorf("acked %d of %d commands, want %d", c.AckCmd(), c.CommandNumber(), n)
 	}

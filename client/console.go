@@ -1,0 +1,292 @@
+//go:build !headless
+
+package client
+
+import (
+	"fmt"
+	"image/color"
+	"sort"
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+)
+
+// console is the in-game console (backquote key): read and set cvars, run
+// commands, with history and tab completion.
+type console struct {
+	open    bool
+	input   []rune
+	lines   []string
+	history []string
+	histPos int
+}
+
+const maxConsoleLines = 200
+
+var consoleCommands = map[string]string{
+	"help":       "help [NAME]: list commands and cvars, or explain one",
+	"cvarlist":   "cvarlist: every console variable with its value and range",
+	"status":     "status: the players on the server with ping, kills and deaths, and your rates",
+	"connect":    "connect HOST:PORT: join another server",
+	"disconnect": "disconnect: leave the server",
+	"kill":       "kill: die and respawn",
+	"quit":       "quit: close the game",
+	"rcon":       "rcon COMMAND: run a server command (sv_* cvars, net_fake* on the server side, status, cvarlist); the listen-server host needs no password, elsewhere set rcon_password first",
+	"clear":      "clear: empty the console",
+}
+
+func (c *console) print(s string) {
+	for _, l := range strings.Split(s, "\n") {
+		c.lines = append(c.lines, l)
+	}
+	if len(c.lines) > maxConsoleLines {
+		c.lines = c.lines[len(c.lines)-maxConsoleLines:]
+	}
+}
+
+// updateConsole handles the console's keys; it returns true while the
+// console has the keyboard.
+func (g *Game) updateConsole() bool {
+	con := &g.con
+	if inpututil.IsKeyJustPressed(ebiten.KeyBackquote) {
+		con.open = !con.open
+		return true
+	}
+	if !con.open {
+		return false
+	}
+	for _, r := range ebiten.AppendInputChars(nil) {
+		if r != '`' && r != '~' && r >= 0x20 && len(con.input) < 200 {
+			con.input = append(con.input, r)
+		}
+	}
+	switch {
+	case inpututil.IsKeyJustPressed(ebiten.KeyEscape):
+		con.open = false
+	case repeat(ebiten.KeyBackspace) && len(con.input) > 0:
+		con.input = con.input[:len(con.input)-1]
+	case inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter):
+		line := strings.TrimSpace(string(con.input))
+		con.input = con.input[:0]
+		if line != "" {
+			con.print("] " + line)
+			con.history = append(con.history, line)
+			con.histPos = len(con.history)
+			if out := g.exec(line); out != "" {
+				con.print(out)
+			}
+		}
+	case inpututil.IsKeyJustPressed(ebiten.KeyTab):
+		completed, options := g.complete(string(con.input))
+		con.input = []rune(completed)
+		if len(options) > 1 {
+			con.print(strings.Join(options, "  "))
+		}
+	case inpututil.IsKeyJustPressed(ebiten.KeyArrowUp):
+		if con.histPos > 0 {
+			con.histPos--
+			con.input = []rune(con.history[con.histPos])
+		}
+	case inpututil.IsKeyJustPressed(ebiten.KeyArrowDown):
+		if con.histPos < len(con.history)-1 {
+			con.histPos++
+			con.input = []rune(con.history[con.histPos])
+		} else {
+			con.histPos = len(con.history)
+			con.input = con.input[:0]
+		}
+	}
+	return true
+}
+
+func repeat(k ebiten.Key) bool {
+	d := inpututil.KeyPressDuration(k)
+	return d == 1 || (d > 20 && d%3 == 0)
+}
+
+// complete extends line to the longest common prefix of the matching
+// commands and cvars, and returns the candidates.
+func (g *Game) complete(line string) (string, []string) {
+	if strings.Contains(line, " ") {
+		return line, nil
+	}
+	var cands []string
+	for _, n := range g.completionNames() {
+		if strings.HasPrefix(n, line) {
+			cands = append(cands, n)
+		}
+	}
+	if len(cands) == 0 {
+		return line, nil
+	}
+	if len(cands) == 1 {
+		return cands[0] + " ", cands
+	}
+	p := cands[0]
+	for _, c := range cands[1:] {
+		for !strings.HasPrefix(c, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	return p, cands
+}
+
+func (g *Game) completionNames() []string {
+	names := g.cvarNames()
+	for c := range consoleCommands {
+		names = append(names, c)
+	}
+	if g.opt.Host != nil {
+		names = append(names, g.opt.ServerCvars...)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// exec runs one console line and returns what it prints.
+func (g *Game) exec(line string) string {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return ""
+	}
+	name, args := f[0], f[1:]
+	switch name {
+	case "help":
+		if len(args) == 0 {
+			var cmds []string
+			for c := range consoleCommands {
+				cmds = append(cmds, c)
+			}
+			sort.Strings(cmds)
+			return "commands: " + strings.Join(cmds, ", ") + "\ncvars: " + strings.Join(g.cvarNames(), ", ") +
+				"\n'help NAME' explains one; 'NAME' shows a cvar, 'NAME VALUE' sets it"
+		}
+		if h, ok := consoleCommands[args[0]]; ok {
+			return h
+		}
+		if v := g.cvars[args[0]]; v != nil {
+			return fmt.Sprintf("%s (%s, default %q): %s", v.name, v.rangeText(), v.def, v.help)
+		}
+		return fmt.Sprintf("unknown command or cvar %q", args[0])
+	case "cvarlist":
+		var b strings.Builder
+		for _, n := range g.cvarNames() {
+			v := g.cvars[n]
+			fmt.Fprintf(&b, "%-22s %-8s (%s)\n", n, v.value, v.rangeText())
+		}
+		return strings.TrimRight(b.String(), "\n")
+	case "clear":
+		g.con.lines = nil
+		return ""
+	case "quit", "exit":
+		g.quit = true
+		return ""
+	case "status":
+		return g.statusText()
+	case "connect":
+		if len(args) != 1 {
+			return "usage: connect HOST:PORT"
+		}
+		g.disconnect("connecting elsewhere")
+		g.opt.Addr = args[0]
+		g.connect()
+		return "connecting to " + args[0]
+	case "disconnect":
+		g.disconnect("disconnected by player")
+		g.phase, g.err = phaseError, fmt.Errorf("you left the server")
+		return ""
+	case "kill":
+		if g.c == nil {
+			return "not connected"
+		}
+		g.c.SendCommand("kill", "")
+		return ""
+	case "rcon":
+		if len(args) == 0 {
+			return consoleCommands["rcon"]
+		}
+		return g.serverCommand(strings.Join(args, " "))
+	}
+	if v := g.cvars[name]; v != nil {
+		if len(args) == 0 {
+			val := v.value
+			if v.name == "rcon_password" && val != "" {
+				val = "(set)"
+			}
+			return fmt.Sprintf("%s = %s (%s, default %q)", v.name, val, v.rangeText(), v.def)
+		}
+		if err := g.setCvar(name, strings.Join(args, " ")); err != nil {
+			return "error: " + err.Error()
+		}
+		if v.name == "rcon_password" {
+			return ""
+		}
+		return fmt.Sprintf("%s = %s", v.name, v.value)
+	}
+	for _, sv := range g.opt.ServerCvars {
+		if sv == name {
+			if g.opt.Host == nil {
+				return fmt.Sprintf("%s is a server variable: only the listen-server host or rcon can change it (rcon %s ...)", name, name)
+			}
+			return g.opt.Host.Exec(line)
+		}
+	}
+	if strings.HasPrefix(name, "sv_") {
+		return fmt.Sprintf("%s is a server variable: use rcon %s", name, line)
+	}
+	return fmt.Sprintf("unknown command %q (try help)", name)
+}
+
+// serverCommand runs a server console command: directly on the listen
+// server, else over rcon with the password.
+func (g *Game) serverCommand(cmd string) string {
+	if g.opt.Host != nil {
+		return g.opt.Host.Exec(cmd)
+	}
+	if g.c == nil {
+		return "not connected"
+	}
+	pw := g.cvars["rcon_password"].value
+	if pw == "" {
+		return "set rcon_password first"
+	}
+	g.c.SendCommand("rcon "+cmd, pw)
+	return ""
+}
+
+func (g *Game) statusText() string {
+	if g.c == nil {
+		return "not connected"
+	}
+	c := g.c
+	var b strings.Builder
+	fmt.Fprintf(&b, "server %s, map %s, %d ticks/s; you are #%d\n", g.opt.Addr, c.Map.Name, c.TickRate, c.ID)
+	fmt.Fprintf(&b, "rates: cl_updaterate %d, cl_cmdrate %d, rate %d, lerp %.0f ms\n", c.Cfg.UpdateRate, c.Cfg.CmdRate, c.Cfg.Rate, c.InterpMs())
+	for _, r := range toRows(c) {
+		ping := fmt.Sprintf("%d ms", r.ping)
+		if r.bot {
+			ping = "BOT"
+		}
+		fmt.Fprintf(&b, "#%-3d %-24s %3d kills %3d deaths  %s\n", r.id, r.name, r.kills, r.deaths, ping)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func (g *Game) drawConsole(screen *ebiten.Image) {
+	if !g.con.open {
+		return
+	}
+	W := float64(g.w)
+	h := float64(g.h) * 0.45
+	vector.DrawFilledRect(screen, 0, 0, float32(W), float32(h), color.RGBA{0x08, 0x0a, 0x0e, 0xe8}, false)
+	vector.StrokeLine(screen, 0, float32(h), float32(W), float32(h), 2, colMe, false)
+	const lh = 17.0
+	y := h - 30
+	drawText(screen, "] "+string(g.con.input)+"_", 15, false, 10, y, 0, colText)
+	for i := len(g.con.lines) - 1; i >= 0 && y > lh; i-- {
+		y -= lh
+		drawText(screen, g.con.lines[i], 14, false, 10, y, 0, colDim)
+	}
+}
