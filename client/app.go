@@ -52,6 +52,9 @@ type Options struct {
 	ConfigFile string
 	// Cvars are set at start, after ConfigFile (from --cvar name=value).
 	Cvars [][2]string
+	// AutoPlay drives the local player with the bot brain (a demo mode,
+	// and the way README's screenshots are taken).
+	AutoPlay bool
 	// Script, when set, replaces the keyboard and mouse (for tests).
 	Script func(t time.Duration) (netclient.Input, bool)
 }
@@ -85,13 +88,19 @@ type Game struct {
 	frames     int
 	shotsFired int
 
-	con        console
-	netGraphUs float64 // smoothed cost of drawing the net_graph, µs
-	cvars      map[string]*cvar
-	fx         effects
-	sound      *sounds
-	aim        float64 // current aim, radians
-	weapon     uint8   // weapon the player wants in hand
+	brain       *game.Bot
+	con         console
+	netGraphUs  float64 // smoothed cost of drawing the net_graph, µs
+	batch       rectBatch
+	ngText      *ebiten.Image // cached net_graph text
+	ngTextAt    time.Time
+	ngTextLevel int
+	ngMaxSize   float64
+	cvars       map[string]*cvar
+	fx          effects
+	sound       *sounds
+	aim         float64 // current aim, radians
+	weapon      uint8   // weapon the player wants in hand
 }
 
 type connResult struct {
@@ -252,6 +261,9 @@ func (g *Game) readInput() netclient.Input {
 		g.aim = float64(in.Angle)
 		return in
 	}
+	if g.opt.AutoPlay {
+		return g.autoInput()
+	}
 	var in netclient.Input
 	if g.menu || g.con.open {
 		return netclient.Input{Angle: float32(g.aim), Weapon: g.weapon}
@@ -399,10 +411,13 @@ type Report struct {
 	Corrections int     `json:"prediction_corrections"`
 	ShotsFired  int     `json:"shots_fired"`
 	Frames      int     `json:"frames"`
+	// NetGraphUs is the mean CPU time to issue the net_graph's draw calls
+	// per frame, in µs (0 when it was off).
+	NetGraphUs float64 `json:"net_graph_us"`
 }
 
 func (g *Game) writeReport(path string) {
-	r := Report{Frames: g.frames, ShotsFired: g.shotsFired}
+	r := Report{Frames: g.frames, ShotsFired: g.shotsFired, NetGraphUs: g.netGraphUs}
 	if g.err != nil {
 		r.Error = g.err.Error()
 	}
@@ -466,4 +481,20 @@ func (g *Game) disconnect(reason string) {
 	if g.cancel != nil {
 		g.cancel()
 	}
+}
+
+// autoInput lets the bot brain play for the local player (--autoplay).
+func (g *Game) autoInput() netclient.Input {
+	c := g.c
+	if g.brain == nil {
+		g.brain = game.NewBot(uint64(time.Now().UnixNano()))
+	}
+	ents := c.Rendered()
+	boxes := make([]game.Hitbox, 0, len(ents))
+	for _, e := range ents {
+		boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: shared.PlayerRadius, Alive: e.Alive})
+	}
+	in := g.brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
+	g.aim = float64(in.Angle)
+	return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons, Weapon: g.weapon}
 }

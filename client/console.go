@@ -139,7 +139,11 @@ func (g *Game) completionNames() []string {
 		names = append(names, c)
 	}
 	if g.opt.Host != nil {
-		names = append(names, g.opt.ServerCvars...)
+		for _, n := range g.opt.ServerCvars {
+			if g.cvars[n] == nil {
+				names = append(names, n)
+			}
+		}
 	}
 	sort.Strings(names)
 	return names

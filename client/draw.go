@@ -298,7 +298,7 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 
 	// Crosshair at the mouse, and hit markers.
 	mx, my := ebiten.CursorPosition()
-	if g.opt.Script != nil {
+	if g.opt.Script != nil || g.opt.AutoPlay {
 		px, py := g.worldToScreen(c.LocalPos())
 		mx, my = int(px+math.Cos(g.aim)*120), int(py+math.Sin(g.aim)*120)
 	}
@@ -333,7 +333,7 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 	if g.menu {
 		g.drawMenu(screen)
 	}
-	if !st.Dead && g.opt.Script == nil && time.Since(g.started) < 8*time.Second {
+	if !st.Dead && g.opt.Script == nil && !g.opt.AutoPlay && time.Since(g.started) < 8*time.Second {
 		drawText(screen, "WASD move   mouse aim   left click fire   R reload   1/2 weapon   Tab scores   Esc menu", 15, false, W/2, H-34, 1, colDim)
 	}
 }
@@ -422,7 +422,7 @@ func (g *Game) maybeScreenshot(screen *ebiten.Image) {
 // from their defaults, so a screenshot says what was being shown.
 func (g *Game) drawChangedCvars(screen *ebiten.Image) {
 	y := 50.0
-	for _, n := range []string{"cl_predict", "cl_interpolate", "cl_interp_ratio", "cl_updaterate", "cl_smooth",
+	for _, n := range []string{"cl_predict", "cl_interpolate", "cl_interp", "cl_interp_ratio", "cl_updaterate", "cl_cmdrate", "rate", "cl_cmdbackup", "cl_smooth",
 		"net_fakelag", "net_fakejitter", "net_fakeloss"} {
 		v := g.cvars[n]
 		if v.value != v.def {

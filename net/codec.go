@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/vmihailenco/msgpack/v5"
@@ -226,7 +227,19 @@ func Check(m Message) error {
 		}
 		return checkText("password", v.Password, MaxNameLen*2)
 	case *Print:
-		return checkText("text", v.Text, MaxCommandLen)
+		return checkLines("text", v.Text, MaxPrintLen)
+	case *Accept:
+		if err := checkText("map", v.Map, 64); err != nil {
+			return err
+		}
+		if len(v.Cvars) > 64 {
+			return fmt.Errorf("%d cvars, limit 64", len(v.Cvars))
+		}
+		for _, c := range v.Cvars {
+			if err := checkText("cvar", c.Name+c.Value, 128); err != nil {
+				return err
+			}
+		}
 	case *Reject:
 		return checkText("reason", v.Reason, MaxReasonLen)
 	case *Disconnect:
@@ -244,8 +257,34 @@ func Check(m Message) error {
 		if len(v.Self.Ammo) > shared.NumWeapons {
 			return fmt.Errorf("%d ammo counts, limit %d", len(v.Self.Ammo), shared.NumWeapons)
 		}
+		for _, e := range v.Events {
+			if err := checkText("event text", e.Text, MaxReasonLen); err != nil {
+				return err
+			}
+		}
+		for _, r := range v.Scores {
+			if err := checkText("score name", r.Name, MaxNameLen); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// checkLines is checkText allowing newlines and tabs.
+func checkLines(what, s string, max int) error {
+	return checkText(what, strings.NewReplacer("\n", " ", "\t", " ").Replace(s), max)
+}
+
+// TruncateUTF8 cuts s to at most n bytes without splitting a character.
+func TruncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 func checkName(s string) error {

@@ -34,7 +34,7 @@ func sampleMessages() []Message {
 				NextAttack: 5, ReloadTicks: 0, SwitchTicks: 2, Health: 100, Teleport: 3},
 			Entities: []EntityState{
 				{ID: 2, X: 100, Y: -200, Angle: -31415, Health: 55, Flags: FlagAlive | FlagBot, Teleport: 1},
-				{ID: 3, X: 1 << 20, Y: 5, Angle: 31415, Health: 0, Flags: FlagFiring, Teleport: 0},
+				{ID: 3, X: 1 << 20, Y: 5, Angle: 31415, Health: 0, Flags: FlagBot, Teleport: 0},
 			},
 			Events: []Event{
 				{ID: 1, Tick: 4990, Kind: EvShot, A: 2, X: 10, Y: 20, X2: 300, Y2: -400},

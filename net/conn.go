@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -75,7 +76,7 @@ func NewConn(ws *websocket.Conn, readLimit int64) *Conn {
 		limit: readLimit,
 	}
 	c.fake = newFakeNet(c.deliver)
-	ws.SetReadLimit(readLimit)
+	ws.SetReadLimit(4 * readLimit)
 	ws.SetPongHandler(func(string) error {
 		return ws.SetReadDeadline(time.Now().Add(ReadTimeout))
 	})
@@ -210,7 +211,11 @@ func (c *Conn) readLoop() {
 	}()
 	for {
 		_ = c.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
-		kind, data, err := c.ws.ReadMessage()
+		kind, data, err := c.readFrame()
+		if errors.Is(err, errTooBig) {
+			c.finish(fmt.Sprintf("frame larger than %d bytes", c.limit), false, true)
+			return
+		}
 		if err != nil {
 			var ce *websocket.CloseError
 			switch {
@@ -258,6 +263,27 @@ func (c *Conn) deliver(p Packet) {
 	default:
 		c.droppedIn.Add(1) // the owner is not keeping up, or a flood
 	}
+}
+
+var errTooBig = errors.New("frame too big")
+
+// readFrame reads one frame of at most c.limit bytes. Frames up to four
+// times the limit are read and refused by us, so the peer gets a
+// Disconnect with the reason; larger ones hit gorilla's hard read limit,
+// which closes with code 1009 (message too big).
+func (c *Conn) readFrame() (int, []byte, error) {
+	kind, r, err := c.ws.NextReader()
+	if err != nil {
+		return 0, nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(r, c.limit+1))
+	if err != nil {
+		return 0, nil, err
+	}
+	if int64(len(data)) > c.limit {
+		return 0, nil, errTooBig
+	}
+	return kind, data, nil
 }
 
 func closeText(ce *websocket.CloseError) string {

@@ -64,7 +64,8 @@ type Message interface{ Type() MsgType }
 const (
 	MaxNameLen     = 24   // bytes of a player name
 	MaxReasonLen   = 256  // bytes of a reject/disconnect reason
-	MaxCommandLen  = 256  // bytes of a console command or printed line
+	MaxCommandLen  = 256  // bytes of a console command
+	MaxPrintLen    = 8192 // bytes of a Print (may hold several lines)
 	MaxCmdsPerMsg  = 32   // usercmds in one Cmds message (new + backup)
 	MaxClientFrame = 4096 // bytes of one client -> server frame
 	MaxServerFrame = 1 << 18
@@ -197,9 +198,8 @@ func (*Cmds) Type() MsgType { return MsgCmds }
 
 // Entity flag bits.
 const (
-	FlagAlive  uint8 = 1 << iota // the player is alive
-	FlagBot                      // the player is a server bot
-	FlagFiring                   // the player fired during the last tick
+	FlagAlive uint8 = 1 << iota // the player is alive
+	FlagBot                     // the player is a server bot
 )
 
 // SelfState is the receiving client's own authoritative state, everything
@@ -257,8 +257,9 @@ type ProjectileState struct {
 }
 
 // Event is something the client cannot derive from states. Events ride in
-// every snapshot until the client acks a snapshot that carried them, and are
-// applied once each (by ID).
+// every snapshot until the client acks a snapshot that carried them (or
+// for at most EventLifetime, 2 s, on the server), and are applied once each
+// (by ID).
 type Event struct {
 	_msgpack struct{} `msgpack:",as_array"`
 	ID       uint32   // increases by one per event, server-wide
@@ -311,8 +312,8 @@ type Snapshot struct {
 	// CmdLoss is the share of this client's command packets lost on the
 	// way to the server over the last 256, in percent.
 	CmdLoss uint8
-	// Choke counts the snapshots held back by the client's rate since the
-	// previous snapshot.
+	// Choke counts the snapshots the client's rate held back since the
+	// previous snapshot (one per update interval spent in debt).
 	Choke uint16
 }
 

@@ -43,7 +43,9 @@ func (m *Meter) window() time.Duration {
 }
 
 func (m *Meter) expire(now time.Time) {
-	for m.n > 0 && now.Sub(m.ring[m.head].at) > m.window() {
+	// The window is (now-Window, now]: a packet exactly Window old is out,
+	// so a steady 64/s stream reads 64/s, not 65.
+	for m.n > 0 && now.Sub(m.ring[m.head].at) >= m.window() {
 		m.bytes -= m.ring[m.head].size
 		m.head = (m.head + 1) % len(m.ring)
 		m.n--
@@ -64,7 +66,8 @@ func (m *Meter) Last() int { return m.last }
 // (1, 2, 3, ...), over the last Window packets expected.
 type SeqTracker struct {
 	newest   uint32
-	expected [256]bool // per recent sequence number: arrived?
+	expected [256]bool // per recent sequence number: arrived? (a ring)
+	head     int       // index of the oldest entry in expected
 	received int
 	lost     int
 	Total    int // all-time lost
@@ -78,9 +81,12 @@ func (t *SeqTracker) Arrive(seq uint32) {
 		return
 	}
 	if t.newest != 0 {
-		for s := t.newest + 1; s < seq; s++ {
+		gap := int(seq - t.newest - 1)
+		t.Total += gap
+		// Only the last len(expected) of a long gap can be in the window:
+		// a forged or wrapped number must not cost billions of steps.
+		for i := 0; i < min(gap, len(t.expected)); i++ {
 			t.push(false)
-			t.Total++
 		}
 	}
 	t.push(true)
@@ -88,13 +94,15 @@ func (t *SeqTracker) Arrive(seq uint32) {
 }
 
 func (t *SeqTracker) push(arrived bool) {
-	i := (t.received + t.lost) % len(t.expected)
+	i := (t.head + t.received + t.lost) % len(t.expected)
 	if t.received+t.lost == len(t.expected) {
+		// Full: the oldest entry (at head, = i) leaves the window.
 		if t.expected[i] {
 			t.received--
 		} else {
 			t.lost--
 		}
+		t.head = (t.head + 1) % len(t.expected)
 	}
 	t.expected[i] = arrived
 	if arrived {

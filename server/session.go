@@ -47,6 +47,7 @@ type session struct {
 	cmdRate     int     // command packets/s it sends
 	rateBudget  float64 // bytes that may be sent now; negative = in debt
 	choked      bool    // the due snapshot was held back by rate
+	chokeAcc    float64 // update-interval accumulator while choked
 	chokes      int     // snapshots choked since the last one sent
 	chokesTotal int
 	cmdSeq      tnet.SeqTracker
@@ -218,9 +219,9 @@ func (s *Server) onCommand(ss *session, m *tnet.Command) {
 			ss.conn.Send(&tnet.Print{Text: "rcon: bad password"})
 			return
 		}
-		ss.conn.Send(&tnet.Print{Text: truncate(s.exec(strings.Join(fields[1:], " ")), tnet.MaxCommandLen)})
+		ss.conn.Send(&tnet.Print{Text: tnet.TruncateUTF8(s.exec(strings.Join(fields[1:], " ")), tnet.MaxPrintLen)})
 	default:
-		ss.conn.Send(&tnet.Print{Text: truncate("unknown server command: "+fields[0], tnet.MaxCommandLen)})
+		ss.conn.Send(&tnet.Print{Text: tnet.TruncateUTF8("unknown server command: "+fields[0], tnet.MaxPrintLen)})
 	}
 }
 
@@ -278,16 +279,18 @@ func (s *Server) onCmds(ss *session, m *tnet.Cmds, at time.Time) {
 		s.onAck(ss, m.Ack, m.AckBits, at)
 	}
 	for i := range m.Cmds {
+		if err := tnet.ValidateUserCmd(&m.Cmds[i], s.cfg.TickRate); err != nil {
+			s.kick(ss, "invalid usercmd: "+err.Error())
+			return
+		}
+	}
+	for i := range m.Cmds {
 		c := m.Cmds[i]
 		if c.CommandNumber <= ss.lastCmd {
 			continue // a backup copy of a command already run
 		}
 		if len(ss.pending) > 0 && c.CommandNumber <= ss.pending[len(ss.pending)-1].CommandNumber {
 			continue // already queued
-		}
-		if err := tnet.ValidateUserCmd(&c, s.cfg.TickRate); err != nil {
-			s.kick(ss, "invalid usercmd: "+err.Error())
-			return
 		}
 		if len(ss.pending) >= 2*s.cfg.MaxUsrCmdProcessTicks {
 			s.countDropped(ss, 1)
@@ -431,8 +434,14 @@ func (s *Server) sendSnapshots(now time.Time) {
 			continue
 		}
 		if ss.rateBudget < 0 {
+			// Held back: one choke for the due snapshot, and one more for
+			// every further update interval spent waiting.
 			if !ss.choked {
-				ss.choked = true
+				ss.choked, ss.chokeAcc = true, 0
+				ss.chokes++
+				ss.chokesTotal++
+			} else if ss.chokeAcc += float64(ss.updateRate); ss.chokeAcc >= float64(s.cfg.TickRate) {
+				ss.chokeAcc -= float64(s.cfg.TickRate)
 				ss.chokes++
 				ss.chokesTotal++
 			}

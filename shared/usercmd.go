@@ -48,8 +48,8 @@ type UserCmd struct {
 	// MoveX and MoveY are the movement axes in world directions, each in
 	// [-1, 1] (x to the right, y down the screen).
 	MoveX, MoveY float32
-	// ViewAngle is the aim direction in radians, in [-pi, pi], measured from
-	// the +x axis towards +y.
+	// ViewAngle is the aim direction in radians, measured from the +x axis
+	// towards +y. Clients send [-pi, pi]; the server accepts [-4, 4].
 	ViewAngle float32
 	// Weapon is the index of the weapon the player wants in hand (see Weapons).
 	Weapon uint8

@@ -599,10 +599,7 @@ func (c *Client) trackSeq(seq uint32) {
 		c.Stats.SnapshotsLost += int(shift - 1)
 	}
 	if c.newestSeq == 0 || shift > 32 {
-		c.seqBits = 0
-		if c.newestSeq != 0 && shift == 33 {
-			c.seqBits = 1 << 31
-		}
+		c.seqBits = 0 // the previous newest is outside the 32-snapshot window
 	} else {
 		c.seqBits = c.seqBits<<shift | 1<<(shift-1)
 	}

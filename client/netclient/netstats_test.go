@@ -1,0 +1,321 @@
+package netclient_test
+
+// NetStats over real websockets on loopback with a real server: what the
+// net_graph shows (ping, loss, choke, jitter) must be what fake network
+// conditions and the rate setting actually do.
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"tickshot/client/netclient"
+	tnet "tickshot/net"
+	"tickshot/server"
+)
+
+// nsServer runs a real server on a free loopback port until the test ends.
+func nsServer(t *testing.T, cfg server.Config) *server.Server {
+	t.Helper()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.Logger = slog.New(slog.DiscardHandler)
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("server Run: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("server did not stop within 10 s")
+		}
+	})
+	return srv
+}
+
+func nsConnect(t *testing.T, addr string, cfg netclient.Config) *netclient.Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := netclient.Connect(ctx, addr, cfg)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { c.Close("test over") })
+	return c
+}
+
+// nsDrive runs the clients as a game loop would, at 64 frames a second
+// (Poll, Advance by the real elapsed time, Command with no input), for d.
+// every, when set, is called after each frame.
+func nsDrive(t *testing.T, d time.Duration, every func(), cs ...*netclient.Client) {
+	t.Helper()
+	tk := time.NewTicker(time.Second / 64)
+	defer tk.Stop()
+	last := time.Now()
+	end := last.Add(d)
+	for now := range tk.C {
+		for _, c := range cs {
+			if err := c.Poll(); err != nil {
+				t.Fatalf("poll: %v", err)
+			}
+			c.Advance(now.Sub(last))
+			c.Command(netclient.Input{})
+		}
+		last = now
+		if every != nil {
+			every()
+		}
+		if !now.Before(end) {
+			return
+		}
+	}
+}
+
+// nsWaitSnapshot drives c until its first snapshot.
+func nsWaitSnapshot(t *testing.T, c *netclient.Client) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !c.HaveSnapshot() {
+		if time.Now().After(deadline) {
+			t.Fatal("no snapshot within 5 s")
+		}
+		nsDrive(t, 0, nil, c)
+	}
+}
+
+// nsMeanPing settles for settle, then averages Stats.PingMs (the round trip
+// the server measures from its own send times) over measure. It also
+// returns the mean time a snapshot waited in the client before the frame
+// that acknowledged it: the client runs at 64 frames/s in step with the
+// server's 64 ticks/s, so this wait sits at a fixed phase, and a lag that is
+// not a whole number of frames (100 ms = 6.4) moves it by a fraction of a
+// frame.
+func nsMeanPing(t *testing.T, c *netclient.Client, settle, measure time.Duration) (ping, wait float64) {
+	t.Helper()
+	nsDrive(t, settle, nil, c)
+	sum, n := 0.0, 0
+	wsum, wn := 0.0, 0
+	head := c.Net.GraphHead
+	nsDrive(t, measure, func() {
+		sum += float64(c.Stats.PingMs)
+		n++
+		if c.Net.GraphHead != head {
+			// The ack of the newest snapshot went out in this frame's Command.
+			head = c.Net.GraphHead
+			wsum += float64(time.Since(c.Net.GraphAt(0).At)) / float64(time.Millisecond)
+			wn++
+		}
+	}, c)
+	if n == 0 || wn == 0 {
+		t.Fatal("no frames or no snapshots")
+	}
+	return sum / float64(n), wsum / float64(wn)
+}
+
+func within(got, want, tolPct float64) bool {
+	d := got - want
+	if d < 0 {
+		d = -d
+	}
+	return d <= want*tolPct/100
+}
+
+// (a) net_fakelag on the client delays the snapshots it receives, so the
+// round trip the server measures grows by the lag; on both sides by twice it.
+func TestNetStatsFakeLagRTT(t *testing.T) {
+	cfg := netclient.DefaultConfig("rtt")
+	cfg.UpdateRate = 64 // an RTT sample every tick
+
+	srv := nsServer(t, server.Config{})
+	c := nsConnect(t, srv.Addr(), cfg)
+	nsWaitSnapshot(t, c)
+	base, baseW := nsMeanPing(t, c, time.Second, 1500*time.Millisecond)
+
+	c.SetFakeConditions(tnet.FakeConditions{LagMs: 100})
+	clientLag, clientW := nsMeanPing(t, c, time.Second, 1500*time.Millisecond)
+
+	srv2 := nsServer(t, server.Config{Fake: tnet.FakeConditions{LagMs: 100}})
+	c2 := nsConnect(t, srv2.Addr(), cfg)
+	nsWaitSnapshot(t, c2)
+	serverLag, serverW := nsMeanPing(t, c2, time.Second, 1500*time.Millisecond)
+	c2.SetFakeConditions(tnet.FakeConditions{LagMs: 100})
+	bothLag, bothW := nsMeanPing(t, c2, 1200*time.Millisecond, 1500*time.Millisecond)
+
+	t.Logf("RTT (server-measured, mean Stats.PingMs; in brackets the part a snapshot waited for the client's next frame):")
+	t.Logf("  baseline          %6.1f ms [%4.1f]", base, baseW)
+	t.Logf("  client lag 100    %6.1f ms [%4.1f]  rise %+6.1f, %+6.1f without the frame wait", clientLag, clientW, clientLag-base, clientLag-clientW-(base-baseW))
+	t.Logf("  server lag 100    %6.1f ms [%4.1f]  rise %+6.1f, %+6.1f without the frame wait", serverLag, serverW, serverLag-base, serverLag-serverW-(base-baseW))
+	t.Logf("  both 100          %6.1f ms [%4.1f]  rise %+6.1f, %+6.1f without the frame wait", bothLag, bothW, bothLag-base, bothLag-bothW-(base-baseW))
+	if base > 50 {
+		t.Errorf("baseline RTT on loopback %.1f ms: the measurement itself is slow", base)
+	}
+	const frame = 1000.0 / 64
+	for _, m := range []struct {
+		what       string
+		ping, wait float64
+		want       float64
+	}{
+		{"net_fakelag 100 on the client", clientLag, clientW, 100},
+		{"net_fakelag 100 on the server", serverLag, serverW, 100},
+		{"net_fakelag 100 on both sides", bothLag, bothW, 200},
+	} {
+		// The transport's share of the round trip rises by the lag, ±10 %.
+		if rise := (m.ping - m.wait) - (base - baseW); !within(rise, m.want, 10) {
+			t.Errorf("%s: RTT less the client's frame wait rose by %.1f ms, want %.0f ±10%%", m.what, rise, m.want)
+		}
+		// The RTT itself, within 10 % and, at worst, the frame phase shift.
+		if rise := m.ping - base; rise < m.want*0.9-frame || rise > m.want*1.1+frame {
+			t.Errorf("%s: RTT rose by %.1f ms, want %.0f ±10%% ± one client frame", m.what, rise, m.want)
+		}
+	}
+}
+
+// (b) net_fakeloss 20 on the client: the loss the client computes from the
+// snapshots' sequence numbers is about 20 %.
+func TestNetStatsFakeLoss(t *testing.T) {
+	srv := nsServer(t, server.Config{})
+	cfg := netclient.DefaultConfig("loss")
+	cfg.UpdateRate = 64
+	c := nsConnect(t, srv.Addr(), cfg)
+	nsWaitSnapshot(t, c)
+	nsDrive(t, 300*time.Millisecond, nil, c)
+	if c.Net.Loss.LossPct() != 0 || c.Net.Loss.Total != 0 {
+		t.Fatalf("loss %.1f%% (%d lost) before any fake loss on loopback", c.Net.Loss.LossPct(), c.Net.Loss.Total)
+	}
+	c.SetFakeConditions(tnet.FakeConditions{LossPct: 20})
+	start := c.Stats.SnapshotsReceived
+	deadline := time.Now().Add(10 * time.Second)
+	for c.Stats.SnapshotsReceived-start < 300 {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d snapshots in 10 s", c.Stats.SnapshotsReceived-start)
+		}
+		nsDrive(t, 100*time.Millisecond, nil, c)
+	}
+	got := c.Net.Loss.LossPct()
+	received := c.Stats.SnapshotsReceived - start
+	lost := c.Net.Loss.Total
+	allTime := 100 * float64(lost) / float64(lost+received)
+	t.Logf("net_fakeloss 20: LossPct (last 256) %.1f%%; all time %d lost of %d = %.1f%%; graph gaps %d",
+		got, lost, lost+received, allTime, graphLost(c))
+	// 256 Bernoulli(0.2) trials: σ = 2.5 %, so 12..28 is beyond 3σ.
+	if got < 12 || got > 28 {
+		t.Errorf("LossPct = %.1f%%, want about 20 (12..28)", got)
+	}
+	if lost != c.Stats.SnapshotsLost {
+		t.Errorf("Net.Loss.Total = %d but Stats.SnapshotsLost = %d: two counts of the same gaps differ", lost, c.Stats.SnapshotsLost)
+	}
+	if g := graphLost(c); g > lost || (received >= netclient.GraphLen && g == 0) {
+		t.Errorf("graph shows %d lost, tracker %d", g, lost)
+	}
+	if c.Stats.DroppedSnapshots != 0 {
+		t.Errorf("%d snapshots arrived out of order", c.Stats.DroppedSnapshots)
+	}
+}
+
+// graphLost sums the loss gaps of the net_graph's samples.
+func graphLost(c *netclient.Client) int {
+	n := 0
+	for i := 0; i < c.Net.GraphN; i++ {
+		n += c.Net.GraphAt(i).Lost
+	}
+	return n
+}
+
+// (c) choke: with rate 2500 and 64 snapshots/s asked for, the server holds
+// snapshots back; with the default rate it never does.
+func TestNetStatsChoke(t *testing.T) {
+	// Bots make snapshots big enough (entities) to exceed 2500 bytes/s at 64/s.
+	srv := nsServer(t, server.Config{Bots: 4})
+	slowCfg := netclient.DefaultConfig("slow")
+	slowCfg.Rate, slowCfg.UpdateRate = 2500, 64
+	fastCfg := netclient.DefaultConfig("fast")
+	fastCfg.UpdateRate = 64
+	slow := nsConnect(t, srv.Addr(), slowCfg)
+	fast := nsConnect(t, srv.Addr(), fastCfg)
+	nsWaitSnapshot(t, slow)
+	nsWaitSnapshot(t, fast)
+	nsDrive(t, 2500*time.Millisecond, nil, slow, fast)
+
+	now := time.Now()
+	slowPk, slowB := slow.Net.In.Rates(now)
+	fastPk, fastB := fast.Net.In.Rates(now)
+	t.Logf("rate 2500: ChokePct %.1f%%, ChokeTotal %d, in %.0f snapshots/s %.0f bytes/s (last %d B)",
+		slow.Net.ChokePct(), slow.Net.ChokeTotal, slowPk, slowB, slow.Net.In.Last())
+	t.Logf("default rate: ChokePct %.1f%%, ChokeTotal %d, in %.0f snapshots/s %.0f bytes/s (last %d B)",
+		fast.Net.ChokePct(), fast.Net.ChokeTotal, fastPk, fastB, fast.Net.In.Last())
+	if slow.Net.ChokePct() <= 30 || slow.Net.ChokeTotal == 0 {
+		t.Errorf("rate 2500 at cl_updaterate 64: ChokePct %.1f%%, ChokeTotal %d; want > 30%% and > 0",
+			slow.Net.ChokePct(), slow.Net.ChokeTotal)
+	}
+	// The server keeps to the rate: at most one snapshot over it per second.
+	if slowB > 2500+float64(slow.Net.In.Last())+200 {
+		t.Errorf("rate 2500: received %.0f bytes/s", slowB)
+	}
+	if fast.Net.ChokePct() != 0 || fast.Net.ChokeTotal != 0 {
+		t.Errorf("default rate: ChokePct %.1f%%, ChokeTotal %d; want 0", fast.Net.ChokePct(), fast.Net.ChokeTotal)
+	}
+	if fastPk < 55 {
+		t.Errorf("default rate at cl_updaterate 64: %.0f snapshots/s", fastPk)
+	}
+	// The graph marks the chokes.
+	marks := 0
+	for i := 0; i < slow.Net.GraphN; i++ {
+		marks += slow.Net.GraphAt(i).Choked
+	}
+	if marks == 0 {
+		t.Error("no choke marks in the net_graph samples")
+	}
+}
+
+// (d) net_fakejitter delays messages by random amounts but keeps their
+// order: snapshots are applied in increasing tick order, none is dropped as
+// stale and none is missing; the jitter shows in Net.Jitter.
+func TestNetStatsJitterKeepsOrder(t *testing.T) {
+	srv := nsServer(t, server.Config{})
+	cfg := netclient.DefaultConfig("jitter")
+	cfg.UpdateRate = 64
+	c := nsConnect(t, srv.Addr(), cfg)
+	nsWaitSnapshot(t, c)
+	nsDrive(t, 500*time.Millisecond, nil, c)
+	calm := c.Net.Jitter.Ms()
+
+	c.SetFakeConditions(tnet.FakeConditions{JitterMs: 30})
+	start := c.Stats.SnapshotsReceived
+	nsDrive(t, 2*time.Second, nil, c)
+	jittery := c.Net.Jitter.Ms()
+	// Switching the fake conditions off live must not reorder the queue either.
+	c.SetFakeConditions(tnet.FakeConditions{})
+	nsDrive(t, 300*time.Millisecond, nil, c)
+
+	t.Logf("jitter: %.2f ms on loopback, %.2f ms with net_fakejitter 30; %d snapshots applied",
+		calm, jittery, c.Stats.SnapshotsReceived-start)
+	if c.Stats.DroppedSnapshots != 0 {
+		t.Errorf("%d snapshots arrived after a newer one (out of order)", c.Stats.DroppedSnapshots)
+	}
+	if c.Net.Loss.Total != 0 || c.Stats.SnapshotsLost != 0 {
+		t.Errorf("gaps in Seq without fake loss: tracker %d, stats %d", c.Net.Loss.Total, c.Stats.SnapshotsLost)
+	}
+	if n := c.Stats.SnapshotsReceived - start; n < 64*2 {
+		t.Errorf("only %d snapshots in 2.3 s at cl_updaterate 64", n)
+	}
+	// Uniform 0..30 ms delays (kept in order) give an RFC 3550 jitter of
+	// several ms; loopback alone well under that.
+	if jittery < 3 || jittery > 30 {
+		t.Errorf("Net.Jitter with net_fakejitter 30: %.2f ms, want 3..30", jittery)
+	}
+	if jittery < calm+2 {
+		t.Errorf("jitter did not rise: %.2f ms on loopback, %.2f ms with net_fakejitter 30", calm, jittery)
+	}
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Regenerates README's "Watching lag" screenshots from the real client window
+# under Xvfb at 1280x720: each runs `tickshot play --autoplay` (the bot brain
+# plays for you) with the experiment's settings and saves a PNG.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+go build -o tickshot .
+shot() { # name seconds args...
+	local name=$1 after=$2; shift 2
+	echo "docs/img/$name.png: $*"
+	xvfb-run -a -s "-screen 0 1280x720x24" ./tickshot play --nosound --autoplay --bots 4 \
+		--screenshot "docs/img/$name.png" --screenshot-after "$after" "$@" >/dev/null 2>&1
+}
+shot lag-nopredict 6s --cvar net_fakelag=150 --cvar cl_predict=0 --cvar net_graph=1
+shot loss-ratio1 6s --cvar net_fakeloss=10 --cvar cl_interp_ratio=1 --cvar cl_interp=0 --cvar cl_showhitboxes=1 --cvar net_graph=2
+shot loss-ratio2 6s --cvar net_fakeloss=10 --cvar cl_interp_ratio=2 --cvar cl_showhitboxes=1 --cvar net_graph=2
+shot unlag-off 5s --map range --bots 1 --sv sv_unlag=0 --sv sv_showimpacts=1 --cvar net_fakelag=150
+shot unlag-on 5s --map range --bots 1 --sv sv_unlag=1 --sv sv_showimpacts=1 --cvar net_fakelag=150
+shot cmdloss-showerror 7s --sv net_fakeloss=15 --cvar cl_cmdbackup=0 --cvar cl_showerror=2 --cvar net_graph=3
+shot choke 6s --cvar rate=2500 --cvar cl_updaterate=64 --cvar net_graph=3
