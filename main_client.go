@@ -29,6 +29,7 @@ type clientFlags struct {
 	height     *int
 	cvars      *cvarFlags
 	config     *string
+	autoplay   *bool
 }
 
 func addClientFlags(fs interface {
@@ -66,6 +67,7 @@ func addClientFlags(fs interface {
 		width:      fs.Int("width", 1280, "window width in pixels"),
 		height:     fs.Int("height", 720, "window height in pixels"),
 		cvars:      cv,
+		autoplay:   fs.Bool("autoplay", false, "let the bot brain play for you (demo mode)"),
 		config:     fs.String("config", cfgPath, "file of console lines run at start (default: autoexec.cfg in the user config dir, tickshot/, if present)"),
 	}
 }
@@ -76,7 +78,7 @@ func (f clientFlags) options(addr, title string) client.Options {
 	cfg.InterpMs = *f.interp
 	return client.Options{Addr: addr, Config: cfg, Title: title, NoSound: *f.noSound,
 		ScreenshotPath: *f.shot, ScreenshotAfter: *f.shotAfter, ReportPath: *f.report,
-		Cvars: *f.cvars, ConfigFile: *f.config, ServerCvars: serverCvarNames(), Width: *f.width, Height: *f.height}
+		AutoPlay: *f.autoplay, Cvars: *f.cvars, ConfigFile: *f.config, ServerCvars: serverCvarNames(), Width: *f.width, Height: *f.height}
 }
 
 func cmdPlay(args []string, stderr io.Writer) int {

@@ -78,11 +78,14 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 		b.seenTicks++
 		want := math.Atan2(e.Y-y, e.X-x)
 		// Aim error decays while tracking, with a little tremor.
-		b.aimErr = b.aimErr*0.95 + (b.rng.Float64()*2-1)*0.01
-		reaction := tickRate / 4
+		// Aim error decays while tracking but never below a hand tremor of
+		// about ±0.05 rad, so bots hit about half their shots at mid range.
+		b.aimErr = b.aimErr*0.97 + (b.rng.Float64()*2-1)*0.012
+		tremor := 0.05 * math.Sin(float64(b.seenTicks)*0.21+float64(b.target))
+		reaction := tickRate * 3 / 10
 		if b.seenTicks > reaction {
-			b.angle = want + b.aimErr
-			if math.Abs(b.aimErr) < 0.06 && b.rng.IntN(3) > 0 {
+			b.angle = want + b.aimErr + tremor
+			if math.Abs(b.aimErr) < 0.08 && b.rng.IntN(2) == 0 {
 				in.Buttons |= shared.ButtonAttack
 			}
 		} else {
