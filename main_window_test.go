@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 
 	"image/png"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -272,4 +273,73 @@ func TestWindowNetGraph(t *testing.T) {
 	if dark < 20000 {
 		t.Errorf("only %d dark panel pixels: net_graph panel not drawn", dark)
 	}
+}
+
+// TestWindowTwoClientsPlayEachOther runs a dedicated server and two game
+// windows joined to it with `connect` (the bot brain at the controls, on
+// the small range map so they meet): both must see each other and shots
+// must land.
+func TestWindowTwoClientsPlayEachOther(t *testing.T) {
+	port := freePort(t)
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	srv := exec.Command(binPath, "server", "--addr", addr, "--map", "range", "--bots", "0")
+	var srvOut strings.Builder
+	srv.Stdout, srv.Stderr = &srvOut, &srvOut
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = srv.Process.Signal(os.Interrupt)
+		_ = srv.Wait()
+	}()
+	dir := t.TempDir()
+	type result struct {
+		out string
+		err error
+	}
+	res := make(chan result, 2)
+	for _, name := range []string{"alice", "bob"} {
+		rep := filepath.Join(dir, name+".json")
+		cmd := exec.Command(binPath, "connect", addr, "--name", name, "--nosound", "--autoplay",
+			"--screenshot", filepath.Join(dir, name+".png"), "--screenshot-after", "12s",
+			"--exit-report", rep, "--width", "640", "--height", "360")
+		go func() {
+			out, err := runWithTimeout(cmd, 60*time.Second)
+			res <- result{out, err}
+		}()
+		time.Sleep(300 * time.Millisecond)
+	}
+	for i := 0; i < 2; i++ {
+		if r := <-res; r.err != nil {
+			t.Fatalf("tickshot connect: %v\n%s\nserver:\n%s", r.err, r.out, srvOut.String())
+		}
+	}
+	hits := 0
+	for _, name := range []string{"alice", "bob"} {
+		r := readReport(t, filepath.Join(dir, name+".json"))
+		t.Logf("%s: %+v", name, r)
+		if !r.Connected || r.Snapshots < 100 {
+			t.Errorf("%s did not play: %+v", name, r)
+		}
+		if r.OthersSeen < 1 {
+			t.Errorf("%s never saw the other player", name)
+		}
+		if r.ShotsFired == 0 {
+			t.Errorf("%s never fired", name)
+		}
+		hits += r.HitsDealt
+	}
+	if hits == 0 {
+		t.Errorf("no shot landed in 12 s on the range map")
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }

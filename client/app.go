@@ -87,6 +87,9 @@ type Game struct {
 
 	frames     int
 	shotsFired int
+	hitsDealt  int
+	hitsTaken  int
+	seen       map[uint16]bool // other players drawn at least once
 
 	brain       *game.Bot
 	con         console
@@ -239,6 +242,12 @@ func (g *Game) updatePlaying() error {
 	}
 	dt := time.Second / time.Duration(c.TickRate)
 	c.Advance(dt)
+	if g.seen == nil {
+		g.seen = map[uint16]bool{}
+	}
+	for id := range c.Entities {
+		g.seen[id] = true
+	}
 	in := g.readInput()
 	c.Command(in)
 	g.handleEvents()
@@ -325,8 +334,10 @@ func (g *Game) handleEvents() {
 			if e.A == c.ID {
 				g.fx.hitMarker = hitMarkerTime
 				g.sound.play(sndHit)
+				g.hitsDealt++
 			}
 			if e.B == c.ID {
+				g.hitsTaken++
 				g.fx.damageFlash = 1
 				g.sound.play(sndHurt)
 			}
@@ -414,10 +425,16 @@ type Report struct {
 	// NetGraphUs is the mean CPU time to issue the net_graph's draw calls
 	// per frame, in µs (0 when it was off).
 	NetGraphUs float64 `json:"net_graph_us"`
+	// HitsDealt and HitsTaken count the server's hit events for this player.
+	HitsDealt int `json:"hits_dealt"`
+	HitsTaken int `json:"hits_taken"`
+	// OthersSeen is the number of other players this client has drawn.
+	OthersSeen int `json:"others_seen"`
 }
 
 func (g *Game) writeReport(path string) {
-	r := Report{Frames: g.frames, ShotsFired: g.shotsFired, NetGraphUs: g.netGraphUs}
+	r := Report{Frames: g.frames, ShotsFired: g.shotsFired, NetGraphUs: g.netGraphUs,
+		HitsDealt: g.hitsDealt, HitsTaken: g.hitsTaken, OthersSeen: len(g.seen)}
 	if g.err != nil {
 		r.Error = g.err.Error()
 	}
