@@ -343,3 +343,21 @@ func freePort(t *testing.T) int {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
 }
+
+// TestWindowShowsConnectionError joins a port where no server listens: the
+// window must show why (the report carries the same text as the screen).
+func TestWindowShowsConnectionError(t *testing.T) {
+	dir := t.TempDir()
+	rep := filepath.Join(dir, "report.json")
+	addr := "127.0.0.1:" + strconv.Itoa(freePort(t))
+	cmd := exec.Command(binPath, "connect", addr, "--nosound", "--screenshot", filepath.Join(dir, "err.png"),
+		"--screenshot-after", "2s", "--exit-report", rep, "--width", "640", "--height", "360")
+	out, _ := runWithTimeout(cmd, 40*time.Second)
+	r := readReport(t, rep)
+	if r.Connected || !strings.Contains(r.Error, "refused") {
+		t.Fatalf("want a 'connection refused' error on screen, got %+v\n%s", r, out)
+	}
+	if !strings.Contains(out, "refused") {
+		t.Errorf("the command's exit message does not say why: %q", out)
+	}
+}

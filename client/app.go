@@ -178,7 +178,7 @@ func (g *Game) Layout(outsideW, outsideH int) (int, int) {
 
 // Update implements ebiten.Game; it runs at the server's tick rate.
 func (g *Game) Update() error {
-	if g.quit {
+	if g.quit || (g.opt.ScreenshotPath != "" && g.shotSaved) {
 		return ebiten.Termination
 	}
 	if g.sound != nil {
@@ -253,9 +253,6 @@ func (g *Game) updatePlaying() error {
 	g.handleEvents()
 	g.handleEffects()
 	g.fx.update(dt)
-	if g.opt.ScreenshotPath != "" && time.Since(g.started) > g.opt.ScreenshotAfter && g.shotSaved {
-		return ebiten.Termination
-	}
 	return nil
 }
 

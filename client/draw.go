@@ -404,7 +404,7 @@ func (g *Game) maybeScreenshot(screen *ebiten.Image) {
 	if g.opt.ScreenshotPath == "" || g.shotSaved || time.Since(g.started) < g.opt.ScreenshotAfter {
 		return
 	}
-	if g.phase != phasePlaying && time.Since(g.started) < g.opt.ScreenshotAfter+10*time.Second {
+	if g.phase == phaseConnecting && time.Since(g.started) < g.opt.ScreenshotAfter+10*time.Second {
 		return // wait for the game to be on screen
 	}
 	b := screen.Bounds()
