@@ -172,7 +172,8 @@ func (g *Game) loadConfig(path string) error {
 		if line == "" || strings.HasPrefix(line, "//") || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if out := g.exec(line); strings.HasPrefix(out, "error") || strings.HasPrefix(out, "unknown") {
+		if out := g.exec(line); strings.HasPrefix(out, "error") || strings.HasPrefix(out, "unknown") ||
+			strings.Contains(out, "is a server variable") {
 			return fmt.Errorf("%s:%d: %s", path, i+1, out)
 		}
 	}

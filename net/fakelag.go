@@ -131,9 +131,10 @@ func (f *fakeNet) run() {
 			p := f.queue[0].p
 			p.At = now // it "arrives" now: RTT measures include the fake lag
 			f.queue = f.queue[1:]
-			f.mu.Unlock()
+			// Delivered under f.mu, so that a packet the reader hands over
+			// directly (conditions just switched off) cannot overtake it.
+			// deliver never blocks and never takes f.mu.
 			f.deliver(p)
-			f.mu.Lock()
 		}
 		if len(f.queue) > 0 {
 			wait = time.Until(f.queue[0].at)

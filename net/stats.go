@@ -63,7 +63,7 @@ func (m *Meter) Rates(now time.Time) (packets, bytes float64) {
 func (m *Meter) Last() int { return m.last }
 
 // SeqTracker counts packets that never arrived from their sequence numbers
-// (1, 2, 3, ...), over the last Window packets expected.
+// (1, 2, 3, ...), over the last 256 packets expected.
 type SeqTracker struct {
 	newest   uint32
 	expected [256]bool // per recent sequence number: arrived? (a ring)
