@@ -90,42 +90,24 @@ func (f *effects) addNotice(s string) {
 	}
 }
 
+// expire counts dt off every item's remaining time and keeps those left.
+func expire[T any](items []T, dt time.Duration, left func(*T) *time.Duration) []T {
+	kept := items[:0]
+	for i := range items {
+		if l := left(&items[i]); *l > dt {
+			*l -= dt
+			kept = append(kept, items[i])
+		}
+	}
+	return kept
+}
+
 func (f *effects) update(dt time.Duration) {
-	tr := f.tracers[:0]
-	for _, t := range f.tracers {
-		if t.left -= dt; t.left > 0 {
-			tr = append(tr, t)
-		}
-	}
-	f.tracers = tr
-	ex := f.explosions[:0]
-	for _, e := range f.explosions {
-		if e.left -= dt; e.left > 0 {
-			ex = append(ex, e)
-		}
-	}
-	f.explosions = ex
-	bx := f.boxes[:0]
-	for _, b := range f.boxes {
-		if b.left -= dt; b.left > 0 {
-			bx = append(bx, b)
-		}
-	}
-	f.boxes = bx
-	im := f.impacts[:0]
-	for _, i := range f.impacts {
-		if i.left -= dt; i.left > 0 {
-			im = append(im, i)
-		}
-	}
-	f.impacts = im
-	fe := f.feed[:0]
-	for _, e := range f.feed {
-		if e.left -= dt; e.left > 0 {
-			fe = append(fe, e)
-		}
-	}
-	f.feed = fe
+	f.tracers = expire(f.tracers, dt, func(t *tracer) *time.Duration { return &t.left })
+	f.explosions = expire(f.explosions, dt, func(e *explosion) *time.Duration { return &e.left })
+	f.boxes = expire(f.boxes, dt, func(b *impactBox) *time.Duration { return &b.left })
+	f.impacts = expire(f.impacts, dt, func(i *impact) *time.Duration { return &i.left })
+	f.feed = expire(f.feed, dt, func(e *feedEntry) *time.Duration { return &e.left })
 	f.muzzle = max(f.muzzle-dt, 0)
 	f.hitMarker = max(f.hitMarker-dt, 0)
 	f.killMarker = max(f.killMarker-dt, 0)
