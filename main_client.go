@@ -9,7 +9,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"tickshot/client"
@@ -108,6 +110,7 @@ func cmdPlay(args []string, stderr io.Writer) int {
 	go func() { done <- srv.Run(ctx) }()
 	opts := cf.options(srv.Addr(), "Tickshot - local game")
 	opts.Host = srv
+	opts.Quit = interrupted()
 	err = client.Run(opts)
 	cancel()
 	<-done
@@ -139,7 +142,9 @@ func cmdConnect(args []string, stderr io.Writer) int {
 	if !hasPort(addr) {
 		addr += ":27015"
 	}
-	if err := client.Run(cf.options(addr, "Tickshot - "+addr)); err != nil {
+	opts := cf.options(addr, "Tickshot - "+addr)
+	opts.Quit = interrupted()
+	if err := client.Run(opts); err != nil {
 		fmt.Fprintln(stderr, "tickshot connect:", err)
 		return 1
 	}
@@ -164,4 +169,18 @@ func serverCvarNames() []string {
 		names = append(names, c.Name)
 	}
 	return names
+}
+
+// interrupted returns a channel closed at the first SIGINT or SIGTERM, so
+// that the window closes and the server tells its players why.
+func interrupted() <-chan struct{} {
+	ch := make(chan struct{})
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		close(ch)
+		signal.Stop(sig)
+	}()
+	return ch
 }

@@ -52,6 +52,8 @@ type Options struct {
 	ConfigFile string
 	// Cvars are set at start, after ConfigFile (from --cvar name=value).
 	Cvars [][2]string
+	// Quit, when closed, closes the window cleanly (e.g. on SIGINT).
+	Quit <-chan struct{}
 	// AutoPlay drives the local player with the bot brain (a demo mode,
 	// and the way README's screenshots are taken).
 	AutoPlay bool
@@ -180,6 +182,11 @@ func (g *Game) Layout(outsideW, outsideH int) (int, int) {
 func (g *Game) Update() error {
 	if g.quit || (g.opt.ScreenshotPath != "" && g.shotSaved) {
 		return ebiten.Termination
+	}
+	select {
+	case <-g.opt.Quit:
+		return ebiten.Termination
+	default:
 	}
 	if g.sound != nil {
 		g.sound.update()
