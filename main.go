@@ -216,8 +216,8 @@ func cmdBot(args []string, stdout, stderr io.Writer) int {
 			b, _ := json.Marshal(s)
 			fmt.Fprintln(stdout, string(b))
 		} else {
-			fmt.Fprintf(stdout, "%s: %.1fs, %d snapshots (%.1f/s), %d cmds sent, %d prediction corrections, mean RTT %.1f ms, %d kills, %d deaths, %d hits",
-				s.Name, s.Seconds, s.SnapshotsReceived, s.SnapshotRate, s.CmdsSent, s.Corrections, s.MeanRTTMs, s.Kills, s.Deaths, s.HitsDealt)
+			fmt.Fprintf(stdout, "%s: %.1fs, %d snapshots (%.1f/s, %.0f B/s in, %.0f B/s out), %d cmds sent, %d prediction corrections, mean RTT %.1f ms, %d kills, %d deaths, %d hits",
+				s.Name, s.Seconds, s.SnapshotsReceived, s.SnapshotRate, s.BytesInPerSec, s.BytesOutPerSec, s.CmdsSent, s.Corrections, s.MeanRTTMs, s.Kills, s.Deaths, s.HitsDealt)
 			if s.Error != "" {
 				fmt.Fprintf(stdout, " (ended: %s)", s.Error)
 			}

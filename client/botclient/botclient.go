@@ -44,6 +44,8 @@ type Summary struct {
 	ShotsFired        int     `json:"shots_fired"`
 	OthersSeen        int     `json:"others_seen"`
 	OthersMoved       int     `json:"others_moved"`
+	BytesInPerSec     float64 `json:"bytes_in_per_s"`
+	BytesOutPerSec    float64 `json:"bytes_out_per_s"`
 	Error             string  `json:"error,omitempty"`
 }
 
@@ -155,6 +157,9 @@ func finish(s Summary, c *netclient.Client, rttSum float64, rttN, seen, moved in
 	s.SnapshotsReceived = c.Stats.SnapshotsReceived
 	if s.Seconds > 0 {
 		s.SnapshotRate = math.Round(float64(s.SnapshotsReceived)/s.Seconds*10) / 10
+		st := c.ConnStats()
+		s.BytesInPerSec = math.Round(float64(st.BytesIn) / s.Seconds)
+		s.BytesOutPerSec = math.Round(float64(st.BytesOut) / s.Seconds)
 	}
 	s.CmdsSent = c.Stats.CmdsSent
 	s.Corrections = c.Stats.Corrections
