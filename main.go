@@ -100,6 +100,7 @@ type serverFlags struct {
 	mapName    *string
 	logLevel   *string
 	cvars      *cvarFlags
+	rcon       *string
 }
 
 // cvarFlags collects repeated --cvar name=value flags.
@@ -125,6 +126,7 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		mapName:    fs.String("map", game.DefaultMap, "map name (available: "+strings.Join(game.MapNames(), ", ")+")"),
 		logLevel:   fs.String("log", "info", "log level: debug, info, warn or error (debug logs every lag-compensated shot)"),
 		cvars:      cvarVar(fs),
+		rcon:       fs.String("rcon-password", "", "password that lets players run server commands from their console (rcon); empty disables rcon"),
 	}
 }
 
@@ -145,7 +147,7 @@ func (f serverFlags) config(stderr io.Writer) (server.Config, error) {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 	return server.Config{Addr: *f.addr, TickRate: *f.tickrate, MaxPlayers: *f.maxplayers,
-		Bots: *f.bots, Map: *f.mapName, Logger: logger, Cvars: *f.cvars}, nil
+		Bots: *f.bots, Map: *f.mapName, Logger: logger, Cvars: *f.cvars, RconPassword: *f.rcon}, nil
 }
 
 func cmdServer(args []string, stderr io.Writer) int {

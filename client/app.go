@@ -374,6 +374,18 @@ func (g *Game) handleEvents() {
 			if len(g.fx.boxes) > 12 {
 				g.fx.boxes = g.fx.boxes[len(g.fx.boxes)-12:]
 			}
+		case tnet.EvMatchEnd:
+			g.fx.banner = "Draw"
+			if e.A != 0 {
+				g.fx.banner = e.Text + " wins the match"
+			}
+			if e.A == c.ID {
+				g.fx.banner = "You win the match!"
+			}
+			g.fx.bannerLeft = time.Duration(e.Value) * time.Second
+		case tnet.EvMatchStart:
+			g.fx.banner, g.fx.bannerLeft = "New match", 2*time.Second
+			g.fx.killedBy = ""
 		case tnet.EvJoin:
 			g.fx.addNotice(fmt.Sprintf("%s joined", e.Text))
 		case tnet.EvLeft:

@@ -327,7 +327,10 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 		drawText(screen, "respawning...", 18, false, W/2, H/2-48, 1, colText)
 	}
 
-	if ebiten.IsKeyPressed(ebiten.KeyTab) {
+	if g.fx.bannerLeft > 0 {
+		drawText(screen, g.fx.banner, 40, true, W/2, 24, 1, colTracerMe)
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyTab) || (g.fx.bannerLeft > 0 && g.fx.banner != "New match") {
 		g.drawScoreboard(screen)
 	}
 	if g.menu {
@@ -351,7 +354,13 @@ func (g *Game) drawScoreboard(screen *ebiten.Image) {
 	pw, ph := 560.0, 90+28*float64(len(rows))
 	x0, y0 := W/2-pw/2, 80.0
 	vector.DrawFilledRect(screen, float32(x0), float32(y0), float32(pw), float32(ph), colPanel, false)
-	drawText(screen, fmt.Sprintf("%s  -  %s", "Deathmatch", c.Map.Title), 20, true, W/2, y0+12, 1, colText)
+	title := fmt.Sprintf("Deathmatch  -  %s", c.Map.Title)
+	for _, cv := range c.Accept.Cvars {
+		if cv.Name == "mp_fraglimit" && cv.Value != "0" {
+			title += "  -  first to " + cv.Value
+		}
+	}
+	drawText(screen, title, 20, true, W/2, y0+12, 1, colText)
 	hy := y0 + 50
 	drawText(screen, "Player", 14, true, x0+20, hy, 0, colDim)
 	drawText(screen, "Kills", 14, true, x0+340, hy, 2, colDim)

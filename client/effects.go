@@ -61,6 +61,8 @@ type effects struct {
 	hitMarker   time.Duration
 	killMarker  time.Duration
 	damageFlash float64 // 0..1
+	banner      string  // match end/start, in the middle of the screen
+	bannerLeft  time.Duration
 	killedBy    string
 }
 
@@ -108,6 +110,7 @@ func (f *effects) update(dt time.Duration) {
 	f.boxes = expire(f.boxes, dt, func(b *impactBox) *time.Duration { return &b.left })
 	f.impacts = expire(f.impacts, dt, func(i *impact) *time.Duration { return &i.left })
 	f.feed = expire(f.feed, dt, func(e *feedEntry) *time.Duration { return &e.left })
+	f.bannerLeft = max(f.bannerLeft-dt, 0)
 	f.muzzle = max(f.muzzle-dt, 0)
 	f.hitMarker = max(f.hitMarker-dt, 0)
 	f.killMarker = max(f.killMarker-dt, 0)

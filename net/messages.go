@@ -243,6 +243,11 @@ const (
 	EvImpact uint8 = 6
 	// EvExplode: A's projectile exploded at (X, Y) with radius Value.
 	EvExplode uint8 = 7
+	// EvMatchEnd: A won the match (Text is the name; A is 0 for a draw);
+	// Value is the intermission in seconds before the next match starts.
+	EvMatchEnd uint8 = 8
+	// EvMatchStart: a new match started; scores are reset.
+	EvMatchStart uint8 = 9
 )
 
 // ProjectileState is a projectile in flight. Positions and velocities are

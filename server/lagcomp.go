@@ -68,7 +68,8 @@ func (r *lagRing) get(i int) *lagRecord { return &r.rec[(r.head+i)%MaxUnlagTicks
 // counter change) or a jump of more than game.TeleportDist, the later record
 // is used as is: a rewind never slides a player across the map.
 func (r *lagRing) at(t float64) (x, y float64, alive, ok bool) {
-	if r.n == 0 {
+	// r is nil for a player who joined this tick (no record yet).
+	if r == nil || r.n == 0 {
 		return 0, 0, false, false
 	}
 	first, last := r.get(0), r.get(r.n-1)

@@ -17,6 +17,12 @@ import (
 // ProjectileLifetimeMs is how long a projectile flies before it explodes.
 const ProjectileLifetimeMs = 3000
 
+// explodeSkin is how far in front of a wall, in world units, a projectile
+// that strikes it explodes. A blast exactly on the wall's surface would have
+// no line of sight to anyone (a segment query that starts on a shape hits it
+// at once), so its splash would hurt no one.
+const explodeSkin = 1.0
+
 type projectile struct {
 	id     uint16
 	owner  uint16
@@ -39,7 +45,8 @@ func (s *Server) fireProjectile(p *game.Player, shot shared.Shot) {
 		dies: s.tick + uint32(shared.Ticks(ProjectileLifetimeMs, s.cfg.TickRate))}
 	// Fired point-blank into a wall: explode at the muzzle.
 	if frac := s.m.RayWalls(shot.X, shot.Y, pr.x, pr.y); frac < 1 {
-		s.explode(pr, shot.X+(pr.x-shot.X)*frac, shot.Y+(pr.y-shot.Y)*frac, 0)
+		back := math.Max(frac*off-explodeSkin, 0)
+		s.explode(pr, shot.X+shot.DirX*back, shot.Y+shot.DirY*back, 0)
 		return
 	}
 	s.projectiles = append(s.projectiles, pr)
@@ -68,6 +75,9 @@ func (s *Server) moveProjectiles() {
 			}
 		}
 		if best < length || victim != 0 {
+			if victim == 0 { // a wall: explode just in front of it
+				best = math.Max(best-explodeSkin, 0)
+			}
 			s.explode(pr, pr.x+dx*best, pr.y+dy*best, victim)
 			continue
 		}

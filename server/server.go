@@ -109,24 +109,27 @@ type Server struct {
 	start time.Time
 
 	// Owned by the tick goroutine.
-	tick        uint32
-	players     []*game.Player // sorted by ID
-	sessions    []*session
-	bots        []*bot
-	nextID      uint16
-	events      []tnet.Event // recent events, oldest first
-	eventTo     []uint16     // recipient of each event, 0 for everyone
-	lag         map[uint16]*lagRing
-	boxBuf      []game.Hitbox
-	vars        vars
-	execCh      chan execReq
-	lastTickAt  time.Time
-	budgetTicks int
-	projectiles []*projectile
-	nextProjID  uint16
-	nextEventID uint32
-	scoresDirty bool
-	tickStats   tickStats
+	tick       uint32
+	players    []*game.Player // sorted by ID
+	sessions   []*session
+	bots       []*bot
+	nextID     uint16
+	events     []tnet.Event // recent events, oldest first
+	eventTo    []uint16     // recipient of each event, 0 for everyone
+	lag        map[uint16]*lagRing
+	boxBuf     []game.Hitbox
+	vars       vars
+	execCh     chan execReq
+	lastTickAt time.Time
+	matchStart uint32 // tick the current match started
+	// intermission is the tick the next match starts, 0 while one is on.
+	intermission uint32
+	budgetTicks  int
+	projectiles  []*projectile
+	nextProjID   uint16
+	nextEventID  uint32
+	scoresDirty  bool
+	tickStats    tickStats
 
 	statusMu sync.Mutex
 	status   Status
@@ -292,6 +295,7 @@ func (s *Server) runTick(now time.Time) {
 		s.readSession(ss, now)
 	}
 	s.dropClosed()
+	s.runMatch()
 	s.runBots()
 	s.moveProjectiles()
 	s.respawn()
@@ -403,7 +407,7 @@ func (s *Server) damage(attacker, victim *game.Player, amount int, x, y float64)
 	}
 	pre := victim.State
 	killed := false
-	if !s.cfg.NoDamage {
+	if !s.cfg.NoDamage && s.intermission == 0 {
 		killed = victim.Damage(amount, s.tick, s.cfg.TickRate)
 	}
 	s.addEvent(tnet.Event{Kind: tnet.EvHit, A: attacker.ID, B: victim.ID, Value: int16(amount),
@@ -413,6 +417,9 @@ func (s *Server) damage(attacker, victim *game.Player, amount int, x, y float64)
 		victim.PreDeath = pre
 		if attacker.ID != victim.ID {
 			attacker.Kills++
+			if s.vars.fragLimit > 0 && attacker.Kills >= s.vars.fragLimit && s.intermission == 0 {
+				s.endMatch(attacker)
+			}
 		}
 		s.scoresDirty = true
 		s.addEvent(tnet.Event{Kind: tnet.EvKill, A: attacker.ID, B: victim.ID}, 0)
@@ -449,4 +456,52 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n]
+}
+
+// IntermissionSeconds is the pause between matches.
+const IntermissionSeconds = 5
+
+// runMatch ends the match at mp_timelimit and starts the next one after
+// the intermission.
+func (s *Server) runMatch() {
+	if s.intermission != 0 {
+		if s.tick >= s.intermission {
+			s.startMatch()
+		}
+		return
+	}
+	if s.vars.timeLimit > 0 && float64(s.tick-s.matchStart) >= s.vars.timeLimit*60*float64(s.cfg.TickRate) {
+		var leader *game.Player
+		for _, p := range s.players {
+			if leader == nil || p.Kills > leader.Kills {
+				leader = p
+			}
+		}
+		s.endMatch(leader)
+	}
+}
+
+// endMatch announces the winner (nil: nobody) and starts the intermission,
+// during which nobody takes damage.
+func (s *Server) endMatch(winner *game.Player) {
+	e := tnet.Event{Kind: tnet.EvMatchEnd, Value: IntermissionSeconds}
+	if winner != nil {
+		e.A, e.Text = winner.ID, winner.Name
+		s.log.Info("match won", "player", winner.Name, "kills", winner.Kills)
+	}
+	s.addEvent(e, 0)
+	s.intermission = s.tick + uint32(IntermissionSeconds*s.cfg.TickRate)
+}
+
+// startMatch resets the scores and respawns everyone.
+func (s *Server) startMatch() {
+	s.intermission = 0
+	s.matchStart = s.tick
+	s.projectiles = s.projectiles[:0]
+	for _, p := range s.players {
+		p.Kills, p.Deaths = 0, 0
+		p.Spawn(s.m.ChooseSpawn(s.enemyPositions(p.ID), s.rng))
+	}
+	s.scoresDirty = true
+	s.addEvent(tnet.Event{Kind: tnet.EvMatchStart}, 0)
 }

@@ -18,6 +18,8 @@ type vars struct {
 	showImpacts bool    // sv_showimpacts
 	mutualKills bool    // sv_mutualkills
 	fake        tnet.FakeConditions
+	fragLimit   int     // mp_fraglimit
+	timeLimit   float64 // mp_timelimit, minutes
 }
 
 // CvarInfo describes one server console variable.
@@ -32,13 +34,15 @@ var ServerCvars = []CvarInfo{
 	{"sv_maxunlag", "1", "the furthest back, in seconds, lag compensation rewinds", 0, 1},
 	{"sv_showimpacts", "0", "tell the shooter where the server traced its target, to draw beside where the shooter drew it (1)", 0, 1},
 	{"sv_mutualkills", "0", "two players killing each other in one tick: the command run first wins (0, as CS:GO) or both die (1, as Overwatch)", 0, 1},
+	{"mp_fraglimit", "20", "kills that win the match (0: no limit); then 5 s of intermission and a new match", 0, 1000},
+	{"mp_timelimit", "10", "minutes a match lasts (0: no limit); the leader wins", 0, 600},
 	{"net_fakelag", "0", "server side: delay every message the server receives by this many ms", 0, 1000},
 	{"net_fakejitter", "0", "server side: random extra delay, 0..this many ms, on every message the server receives", 0, 500},
 	{"net_fakeloss", "0", "server side: drop this percentage of the messages the server receives", 0, 100},
 }
 
 func defaultVars() vars {
-	return vars{unlag: true, maxUnlag: 1}
+	return vars{unlag: true, maxUnlag: 1, fragLimit: 20, timeLimit: 10}
 }
 
 // set changes a variable, checking its name and range.
@@ -73,6 +77,10 @@ func (v *vars) set(name, value string) error {
 		v.showImpacts = f != 0
 	case "sv_mutualkills":
 		v.mutualKills = f != 0
+	case "mp_fraglimit":
+		v.fragLimit = int(f)
+	case "mp_timelimit":
+		v.timeLimit = f
 	case "net_fakelag":
 		v.fake.LagMs = f
 	case "net_fakejitter":
@@ -100,6 +108,10 @@ func (v *vars) get(name string) string {
 		return b(v.showImpacts)
 	case "sv_mutualkills":
 		return b(v.mutualKills)
+	case "mp_fraglimit":
+		return strconv.Itoa(v.fragLimit)
+	case "mp_timelimit":
+		return strconv.FormatFloat(v.timeLimit, 'g', -1, 64)
 	case "net_fakelag":
 		return strconv.FormatFloat(v.fake.LagMs, 'g', -1, 64)
 	case "net_fakejitter":

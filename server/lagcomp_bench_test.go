@@ -1,0 +1,62 @@
+package server
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"tickshot/game"
+	"tickshot/shared"
+)
+
+// lcFullServer is a 64-player server (all bots) run for two seconds, with
+// lag records for everyone and a session whose view holds samples of all
+// 63 others (a snapshot every 3 ticks, about cl_updaterate 20 at 64 ticks/s).
+func lcFullServer(b *testing.B) (*Server, *session) {
+	b.Helper()
+	s := lcServer(b, Config{Addr: "127.0.0.1:0", MaxPlayers: 64, Bots: 64, Seed: 1})
+	ss := lcSession(s.players[0], 100)
+	now := time.Unix(1000, 0)
+	lcRun(s, &now, 2*s.cfg.TickRate, ss, 3)
+	if len(s.players) != 64 || len(ss.view) != 63 || len(s.lag) != 64 {
+		b.Fatalf("%d players, %d in view, %d lag rings", len(s.players), len(ss.view), len(s.lag))
+	}
+	return s, ss
+}
+
+var lcSink game.TraceResult
+
+// BenchmarkRewind64Players is the lag-compensation cost of one hitscan shot
+// on a full server: every other player's hitbox at the shooter's render
+// tick from the session's view, then the trace against walls and hitboxes.
+func BenchmarkRewind64Players(b *testing.B) {
+	s, ss := lcFullServer(b)
+	p := ss.player
+	cmd := shared.UserCmd{CommandNumber: 1, TickCount: s.tick - 6, TickFrac: 77, LerpMsec: 100}
+	tgt := s.players[40]
+	d := math.Hypot(tgt.State.X-p.State.X, tgt.State.Y-p.State.Y)
+	dx, dy := (tgt.State.X-p.State.X)/d, (tgt.State.Y-p.State.Y)/d
+	// Warm up (boxBuf grows to 64 once).
+	boxes, info := s.rewoundHitboxes(ss, &cmd)
+	if info.FromView != 63 {
+		b.Fatalf("rewind %+v: want all 63 from the view", info)
+	}
+	lcSink = game.TraceShot(s.m, p.State.X, p.State.Y, dx, dy, shared.Weapons[0].Range, boxes, p.ID)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		boxes, _ := s.rewoundHitboxes(ss, &cmd)
+		lcSink = game.TraceShot(s.m, p.State.X, p.State.Y, dx, dy, shared.Weapons[0].Range, boxes, p.ID)
+	}
+}
+
+// BenchmarkRecordLag64 is the per-tick cost of recording 64 players' hitboxes.
+func BenchmarkRecordLag64(b *testing.B) {
+	s, _ := lcFullServer(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.tick++
+		s.recordLag()
+	}
+}

@@ -1,0 +1,683 @@
+package server
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"tickshot/game"
+	tnet "tickshot/net"
+	"tickshot/shared"
+)
+
+// ---- helpers (prefixed lc to stay clear of other tests in package server) ----
+
+func lcQuiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// lcServer makes a server that is never Run: the tests drive it with Step or
+// call its internals directly.
+func lcServer(t testing.TB, cfg Config) *Server {
+	t.Helper()
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:0"
+	}
+	cfg.Logger = lcQuiet()
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// lcSession is a session without a connection, for rewind tests: measured
+// RTT rttMs, announced cl_interp 100 ms, cl_interp_ratio 2, cl_updaterate 20.
+func lcSession(p *game.Player, rttMs float64) *session {
+	return &session{player: p, hello: tnet.Hello{InterpMs: 100, InterpRatio: 2}, updateRate: 20,
+		rttMs: rttMs, view: map[uint16]*game.EntityView{}}
+}
+
+// lcRun steps s for n ticks at its tick rate from *now; when ss is not nil,
+// every snapshotEvery ticks the snapshot the server would send ss is applied
+// to ss's view, as if the client had received and acknowledged it.
+func lcRun(s *Server, now *time.Time, n int, ss *session, snapshotEvery int) {
+	dt := time.Second / time.Duration(s.cfg.TickRate)
+	for i := 0; i < n; i++ {
+		*now = now.Add(dt)
+		s.Step(*now)
+		if ss != nil && s.tick%uint32(snapshotEvery) == 0 {
+			snap := s.buildSnapshot(ss)
+			s.applyToView(ss, &sentSnap{seq: s.tick, tick: s.tick, ents: snap.Entities})
+		}
+	}
+}
+
+// lcBitsEqual reports whether a and b are identical bit for bit (floats
+// compared by their bits, so -0 != 0 and NaN == the same NaN), following
+// pointers, arrays, slices, maps and unexported fields.
+func lcBitsEqual(a, b reflect.Value) bool {
+	if a.Kind() != b.Kind() || a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return math.Float64bits(a.Float()) == math.Float64bits(b.Float())
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Struct:
+		for i := 0; i < a.NumField(); i++ {
+			if !lcBitsEqual(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Array, reflect.Slice:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := 0; i < a.Len(); i++ {
+			if !lcBitsEqual(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return lcBitsEqual(a.Elem(), b.Elem())
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		it := a.MapRange()
+		for it.Next() {
+			bv := b.MapIndex(it.Key())
+			if !bv.IsValid() || !lcBitsEqual(it.Value(), bv) {
+				return false
+			}
+		}
+		return true
+	}
+	panic("lcBitsEqual: unhandled kind " + a.Kind().String())
+}
+
+func lcSame(a, b any) bool { return lcBitsEqual(reflect.ValueOf(a), reflect.ValueOf(b)) }
+
+// ---- lagRing ----
+
+func TestLagRingInterpolates(t *testing.T) {
+	var r lagRing
+	for tick := uint32(1); tick <= 10; tick++ {
+		r.record(lagRecord{tick: tick, x: float64(tick) * 10, y: 100 - float64(tick)*3, alive: true})
+	}
+	for _, tt := range []float64{1, 2.5, 5.25, 7.999, 9.5, 10} {
+		x, y, alive, ok := r.at(tt)
+		if !ok || !alive {
+			t.Fatalf("at(%v): ok %v alive %v", tt, ok, alive)
+		}
+		// The same function the client interpolates with, on the same records.
+		i := int(math.Ceil(tt)) - 1 // index of the record at or after tt
+		if i == 0 {
+			i = 1
+		}
+		a, b := r.get(i-1), r.get(i)
+		want := game.Lerp(game.Sample{Tick: a.tick, X: a.x, Y: a.y, Alive: true},
+			game.Sample{Tick: b.tick, X: b.x, Y: b.y, Alive: true}, (tt-float64(a.tick))/float64(b.tick-a.tick))
+		if x != want.X || y != want.Y {
+			t.Errorf("at(%v) = (%v, %v), want game.Lerp's (%v, %v)", tt, x, y, want.X, want.Y)
+		}
+		if math.Abs(x-tt*10) > 1e-9 || math.Abs(y-(100-tt*3)) > 1e-9 {
+			t.Errorf("at(%v) = (%v, %v), want (%v, %v)", tt, x, y, tt*10, 100-tt*3)
+		}
+	}
+	// Alive follows the earlier record until the later one is reached.
+	r = lagRing{}
+	r.record(lagRecord{tick: 1, alive: true})
+	r.record(lagRecord{tick: 2, alive: false})
+	if _, _, alive, _ := r.at(1.5); !alive {
+		t.Error("at(1.5) between alive and dead records: want alive")
+	}
+	if _, _, alive, _ := r.at(2); alive {
+		t.Error("at(2) on a dead record: want dead")
+	}
+}
+
+func TestLagRingWrapsAndRefusesOlder(t *testing.T) {
+	var r lagRing
+	if _, _, _, ok := r.at(0); ok {
+		t.Error("empty ring answered")
+	}
+	var nilRing *lagRing
+	if _, _, _, ok := nilRing.at(0); ok {
+		t.Error("nil ring answered")
+	}
+	const total = MaxUnlagTicks + 50
+	for tick := uint32(1); tick <= total; tick++ {
+		r.record(lagRecord{tick: tick, x: float64(tick), alive: true})
+	}
+	if r.n != MaxUnlagTicks {
+		t.Fatalf("n = %d, want %d", r.n, MaxUnlagTicks)
+	}
+	oldest := uint32(total - MaxUnlagTicks + 1)
+	for i := 0; i < r.n; i++ {
+		if got := r.get(i).tick; got != oldest+uint32(i) {
+			t.Fatalf("record %d has tick %d, want %d (newest kept, in order)", i, got, oldest+uint32(i))
+		}
+	}
+	for _, tt := range []float64{float64(oldest) - 0.01, float64(oldest) - 1, 0, float64(total) + 0.01} {
+		if _, _, _, ok := r.at(tt); ok {
+			t.Errorf("at(%v) answered outside [%d, %d]", tt, oldest, total)
+		}
+	}
+	for _, tt := range []float64{float64(oldest), float64(oldest) + 0.5, float64(total) - 0.25, float64(total)} {
+		x, _, _, ok := r.at(tt)
+		if !ok || math.Abs(x-tt) > 1e-9 {
+			t.Errorf("at(%v) = %v, %v; want %v, true", tt, x, ok, tt)
+		}
+	}
+}
+
+func TestLagRingNoInterpolationAcrossTeleport(t *testing.T) {
+	// Respawn: the teleport counter changes between ticks 2 and 3.
+	var r lagRing
+	r.record(lagRecord{tick: 1, x: 100, y: 100, alive: true, teleport: 4})
+	r.record(lagRecord{tick: 2, x: 104, y: 100, alive: false, teleport: 4})
+	r.record(lagRecord{tick: 3, x: 110, y: 120, alive: true, teleport: 5})
+	for _, tt := range []float64{2.01, 2.5, 2.99, 3} {
+		x, y, alive, ok := r.at(tt)
+		if !ok || x != 110 || y != 120 || !alive {
+			t.Errorf("at(%v) across a respawn = (%v, %v, %v, %v), want the later record (110, 120, alive)", tt, x, y, alive, ok)
+		}
+	}
+	// A jump larger than game.TeleportDist without a counter change.
+	r = lagRing{}
+	r.record(lagRecord{tick: 1, x: 0, alive: true})
+	r.record(lagRecord{tick: 2, x: game.TeleportDist + 1, alive: true})
+	r.record(lagRecord{tick: 3, x: game.TeleportDist + 1 + game.TeleportDist - 1, alive: true})
+	if x, _, _, _ := r.at(1.5); x != game.TeleportDist+1 {
+		t.Errorf("at(1.5) across a jump of %v = %v, want the later record", game.TeleportDist+1, x)
+	}
+	// Just under the limit it interpolates.
+	if x, _, _, _ := r.at(2.5); math.Abs(x-(game.TeleportDist+1+(game.TeleportDist-1)/2.0)) > 1e-9 {
+		t.Errorf("at(2.5) across a move of %v = %v, want the midpoint", game.TeleportDist-1, x)
+	}
+}
+
+// ---- rewindTick: clamping and forged inputs ----
+
+func TestRewindTickClampsToMaxUnlag(t *testing.T) {
+	s := lcServer(t, Config{TickRate: 64, Bots: 1, Seed: 1})
+	s.tick = 10000
+	s.vars.maxUnlag = 0.5
+	ss := lcSession(s.players[0], 900) // now - RTT - lerp is ~64 ticks back
+	now := float64(s.tick)
+	lo := now - 0.5*64
+
+	// An honest command with that latency: 900 ms + 100 ms lerp ago.
+	cmd := shared.UserCmd{TickCount: s.tick - 58, LerpMsec: 100}
+	info := s.rewindTick(ss, &cmd)
+	if !info.Clamped || info.Used != lo {
+		t.Errorf("rewind %+v: want clamped to now - sv_maxunlag = %v", info, lo)
+	}
+	// A command from the future.
+	cmd = shared.UserCmd{TickCount: s.tick + 3, LerpMsec: 0}
+	ss.rttMs = 0
+	info = s.rewindTick(ss, &cmd)
+	if !info.Clamped || info.Used != now {
+		t.Errorf("rewind %+v: want clamped to now %v", info, now)
+	}
+	// In range: neither clamped nor overridden.
+	ss.rttMs = 100
+	cmd = shared.UserCmd{TickCount: s.tick - 6, TickFrac: 100, LerpMsec: 100}
+	info = s.rewindTick(ss, &cmd)
+	if info.Clamped || info.UsedServer || info.Used != cmd.RenderTick(64) {
+		t.Errorf("rewind %+v: want exactly the command's render tick %v", info, cmd.RenderTick(64))
+	}
+	// sv_maxunlag 0 turns rewinding into "the present".
+	s.vars.maxUnlag = 0
+	info = s.rewindTick(ss, &cmd)
+	if info.Used != now {
+		t.Errorf("sv_maxunlag 0: rewound to %v, want now %v", info.Used, now)
+	}
+}
+
+func TestRewindTickForgedInputs(t *testing.T) {
+	const tr = 64
+	s := lcServer(t, Config{TickRate: tr, Bots: 1, Seed: 1})
+	s.tick = 50000
+	ss := lcSession(s.players[0], 100)
+	now := float64(s.tick)
+	maxLerp := ss.maxLerpMs()
+	if maxLerp != 101 {
+		t.Fatalf("maxLerpMs with cl_interp 100, ratio 2, updaterate 20 = %v, want 101", maxLerp)
+	}
+	lo := now - s.vars.maxUnlag*tr
+	inRange := func(info rewindInfo) bool { return info.Used >= lo && info.Used <= now }
+
+	// An honest command: it was made RTT ago and drew 100 ms in the past.
+	honest := shared.UserCmd{TickCount: s.tick - 6, TickFrac: 102, LerpMsec: 100}
+	info := s.rewindTick(ss, &honest)
+	if info.UsedServer || info.Clamped || info.Used != honest.RenderTick(tr) {
+		t.Errorf("honest command: %+v, want its render tick %v", info, honest.RenderTick(tr))
+	}
+
+	// lerp_msec 10000 is clamped to what the announced rates allow.
+	cmd := honest
+	cmd.LerpMsec = 10000
+	info = s.rewindTick(ss, &cmd)
+	if info.LerpMs != maxLerp {
+		t.Errorf("lerp_msec 10000 taken as %v ms, want maxLerpMs %v", info.LerpMs, maxLerp)
+	}
+	if !inRange(info) || now-info.Used > (100+maxLerp+CrossCheckMs)*tr/1000 {
+		t.Errorf("lerp_msec 10000: %+v rewinds too far", info)
+	}
+
+	// tick_count far in the past or far in the future: the server's estimate.
+	for _, tc := range []uint32{0, 1, s.tick - 1000, s.tick + 10000, math.MaxUint32} {
+		cmd := shared.UserCmd{TickCount: tc, TickFrac: 255, LerpMsec: 100}
+		info := s.rewindTick(ss, &cmd)
+		if !info.UsedServer || info.Used != info.ServerTick {
+			t.Errorf("tick_count %d: %+v, want the server estimate", tc, info)
+		}
+		if want := now - (100+100)*tr/1000.0; math.Abs(info.ServerTick-want) > 1e-9 {
+			t.Errorf("tick_count %d: server estimate %v, want now - RTT - lerp = %v", tc, info.ServerTick, want)
+		}
+		if !inRange(info) {
+			t.Errorf("tick_count %d: rewound to %v, outside [%v, %v]", tc, info.Used, lo, now)
+		}
+	}
+
+	// No input gets a rewind beyond RTT + allowed lerp + CrossCheckMs (nor
+	// sv_maxunlag), nor one into the future; and the limit is reachable.
+	rng := rand.New(rand.NewPCG(7, 7))
+	deepest := 0.0
+	for i := 0; i < 200000; i++ {
+		ss.rttMs = []float64{-1, 0, 5, 100, 250, 999, 2000}[i%7]
+		var tc uint32
+		switch i % 3 {
+		case 0:
+			tc = rng.Uint32()
+		case 1:
+			tc = s.tick - uint32(rng.IntN(100)) + 20
+		default:
+			tc = s.tick - uint32(rng.IntN(40))
+		}
+		cmd := shared.UserCmd{TickCount: tc, TickFrac: uint8(rng.Uint32()), LerpMsec: uint16(rng.Uint32())}
+		if i%2 == 0 {
+			cmd.LerpMsec %= 600
+		}
+		info := s.rewindTick(ss, &cmd)
+		rewind := now - info.Used
+		bound := (math.Max(ss.rttMs, 0) + maxLerp + CrossCheckMs) * tr / 1000
+		if rewind < 0 || rewind > bound+1e-9 || rewind > s.vars.maxUnlag*tr+1e-9 || info.LerpMs > maxLerp {
+			t.Fatalf("cmd %+v with RTT %v: rewind %v ticks (%+v), bound %v ticks", cmd, ss.rttMs, rewind, info, bound)
+		}
+		if ss.rttMs == 100 {
+			deepest = math.Max(deepest, rewind)
+		}
+	}
+	if limit := (100 + maxLerp + CrossCheckMs) * tr / 1000; deepest < limit-1 {
+		t.Errorf("deepest rewind found %v ticks, bound %v: the cross-check is tighter than CrossCheckMs", deepest, limit)
+	}
+}
+
+// ---- the world is left bit-identical ----
+
+type lcWorld struct {
+	tick    uint32
+	players []game.Player
+	lag     map[uint16]lagRing
+	view    map[uint16]game.EntityView
+}
+
+func lcSnapshotWorld(s *Server, ss *session) lcWorld {
+	w := lcWorld{tick: s.tick, lag: map[uint16]lagRing{}, view: map[uint16]game.EntityView{}}
+	for _, p := range s.players {
+		w.players = append(w.players, *p)
+	}
+	for id, r := range s.lag {
+		w.lag[id] = *r
+	}
+	for id, v := range ss.view {
+		w.view[id] = *v
+	}
+	return w
+}
+
+func TestRewindLeavesWorldIdentical(t *testing.T) {
+	s := lcServer(t, Config{Addr: "127.0.0.1:0", Bots: 8, Seed: 1})
+	shooter := s.players[0]
+	ss := lcSession(shooter, 100)
+	now := time.Unix(1000, 0)
+	lcRun(s, &now, 2*s.cfg.TickRate, ss, 3)
+	s.cfg.NoDamage = true // hits are still traced and reported, but change no health
+
+	if len(s.lag) != 8 || s.lag[s.players[3].ID].n < 2*s.cfg.TickRate-1 {
+		t.Fatalf("lag records: %d rings, %d records", len(s.lag), s.lag[s.players[3].ID].n)
+	}
+	before := lcSnapshotWorld(s, ss)
+	if len(before.view) != 7 {
+		t.Fatalf("session view holds %d players, want 7", len(before.view))
+	}
+
+	noView := lcSession(shooter, 100)
+	var rewound, hits int
+	for i, o := range s.players {
+		if o.ID == shooter.ID {
+			continue
+		}
+		for k, back := range []float64{0, 3, 7.5, 12.25, 40, 70} {
+			rt := float64(s.tick) - back
+			cmd := shared.UserCmd{CommandNumber: uint32(100*i + k), TickCount: uint32(math.Floor(rt)),
+				TickFrac: uint8((rt - math.Floor(rt)) * 256), LerpMsec: 0}
+			for _, sess := range []*session{ss, noView} {
+				boxes, info := s.rewoundHitboxes(sess, &cmd)
+				if info.MaxRewindGap > 0 {
+					rewound++
+				}
+				// Aim at the rewound target so the shot traces a hit.
+				var tx, ty float64
+				for _, b := range boxes {
+					if b.ID == o.ID {
+						tx, ty = b.X, b.Y
+					}
+				}
+				d := math.Hypot(tx-shooter.State.X, ty-shooter.State.Y)
+				shot := shared.Shot{Weapon: 0, X: shooter.State.X, Y: shooter.State.Y,
+					DirX: (tx - shooter.State.X) / d, DirY: (ty - shooter.State.Y) / d}
+				if tr := game.TraceShot(s.m, shot.X, shot.Y, shot.DirX, shot.DirY, 1600, boxes, shooter.ID); tr.Hit >= 0 {
+					hits++
+				}
+				s.fireHitscan(shooter, sess, &cmd, shot)
+			}
+		}
+	}
+	if rewound == 0 || hits == 0 {
+		t.Fatalf("the test rewound %d times and hit %d times: it proves nothing", rewound, hits)
+	}
+	after := lcSnapshotWorld(s, ss)
+	if !reflect.DeepEqual(before, after) || !lcSame(before, after) {
+		for i := range before.players {
+			if !lcSame(before.players[i], after.players[i]) {
+				t.Errorf("player %d changed:\n before %+v\n after  %+v", before.players[i].ID, before.players[i], after.players[i])
+			}
+		}
+		for id := range before.lag {
+			if !lcSame(before.lag[id], after.lag[id]) {
+				t.Errorf("lag record of player %d changed", id)
+			}
+		}
+		t.Fatal("rewinding changed the world")
+	}
+	if s.tick != before.tick {
+		t.Fatal("tick changed")
+	}
+	// The world goes on running exactly as before: nothing was left moved.
+	lcRun(s, &now, 10, ss, 3)
+}
+
+// A player admitted this tick has neither a view entry nor a lag record yet;
+// a rewind in the same tick must leave it at the present, not crash.
+func TestRewindPlayerJoinedThisTick(t *testing.T) {
+	s := lcServer(t, Config{Bots: 3, Seed: 2})
+	ss := lcSession(s.players[0], 80)
+	now := time.Unix(1000, 0)
+	lcRun(s, &now, 64, ss, 3)
+	late := s.newPlayer("late", false)
+	cmd := shared.UserCmd{CommandNumber: 1, TickCount: s.tick - 5, LerpMsec: 100}
+	boxes, info := s.rewoundHitboxes(ss, &cmd)
+	if info.NotRewound != 1 || info.FromView != 2 {
+		t.Errorf("rewind %+v: want 2 players from the view, the new one not rewound", info)
+	}
+	for _, b := range boxes {
+		if b.ID == late.ID && (b.X != late.State.X || b.Y != late.State.Y) {
+			t.Errorf("new player's box at (%v, %v), want its present (%v, %v)", b.X, b.Y, late.State.X, late.State.Y)
+		}
+	}
+	boxes, info = s.rewoundHitboxes(lcSession(s.players[0], 80), &cmd)
+	if info.NotRewound != 1 || info.FromRecord != 2 {
+		t.Errorf("rewind without view %+v: want 2 players from the record, the new one not rewound", info)
+	}
+	_ = boxes
+	shot := shared.Shot{X: s.players[0].State.X, Y: s.players[0].State.Y, DirX: 1}
+	s.fireHitscan(s.players[0], ss, &cmd, shot)
+}
+
+// The view path reproduces what the client drew: the same samples and the
+// same function, evaluated at the command's exact render tick.
+func TestRewindFromViewMatchesClientInterpolation(t *testing.T) {
+	s := lcServer(t, Config{Bots: 6, Seed: 3})
+	ss := lcSession(s.players[0], 100)
+	now := time.Unix(1000, 0)
+	lcRun(s, &now, 3*s.cfg.TickRate, ss, 3)
+	maxExtrap := float64(MaxExtrapolateMs) * float64(s.cfg.TickRate) / 1000
+	for k := 0; k < 50; k++ {
+		rt := float64(s.tick) - 12 + float64(k)*0.173
+		cmd := shared.UserCmd{TickCount: uint32(math.Floor(rt + 6.4)), TickFrac: uint8(k * 5), LerpMsec: 100}
+		boxes, info := s.rewoundHitboxes(ss, &cmd)
+		if info.UsedServer || info.Used != cmd.RenderTick(s.cfg.TickRate) {
+			t.Fatalf("rewind %+v, want the command's render tick %v", info, cmd.RenderTick(s.cfg.TickRate))
+		}
+		for _, b := range boxes {
+			if b.ID == ss.player.ID {
+				continue
+			}
+			want, _, _ := ss.view[b.ID].Hist.At(cmd.RenderTick(s.cfg.TickRate), maxExtrap)
+			if b.X != want.X || b.Y != want.Y {
+				t.Fatalf("player %d rewound to (%v, %v), client drew (%v, %v)", b.ID, b.X, b.Y, want.X, want.Y)
+			}
+		}
+	}
+}
+
+// ---- sv_mutualkills ----
+
+// lcDuel puts two players 60 units apart facing each other with 25 health
+// (one rifle hit) on the open range map and runs one attack command each in
+// the same tick, first's command first.
+func lcDuel(t *testing.T, mutual bool, aFirst bool) (a, b *game.Player) {
+	t.Helper()
+	v := "0"
+	if mutual {
+		v = "1"
+	}
+	s := lcServer(t, Config{Map: "range", Seed: 1, Cvars: [][2]string{{"sv_mutualkills", v}}})
+	s.tick = 100
+	a, b = s.newPlayer("a", false), s.newPlayer("b", false)
+	a.State = shared.NewPlayerState(400, 384)
+	b.State = shared.NewPlayerState(460, 384)
+	a.Health, b.Health = 25, 25
+	msec := shared.MsecFor(s.cfg.TickRate)
+	ca := shared.UserCmd{CommandNumber: 1, TickCount: s.tick, Msec: msec, Buttons: shared.ButtonAttack, ViewAngle: 0}
+	cb := shared.UserCmd{CommandNumber: 1, TickCount: s.tick, Msec: msec, Buttons: shared.ButtonAttack, ViewAngle: math.Pi}
+	if aFirst {
+		s.runCommand(a, ca, nil)
+		s.runCommand(b, cb, nil)
+	} else {
+		s.runCommand(b, cb, nil)
+		s.runCommand(a, ca, nil)
+	}
+	if mutual {
+		// A player killed in an earlier tick gets no more shots.
+		s.tick++
+		a.Health, a.State.Dead = 25, false
+		cb.CommandNumber = 2
+		cb.Buttons = 0
+		s.runCommand(b, cb, nil)
+		cb.CommandNumber = 3
+		cb.Buttons = shared.ButtonAttack
+		for i := 0; i < 20; i++ { // past the rifle's interval
+			s.runCommand(b, cb, nil)
+			cb.CommandNumber++
+		}
+		if !a.Alive() || a.Health != 25 {
+			t.Errorf("a player dead since the previous tick still shot: a health %d", a.Health)
+		}
+		if b.Alive() {
+			t.Error("the dead player came back")
+		}
+		a.Health, a.State.Dead = 0, true // restore the outcome of the duel tick
+	}
+	return a, b
+}
+
+func TestMutualKills(t *testing.T) {
+	for _, tc := range []struct {
+		mutual, aFirst bool
+	}{{false, true}, {false, false}, {true, true}, {true, false}} {
+		t.Run(fmt.Sprintf("sv_mutualkills=%v/aFirst=%v", tc.mutual, tc.aFirst), func(t *testing.T) {
+			a, b := lcDuel(t, tc.mutual, tc.aFirst)
+			first, second := a, b
+			if !tc.aFirst {
+				first, second = b, a
+			}
+			if tc.mutual {
+				if first.Alive() || second.Alive() || first.Kills != 1 || second.Kills != 1 {
+					t.Errorf("sv_mutualkills 1: want both dead with a kill each; first alive %v kills %d, second alive %v kills %d",
+						first.Alive(), first.Kills, second.Alive(), second.Kills)
+				}
+				return
+			}
+			if !first.Alive() || first.Health != 25 || second.Alive() || first.Kills != 1 || second.Kills != 0 {
+				t.Errorf("sv_mutualkills 0: want the first command's player alive with the kill; first alive %v health %d kills %d, second alive %v kills %d",
+					first.Alive(), first.Health, first.Kills, second.Alive(), second.Kills)
+			}
+		})
+	}
+}
+
+// ---- projectiles (not lag compensated) ----
+
+func lcPlayerAt(s *Server, name string, x, y float64) *game.Player {
+	p := s.newPlayer(name, false)
+	p.State = shared.NewPlayerState(x, y)
+	return p
+}
+
+func TestRocketHitsAfterTravelTime(t *testing.T) {
+	s := lcServer(t, Config{Map: "range", Seed: 1})
+	now := time.Unix(1000, 0)
+	lcRun(s, &now, 1, nil, 1)
+	a := lcPlayerAt(s, "a", 200, 384)
+	b := lcPlayerAt(s, "b", 600, 384)
+	near := lcPlayerAt(s, "near", 580, 434) // 50 units from the blast
+	far := lcPlayerAt(s, "far", 580, 300)   // 84 units from the blast
+	a.State.Weapon = 1
+	def := &shared.Weapons[1]
+	s.runCommand(a, shared.UserCmd{CommandNumber: 1, TickCount: s.tick, Msec: shared.MsecFor(s.cfg.TickRate),
+		Buttons: shared.ButtonAttack, Weapon: 1}, nil)
+	if len(s.projectiles) != 1 {
+		t.Fatalf("%d projectiles after firing the rocket launcher", len(s.projectiles))
+	}
+	// It flies from the muzzle (radius + 6 in front) until it touches the
+	// target's circle (radius + 4), at Speed, one step per tick.
+	dist := 600.0 - 200
+	travel := dist - (shared.PlayerRadius + 6) - (shared.PlayerRadius + 4)
+	want := int(math.Ceil(travel / (def.Speed / float64(s.cfg.TickRate))))
+	hitAt := -1
+	for i := 1; i <= 3*s.cfg.TickRate && hitAt < 0; i++ {
+		lcRun(s, &now, 1, nil, 1)
+		if b.Health < game.MaxHealth {
+			hitAt = i
+		}
+		if i < want && len(s.projectiles) != 1 {
+			t.Fatalf("rocket gone after %d ticks, before reaching the target", i)
+		}
+	}
+	if hitAt != want {
+		t.Fatalf("rocket hit after %d ticks, want %d (%.0f units at %v units/s)", hitAt, want, travel, def.Speed)
+	}
+	if secs := float64(hitAt) / float64(s.cfg.TickRate); math.Abs(secs-dist/def.Speed) > 0.1 {
+		t.Errorf("hit after %.3f s, distance/Speed is %.3f s", secs, dist/def.Speed)
+	}
+	if b.Health != game.MaxHealth-def.Damage {
+		t.Errorf("direct hit left %d health, want %d", b.Health, game.MaxHealth-def.Damage)
+	}
+	// Splash falls off with distance from the blast at (580, 384).
+	splash := func(px, py float64) int {
+		d := math.Max(math.Hypot(px-580, py-384)-shared.PlayerRadius, 0)
+		return int(float64(def.Damage) * (1 - d/def.SplashRange))
+	}
+	dn, df := game.MaxHealth-near.Health, game.MaxHealth-far.Health
+	if dn != splash(580, 434) || df != splash(580, 300) || !(dn > df && df > 0) {
+		t.Errorf("splash: near took %d (want %d), far took %d (want %d)", dn, splash(580, 434), df, splash(580, 300))
+	}
+	if a.Health != game.MaxHealth {
+		t.Errorf("the shooter, 380 units away, took %d", game.MaxHealth-a.Health)
+	}
+}
+
+func TestRocketSplashWallsAndOwner(t *testing.T) {
+	// Arena: wall 16 is x 576..608, y 608..928; open floor to its right.
+	s := lcServer(t, Config{Seed: 1})
+	def := &shared.Weapons[1]
+	owner := lcPlayerAt(s, "owner", 640, 760)
+	twin := lcPlayerAt(s, "twin", 640, 640)     // the owner's mirror image around the blast
+	hidden := lcPlayerAt(s, "hidden", 560, 700) // 80 units away, behind the wall
+	open := lcPlayerAt(s, "open", 720, 700)     // 80 units away, in the open
+	if s.m.LineOfSight(640, 700, 560, 700) || !s.m.LineOfSight(640, 700, 720, 700) {
+		t.Fatal("map changed: wall 16 no longer between the blast and the hidden player")
+	}
+	s.explode(&projectile{id: 1, owner: owner.ID, weapon: 1}, 640, 700, 0)
+	splash := func(dist float64) int {
+		return int(float64(def.Damage) * (1 - (dist-shared.PlayerRadius)/def.SplashRange))
+	}
+	if got := game.MaxHealth - twin.Health; got != splash(60) {
+		t.Errorf("player 60 units from the blast took %d, want %d", got, splash(60))
+	}
+	if got := game.MaxHealth - owner.Health; got != splash(60)/2 {
+		t.Errorf("owner 60 units from the blast took %d, want half splash %d", got, splash(60)/2)
+	}
+	if got := game.MaxHealth - open.Health; got != splash(80) || got == 0 {
+		t.Errorf("player in the open 80 units away took %d, want %d", got, splash(80))
+	}
+	if hidden.Health != game.MaxHealth {
+		t.Errorf("player behind a wall took %d splash", game.MaxHealth-hidden.Health)
+	}
+}
+
+// A rocket that strikes a wall explodes on the wall's surface; players in
+// front of that wall must still take splash.
+func TestRocketIntoWallSplashes(t *testing.T) {
+	s := lcServer(t, Config{Seed: 1})
+	now := time.Unix(1000, 0)
+	lcRun(s, &now, 1, nil, 1)
+	a := lcPlayerAt(s, "a", 720, 700)
+	b := lcPlayerAt(s, "b", 650, 740) // near where the rocket meets the wall face x = 608
+	a.State.Weapon = 1
+	s.runCommand(a, shared.UserCmd{CommandNumber: 1, TickCount: s.tick, Msec: shared.MsecFor(s.cfg.TickRate),
+		Buttons: shared.ButtonAttack, Weapon: 1, ViewAngle: math.Pi}, nil)
+	for i := 0; i < 64 && len(s.projectiles) > 0; i++ {
+		lcRun(s, &now, 1, nil, 1)
+	}
+	if len(s.projectiles) != 0 {
+		t.Fatal("rocket still flying")
+	}
+	def := &shared.Weapons[1]
+	d := math.Hypot(650-608, 740-700) - shared.PlayerRadius
+	want := int(float64(def.Damage) * (1 - d/def.SplashRange))
+	if got := game.MaxHealth - b.Health; got < want-1 || got > want+1 {
+		t.Errorf("player %.0f units from a rocket's impact on a wall took %d, want %d±1", d, got, want)
+	}
+	// Fired point-blank into a wall (the muzzle is inside it), it explodes
+	// in front of the wall: the shooter, 20 units from the face, takes half splash.
+	c := lcPlayerAt(s, "c", 608+20, 800)
+	c.State.Weapon = 1
+	s.runCommand(c, shared.UserCmd{CommandNumber: 1, TickCount: s.tick, Msec: shared.MsecFor(s.cfg.TickRate),
+		Buttons: shared.ButtonAttack, Weapon: 1, ViewAngle: math.Pi}, nil)
+	want = int(float64(def.Damage)*(1-math.Max(20-explodeSkin-shared.PlayerRadius, 0)/def.SplashRange)) / 2
+	if got := game.MaxHealth - c.Health; len(s.projectiles) != 0 || got != want {
+		t.Errorf("rocket fired into a wall 20 units away: shooter took %d, want half splash %d", got, want)
+	}
+}
