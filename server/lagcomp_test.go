@@ -356,7 +356,8 @@ func lcSnapshotWorld(s *Server, ss *session) lcWorld {
 }
 
 func TestRewindLeavesWorldIdentical(t *testing.T) {
-	s := lcServer(t, Config{Addr: "127.0.0.1:0", Bots: 8, Seed: 1})
+	// The open range map: every target is in the shooter's line of sight.
+	s := lcServer(t, Config{Addr: "127.0.0.1:0", Bots: 8, Seed: 1, Map: "range", Cvars: [][2]string{{"mp_fraglimit", "0"}}})
 	shooter := s.players[0]
 	ss := lcSession(shooter, 100)
 	now := time.Unix(1000, 0)
