@@ -12,6 +12,7 @@ import (
 
 	"image/png"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -292,6 +293,16 @@ func TestWindowTwoClientsPlayEachOther(t *testing.T) {
 		_ = srv.Process.Signal(os.Interrupt)
 		_ = srv.Wait()
 	}()
+	// Wait until the server answers before the clients join.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get("http://" + addr + "/status"); err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server did not start:\n%s", srvOut.String())
+		}
+	}
 	dir := t.TempDir()
 	type result struct {
 		out string
