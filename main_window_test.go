@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -284,8 +285,8 @@ func TestWindowTwoClientsPlayEachOther(t *testing.T) {
 	port := freePort(t)
 	addr := "127.0.0.1:" + strconv.Itoa(port)
 	srv := exec.Command(binPath, "server", "--addr", addr, "--map", "range", "--bots", "0")
-	var srvOut strings.Builder
-	srv.Stdout, srv.Stderr = &srvOut, &srvOut
+	srvOut := &syncBuffer{}
+	srv.Stdout, srv.Stderr = srvOut, srvOut
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -371,4 +372,22 @@ func TestWindowShowsConnectionError(t *testing.T) {
 	if !strings.Contains(out, "refused") {
 		t.Errorf("the command's exit message does not say why: %q", out)
 	}
+}
+
+// syncBuffer is a strings.Builder safe to read while a process writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
