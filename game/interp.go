@@ -68,15 +68,18 @@ func (h *History) At(renderTick, maxExtrap float64) (s Sample, extrapolated, ok 
 	if renderTick <= float64(first.Tick) {
 		return first, false, true
 	}
-	for i := 1; i < h.n; i++ {
-		b := h.Get(i)
-		if float64(b.Tick) >= renderTick {
-			a := h.Get(i - 1)
-			t := (renderTick - float64(a.Tick)) / float64(b.Tick-a.Tick)
-			return Lerp(a, b, t), false, true
+	last := h.Get(h.n - 1)
+	if float64(last.Tick) >= renderTick {
+		// Render times sit near the newest samples: scan from that end for
+		// the pair a.Tick < renderTick <= b.Tick.
+		for i := h.n - 1; i >= 1; i-- {
+			if a := h.Get(i - 1); float64(a.Tick) < renderTick {
+				b := h.Get(i)
+				t := (renderTick - float64(a.Tick)) / float64(b.Tick-a.Tick)
+				return Lerp(a, b, t), false, true
+			}
 		}
 	}
-	last := h.Get(h.n - 1)
 	if h.n < 2 || maxExtrap <= 0 || !last.Alive {
 		return last, true, true
 	}

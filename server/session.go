@@ -262,6 +262,10 @@ func (s *Server) readSession(ss *session, now time.Time) {
 				ss.cmdSeq.Arrive(m.Seq)
 			}
 			s.onCmds(ss, m, pkt.At)
+			// Run this message's commands before the next message's acks
+			// add snapshots to the view: a shot is rewound with only the
+			// snapshots the shooter had when it fired.
+			s.runPending(ss)
 		case *tnet.Settings:
 			ss.applyRates(m.Rate, m.UpdateRate, m.CmdRate, m.InterpMs, m.InterpRatio, s.cfg.TickRate)
 		case *tnet.Command:

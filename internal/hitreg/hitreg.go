@@ -208,7 +208,10 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	}
 	sort.Float64s(errs)
 	if n := len(errs); n > 0 {
-		q := func(p float64) float64 { return math.Round(errs[min(int(p*float64(n)), n-1)]*100) / 100 }
+		// Nearest rank: the smallest error that at least p of the shots do not exceed.
+		q := func(p float64) float64 {
+			return math.Round(errs[min(max(int(math.Ceil(p*float64(n)))-1, 0), n-1)]*100) / 100
+		}
 		res.ErrMedian, res.ErrP99, res.ErrMax = q(0.5), q(0.99), errs[n-1]
 		res.ErrMax = math.Round(res.ErrMax*100) / 100
 	}
