@@ -1,6 +1,6 @@
 module tickshot
 
-go 1.26.8
+go 1.25.0
 
 require (
 	github.com/gorilla/websocket v1.5.3
