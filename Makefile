@@ -4,7 +4,8 @@
 GO      ?= go
 PKGS    := libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev libxxf86vm-dev libasound2-dev pkg-config xvfb xdotool
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# Packages whose tests need no display (everything but the window).
+# Packages whose tests need no display (everything but the window). -p 1 runs one
+# package at a time: several tests measure timing (RTT, snapshot rates) over loopback.
 NOWINDOW = $$($(GO) list ./... | grep -v -x -e tickshot -e tickshot/client)
 
 .PHONY: play test deps build server vet test-unit test-window crosstarget bench clean
@@ -32,7 +33,7 @@ vet: deps
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
 
 test-unit: deps server
-	$(GO) test -race -count=1 $(NOWINDOW)
+	$(GO) test -race -count=1 -p 1 $(NOWINDOW)
 
 test-window: deps
 	xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -race -count=1 -v -run . . ./client
