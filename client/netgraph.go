@@ -143,7 +143,7 @@ func (g *Game) drawNetGraphText(dst *ebiten.Image, level int, fs, lh, pw, graphH
 	inPk, inB := c.Net.In.Rates(now)
 	outPk, outB := c.Net.Out.Rates(now)
 	lerp := c.InterpMs()
-	drawText(dst, fmt.Sprintf("fps %4.0f   ping %d ms   tick %d/s", g.fps, c.Stats.PingMs, c.TickRate), fs, false, x0, y, 0, colText)
+	drawText(dst, fmt.Sprintf("fps %4.0f   ping %d ms ±%.0f   tick %d/s", g.fps, c.Stats.PingMs, c.Net.PingVarMs, c.TickRate), fs, false, x0, y, 0, colText)
 	y += lh
 	drawText(dst, fmt.Sprintf("in  %5d B  %6.2f kB/s  %5.1f/s", c.Net.In.Last(), inB/1000, inPk), fs, false, x0, y, 0, colText)
 	lerpCol := colText

@@ -314,6 +314,9 @@ type Snapshot struct {
 	PingMs uint16
 	// TickStdUs is the standard deviation of the server's tick time, µs.
 	TickStdUs uint32
+	// PingVarMs is the variation of the server's RTT samples for this
+	// client (mean deviation, as TCP's RTTVAR), ms.
+	PingVarMs uint16
 	// CmdLoss is the share of this client's command packets lost on the
 	// way to the server over the last 256, in percent.
 	CmdLoss uint8

@@ -32,6 +32,7 @@ type session struct {
 	// rebuilt from the snapshots it acknowledged (see lagcomp.go).
 	view      map[uint16]*game.EntityView
 	rttMs     float64 // smoothed round trip, ms; <0 until measured
+	rttVar    float64 // mean deviation of the RTT samples, ms
 	lastScor  uint32  // tick of the last scoreboard sent
 	scoresDue bool    // the scoreboard changed since it was last sent
 
@@ -321,8 +322,10 @@ func (s *Server) onAck(ss *session, ack, bits uint32, at time.Time) {
 	ss.ackTick = ack
 	sample := float64(at.Sub(acked.at)) / float64(time.Millisecond)
 	if ss.rttMs < 0 {
-		ss.rttMs = sample
+		ss.rttMs, ss.rttVar = sample, sample/2
 	} else {
+		// RFC 6298's estimator: variation first, then the mean.
+		ss.rttVar += (math.Abs(sample-ss.rttMs) - ss.rttVar) * 0.25
 		ss.rttMs += (sample - ss.rttMs) * 0.2
 	}
 	from := ss.appliedSeq + 1
@@ -483,6 +486,7 @@ func (s *Server) buildSnapshot(ss *session) *tnet.Snapshot {
 		Self:       tnet.MakeSelf(p.State, p.Health, p.Teleport),
 		TickTimeUs: uint32(s.tickStats.meanUs()),
 		TickStdUs:  uint32(s.tickStats.stdUs()),
+		PingVarMs:  uint16(math.Min(ss.rttVar, 65535)),
 		CmdLoss:    uint8(math.Round(ss.cmdSeq.LossPct())),
 		PingMs:     uint16(math.Max(ss.rttMs, 0)),
 		Entities:   make([]tnet.EntityState, 0, len(s.players)),

@@ -37,6 +37,7 @@ type NetStats struct {
 	CmdLossPct float64
 	TickUs     float64
 	TickStdUs  float64
+	PingVarMs  float64 // RTT variation as the server measures it
 
 	Graph     [GraphLen]GraphSample
 	GraphHead int // index of the next sample
@@ -68,6 +69,7 @@ func (n *NetStats) record(s *tnet.Snapshot, p tnet.Packet, c *Client) {
 	n.CmdLossPct = float64(s.CmdLoss)
 	n.TickUs = float64(s.TickTimeUs)
 	n.TickStdUs = float64(s.TickStdUs)
+	n.PingVarMs = float64(s.PingVarMs)
 	g := GraphSample{At: p.At, Size: p.Size, Lost: n.Loss.Total - before, Choked: int(s.Choke),
 		Events: len(s.Events), Entities: len(s.Entities), PingMs: float64(s.PingMs), LerpMs: c.InterpMs(),
 		Corrected: c.Stats.Corrections != n.lastCorr}
