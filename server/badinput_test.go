@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"tickshot/internal/testserver"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -37,27 +38,7 @@ func startServer(t *testing.T, cfg server.Config) (*server.Server, string) {
 	} else {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	srv, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("server Run: %v", err)
-			}
-		case <-time.After(5 * time.Second):
-			t.Error("server did not stop within 5 s")
-		}
-	})
+	srv := testserver.Start(t, cfg)
 	addr := srv.Addr()
 	waitFor(t, 3*time.Second, "first status", func() bool {
 		st, err := getStatus(addr)

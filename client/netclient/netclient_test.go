@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"tickshot/internal/testserver"
 	"time"
 
 	"tickshot/client/netclient"
@@ -52,45 +53,6 @@ func testLogger(t *testing.T) *slog.Logger {
 
 // startServer runs a real server (its own tick loop) on a free loopback port
 // until the test ends.
-func startServer(t *testing.T, cfg server.Config) *server.Server {
-	t.Helper()
-	cfg.Addr = "127.0.0.1:0"
-	cfg.Logger = testLogger(t)
-	srv, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("server Run: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Errorf("server did not stop within 10 s")
-		}
-	})
-	return srv
-}
-
-func connect(t *testing.T, addr string, cfg netclient.Config) *netclient.Client {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, err := netclient.Connect(ctx, addr, cfg)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	t.Cleanup(func() { c.Close("test over") })
-	return c
-}
 
 // recorder drives a client and remembers the input behind every command it
 // made, so that the test can replay the unacknowledged commands itself.
@@ -645,4 +607,15 @@ func TestDeterminismServerAndClient(t *testing.T) {
 	if c.Stats.SnapshotsReceived < n {
 		t.Errorf("%d snapshots for %d commands: not every command was compared", c.Stats.SnapshotsReceived, n)
 	}
+}
+
+func startServer(t *testing.T, cfg server.Config) *server.Server {
+	t.Helper()
+	cfg.Logger = testLogger(t)
+	return testserver.Start(t, cfg)
+}
+
+func connect(t *testing.T, addr string, cfg netclient.Config) *netclient.Client {
+	t.Helper()
+	return testserver.Connect(t, addr, cfg)
 }

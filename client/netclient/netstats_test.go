@@ -5,9 +5,8 @@ package netclient_test
 // conditions and the rate setting actually do.
 
 import (
-	"context"
-	"log/slog"
 	"testing"
+	"tickshot/internal/testserver"
 	"time"
 
 	"tickshot/client/netclient"
@@ -16,45 +15,6 @@ import (
 )
 
 // nsServer runs a real server on a free loopback port until the test ends.
-func nsServer(t *testing.T, cfg server.Config) *server.Server {
-	t.Helper()
-	cfg.Addr = "127.0.0.1:0"
-	cfg.Logger = slog.New(slog.DiscardHandler)
-	srv, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("server Run: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Errorf("server did not stop within 10 s")
-		}
-	})
-	return srv
-}
-
-func nsConnect(t *testing.T, addr string, cfg netclient.Config) *netclient.Client {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, err := netclient.Connect(ctx, addr, cfg)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	t.Cleanup(func() { c.Close("test over") })
-	return c
-}
 
 // nsDrive runs the clients as a game loop would, at 64 frames a second
 // (Poll, Advance by the real elapsed time, Command with no input), for d.
@@ -326,4 +286,14 @@ func TestNetStatsJitterKeepsOrder(t *testing.T) {
 	if jittery < calm+2 {
 		t.Errorf("jitter did not rise: %.2f ms on loopback, %.2f ms with net_fakejitter 30", calm, jittery)
 	}
+}
+
+func nsServer(t *testing.T, cfg server.Config) *server.Server {
+	t.Helper()
+	return testserver.Start(t, cfg)
+}
+
+func nsConnect(t *testing.T, addr string, cfg netclient.Config) *netclient.Client {
+	t.Helper()
+	return testserver.Connect(t, addr, cfg)
 }

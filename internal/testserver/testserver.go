@@ -1,0 +1,60 @@
+// Package testserver starts real Tickshot servers and clients on loopback
+// for tests, and stops them when the test ends.
+package testserver
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"tickshot/client/netclient"
+	"tickshot/server"
+)
+
+// Start runs a server with cfg on 127.0.0.1 and a free port (cfg.Addr is
+// replaced; a nil cfg.Logger discards the log). It stops when the test
+// ends, failing the test if it does not stop within 10 s or Run errs.
+func Start(t testing.TB, cfg server.Config) *server.Server {
+	t.Helper()
+	cfg.Addr = "127.0.0.1:0"
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("server Run: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("server did not stop within 10 s")
+		}
+	})
+	return srv
+}
+
+// Connect joins a client to addr within 10 s; it is closed when the test ends.
+func Connect(t testing.TB, addr string, cfg netclient.Config) *netclient.Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := netclient.Connect(ctx, addr, cfg)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { c.Close("test over") })
+	return c
+}
