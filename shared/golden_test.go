@@ -16,7 +16,7 @@ import (
 // GOAMD64=v3, 386, js/wasm; see scripts/crosstarget.sh). If a deliberate
 // change to shared/ movement or weapon rules changes it, run
 // `go test ./shared -run TestGoldenTrace -v` and paste the hash it reports.
-const goldenHash uint64 = 0x77eded3e08718780
+const goldenHash uint64 = 0x42bf764b52b6062d
 
 const (
 	goldenSeed     = 0x7469636B73686F74 // "tickshot"
@@ -118,11 +118,9 @@ func putBool(h hash.Hash64, v bool) {
 }
 
 // hashStep feeds every field of a state and of the command's result into h,
-// bit-exactly. Shot.DirX/DirY are left out: they come from math.Sincos, which
-// the standard library compiles with fused multiply-add where the target has
-// it (GOAMD64=v3, arm64), so they may differ in the last bit between targets.
-// They are derived from Shot.Angle, which is hashed; TestShotDirMatchesAngle
-// checks them loosely.
+// bit-exactly, including the shot direction Shot.DirX/DirY: ShotDir uses
+// shared.Sincos, whose products are never fused (unlike math.Sincos on
+// GOAMD64=v3 or arm64), so the direction is bit-exact on every target too.
 func hashStep(h hash.Hash64, s shared.PlayerState, res shared.Result) {
 	putF64(h, s.X)
 	putF64(h, s.Y)
@@ -142,6 +140,8 @@ func hashStep(h hash.Hash64, s shared.PlayerState, res shared.Result) {
 		putU64(h, uint64(res.Shot.Weapon))
 		putF64(h, res.Shot.X)
 		putF64(h, res.Shot.Y)
+		putF64(h, res.Shot.DirX)
+		putF64(h, res.Shot.DirY)
 		putF64(h, res.Shot.Angle)
 	}
 }

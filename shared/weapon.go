@@ -1,7 +1,5 @@
 package shared
 
-import "math"
-
 // WeaponKind says how a weapon's shots travel.
 type WeaponKind uint8
 
@@ -76,8 +74,10 @@ type Shot struct {
 	Angle float64
 }
 
-// ShotDir returns the unit direction of angle a in radians.
+// ShotDir returns the unit direction of angle a in radians. It uses this
+// package's Sincos, not math.Sincos, so that the direction is bit-exact on
+// every target (math.Sincos may be compiled with fused multiply-add).
 func ShotDir(a float64) (float64, float64) {
-	s, c := math.Sincos(a)
+	s, c := Sincos(a)
 	return c, s
 }
