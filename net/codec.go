@@ -254,6 +254,9 @@ func Check(m Message) error {
 			}
 		}
 	case *Snapshot:
+		if int(v.Self.Weapon) >= shared.NumWeapons {
+			return fmt.Errorf("weapon %d does not exist", v.Self.Weapon)
+		}
 		if len(v.Self.Ammo) > shared.NumWeapons {
 			return fmt.Errorf("%d ammo counts, limit %d", len(v.Self.Ammo), shared.NumWeapons)
 		}
@@ -274,6 +277,19 @@ func Check(m Message) error {
 // checkLines is checkText allowing newlines and tabs.
 func checkLines(what, s string, max int) error {
 	return checkText(what, strings.NewReplacer("\n", " ", "\t", " ").Replace(s), max)
+}
+
+// CleanText makes text from anywhere safe to pass on in a message: invalid
+// UTF-8 and control characters become '?', and it is cut to n bytes at a
+// character boundary.
+func CleanText(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "?"))
+	return TruncateUTF8(s, n)
 }
 
 // TruncateUTF8 cuts s to at most n bytes without splitting a character.

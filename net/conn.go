@@ -54,11 +54,13 @@ type Conn struct {
 	out       chan []byte
 	done      chan struct{} // closed when the connection is finished
 	closeOnce sync.Once
-	mu        sync.Mutex
-	reason    string // why it closed, for a person to read
-	remote    bool   // the reason came from the peer
-	limit     int64  // largest frame accepted, bytes
+	mu        sync.Mutex // guards reason and remote
+	reason    string     // why it closed, for a person to read
+	remote    bool       // the reason came from the peer
+	limit     int64      // largest frame accepted, bytes
 	fake      *fakeNet
+	wmu       sync.Mutex    // serializes writes to the socket
+	closed    chan struct{} // closed when the socket is closed
 	inMu      sync.Mutex
 	inClosed  bool
 
@@ -69,11 +71,12 @@ type Conn struct {
 // readLimit is the largest frame accepted, in bytes.
 func NewConn(ws *websocket.Conn, readLimit int64) *Conn {
 	c := &Conn{
-		ws:    ws,
-		in:    make(chan Packet, RecvQueue),
-		out:   make(chan []byte, SendQueue),
-		done:  make(chan struct{}),
-		limit: readLimit,
+		ws:     ws,
+		in:     make(chan Packet, RecvQueue),
+		out:    make(chan []byte, SendQueue),
+		done:   make(chan struct{}),
+		closed: make(chan struct{}),
+		limit:  readLimit,
 	}
 	c.fake = newFakeNet(c.deliver)
 	ws.SetReadLimit(4 * readLimit)
@@ -172,27 +175,39 @@ func (c *Conn) Close(reason string) {
 	c.finish(reason, false, true)
 }
 
+// finish ends the connection once. It never blocks: the reason is recorded
+// and Done closed at once, while a goroutine writes the Disconnect and the
+// close frame (bounded in time, after any frame being written) and closes
+// the socket, then closes Closed. So a kick can never stall the caller
+// (the server's tick goroutine) behind a peer that stopped reading.
 func (c *Conn) finish(reason string, remote, tell bool) {
 	c.closeOnce.Do(func() {
+		reason = CleanText(reason, MaxReasonLen)
 		c.mu.Lock()
 		c.reason, c.remote = reason, remote
 		c.mu.Unlock()
-		if tell {
-			// Best effort: the Disconnect and a close frame, bounded in time.
-			if b, err := Encode(&Disconnect{Reason: truncate(reason, MaxReasonLen)}); err == nil {
-				c.mu.Lock() // the writer goroutine sets the deadline and writes under mu too
-				_ = c.ws.SetWriteDeadline(time.Now().Add(time.Second))
-				_ = c.ws.WriteMessage(websocket.BinaryMessage, b)
-				_ = c.ws.WriteControl(websocket.CloseMessage,
-					websocket.FormatCloseMessage(websocket.CloseNormalClosure, truncate(reason, 120)),
-					time.Now().Add(time.Second))
-				c.mu.Unlock()
-			}
-		}
 		close(c.done)
-		_ = c.ws.Close()
+		go func() {
+			defer close(c.closed)
+			if tell {
+				if b, err := Encode(&Disconnect{Reason: reason}); err == nil {
+					c.wmu.Lock() // after the writer's frame in flight, if any
+					_ = c.ws.SetWriteDeadline(time.Now().Add(time.Second))
+					_ = c.ws.WriteMessage(websocket.BinaryMessage, b)
+					_ = c.ws.WriteControl(websocket.CloseMessage,
+						websocket.FormatCloseMessage(websocket.CloseNormalClosure, TruncateUTF8(reason, 120)),
+						time.Now().Add(time.Second))
+					c.wmu.Unlock()
+				}
+			}
+			_ = c.ws.Close()
+		}()
 	})
 }
+
+// Closed is closed when the socket is closed (after Done, once the
+// Disconnect was written or failed).
+func (c *Conn) Closed() <-chan struct{} { return c.closed }
 
 func truncate(s string, n int) string {
 	if len(s) <= n {
@@ -301,10 +316,10 @@ func (c *Conn) writeLoop() {
 		case <-c.done:
 			return
 		case b := <-c.out:
-			c.mu.Lock()
+			c.wmu.Lock()
 			_ = c.ws.SetWriteDeadline(time.Now().Add(WriteTimeout))
 			err := c.ws.WriteMessage(websocket.BinaryMessage, b)
-			c.mu.Unlock()
+			c.wmu.Unlock()
 			if err != nil {
 				c.finish("connection lost: "+err.Error(), false, false)
 				return
@@ -312,9 +327,9 @@ func (c *Conn) writeLoop() {
 			c.packetsOut.Add(1)
 			c.bytesOut.Add(uint64(len(b)))
 		case <-ping.C:
-			c.mu.Lock()
+			c.wmu.Lock()
 			err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(WriteTimeout))
-			c.mu.Unlock()
+			c.wmu.Unlock()
 			if err != nil {
 				c.finish("connection lost: "+err.Error(), false, false)
 				return

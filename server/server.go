@@ -217,6 +217,14 @@ func (s *Server) Run(ctx context.Context) error {
 	for _, ss := range s.sessions {
 		ss.conn.Close(ShutdownReason)
 	}
+	// Give the goodbyes up to 2 s to be written before the process may exit.
+	deadline := time.After(2 * time.Second)
+	for _, ss := range s.sessions {
+		select {
+		case <-ss.conn.Closed():
+		case <-deadline:
+		}
+	}
 	shutCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	_ = s.httpSrv.Shutdown(shutCtx)
@@ -451,11 +459,10 @@ func (s *Server) trimEvents() {
 	}
 }
 
+// truncate cleans text for a message (net.CleanText): valid UTF-8, no
+// control characters, at most n bytes.
 func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n]
+	return tnet.CleanText(s, n)
 }
 
 // IntermissionSeconds is the pause between matches.
@@ -471,11 +478,19 @@ func (s *Server) runMatch() {
 		return
 	}
 	if s.vars.timeLimit > 0 && float64(s.tick-s.matchStart) >= s.vars.timeLimit*60*float64(s.cfg.TickRate) {
+		// The leader wins; a shared top score (or nobody) is a draw.
 		var leader *game.Player
+		tied := false
 		for _, p := range s.players {
-			if leader == nil || p.Kills > leader.Kills {
-				leader = p
+			switch {
+			case leader == nil || p.Kills > leader.Kills:
+				leader, tied = p, false
+			case p.Kills == leader.Kills:
+				tied = true
 			}
+		}
+		if tied {
+			leader = nil
 		}
 		s.endMatch(leader)
 	}

@@ -39,6 +39,7 @@ type session struct {
 	// Abuse accounting: counted, logged once.
 	droppedCmds int
 	warned      bool
+	badRcon     bool
 	msgWindow   time.Time
 	msgCount    int
 	msgSeen     uint64 // the connection's PacketsIn when last counted
@@ -150,7 +151,9 @@ func (s *Server) admit(req joinReq) string {
 	h := req.hello
 	name := s.uniqueName(h.Name)
 	p := s.newPlayer(name, false)
-	ss := &session{conn: req.conn, player: p, hello: *h, rttMs: -1, view: map[uint16]*game.EntityView{},
+	// ackTick starts now: a newcomer gets the events from now on, not the
+	// last seconds' backlog.
+	ss := &session{conn: req.conn, player: p, hello: *h, rttMs: -1, view: map[uint16]*game.EntityView{}, ackTick: s.tick,
 		budget: s.cfg.MaxUsrCmdProcessTicks, snapAcc: float64(s.cfg.TickRate)}
 	req.conn.SetFakeConditions(s.vars.fake)
 	ss.applyRates(h.Rate, h.UpdateRate, h.CmdRate, h.InterpMs, h.InterpRatio, s.cfg.TickRate)
@@ -175,7 +178,7 @@ func (s *Server) uniqueName(name string) string {
 		if !taken {
 			return name
 		}
-		name = truncate(base, tnet.MaxNameLen-4) + fmt.Sprintf("(%d)", n)
+		name = tnet.TruncateUTF8(base, tnet.MaxNameLen-4) + fmt.Sprintf("(%d)", n)
 	}
 }
 
@@ -207,24 +210,42 @@ func (s *Server) onCommand(ss *session, m *tnet.Command) {
 	}
 	switch fields[0] {
 	case "kill":
+		if s.intermission != 0 {
+			s.print(ss, "kill: not during the intermission")
+			return
+		}
 		if ss.player.Alive() {
 			s.damage(ss.player, ss.player, ss.player.Health, ss.player.State.X, ss.player.State.Y)
 		}
 	case "rcon":
 		if s.cfg.RconPassword == "" {
-			ss.conn.Send(&tnet.Print{Text: "rcon is disabled on this server (no --rcon-password)"})
+			s.print(ss, "rcon is disabled on this server (no --rcon-password)")
 			return
 		}
 		if m.Password != s.cfg.RconPassword {
-			s.log.Warn("bad rcon password", "player", ss.player.Name, "id", ss.player.ID)
-			ss.conn.Send(&tnet.Print{Text: "rcon: bad password"})
+			if !ss.badRcon {
+				ss.badRcon = true // logged once per player
+				s.log.Warn("bad rcon password", "player", ss.player.Name, "id", ss.player.ID)
+			}
+			s.print(ss, "rcon: bad password")
 			return
 		}
-		ss.conn.Send(&tnet.Print{Text: tnet.TruncateUTF8(s.exec(strings.Join(fields[1:], " ")), tnet.MaxPrintLen)})
+		s.print(ss, s.exec(strings.Join(fields[1:], " ")))
 	default:
-		ss.conn.Send(&tnet.Print{Text: tnet.TruncateUTF8("unknown server command: "+fields[0], tnet.MaxPrintLen)})
+		s.print(ss, "unknown server command: "+fields[0])
 	}
 }
+
+// print sends a line to the player's console.
+func (s *Server) print(ss *session, text string) {
+	if ss.conn != nil {
+		ss.conn.Send(&tnet.Print{Text: tnet.TruncateUTF8(text, tnet.MaxPrintLen)})
+	}
+}
+
+// MaxEventsPerSnapshot bounds the events one snapshot carries (the newest
+// are kept): 256 events of at most ~300 bytes stay under net.MaxServerFrame.
+const MaxEventsPerSnapshot = 256
 
 // MaxMsgsPerSecond is the flood limit: more messages than this from one
 // client in one second gets it kicked.
@@ -418,6 +439,10 @@ func (s *Server) dropClosed() {
 		s.sessions[i] = nil
 	}
 	s.sessions = kept
+	// Bots given up for humans come back when slots free up.
+	for len(s.bots) < s.cfg.Bots && len(s.players) < s.cfg.MaxPlayers {
+		s.addBot()
+	}
 }
 
 // sendSnapshots sends a snapshot to every client whose update interval is due.
@@ -513,6 +538,11 @@ func (s *Server) buildSnapshot(ss *session) *tnet.Snapshot {
 		if e.Tick > ss.ackTick && (s.eventTo[i] == 0 || s.eventTo[i] == p.ID) {
 			snap.Events = append(snap.Events, e)
 		}
+	}
+	// A snapshot carries at most MaxEventsPerSnapshot, the newest: it must
+	// stay far below the client's frame limit whatever happens.
+	if n := len(snap.Events); n > MaxEventsPerSnapshot {
+		snap.Events = snap.Events[n-MaxEventsPerSnapshot:]
 	}
 	return snap
 }

@@ -138,9 +138,7 @@ func Connect(ctx context.Context, addr string, cfg Config) (*Client, error) {
 	if cfg.Name == "" {
 		cfg.Name = "player"
 	}
-	if len(cfg.Name) > tnet.MaxNameLen {
-		cfg.Name = cfg.Name[:tnet.MaxNameLen]
-	}
+	cfg.Name = tnet.CleanText(cfg.Name, tnet.MaxNameLen)
 	conn, err := tnet.Dial(ctx, addr)
 	if err != nil {
 		return nil, err
@@ -352,6 +350,11 @@ func (c *Client) Advance(dt time.Duration) {
 	}
 	c.nextTick, c.nextFrac = c.clockParts()
 	c.nextLerp = uint16(c.InterpMs())
+	if !c.Cfg.Interpolate {
+		// Others are drawn as the newest snapshot has them: say exactly
+		// that (lerp 0, as Source sends), so the rewind matches.
+		c.nextTick, c.nextFrac, c.nextLerp = c.lastSnap, 0, 0
+	}
 	cmd := shared.UserCmd{TickCount: c.nextTick, TickFrac: c.nextFrac, LerpMsec: c.nextLerp}
 	c.renderTick = cmd.RenderTick(c.TickRate)
 }
