@@ -106,6 +106,10 @@ type Game struct {
 	sound       *sounds
 	aim         float64 // current aim, radians
 	weapon      uint8   // weapon the player wants in hand
+	// The local player's drawn position at the last two updates, and when
+	// the last one ran: frames between updates interpolate (drawPos).
+	prevX, prevY, curX, curY float64
+	lastUpdate               time.Time
 }
 
 type connResult struct {
@@ -257,6 +261,12 @@ func (g *Game) updatePlaying() error {
 	}
 	in := g.readInput()
 	c.Command(in)
+	g.prevX, g.prevY = g.curX, g.curY
+	g.curX, g.curY = c.LocalPos()
+	if math.Hypot(g.curX-g.prevX, g.curY-g.prevY) > 64 {
+		g.prevX, g.prevY = g.curX, g.curY // respawn: no slide
+	}
+	g.lastUpdate = time.Now()
 	g.handleEvents()
 	g.handleEffects()
 	g.fx.update(dt)
@@ -295,7 +305,7 @@ func (g *Game) readInput() netclient.Input {
 	}
 	// Aim from the player's on-screen position to the mouse.
 	mx, my := ebiten.CursorPosition()
-	px, py := g.worldToScreen(g.c.LocalPos())
+	px, py := g.worldToScreen(g.drawPos())
 	if dx, dy := float64(mx)-px, float64(my)-py; dx*dx+dy*dy > 4 {
 		g.aim = math.Atan2(dy, dx)
 	}
@@ -530,4 +540,20 @@ func (g *Game) autoInput() netclient.Input {
 	in := g.brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
 	g.aim = float64(in.Angle)
 	return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons, Weapon: g.weapon}
+}
+
+// drawPos returns where to draw the local player this frame: between its
+// positions at the last two updates (64 a second), by the time since the
+// last one, so that a 60 or 144 Hz display shows smooth motion instead of
+// steps. It is at most one tick behind the prediction.
+func (g *Game) drawPos() (float64, float64) {
+	if g.c == nil {
+		return 0, 0
+	}
+	if g.lastUpdate.IsZero() {
+		return g.c.LocalPos()
+	}
+	a := float64(time.Since(g.lastUpdate)) / float64(time.Second/time.Duration(g.c.TickRate))
+	a = math.Max(0, math.Min(1, a))
+	return g.prevX + (g.curX-g.prevX)*a, g.prevY + (g.curY-g.prevY)*a
 }

@@ -72,7 +72,7 @@ func (g *Game) camera() (float64, float64) {
 	if g.c == nil {
 		return 0, 0
 	}
-	px, py := g.c.LocalPos()
+	px, py := g.drawPos()
 	m := g.c.Map
 	cx, cy := px-float64(g.w)/2, py-float64(g.h)/2
 	// Keep the arena on screen when it is larger than the window; centre it otherwise.
@@ -208,7 +208,7 @@ func (g *Game) drawWorld(screen *ebiten.Image) {
 
 	// The local player, predicted.
 	st := c.Predicted()
-	px, py := c.LocalPos()
+	px, py := g.drawPos()
 	if g.cvars["cl_showerror"].f() >= 2 {
 		// Where the server last had you (after the acked command).
 		sv := c.Server.State()
@@ -299,7 +299,7 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 	// Crosshair at the mouse, and hit markers.
 	mx, my := ebiten.CursorPosition()
 	if g.opt.Script != nil || g.opt.AutoPlay {
-		px, py := g.worldToScreen(c.LocalPos())
+		px, py := g.worldToScreen(g.drawPos())
 		mx, my = int(px+math.Cos(g.aim)*120), int(py+math.Sin(g.aim)*120)
 	}
 	fx, fy := float32(mx), float32(my)
