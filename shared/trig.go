@@ -1,6 +1,6 @@
 // Copyright 2010 The Go Authors. All rights reserved.
 // Use of this source code is governed by a BSD-style
-// license that can be found in the LICENSE file.
+// license that can be found in the LICENSE-go file beside this one (Go's LICENSE).
 //
 // Sincos and trigReduce below are ports of Go's math.Sincos
 // (src/math/sincos.go, src/math/sin.go) and math.trigReduce
