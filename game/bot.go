@@ -33,13 +33,16 @@ type Bot struct {
 	stuckTicks  int
 	angle       float64
 	hunting     bool
-	huntX       float64
-	huntY       float64
+	// Skill is bot_difficulty: 0 easy, 1 normal, 2 hard, 3 expert. It
+	// shortens the reaction time (0.45 s .. 0 s) and steadies the aim.
+	Skill float64
+	huntX float64
+	huntY float64
 }
 
 // NewBot returns a bot brain whose choices follow seed.
 func NewBot(seed uint64) *Bot {
-	return &Bot{rng: rand.New(rand.NewPCG(seed, seed^0x5DEECE66D)), target: -1, strafe: 1}
+	return &Bot{rng: rand.New(rand.NewPCG(seed, seed^0x5DEECE66D)), target: -1, strafe: 1, Skill: 1}
 }
 
 // Think decides the input for one tick. self is the bot's own state, health
@@ -77,12 +80,11 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 		e := enemies[ti]
 		b.seenTicks++
 		want := math.Atan2(e.Y-y, e.X-x)
-		// Aim error decays while tracking, with a little tremor.
-		// Aim error decays while tracking but never below a hand tremor of
-		// about ±0.05 rad, so bots hit about half their shots at mid range.
+		// Aim error decays while tracking but never below a hand tremor
+		// (about ±0.05 rad at Skill 1: half the shots hit at mid range).
 		b.aimErr = b.aimErr*0.97 + (b.rng.Float64()*2-1)*0.012
-		tremor := 0.05 * math.Sin(float64(b.seenTicks)*0.21+float64(b.target))
-		reaction := tickRate * 3 / 10
+		tremor := (0.08 - 0.03*b.Skill) * math.Sin(float64(b.seenTicks)*0.21+float64(b.target))
+		reaction := int(float64(tickRate) * (0.45 - 0.15*b.Skill))
 		if b.seenTicks > reaction {
 			b.angle = want + b.aimErr + tremor
 			if math.Abs(b.aimErr) < 0.08 && b.rng.IntN(2) == 0 {

@@ -34,6 +34,7 @@ func (s *Server) removeBot() {
 func (s *Server) runBots() {
 	for _, b := range s.bots {
 		p := b.player
+		b.brain.Skill = s.vars.botSkill
 		in := b.brain.Think(s.m, s.cfg.TickRate, p.State, p.Health, s.hitboxesExcept(p.ID))
 		b.cmdNum++
 		cmd := shared.UserCmd{

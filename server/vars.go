@@ -18,6 +18,7 @@ type vars struct {
 	showImpacts bool    // sv_showimpacts
 	mutualKills bool    // sv_mutualkills
 	fake        tnet.FakeConditions
+	botSkill    float64 // bot_difficulty
 	fragLimit   int     // mp_fraglimit
 	timeLimit   float64 // mp_timelimit, minutes
 }
@@ -34,6 +35,7 @@ var ServerCvars = []CvarInfo{
 	{"sv_maxunlag", "1", "the furthest back, in seconds, lag compensation rewinds", 0, 1},
 	{"sv_showimpacts", "0", "tell the shooter where the server traced its target, to draw beside where the shooter drew it (1)", 0, 1},
 	{"sv_mutualkills", "0", "two players killing each other in one tick: the command run first wins (0, as CS:GO) or both die (1, as Overwatch)", 0, 1},
+	{"bot_difficulty", "1", "server bots' skill: 0 easy, 1 normal, 2 hard, 3 expert (reaction time and aim)", 0, 3},
 	{"mp_fraglimit", "20", "kills that win the match (0: no limit); then 5 s of intermission and a new match", 0, 1000},
 	{"mp_timelimit", "10", "minutes a match lasts (0: no limit); the leader wins", 0, 600},
 	{"net_fakelag", "0", "server side: delay every message the server receives by this many ms", 0, 1000},
@@ -42,7 +44,7 @@ var ServerCvars = []CvarInfo{
 }
 
 func defaultVars() vars {
-	return vars{unlag: true, maxUnlag: 1, fragLimit: 20, timeLimit: 10}
+	return vars{unlag: true, maxUnlag: 1, fragLimit: 20, timeLimit: 10, botSkill: 1}
 }
 
 // set changes a variable, checking its name and range.
@@ -77,6 +79,8 @@ func (v *vars) set(name, value string) error {
 		v.showImpacts = f != 0
 	case "sv_mutualkills":
 		v.mutualKills = f != 0
+	case "bot_difficulty":
+		v.botSkill = f
 	case "mp_fraglimit":
 		v.fragLimit = int(f)
 	case "mp_timelimit":
@@ -108,6 +112,8 @@ func (v *vars) get(name string) string {
 		return b(v.showImpacts)
 	case "sv_mutualkills":
 		return b(v.mutualKills)
+	case "bot_difficulty":
+		return strconv.FormatFloat(v.botSkill, 'g', -1, 64)
 	case "mp_fraglimit":
 		return strconv.Itoa(v.fragLimit)
 	case "mp_timelimit":
