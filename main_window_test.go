@@ -391,3 +391,32 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestWindowLagCompensationAsSeen plays on the range map with 150 ms of
+// fake lag and sv_showimpacts: for every shot the server answers, where the
+// window drew the target and where the server rewound it must coincide.
+func TestWindowLagCompensationAsSeen(t *testing.T) {
+	dir := t.TempDir()
+	rep := filepath.Join(dir, "report.json")
+	cmd := exec.Command(binPath, "play", "--nosound", "--autoplay", "--map", "range", "--bots", "1",
+		"--sv", "sv_showimpacts=1", "--sv", "mp_fraglimit=0", "--cvar", "net_fakelag=150",
+		"--screenshot", filepath.Join(dir, "s.png"), "--screenshot-after", "10s", "--exit-report", rep,
+		"--width", "640", "--height", "360")
+	if out, err := runWithTimeout(cmd, 60*time.Second); err != nil {
+		t.Fatalf("tickshot play: %v\n%s", err, out)
+	}
+	r := readReport(t, rep)
+	t.Logf("%d shots answered by sv_showimpacts; distances drawn vs rewound: %v", len(r.ImpactErrors), r.ImpactErrors)
+	if len(r.ImpactErrors) < 3 {
+		t.Fatalf("only %d shots answered in 10 s on the range map", len(r.ImpactErrors))
+	}
+	exact := 0
+	for _, d := range r.ImpactErrors {
+		if d < 0.02 {
+			exact++
+		}
+	}
+	if exact*2 < len(r.ImpactErrors) {
+		t.Errorf("only %d of %d shots rewound to where the window drew the target", exact, len(r.ImpactErrors))
+	}
+}

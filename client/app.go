@@ -92,6 +92,7 @@ type Game struct {
 	hitsDealt  int
 	hitsTaken  int
 	seen       map[uint16]bool // other players drawn at least once
+	impactErrs []float64       // sv_showimpacts: client-drawn vs server-rewound distance
 
 	brain       *game.Bot
 	con         console
@@ -380,6 +381,10 @@ func (g *Game) handleEvents() {
 					}
 				}
 			}
+			if b.haveClient {
+				d := math.Hypot(tnet.FromFixed(tnet.ToFixed(b.clientX))-b.serverX, tnet.FromFixed(tnet.ToFixed(b.clientY))-b.serverY)
+				g.impactErrs = append(g.impactErrs, d)
+			}
 			g.fx.boxes = append(g.fx.boxes, b)
 			if len(g.fx.boxes) > 12 {
 				g.fx.boxes = g.fx.boxes[len(g.fx.boxes)-12:]
@@ -456,11 +461,15 @@ type Report struct {
 	HitsTaken int `json:"hits_taken"`
 	// OthersSeen is the number of other players this client has drawn.
 	OthersSeen int `json:"others_seen"`
+	// ImpactErrors are, for each sv_showimpacts answer, the distance in
+	// world units between where this client drew the target when firing
+	// and where the server rewound it.
+	ImpactErrors []float64 `json:"impact_errors,omitempty"`
 }
 
 func (g *Game) writeReport(path string) {
 	r := Report{Frames: g.frames, ShotsFired: g.shotsFired, NetGraphUs: g.netGraphUs,
-		HitsDealt: g.hitsDealt, HitsTaken: g.hitsTaken, OthersSeen: len(g.seen)}
+		HitsDealt: g.hitsDealt, HitsTaken: g.hitsTaken, OthersSeen: len(g.seen), ImpactErrors: g.impactErrs}
 	if g.err != nil {
 		r.Error = g.err.Error()
 	}

@@ -161,10 +161,12 @@ func (g *Game) drawWorld(screen *ebiten.Image) {
 	for _, b := range g.fx.boxes {
 		a := uint8(255 * math.Min(1, float64(b.left)/float64(time.Second)))
 		r := float32(shared.PlayerRadius)
+		// Red a little outside the hitbox, blue a little inside: when the
+		// server agrees with the client they show as two concentric rings.
 		if b.haveClient {
-			vector.StrokeCircle(screen, f32(b.clientX-cx), f32(b.clientY-cy), r, 2, color.NRGBA{0xff, 0x30, 0x30, a}, true)
+			vector.StrokeCircle(screen, f32(b.clientX-cx), f32(b.clientY-cy), r+2, 2, color.NRGBA{0xff, 0x30, 0x30, a}, true)
 		}
-		vector.StrokeCircle(screen, f32(b.serverX-cx), f32(b.serverY-cy), r, 2, color.NRGBA{0x40, 0x80, 0xff, a}, true)
+		vector.StrokeCircle(screen, f32(b.serverX-cx), f32(b.serverY-cy), r-2, 2, color.NRGBA{0x40, 0x80, 0xff, a}, true)
 	}
 
 	for _, pr := range c.Projectiles() {
