@@ -47,11 +47,12 @@ func (s *Server) runBots() {
 
 // hitboxesExcept returns every other player's current hitbox.
 func (s *Server) hitboxesExcept(id uint16) []game.Hitbox {
-	boxes := make([]game.Hitbox, 0, len(s.players))
+	boxes := s.botBoxBuf[:0] // reused: Think does not keep it
 	for _, o := range s.players {
 		if o.ID != id {
 			boxes = append(boxes, game.Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()})
 		}
 	}
+	s.botBoxBuf = boxes
 	return boxes
 }

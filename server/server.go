@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	stdnet "net"
 	"net/http"
+	"sort"
 	"sync"
 	"time"
 
@@ -118,6 +119,7 @@ type Server struct {
 	eventTo    []uint16     // recipient of each event, 0 for everyone
 	lag        map[uint16]*lagRing
 	boxBuf     []game.Hitbox
+	botBoxBuf  []game.Hitbox
 	vars       vars
 	execCh     chan execReq
 	lastTickAt time.Time
@@ -334,7 +336,12 @@ func (s *Server) newPlayer(name string, isBot bool) *game.Player {
 	s.nextID = id + 1
 	p := &game.Player{ID: id, Name: name, Bot: isBot}
 	p.Spawn(s.m.ChooseSpawn(s.enemyPositions(id), s.rng))
-	s.players = append(s.players, p)
+	// Keep s.players sorted by ID (IDs wrap after 65535 joins): snapshots
+	// list players in this order and applyToView relies on it.
+	i := sort.Search(len(s.players), func(i int) bool { return s.players[i].ID > id })
+	s.players = append(s.players, nil)
+	copy(s.players[i+1:], s.players[i:])
+	s.players[i] = p
 	s.scoresDirty = true
 	s.addEvent(tnet.Event{Kind: tnet.EvJoin, A: id, Text: name}, 0)
 	return p

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"sort"
 	"strings"
 	"time"
 
@@ -377,15 +378,11 @@ func (s *Server) applyToView(ss *session, snap *sentSnap) {
 		v.Observe(game.Sample{Tick: snap.tick, X: tnet.FromFixed(es.X), Y: tnet.FromFixed(es.Y),
 			Angle: tnet.AngleFromWire(es.Angle), Alive: es.Flags&tnet.FlagAlive != 0}, es.Teleport, s.cfg.TickRate)
 	}
+	// Players the snapshot no longer carries have left. The entities are
+	// in ID order (s.players is), so a binary search finds them.
 	for id := range ss.view {
-		found := false
-		for i := range snap.ents {
-			if snap.ents[i].ID == id {
-				found = true
-				break
-			}
-		}
-		if !found {
+		i := sort.Search(len(snap.ents), func(i int) bool { return snap.ents[i].ID >= id })
+		if i == len(snap.ents) || snap.ents[i].ID != id {
 			delete(ss.view, id)
 		}
 	}
