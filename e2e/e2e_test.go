@@ -18,28 +18,12 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"tickshot/client/botclient"
 	"time"
 )
 
-// Summary mirrors botclient.Summary, as `tickshot bot --json` prints it.
-type Summary struct {
-	Name              string  `json:"name"`
-	ID                uint16  `json:"id"`
-	Seconds           float64 `json:"seconds"`
-	SnapshotsReceived int     `json:"snapshots_received"`
-	SnapshotRate      float64 `json:"snapshot_rate"`
-	CmdsSent          int     `json:"cmds_sent"`
-	Corrections       int     `json:"prediction_corrections"`
-	MeanRTTMs         float64 `json:"mean_rtt_ms"`
-	Kills             int     `json:"kills"`
-	Deaths            int     `json:"deaths"`
-	HitsDealt         int     `json:"hits_dealt"`
-	HitsTaken         int     `json:"hits_taken"`
-	ShotsFired        int     `json:"shots_fired"`
-	OthersSeen        int     `json:"others_seen"`
-	OthersMoved       int     `json:"others_moved"`
-	Error             string  `json:"error,omitempty"`
-}
+// Summary is what `tickshot bot --json` prints, one per line.
+type Summary = botclient.Summary
 
 // status is the part of GET /status this test reads.
 type status struct {

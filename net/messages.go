@@ -11,6 +11,7 @@
 package net
 
 import (
+	"tickshot/game"
 	"tickshot/shared"
 )
 
@@ -276,6 +277,15 @@ type Event struct {
 	Value    int16
 	Text     string
 	Cmd      uint32 // the command an EvImpact answers
+}
+
+// Sample turns an entity state from the snapshot of tick into an
+// interpolation sample. The client (rendering) and the server (its copy of
+// each client's view, for lag compensation) both use it, so both feed
+// game.History the very same values.
+func (es *EntityState) Sample(tick uint32) game.Sample {
+	return game.Sample{Tick: tick, X: FromFixed(es.X), Y: FromFixed(es.Y),
+		Angle: AngleFromWire(es.Angle), Alive: es.Flags&FlagAlive != 0}
 }
 
 // ScoreEntry is one scoreboard row.

@@ -375,8 +375,7 @@ func (s *Server) applyToView(ss *session, snap *sentSnap) {
 			v = &game.EntityView{Teleport: es.Teleport}
 			ss.view[es.ID] = v
 		}
-		v.Observe(game.Sample{Tick: snap.tick, X: tnet.FromFixed(es.X), Y: tnet.FromFixed(es.Y),
-			Angle: tnet.AngleFromWire(es.Angle), Alive: es.Flags&tnet.FlagAlive != 0}, es.Teleport, s.cfg.TickRate)
+		v.Observe(es.Sample(snap.tick), es.Teleport, s.cfg.TickRate)
 	}
 	// Players the snapshot no longer carries have left. The entities are
 	// in ID order (s.players is), so a binary search finds them.

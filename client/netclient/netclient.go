@@ -533,8 +533,7 @@ func (c *Client) updateEntities(s *tnet.Snapshot) {
 			e.Teleport = es.Teleport
 			c.Entities[es.ID] = e
 		}
-		e.Observe(game.Sample{Tick: s.Tick, X: tnet.FromFixed(es.X), Y: tnet.FromFixed(es.Y),
-			Angle: tnet.AngleFromWire(es.Angle), Alive: es.Flags&tnet.FlagAlive != 0}, es.Teleport, c.TickRate)
+		e.Observe(es.Sample(s.Tick), es.Teleport, c.TickRate)
 		e.Health = int(es.Health)
 		e.Flags = es.Flags
 		e.seen = s.Tick
