@@ -8,17 +8,35 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # package at a time: several tests measure timing (RTT, snapshot rates) over loopback.
 NOWINDOW = $$($(GO) list ./... | grep -v -x -e tickshot -e tickshot/client)
 
-.PHONY: play test deps build server vet test-unit test-window crosstarget bench clean
+.PHONY: play test deps build server wasm vet test-unit test-window test-browser crosstarget bench clean
 
 play: deps build
 	./tickshot play
 
-build: deps
+# The native game; it embeds the browser client too, so a listen server
+# (tickshot play --addr :27015) hands it to friends.
+build: deps wasm
 	$(GO) build -o tickshot .
 
-# The dedicated server: no cgo, no Ebiten.
-server:
+# The dedicated server: no cgo, no Ebiten; the browser client embedded.
+server: wasm
 	CGO_ENABLED=0 $(GO) build -tags headless -o tickshot-server .
+
+# The browser client: the same game compiled to WebAssembly, gzipped, with
+# the wasm_exec.js of the same Go toolchain, into assets/web/dist/ where
+# package web embeds it. Rebuilt only when a Go file changed.
+WASM_DIR := assets/web/dist
+GO_SRC := $(shell find . -name '*.go' -not -path './.git/*' -not -name '*_test.go') go.mod go.sum
+wasm: $(WASM_DIR)/tickshot.wasm.gz $(WASM_DIR)/wasm_exec.js
+
+$(WASM_DIR)/tickshot.wasm.gz: $(GO_SRC)
+	@echo "Building the browser client (GOOS=js GOARCH=wasm)..."
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(WASM_DIR)/tickshot.wasm .
+	gzip -9 -f $(WASM_DIR)/tickshot.wasm
+	@ls -l $(WASM_DIR)/tickshot.wasm.gz
+
+$(WASM_DIR)/wasm_exec.js: go.mod
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $@ 2>/dev/null || cp "$$($(GO) env GOROOT)/misc/wasm/wasm_exec.js" $@
 
 deps:
 	@missing=""; for p in $(PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -48,4 +66,4 @@ bench:
 	$(GO) test -run XXX -bench . -benchmem ./shared ./game ./server ./net
 
 clean:
-	rm -f tickshot tickshot-server
+	rm -f tickshot tickshot-server $(WASM_DIR)/tickshot.wasm.gz $(WASM_DIR)/wasm_exec.js

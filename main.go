@@ -1,3 +1,5 @@
+//go:build !js
+
 // Command tickshot is a 2D top-down multiplayer shooter with Half-Life/Source
 // style netcode. Subcommands: play (default), server, connect, bot. Run
 // `tickshot help` for usage.
@@ -101,6 +103,7 @@ type serverFlags struct {
 	logLevel   *string
 	cvars      *cvarFlags
 	rcon       *string
+	hostname   *string
 }
 
 // cvarFlags collects repeated --cvar name=value flags.
@@ -127,6 +130,7 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		logLevel:   fs.String("log", "info", "log level: debug, info, warn or error (debug logs every lag-compensated shot)"),
 		cvars:      cvarVar(fs),
 		rcon:       fs.String("rcon-password", "", "password that lets players run server commands from their console (rcon); empty disables rcon"),
+		hostname:   fs.String("name", server.DefaultHostname, "server name shown on the browser page and in /status (Source's hostname), at most 64 bytes"),
 	}
 }
 
@@ -147,11 +151,11 @@ func (f serverFlags) config(stderr io.Writer) (server.Config, error) {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 	return server.Config{Addr: *f.addr, TickRate: *f.tickrate, MaxPlayers: *f.maxplayers,
-		Bots: *f.bots, Map: *f.mapName, Logger: logger, Cvars: *f.cvars, RconPassword: *f.rcon}, nil
+		Bots: *f.bots, Map: *f.mapName, Logger: logger, Cvars: *f.cvars, RconPassword: *f.rcon, Hostname: *f.hostname}, nil
 }
 
 func cmdServer(args []string, stderr io.Writer) int {
-	fs := newFlags("server", "Usage: tickshot server [flags]\n\nRuns a dedicated, headless server. Players join with: tickshot connect HOST:PORT.\nSIGINT/SIGTERM tells every player the server is shutting down, then exits.", stderr)
+	fs := newFlags("server", "Usage: tickshot server [flags]\n\nRuns a dedicated, headless server. Players open http://HOST:PORT/ in a browser,\nor join with the native game: tickshot connect HOST:PORT.\nSIGINT/SIGTERM tells every player the server is shutting down, then exits.", stderr)
 	sf := addServerFlags(fs, server.DefaultAddr, 0)
 	if code, done := parse(fs, args); done {
 		return code

@@ -21,7 +21,7 @@ import (
 
 	"tickshot/client/netclient"
 	"tickshot/game"
-	tnet "tickshot/net"
+	"tickshot/net/proto"
 	"tickshot/shared"
 )
 
@@ -111,6 +111,12 @@ type Game struct {
 	// the last one ran: frames between updates interpolate (drawPos).
 	prevX, prevY, curX, curY float64
 	lastUpdate               time.Time
+	// connectedOnce is set at the first successful connection, so a later
+	// error reads "Disconnected" rather than "Could not connect".
+	connectedOnce bool
+	// resyncs counts clock resynchronisations after a stall (hidden tab).
+	resyncs int
+	bridge  bridge
 }
 
 type connResult struct {
@@ -135,6 +141,7 @@ func Run(opt Options) error {
 	if !opt.NoSound {
 		g.sound = newSounds()
 	}
+	g.initBridge()
 	g.connect()
 	ebiten.SetWindowSize(opt.Width, opt.Height)
 	ebiten.SetWindowTitle(opt.Title)
@@ -171,7 +178,7 @@ func (g *Game) connect() {
 	ch := make(chan connResult, 1)
 	g.connCh = ch
 	go func() {
-		c, err := netclient.Connect(ctx, g.opt.Addr, g.opt.Config)
+		c, err := netclient.Connect(ctx, netclient.Websocket, g.opt.Addr, g.opt.Config)
 		ch <- connResult{c, err}
 	}()
 }
@@ -196,6 +203,7 @@ func (g *Game) Update() error {
 	if g.sound != nil {
 		g.sound.update()
 	}
+	g.bridgeUpdate()
 	switch g.phase {
 	case phaseConnecting:
 		select {
@@ -206,6 +214,8 @@ func (g *Game) Update() error {
 			}
 			g.c = r.c
 			g.phase = phasePlaying
+			g.connectedOnce = true
+			g.lastUpdate = time.Time{}
 			ebiten.SetTPS(g.c.TickRate)
 			g.c.SetFakeConditions(g.fakeConditions())
 			g.con.print(fmt.Sprintf("connected to %s: map %s, %d ticks/s, you are #%d", g.opt.Addr, g.c.Map.Name, g.c.TickRate, g.c.ID))
@@ -227,12 +237,24 @@ func (g *Game) Update() error {
 	return g.updatePlaying()
 }
 
+// stallGap is the pause between two updates after which the client
+// resynchronises its clock instead of catching up (a hidden browser tab, a
+// suspended laptop, a debugger).
+const stallGap = time.Second
+
 func (g *Game) updatePlaying() error {
 	c := g.c
 	if err := c.Poll(); err != nil {
 		g.phase, g.err = phaseError, err
 		g.c = nil
 		return nil
+	}
+	if !g.lastUpdate.IsZero() && time.Since(g.lastUpdate) > stallGap {
+		// No burst of catch-up commands: they would be refused by the
+		// server's command budget or count as a flood. Jump the clock to
+		// the newest snapshot instead, as on connect.
+		c.Resync()
+		g.resyncs++
 	}
 	for _, p := range c.TakePrints() {
 		g.con.print(p)
@@ -241,7 +263,8 @@ func (g *Game) updatePlaying() error {
 	if g.c == nil || g.quit {
 		return nil // the console disconnected or quit
 	}
-	if inpututil.IsKeyJustPressed(ebiten.KeyF3) && !consoleOpen {
+	// F3 as in Source; N too, since browsers may take F3 for "find".
+	if (inpututil.IsKeyJustPressed(ebiten.KeyF3) || inpututil.IsKeyJustPressed(ebiten.KeyN)) && !consoleOpen {
 		_ = g.setCvar("net_graph", fmt.Sprint((int(g.cvars["net_graph"].f())+1)%4))
 	}
 	if g.opt.Script == nil && !consoleOpen {
@@ -341,11 +364,11 @@ func (g *Game) handleEvents() {
 	c := g.c
 	for _, e := range c.TakeEvents() {
 		switch e.Kind {
-		case tnet.EvShot:
+		case proto.EvShot:
 			if e.A != c.ID && (e.X != e.X2 || e.Y != e.Y2) {
-				g.fx.addTracer(tnet.FromFixed(e.X), tnet.FromFixed(e.Y), tnet.FromFixed(e.X2), tnet.FromFixed(e.Y2), false)
+				g.fx.addTracer(proto.FromFixed(e.X), proto.FromFixed(e.Y), proto.FromFixed(e.X2), proto.FromFixed(e.Y2), false)
 			}
-		case tnet.EvHit:
+		case proto.EvHit:
 			if e.A == c.ID {
 				g.fx.hitMarker = hitMarkerTime
 				g.sound.play(sndHit)
@@ -356,8 +379,8 @@ func (g *Game) handleEvents() {
 				g.fx.damageFlash = 1
 				g.sound.play(sndHurt)
 			}
-			g.fx.addImpact(tnet.FromFixed(e.X2), tnet.FromFixed(e.Y2))
-		case tnet.EvKill:
+			g.fx.addImpact(proto.FromFixed(e.X2), proto.FromFixed(e.Y2))
+		case proto.EvKill:
 			g.fx.addKill(c.Name(e.A), c.Name(e.B), e.A == c.ID, e.B == c.ID)
 			if e.A == c.ID {
 				g.fx.killMarker = hitMarkerTime * 2
@@ -366,14 +389,14 @@ func (g *Game) handleEvents() {
 			if e.B == c.ID {
 				g.fx.killedBy = c.Name(e.A)
 			}
-		case tnet.EvExplode:
-			g.fx.addExplosion(tnet.FromFixed(e.X), tnet.FromFixed(e.Y), float64(e.Value))
+		case proto.EvExplode:
+			g.fx.addExplosion(proto.FromFixed(e.X), proto.FromFixed(e.Y), float64(e.Value))
 			g.sound.play(sndBoom)
-		case tnet.EvImpact:
+		case proto.EvImpact:
 			if e.A != c.ID {
 				continue
 			}
-			b := impactBox{serverX: tnet.FromFixed(e.X), serverY: tnet.FromFixed(e.Y), hit: e.Value == 1, left: impactBoxTime}
+			b := impactBox{serverX: proto.FromFixed(e.X), serverY: proto.FromFixed(e.Y), hit: e.Value == 1, left: impactBoxTime}
 			if v, ok := c.ShotViewOf(e.Cmd); ok {
 				for _, o := range v.Others {
 					if o.ID == e.B {
@@ -382,14 +405,14 @@ func (g *Game) handleEvents() {
 				}
 			}
 			if b.haveClient {
-				d := math.Hypot(tnet.FromFixed(tnet.ToFixed(b.clientX))-b.serverX, tnet.FromFixed(tnet.ToFixed(b.clientY))-b.serverY)
+				d := math.Hypot(proto.FromFixed(proto.ToFixed(b.clientX))-b.serverX, proto.FromFixed(proto.ToFixed(b.clientY))-b.serverY)
 				g.impactErrs = append(g.impactErrs, d)
 			}
 			g.fx.boxes = append(g.fx.boxes, b)
 			if len(g.fx.boxes) > 12 {
 				g.fx.boxes = g.fx.boxes[len(g.fx.boxes)-12:]
 			}
-		case tnet.EvMatchEnd:
+		case proto.EvMatchEnd:
 			g.fx.banner = "Draw"
 			if e.A != 0 {
 				g.fx.banner = e.Text + " wins the match"
@@ -398,12 +421,12 @@ func (g *Game) handleEvents() {
 				g.fx.banner = "You win the match!"
 			}
 			g.fx.bannerLeft = time.Duration(e.Value) * time.Second
-		case tnet.EvMatchStart:
+		case proto.EvMatchStart:
 			g.fx.banner, g.fx.bannerLeft = "New match", 2*time.Second
 			g.fx.killedBy = ""
-		case tnet.EvJoin:
+		case proto.EvJoin:
 			g.fx.addNotice(fmt.Sprintf("%s joined", e.Text))
-		case tnet.EvLeft:
+		case proto.EvLeft:
 			g.fx.addNotice(fmt.Sprintf("%s left", c.Name(e.A)))
 		}
 	}
@@ -443,7 +466,18 @@ func (g *Game) handleEffects() {
 // Report is what --exit-report writes when the window closes: enough for a
 // test that drives the window with xdotool to check what happened.
 type Report struct {
-	Connected   bool    `json:"connected"`
+	// Phase is "connecting", "playing" or "error".
+	Phase string `json:"phase"`
+	// ConnectedOnce tells an error after playing ("Disconnected") from a
+	// failed connection ("Could not connect").
+	ConnectedOnce bool    `json:"connected_once"`
+	Connected     bool    `json:"connected"`
+	PlayerID      uint16  `json:"player_id,omitempty"`
+	PingMs        int     `json:"ping_ms"`
+	FPS           float64 `json:"fps"`
+	PacketsSent   int     `json:"packets_sent"`
+	// Resyncs counts clock resynchronisations after a stall (hidden tab).
+	Resyncs     int     `json:"resyncs"`
 	Error       string  `json:"error,omitempty"`
 	X           float64 `json:"x"`
 	Y           float64 `json:"y"`
@@ -467,21 +501,31 @@ type Report struct {
 	ImpactErrors []float64 `json:"impact_errors,omitempty"`
 }
 
-func (g *Game) writeReport(path string) {
+// report is the window's state as a Report.
+func (g *Game) report() Report {
 	r := Report{Frames: g.frames, ShotsFired: g.shotsFired, NetGraphUs: g.netGraphUs,
-		HitsDealt: g.hitsDealt, HitsTaken: g.hitsTaken, OthersSeen: len(g.seen), ImpactErrors: g.impactErrs}
+		HitsDealt: g.hitsDealt, HitsTaken: g.hitsTaken, OthersSeen: len(g.seen), ImpactErrors: g.impactErrs,
+		Phase: [...]string{"connecting", "playing", "error"}[g.phase], ConnectedOnce: g.connectedOnce,
+		FPS: math.Round(g.fps*10) / 10, Resyncs: g.resyncs}
 	if g.err != nil {
 		r.Error = g.err.Error()
 	}
 	if c := g.c; c != nil {
 		st := c.Predicted()
 		r.Connected = true
+		r.PlayerID = c.ID
 		r.X, r.Y, r.Health = st.X, st.Y, c.Health
 		r.Commands = c.CommandNumber()
 		r.Snapshots = c.Stats.SnapshotsReceived
 		r.Corrections = c.Stats.Corrections
+		r.PingMs = c.Stats.PingMs
+		r.PacketsSent = c.Stats.PacketsSent
 	}
-	b, _ := json.MarshalIndent(r, "", "  ")
+	return r
+}
+
+func (g *Game) writeReport(path string) {
+	b, _ := json.MarshalIndent(g.report(), "", "  ")
 	_ = os.WriteFile(path, b, 0o644)
 }
 
@@ -519,8 +563,8 @@ func (g *Game) initCvars() error {
 }
 
 // fakeConditions returns net_fakelag, net_fakejitter and net_fakeloss.
-func (g *Game) fakeConditions() tnet.FakeConditions {
-	return tnet.FakeConditions{LagMs: g.cvars["net_fakelag"].f(), JitterMs: g.cvars["net_fakejitter"].f(),
+func (g *Game) fakeConditions() proto.FakeConditions {
+	return proto.FakeConditions{LagMs: g.cvars["net_fakelag"].f(), JitterMs: g.cvars["net_fakejitter"].f(),
 		LossPct: g.cvars["net_fakeloss"].f()}
 }
 

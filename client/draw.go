@@ -104,6 +104,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	}
 	g.lastFrame = now
 	g.frames++
+	defer g.bridgeDrawn()
 	screen.Fill(colBG)
 	switch g.phase {
 	case phaseConnecting:

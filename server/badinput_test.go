@@ -20,7 +20,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"tickshot/client/netclient"
-	tnet "tickshot/net"
+	"tickshot/net/proto"
 	"tickshot/server"
 	"tickshot/shared"
 )
@@ -97,7 +97,7 @@ func startGoodClient(t *testing.T, addr, name string) *goodClient {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := netclient.Connect(ctx, addr, netclient.DefaultConfig(name))
+	c, err := netclient.Connect(ctx, netclient.Websocket, addr, netclient.DefaultConfig(name))
 	if err != nil {
 		t.Fatalf("good client: %v", err)
 	}
@@ -191,14 +191,14 @@ func (r *raw) mustSend(b []byte) {
 }
 
 func helloFrame(name string, protocol uint16) []byte {
-	return tnet.MustEncode(&tnet.Hello{Protocol: protocol, Name: name, Rate: 100000, UpdateRate: 20,
+	return proto.MustEncode(&proto.Hello{Protocol: protocol, Name: name, Rate: 100000, UpdateRate: 20,
 		CmdRate: 64, InterpMs: 100, InterpRatio: 2})
 }
 
 // join sends a valid Hello and waits for the Accept.
-func (r *raw) join(name string) *tnet.Accept {
+func (r *raw) join(name string) *proto.Accept {
 	r.t.Helper()
-	r.mustSend(helloFrame(name, tnet.ProtocolVersion))
+	r.mustSend(helloFrame(name, proto.ProtocolVersion))
 	_ = r.ws.SetReadDeadline(time.Now().Add(3 * time.Second))
 	for {
 		kind, data, err := r.ws.ReadMessage()
@@ -208,14 +208,14 @@ func (r *raw) join(name string) *tnet.Accept {
 		if kind != websocket.BinaryMessage {
 			continue
 		}
-		m, err := tnet.Decode(data)
+		m, err := proto.Decode(data)
 		if err != nil {
 			r.t.Fatalf("server sent an undecodable frame: %v", err)
 		}
 		switch m := m.(type) {
-		case *tnet.Accept:
+		case *proto.Accept:
 			return m
-		case *tnet.Reject:
+		case *proto.Reject:
 			r.t.Fatalf("rejected: %s", m.Reason)
 		default:
 			r.t.Fatalf("expected accept, got %s", m.Type())
@@ -271,15 +271,15 @@ func (r *raw) readEnd(timeout time.Duration) ending {
 			r.t.Errorf("server sent a non-binary frame (%d)", kind)
 			continue
 		}
-		m, err := tnet.Decode(data)
+		m, err := proto.Decode(data)
 		if err != nil {
 			r.t.Errorf("server sent an undecodable frame: %v", err)
 			continue
 		}
 		switch m := m.(type) {
-		case *tnet.Disconnect:
+		case *proto.Disconnect:
 			e.reasons = append(e.reasons, m.Reason)
-		case *tnet.Reject:
+		case *proto.Reject:
 			e.rejected = true
 			e.reasons = append(e.reasons, m.Reason)
 		}
@@ -287,7 +287,7 @@ func (r *raw) readEnd(timeout time.Duration) ending {
 }
 
 func cmdsFrame(ack uint32, cmds ...shared.UserCmd) []byte {
-	return tnet.MustEncode(&tnet.Cmds{Ack: ack, Cmds: cmds})
+	return proto.MustEncode(&proto.Cmds{Ack: ack, Cmds: cmds})
 }
 
 func goodCmd(n uint32, tickRate int) shared.UserCmd {
@@ -313,19 +313,19 @@ func TestBadInput(t *testing.T) {
 	nan := float32(math.NaN())
 	cases := []badCase{
 		{name: "malformed msgpack", join: true, want: "malformed cmds",
-			act: func(r *raw) { r.mustSend([]byte{byte(tnet.MsgCmds), 0x92, 0xc1, 0x90}) }},
+			act: func(r *raw) { r.mustSend([]byte{byte(proto.MsgCmds), 0x92, 0xc1, 0x90}) }},
 		{name: "truncated msgpack", join: true, want: "malformed cmds",
 			act: func(r *raw) { b := cmdsFrame(1, goodCmd(1, 64)); r.mustSend(b[:len(b)-3]) }},
 		{name: "unknown message type", join: true, want: "unknown message type 99",
 			act: func(r *raw) { r.mustSend([]byte{99, 0x90}) }},
 		{name: "huge array length", join: true, want: "declared length",
-			act: func(r *raw) { r.mustSend([]byte{byte(tnet.MsgCmds), 0xdd, 0xff, 0xff, 0xff, 0xff}) }},
+			act: func(r *raw) { r.mustSend([]byte{byte(proto.MsgCmds), 0xdd, 0xff, 0xff, 0xff, 0xff}) }},
 		{name: "huge nested array length", join: true, want: "declared length",
-			act: func(r *raw) { r.mustSend([]byte{byte(tnet.MsgCmds), 0x92, 0x00, 0xdd, 0xff, 0xff, 0xff, 0xff}) }},
+			act: func(r *raw) { r.mustSend([]byte{byte(proto.MsgCmds), 0x92, 0x00, 0xdd, 0xff, 0xff, 0xff, 0xff}) }},
 		{name: "oversized frame", join: true, want: "larger than 4096",
 			act: func(r *raw) {
-				b := make([]byte, tnet.MaxClientFrame+1000)
-				b[0] = byte(tnet.MsgCmds)
+				b := make([]byte, proto.MaxClientFrame+1000)
+				b[0] = byte(proto.MsgCmds)
 				_ = r.send(b)
 			},
 			alsoOK: func(e ending) bool { return e.closeCode == websocket.CloseMessageTooBig }},
@@ -346,7 +346,7 @@ func TestBadInput(t *testing.T) {
 		{name: "too many usercmds", join: true, want: "usercmds in one message",
 			act: func(r *raw) {
 				var cs []shared.UserCmd
-				for i := 1; i <= tnet.MaxCmdsPerMsg+1; i++ {
+				for i := 1; i <= proto.MaxCmdsPerMsg+1; i++ {
 					cs = append(cs, goodCmd(uint32(i), 64))
 				}
 				r.mustSend(cmdsFrame(0, cs...))
@@ -361,15 +361,15 @@ func TestBadInput(t *testing.T) {
 				}
 			}},
 		{name: "second hello", join: true, want: "unexpected hello",
-			act: func(r *raw) { r.mustSend(helloFrame("again", tnet.ProtocolVersion)) }},
+			act: func(r *raw) { r.mustSend(helloFrame("again", proto.ProtocolVersion)) }},
 		{name: "non-hello first", want: "expected hello", reject: true,
 			act: func(r *raw) { r.mustSend(cmdsFrame(0, goodCmd(1, 64))) }},
 		{name: "wrong protocol version", want: "version", reject: true,
-			act: func(r *raw) { r.mustSend(helloFrame("oldclient", tnet.ProtocolVersion+7)) }},
+			act: func(r *raw) { r.mustSend(helloFrame("oldclient", proto.ProtocolVersion+7)) }},
 		{name: "malformed hello", want: "malformed hello",
-			act: func(r *raw) { r.mustSend([]byte{byte(tnet.MsgHello), 0x93, 0x01}) }},
+			act: func(r *raw) { r.mustSend([]byte{byte(proto.MsgHello), 0x93, 0x01}) }},
 		{name: "name with control characters", want: "name",
-			act: func(r *raw) { r.mustSend(helloFrame("evil\x1b[2J", tnet.ProtocolVersion)) }},
+			act: func(r *raw) { r.mustSend(helloFrame("evil\x1b[2J", proto.ProtocolVersion)) }},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -424,12 +424,13 @@ func TestSpeedHack(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	conn, err := tnet.Dial(ctx, addr)
+	tr, err := netclient.Websocket(ctx, addr)
 	if err != nil {
 		t.Fatal(err)
 	}
+	conn := proto.NewConn(tr)
 	defer conn.Close("test over")
-	conn.Send(&tnet.Hello{Protocol: tnet.ProtocolVersion, Name: "speedy", Rate: 1 << 20, UpdateRate: 64,
+	conn.Send(&proto.Hello{Protocol: proto.ProtocolVersion, Name: "speedy", Rate: 1 << 20, UpdateRate: 64,
 		CmdRate: 64, InterpMs: 100, InterpRatio: 2})
 
 	type sample struct {
@@ -442,21 +443,21 @@ func TestSpeedHack(t *testing.T) {
 	var (
 		mu      sync.Mutex
 		samples []sample
-		accept  *tnet.Accept
+		accept  *proto.Accept
 		ended   = make(chan string, 1)
 		gotAcc  = make(chan struct{})
 	)
 	go func() {
 		for p := range conn.Recv() {
 			switch m := p.Msg.(type) {
-			case *tnet.Accept:
+			case *proto.Accept:
 				mu.Lock()
 				accept = m
 				mu.Unlock()
 				close(gotAcc)
-			case *tnet.Snapshot:
+			case *proto.Snapshot:
 				mu.Lock()
-				samples = append(samples, sample{tnet.FromFixed(m.Self.X), tnet.FromFixed(m.Self.Y), m.Tick,
+				samples = append(samples, sample{proto.FromFixed(m.Self.X), proto.FromFixed(m.Self.Y), m.Tick,
 					m.Self.Teleport, m.Self.Dead, time.Now()})
 				mu.Unlock()
 			}
@@ -494,7 +495,7 @@ func TestSpeedHack(t *testing.T) {
 				c.MoveX, c.MoveY = dir, dir*0.5
 				cs = append(cs, c)
 			}
-			if !conn.Send(&tnet.Cmds{Cmds: cs}) {
+			if !conn.Send(&proto.Cmds{Cmds: cs}) {
 				t.Fatalf("send failed: %v", reasonOf(conn))
 			}
 		}
@@ -539,18 +540,18 @@ func TestSpeedHack(t *testing.T) {
 	good.healthy(t, time.Second)
 }
 
-func reasonOf(c *tnet.Conn) string { r, _ := c.Reason(); return r }
+func reasonOf(c *proto.Conn) string { r, _ := c.Reason(); return r }
 
 func TestFullServer(t *testing.T) {
 	_, addr := startServer(t, server.Config{MaxPlayers: 1, Bots: 0})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	first, err := netclient.Connect(ctx, addr, netclient.DefaultConfig("first"))
+	first, err := netclient.Connect(ctx, netclient.Websocket, addr, netclient.DefaultConfig("first"))
 	if err != nil {
 		t.Fatalf("first client: %v", err)
 	}
 	defer first.Close("test over")
-	second, err := netclient.Connect(ctx, addr, netclient.DefaultConfig("second"))
+	second, err := netclient.Connect(ctx, netclient.Websocket, addr, netclient.DefaultConfig("second"))
 	if err == nil {
 		second.Close("test over")
 		t.Fatal("second client joined a full server")
@@ -560,7 +561,7 @@ func TestFullServer(t *testing.T) {
 	}
 	// The raw view: a Reject message whose reason says so.
 	r := dialRaw(t, addr)
-	r.mustSend(helloFrame("third", tnet.ProtocolVersion))
+	r.mustSend(helloFrame("third", proto.ProtocolVersion))
 	e := r.readEnd(3 * time.Second)
 	if !e.rejected || !e.mentions("full") {
 		t.Errorf("third client: want a Reject mentioning full, got %s", e)

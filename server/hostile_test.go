@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"tickshot/game"
-	tnet "tickshot/net"
+	"tickshot/net/proto"
 )
 
 // Strings that reach every client (leave reasons, names) are cleaned so
@@ -23,7 +23,7 @@ func TestHostileTextCannotBreakOthersSnapshots(t *testing.T) {
 	name := strings.Repeat("a", 19) + "é" + "bbb"
 	p1 := s.newPlayer(s.uniqueName(name), false)
 	p2 := s.newPlayer(s.uniqueName(name), false)
-	if !utf8.ValidString(p2.Name) || len(p2.Name) > tnet.MaxNameLen || p1.Name == p2.Name {
+	if !utf8.ValidString(p2.Name) || len(p2.Name) > proto.MaxNameLen || p1.Name == p2.Name {
 		t.Fatalf("unique name %q (of %q): invalid UTF-8, too long or not unique", p2.Name, p1.Name)
 	}
 	// A leave reason cut mid-character, and one with control characters.
@@ -32,7 +32,7 @@ func TestHostileTextCannotBreakOthersSnapshots(t *testing.T) {
 	s.tick++
 	snap := s.buildSnapshot(ss)
 	snap.Scores = s.scoreboard()
-	if _, err := tnet.Decode(tnet.MustEncode(snap)); err != nil {
+	if _, err := proto.Decode(proto.MustEncode(snap)); err != nil {
 		t.Fatalf("a snapshot with hostile texts fails the client's check: %v", err)
 	}
 }
@@ -45,7 +45,7 @@ func TestEventBacklogBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 5000; i++ {
-		s.addEvent(tnet.Event{Kind: tnet.EvLeft, A: 1, Text: strings.Repeat("x", 200)}, 0)
+		s.addEvent(proto.Event{Kind: proto.EvLeft, A: 1, Text: strings.Repeat("x", 200)}, 0)
 	}
 	p := s.newPlayer("late", false)
 	old := &session{player: p, view: map[uint16]*game.EntityView{}, rttMs: -1, updateRate: 20}
@@ -53,8 +53,8 @@ func TestEventBacklogBounded(t *testing.T) {
 	if len(snap.Events) > MaxEventsPerSnapshot {
 		t.Fatalf("%d events in one snapshot, limit %d", len(snap.Events), MaxEventsPerSnapshot)
 	}
-	if n := len(tnet.MustEncode(snap)); n >= tnet.MaxServerFrame {
-		t.Fatalf("snapshot of %d bytes, frame limit %d", n, tnet.MaxServerFrame)
+	if n := len(proto.MustEncode(snap)); n >= proto.MaxServerFrame {
+		t.Fatalf("snapshot of %d bytes, frame limit %d", n, proto.MaxServerFrame)
 	}
 	// Admission starts the newcomer's acks at the current tick.
 	s.tick += 10
@@ -73,12 +73,12 @@ func TestKillIgnoredDuringIntermission(t *testing.T) {
 	p := s.newPlayer("p", false)
 	s.endMatch(nil)
 	before := len(s.events)
-	s.onCommand(&session{player: p}, &tnet.Command{Text: "kill"})
+	s.onCommand(&session{player: p}, &proto.Command{Text: "kill"})
 	if len(s.events) != before || !p.Alive() {
 		t.Fatalf("kill during intermission added %d events (alive %v)", len(s.events)-before, p.Alive())
 	}
 	s.startMatch()
-	s.onCommand(&session{player: p}, &tnet.Command{Text: "kill"})
+	s.onCommand(&session{player: p}, &proto.Command{Text: "kill"})
 	if p.Alive() {
 		t.Fatalf("kill outside the intermission did not kill")
 	}

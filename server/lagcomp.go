@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"tickshot/game"
-	tnet "tickshot/net"
+	"tickshot/net/proto"
 	"tickshot/shared"
 )
 
@@ -125,7 +125,7 @@ type rewindInfo struct {
 // at most net.MaxInterpMs.
 func (ss *session) maxLerpMs() float64 {
 	ratio := float64(ss.hello.InterpRatio) / float64(max(ss.updateRate, 1)) * 1000
-	return math.Min(math.Max(float64(ss.hello.InterpMs), ratio)+1, tnet.MaxInterpMs)
+	return math.Min(math.Max(float64(ss.hello.InterpMs), ratio)+1, proto.MaxInterpMs)
 }
 
 // rewindTick decides the tick to rewind to for cmd (Source's formula,
@@ -216,8 +216,8 @@ func (s *Server) fireHitscan(p *game.Player, ss *session, cmd *shared.UserCmd, s
 			"lerp_ms", info.LerpMs, "rtt_ms", ss.rttMs, "used_server_estimate", info.UsedServer, "clamped", info.Clamped,
 			"from_view", info.FromView, "from_record", info.FromRecord, "max_rewind_units", info.MaxRewindGap, "hit", hit)
 	}
-	s.addEvent(tnet.Event{Kind: tnet.EvShot, A: p.ID, X: tnet.ToFixed(shot.X), Y: tnet.ToFixed(shot.Y),
-		X2: tnet.ToFixed(tr.EndX), Y2: tnet.ToFixed(tr.EndY)}, 0)
+	s.addEvent(proto.Event{Kind: proto.EvShot, A: p.ID, X: proto.ToFixed(shot.X), Y: proto.ToFixed(shot.Y),
+		X2: proto.ToFixed(tr.EndX), Y2: proto.ToFixed(tr.EndY)}, 0)
 	if ss != nil && s.vars.showImpacts {
 		s.showImpact(p, cmd, shot, boxes, tr)
 	}
@@ -248,6 +248,6 @@ func (s *Server) showImpact(p *game.Player, cmd *shared.UserCmd, shot shared.Sho
 		return
 	}
 	b := boxes[idx]
-	s.addEvent(tnet.Event{Kind: tnet.EvImpact, A: p.ID, B: b.ID, Cmd: cmd.CommandNumber,
-		X: tnet.ToFixed(b.X), Y: tnet.ToFixed(b.Y), X2: tnet.ToFixed(tr.EndX), Y2: tnet.ToFixed(tr.EndY), Value: hit}, p.ID)
+	s.addEvent(proto.Event{Kind: proto.EvImpact, A: p.ID, B: b.ID, Cmd: cmd.CommandNumber,
+		X: proto.ToFixed(b.X), Y: proto.ToFixed(b.Y), X2: proto.ToFixed(tr.EndX), Y2: proto.ToFixed(tr.EndY), Value: hit}, p.ID)
 }

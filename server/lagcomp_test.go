@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"tickshot/game"
-	tnet "tickshot/net"
+	"tickshot/net/proto"
 	"tickshot/shared"
 )
 
@@ -37,7 +37,7 @@ func lcServer(t testing.TB, cfg Config) *Server {
 // lcSession is a session without a connection, for rewind tests: measured
 // RTT rttMs, announced cl_interp 100 ms, cl_interp_ratio 2, cl_updaterate 20.
 func lcSession(p *game.Player, rttMs float64) *session {
-	return &session{player: p, hello: tnet.Hello{InterpMs: 100, InterpRatio: 2}, updateRate: 20,
+	return &session{player: p, hello: proto.Hello{InterpMs: 100, InterpRatio: 2}, updateRate: 20,
 		rttMs: rttMs, view: map[uint16]*game.EntityView{}}
 }
 

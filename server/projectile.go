@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"tickshot/game"
-	tnet "tickshot/net"
+	"tickshot/net/proto"
 	"tickshot/shared"
 )
 
@@ -50,8 +50,8 @@ func (s *Server) fireProjectile(p *game.Player, shot shared.Shot) {
 		return
 	}
 	s.projectiles = append(s.projectiles, pr)
-	s.addEvent(tnet.Event{Kind: tnet.EvShot, A: p.ID, X: tnet.ToFixed(shot.X), Y: tnet.ToFixed(shot.Y),
-		X2: tnet.ToFixed(shot.X), Y2: tnet.ToFixed(shot.Y), Value: int16(shot.Weapon)}, 0)
+	s.addEvent(proto.Event{Kind: proto.EvShot, A: p.ID, X: proto.ToFixed(shot.X), Y: proto.ToFixed(shot.Y),
+		X2: proto.ToFixed(shot.X), Y2: proto.ToFixed(shot.Y), Value: int16(shot.Weapon)}, 0)
 }
 
 // moveProjectiles advances every projectile by one tick and explodes those
@@ -99,7 +99,7 @@ func (s *Server) moveProjectiles() {
 // the blast, half of that to the owner.
 func (s *Server) explode(pr *projectile, x, y float64, direct uint16) {
 	def := &shared.Weapons[pr.weapon]
-	s.addEvent(tnet.Event{Kind: tnet.EvExplode, A: pr.owner, X: tnet.ToFixed(x), Y: tnet.ToFixed(y),
+	s.addEvent(proto.Event{Kind: proto.EvExplode, A: pr.owner, X: proto.ToFixed(x), Y: proto.ToFixed(y),
 		Value: int16(def.SplashRange)}, 0)
 	owner := s.player(pr.owner)
 	if owner == nil {
@@ -129,14 +129,14 @@ func (s *Server) explode(pr *projectile, x, y float64, direct uint16) {
 }
 
 // projectileStates returns the projectiles as snapshots carry them.
-func (s *Server) projectileStates() []tnet.ProjectileState {
+func (s *Server) projectileStates() []proto.ProjectileState {
 	if len(s.projectiles) == 0 {
 		return nil
 	}
-	out := make([]tnet.ProjectileState, 0, len(s.projectiles))
+	out := make([]proto.ProjectileState, 0, len(s.projectiles))
 	for _, pr := range s.projectiles {
-		out = append(out, tnet.ProjectileState{ID: pr.id, Owner: pr.owner, Weapon: pr.weapon,
-			X: tnet.ToFixed(pr.x), Y: tnet.ToFixed(pr.y), VX: tnet.ToFixed(pr.vx), VY: tnet.ToFixed(pr.vy)})
+		out = append(out, proto.ProjectileState{ID: pr.id, Owner: pr.owner, Weapon: pr.weapon,
+			X: proto.ToFixed(pr.x), Y: proto.ToFixed(pr.y), VX: proto.ToFixed(pr.vx), VY: proto.ToFixed(pr.vy)})
 	}
 	return out
 }

@@ -10,14 +10,16 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	stdnet "net"
+	"net"
 	"net/http"
+	"os"
 	"sort"
 	"sync"
 	"time"
 
+	"tickshot/assets/web"
 	"tickshot/game"
-	tnet "tickshot/net"
+	"tickshot/net/proto"
 	"tickshot/shared"
 )
 
@@ -34,6 +36,9 @@ type Config struct {
 	Bots int
 	// Map is the map name, default game.DefaultMap.
 	Map string
+	// Hostname is the server's name in /status and on the browser page
+	// (Source's hostname), at most 64 bytes; default "Tickshot server".
+	Hostname string
 	// MaxUsrCmdProcessTicks is sv_maxusrcmdprocessticks: the most command
 	// time, in ticks, a client may bank; commands beyond it are dropped (a
 	// speed-hack guard). Default 16.
@@ -42,7 +47,7 @@ type Config struct {
 	Seed uint64
 	// Fake simulates network conditions on every message the server
 	// receives (net_fakelag, net_fakejitter, net_fakeloss on the server side).
-	Fake tnet.FakeConditions
+	Fake proto.FakeConditions
 	// RconPassword enables remote console commands ("rcon" from a client's
 	// console) for whoever knows it; empty disables rcon.
 	RconPassword string
@@ -61,6 +66,7 @@ const (
 	DefaultAddr       = ":27015"
 	DefaultTickRate   = 64
 	DefaultMaxPlayers = 16
+	DefaultHostname   = "Tickshot server"
 	MinTickRate       = 20
 	MaxTickRate       = 128
 	// ShutdownReason is what clients are told when the server stops.
@@ -70,6 +76,10 @@ const (
 func (c *Config) fill() error {
 	if c.Addr == "" {
 		c.Addr = DefaultAddr
+	}
+	c.Hostname = proto.CleanText(c.Hostname, 64)
+	if c.Hostname == "" {
+		c.Hostname = DefaultHostname
 	}
 	if c.TickRate == 0 {
 		c.TickRate = DefaultTickRate
@@ -115,8 +125,8 @@ type Server struct {
 	sessions   []*session
 	bots       []*bot
 	nextID     uint16
-	events     []tnet.Event // recent events, oldest first
-	eventTo    []uint16     // recipient of each event, 0 for everyone
+	events     []proto.Event // recent events, oldest first
+	eventTo    []uint16      // recipient of each event, 0 for everyone
 	lag        map[uint16]*lagRing
 	boxBuf     []game.Hitbox
 	botBoxBuf  []game.Hitbox
@@ -136,7 +146,7 @@ type Server struct {
 	statusMu sync.Mutex
 	status   Status
 
-	ln       stdnet.Listener
+	ln       net.Listener
 	httpSrv  *http.Server
 	stopOnce sync.Once
 	stopped  chan struct{}
@@ -180,7 +190,7 @@ func New(cfg Config) (*Server, error) {
 // Listen binds the listen address; Addr then reports the real one (useful
 // with port 0).
 func (s *Server) Listen() error {
-	ln, err := stdnet.Listen("tcp", s.cfg.Addr)
+	ln, err := net.Listen("tcp", s.cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
 	}
@@ -212,7 +222,13 @@ func (s *Server) Run(ctx context.Context) error {
 	go func() { httpErr <- s.httpSrv.Serve(s.ln) }()
 	s.start = time.Now()
 	s.log.Info("server started", "addr", s.Addr(), "map", s.m.Name, "tickrate", s.cfg.TickRate,
-		"maxplayers", s.cfg.MaxPlayers, "bots", s.cfg.Bots)
+		"maxplayers", s.cfg.MaxPlayers, "bots", s.cfg.Bots, "name", s.cfg.Hostname)
+	if wc := webClient(); wc.Available() {
+		raw, gz := wc.Sizes()
+		s.log.Info("browser client: players open http://"+browserHost(s.Addr())+"/", "wasm_bytes", raw, "gzip_bytes", gz)
+	} else {
+		s.log.Warn("this server was built without the browser client; build it with 'make server' so players can join from a browser")
+	}
 
 	err := s.loop(ctx, httpErr)
 
@@ -235,14 +251,19 @@ func (s *Server) Run(ctx context.Context) error {
 	return err
 }
 
-// Handler returns the server's HTTP endpoints: /ws, /status and /.
+// Handler returns the server's HTTP endpoints: /ws (the game), /status
+// (JSON) and the browser client (package web: / is its page,
+// /tickshot.wasm and /wasm_exec.js its files).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", s.handleWS)
 	mux.HandleFunc("/status", s.handleStatus)
-	mux.HandleFunc("/", s.handleIndex)
+	webClient().Register(mux)
 	return mux
 }
+
+// webClient is the embedded browser client, read once.
+var webClient = sync.OnceValue(web.Load)
 
 // Step runs one tick at the given time, for tests and tools that drive the
 // clock themselves with Handler served elsewhere (e.g. httptest). Never call
@@ -343,7 +364,7 @@ func (s *Server) newPlayer(name string, isBot bool) *game.Player {
 	copy(s.players[i+1:], s.players[i:])
 	s.players[i] = p
 	s.scoresDirty = true
-	s.addEvent(tnet.Event{Kind: tnet.EvJoin, A: id, Text: name}, 0)
+	s.addEvent(proto.Event{Kind: proto.EvJoin, A: id, Text: name}, 0)
 	return p
 }
 
@@ -359,7 +380,7 @@ func (s *Server) removePlayer(id uint16, reason string) {
 	for _, ss := range s.sessions {
 		delete(ss.view, id)
 	}
-	s.addEvent(tnet.Event{Kind: tnet.EvLeft, A: id, Text: truncate(reason, 64)}, 0)
+	s.addEvent(proto.Event{Kind: proto.EvLeft, A: id, Text: truncate(reason, 64)}, 0)
 }
 
 func (s *Server) enemyPositions(self uint16) []game.Point {
@@ -425,8 +446,8 @@ func (s *Server) damage(attacker, victim *game.Player, amount int, x, y float64)
 	if !s.cfg.NoDamage && s.intermission == 0 {
 		killed = victim.Damage(amount, s.tick, s.cfg.TickRate)
 	}
-	s.addEvent(tnet.Event{Kind: tnet.EvHit, A: attacker.ID, B: victim.ID, Value: int16(amount),
-		X2: tnet.ToFixed(x), Y2: tnet.ToFixed(y)}, 0)
+	s.addEvent(proto.Event{Kind: proto.EvHit, A: attacker.ID, B: victim.ID, Value: int16(amount),
+		X2: proto.ToFixed(x), Y2: proto.ToFixed(y)}, 0)
 	if killed {
 		victim.DiedTick = s.tick
 		victim.PreDeath = pre
@@ -437,7 +458,7 @@ func (s *Server) damage(attacker, victim *game.Player, amount int, x, y float64)
 			}
 		}
 		s.scoresDirty = true
-		s.addEvent(tnet.Event{Kind: tnet.EvKill, A: attacker.ID, B: victim.ID}, 0)
+		s.addEvent(proto.Event{Kind: proto.EvKill, A: attacker.ID, B: victim.ID}, 0)
 		s.log.Debug("kill", "killer", attacker.Name, "victim", victim.Name, "tick", s.tick)
 	}
 }
@@ -446,7 +467,7 @@ func (s *Server) damage(attacker, victim *game.Player, amount int, x, y float64)
 const EventLifetime = 2
 
 // addEvent queues an event for every client (to == 0) or for one player.
-func (s *Server) addEvent(e tnet.Event, to uint16) {
+func (s *Server) addEvent(e proto.Event, to uint16) {
 	s.nextEventID++
 	e.ID = s.nextEventID
 	e.Tick = s.tick
@@ -469,7 +490,7 @@ func (s *Server) trimEvents() {
 // truncate cleans text for a message (net.CleanText): valid UTF-8, no
 // control characters, at most n bytes.
 func truncate(s string, n int) string {
-	return tnet.CleanText(s, n)
+	return proto.CleanText(s, n)
 }
 
 // IntermissionSeconds is the pause between matches.
@@ -506,7 +527,7 @@ func (s *Server) runMatch() {
 // endMatch announces the winner (nil: nobody) and starts the intermission,
 // during which nobody takes damage.
 func (s *Server) endMatch(winner *game.Player) {
-	e := tnet.Event{Kind: tnet.EvMatchEnd, Value: IntermissionSeconds}
+	e := proto.Event{Kind: proto.EvMatchEnd, Value: IntermissionSeconds}
 	if winner != nil {
 		e.A, e.Text = winner.ID, winner.Name
 		s.log.Info("match won", "player", winner.Name, "kills", winner.Kills)
@@ -525,5 +546,22 @@ func (s *Server) startMatch() {
 		p.Spawn(s.m.ChooseSpawn(s.enemyPositions(p.ID), s.rng))
 	}
 	s.scoresDirty = true
-	s.addEvent(tnet.Event{Kind: tnet.EvMatchStart}, 0)
+	s.addEvent(proto.Event{Kind: proto.EvMatchStart}, 0)
+}
+
+// browserHost is addr as a browser would reach it: an unspecified host
+// (":27015", "0.0.0.0:27015", "[::]:27015") becomes this machine's name.
+func browserHost(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		if h, err := os.Hostname(); err == nil && h != "" {
+			host = h
+		} else {
+			host = "localhost"
+		}
+	}
+	return net.JoinHostPort(host, port)
 }

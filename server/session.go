@@ -9,15 +9,17 @@ import (
 	"time"
 
 	"tickshot/game"
-	tnet "tickshot/net"
+	"tickshot/net/proto"
+	"tickshot/net/transport"
+	"tickshot/net/ws"
 	"tickshot/shared"
 )
 
 // session is one connected human player.
 type session struct {
-	conn       *tnet.Conn
+	conn       *proto.Conn
 	player     *game.Player
-	hello      tnet.Hello
+	hello      proto.Hello
 	updateRate int
 	snapAcc    float64 // ticks accumulated towards the next snapshot
 
@@ -53,7 +55,7 @@ type session struct {
 	chokeAcc    float64 // update-interval accumulator while choked
 	chokes      int     // snapshots choked since the last one sent
 	chokesTotal int
-	cmdSeq      tnet.SeqTracker
+	cmdSeq      proto.SeqTracker
 	kicked      string
 }
 
@@ -65,46 +67,55 @@ type sentSnap struct {
 	seq  uint32
 	tick uint32
 	at   time.Time
-	ents []tnet.EntityState
+	ents []proto.EntityState
 }
 
 type joinReq struct {
-	conn  *tnet.Conn
-	hello *tnet.Hello
+	conn  *proto.Conn
+	hello *proto.Hello
 	reply chan string // "" on success, else the reject reason
 }
 
-// handleWS upgrades a player's connection, waits for its Hello and asks the
-// tick goroutine to admit it.
+// handleWS upgrades a player's connection and serves it.
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
-	conn, err := tnet.Upgrade(w, r)
+	t, err := ws.Upgrade(w, r, proto.ServerOptions())
 	if err != nil {
 		s.log.Info("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
 		return
 	}
-	var hello *tnet.Hello
+	s.ServeTransport(t)
+}
+
+// ServeTransport serves one player's connection over any transport (a
+// websocket from /ws, or one end of a transport.Pipe in tests): it waits
+// for the Hello and asks the tick goroutine to admit the player. It
+// returns when the player is admitted or refused. Give the transport
+// proto.ServerOptions().
+func (s *Server) ServeTransport(t transport.Transport) {
+	conn := proto.NewConn(t)
+	var hello *proto.Hello
 	select {
 	case p, ok := <-conn.Recv():
 		if !ok {
 			reason, _ := conn.Reason()
-			s.log.Info("client left during handshake", "remote", r.RemoteAddr, "reason", reason)
+			s.log.Info("client left during handshake", "remote", conn.RemoteAddr(), "reason", reason)
 			return
 		}
-		h, isHello := p.Msg.(*tnet.Hello)
+		h, isHello := p.Msg.(*proto.Hello)
 		if !isHello {
 			s.reject(conn, fmt.Sprintf("protocol error: expected hello, got %s", p.Msg.Type()))
 			return
 		}
 		hello = h
-	case <-time.After(tnet.HandshakeTimeout):
+	case <-time.After(proto.HandshakeTimeout):
 		s.reject(conn, "no hello within handshake timeout")
 		return
 	case <-s.stopped:
 		conn.Close(ShutdownReason)
 		return
 	}
-	if hello.Protocol != tnet.ProtocolVersion {
-		s.reject(conn, fmt.Sprintf("protocol version %d, server speaks %d: update your game", hello.Protocol, tnet.ProtocolVersion))
+	if hello.Protocol != proto.ProtocolVersion {
+		s.reject(conn, fmt.Sprintf("protocol version %d, server speaks %d: update your game", hello.Protocol, proto.ProtocolVersion))
 		return
 	}
 	req := joinReq{conn: conn, hello: hello, reply: make(chan string, 1)}
@@ -123,9 +134,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) reject(conn *tnet.Conn, reason string) {
+func (s *Server) reject(conn *proto.Conn, reason string) {
 	s.log.Info("client rejected", "remote", conn.RemoteAddr(), "reason", reason)
-	conn.Send(&tnet.Reject{Reason: reason})
+	conn.Send(&proto.Reject{Reason: reason})
 	time.Sleep(50 * time.Millisecond) // let the writer flush the reject
 	conn.Close(reason)
 }
@@ -160,7 +171,7 @@ func (s *Server) admit(req joinReq) string {
 	ss.applyRates(h.Rate, h.UpdateRate, h.CmdRate, h.InterpMs, h.InterpRatio, s.cfg.TickRate)
 	ur := ss.updateRate
 	s.sessions = append(s.sessions, ss)
-	req.conn.Send(&tnet.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.m.Name,
+	req.conn.Send(&proto.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.m.Name,
 		Tick: s.tick, UpdateRate: uint16(ur), Cvars: s.publicCvars()})
 	s.log.Info("player joined", "name", name, "id", p.ID, "remote", req.conn.RemoteAddr(), "cl_updaterate", ur)
 	return ""
@@ -179,32 +190,32 @@ func (s *Server) uniqueName(name string) string {
 		if !taken {
 			return name
 		}
-		name = tnet.TruncateUTF8(base, tnet.MaxNameLen-4) + fmt.Sprintf("(%d)", n)
+		name = proto.TruncateUTF8(base, proto.MaxNameLen-4) + fmt.Sprintf("(%d)", n)
 	}
 }
 
-func (s *Server) publicCvars() []tnet.Cvar {
-	cv := []tnet.Cvar{
+func (s *Server) publicCvars() []proto.Cvar {
+	cv := []proto.Cvar{
 		{Name: "sv_tickrate", Value: fmt.Sprint(s.cfg.TickRate)},
 		{Name: "sv_maxusrcmdprocessticks", Value: fmt.Sprint(s.cfg.MaxUsrCmdProcessTicks)},
 		{Name: "maxplayers", Value: fmt.Sprint(s.cfg.MaxPlayers)},
 	}
 	for _, c := range ServerCvars {
-		cv = append(cv, tnet.Cvar{Name: c.Name, Value: s.vars.get(c.Name)})
+		cv = append(cv, proto.Cvar{Name: c.Name, Value: s.vars.get(c.Name)})
 	}
 	return cv
 }
 
 // applyRates takes the client's announced rates, clamped to their ranges.
 func (ss *session) applyRates(rate uint32, updateRate, cmdRate, interpMs uint16, ratio float32, tickRate int) {
-	r, ur, cr, im := tnet.ClampRates(rate, updateRate, cmdRate, interpMs, tickRate)
+	r, ur, cr, im := proto.ClampRates(rate, updateRate, cmdRate, interpMs, tickRate)
 	ss.rate, ss.updateRate, ss.cmdRate = int(r), ur, cr
 	ss.hello.InterpMs, ss.hello.InterpRatio = uint16(im), ratio
 	ss.hello.Rate, ss.hello.UpdateRate, ss.hello.CmdRate = r, uint16(ur), uint16(cr)
 }
 
 // onCommand runs a client's console command on the server.
-func (s *Server) onCommand(ss *session, m *tnet.Command) {
+func (s *Server) onCommand(ss *session, m *proto.Command) {
 	fields := strings.Fields(m.Text)
 	if len(fields) == 0 {
 		return
@@ -240,7 +251,7 @@ func (s *Server) onCommand(ss *session, m *tnet.Command) {
 // print sends a line to the player's console.
 func (s *Server) print(ss *session, text string) {
 	if ss.conn != nil {
-		ss.conn.Send(&tnet.Print{Text: tnet.TruncateUTF8(text, tnet.MaxPrintLen)})
+		ss.conn.Send(&proto.Print{Text: proto.TruncateUTF8(text, proto.MaxPrintLen)})
 	}
 }
 
@@ -269,7 +280,7 @@ func (s *Server) readSession(ss *session, now time.Time) {
 		return
 	}
 	for ss.kicked == "" {
-		var pkt tnet.Packet
+		var pkt proto.Packet
 		var ok bool
 		select {
 		case pkt, ok = <-ss.conn.Recv():
@@ -280,7 +291,7 @@ func (s *Server) readSession(ss *session, now time.Time) {
 			break
 		}
 		switch m := pkt.Msg.(type) {
-		case *tnet.Cmds:
+		case *proto.Cmds:
 			if m.Seq != 0 {
 				ss.cmdSeq.Arrive(m.Seq)
 			}
@@ -289,9 +300,9 @@ func (s *Server) readSession(ss *session, now time.Time) {
 			// add snapshots to the view: a shot is rewound with only the
 			// snapshots the shooter had when it fired.
 			s.runPending(ss)
-		case *tnet.Settings:
+		case *proto.Settings:
 			ss.applyRates(m.Rate, m.UpdateRate, m.CmdRate, m.InterpMs, m.InterpRatio, s.cfg.TickRate)
-		case *tnet.Command:
+		case *proto.Command:
 			s.onCommand(ss, m)
 		default:
 			s.kick(ss, fmt.Sprintf("protocol error: unexpected %s message", m.Type()))
@@ -301,12 +312,12 @@ func (s *Server) readSession(ss *session, now time.Time) {
 	s.runPending(ss)
 }
 
-func (s *Server) onCmds(ss *session, m *tnet.Cmds, at time.Time) {
+func (s *Server) onCmds(ss *session, m *proto.Cmds, at time.Time) {
 	if m.Ack > ss.ackTick && m.Ack <= s.tick {
 		s.onAck(ss, m.Ack, m.AckBits, at)
 	}
 	for i := range m.Cmds {
-		if err := tnet.ValidateUserCmd(&m.Cmds[i], s.cfg.TickRate); err != nil {
+		if err := proto.ValidateUserCmd(&m.Cmds[i], s.cfg.TickRate); err != nil {
 			s.kick(ss, "invalid usercmd: "+err.Error())
 			return
 		}
@@ -449,7 +460,7 @@ func (s *Server) sendSnapshots(now time.Time) {
 		}
 		s.scoresDirty = false
 	}
-	var scores []tnet.ScoreEntry
+	var scores []proto.ScoreEntry
 	for _, ss := range s.sessions {
 		// rate: the budget grows by rate/tickrate bytes a tick, banked for at
 		// most a quarter second; a snapshot is held back (choked) while the
@@ -493,24 +504,24 @@ func (s *Server) sendSnapshots(now time.Time) {
 		rec := &ss.sent[snap.Seq%sentRing]
 		rec.seq, rec.tick, rec.at = snap.Seq, s.tick, now
 		rec.ents = append(rec.ents[:0], snap.Entities...)
-		b := tnet.MustEncode(snap)
+		b := proto.MustEncode(snap)
 		ss.rateBudget -= float64(len(b))
 		ss.conn.SendRaw(b) // a full queue drops it: the client sees a lost snapshot
 	}
 }
 
-func (s *Server) buildSnapshot(ss *session) *tnet.Snapshot {
+func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 	p := ss.player
-	snap := &tnet.Snapshot{
+	snap := &proto.Snapshot{
 		Tick:       s.tick,
 		AckCmd:     ss.lastCmd,
-		Self:       tnet.MakeSelf(p.State, p.Health, p.Teleport),
+		Self:       proto.MakeSelf(p.State, p.Health, p.Teleport),
 		TickTimeUs: uint32(s.tickStats.meanUs()),
 		TickStdUs:  uint32(s.tickStats.stdUs()),
 		PingVarMs:  uint16(math.Min(ss.rttVar, 65535)),
 		CmdLoss:    uint8(math.Round(ss.cmdSeq.LossPct())),
 		PingMs:     uint16(math.Max(ss.rttMs, 0)),
-		Entities:   make([]tnet.EntityState, 0, len(s.players)),
+		Entities:   make([]proto.EntityState, 0, len(s.players)),
 	}
 	snap.Projectiles = s.projectileStates()
 	for _, o := range s.players {
@@ -519,14 +530,14 @@ func (s *Server) buildSnapshot(ss *session) *tnet.Snapshot {
 		}
 		var flags uint8
 		if o.Alive() {
-			flags |= tnet.FlagAlive
+			flags |= proto.FlagAlive
 		}
 		if o.Bot {
-			flags |= tnet.FlagBot
+			flags |= proto.FlagBot
 		}
-		snap.Entities = append(snap.Entities, tnet.EntityState{
-			ID: o.ID, X: tnet.ToFixed(o.State.X), Y: tnet.ToFixed(o.State.Y),
-			Angle: tnet.AngleToWire(o.Angle), Health: uint8(o.Health), Flags: flags, Teleport: o.Teleport,
+		snap.Entities = append(snap.Entities, proto.EntityState{
+			ID: o.ID, X: proto.ToFixed(o.State.X), Y: proto.ToFixed(o.State.Y),
+			Angle: proto.AngleToWire(o.Angle), Health: uint8(o.Health), Flags: flags, Teleport: o.Teleport,
 		})
 	}
 	// Events since the newest snapshot the client acked (resent until acked).
@@ -543,10 +554,10 @@ func (s *Server) buildSnapshot(ss *session) *tnet.Snapshot {
 	return snap
 }
 
-func (s *Server) scoreboard() []tnet.ScoreEntry {
-	rows := make([]tnet.ScoreEntry, 0, len(s.players))
+func (s *Server) scoreboard() []proto.ScoreEntry {
+	rows := make([]proto.ScoreEntry, 0, len(s.players))
 	for _, p := range s.players {
-		row := tnet.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Bot: p.Bot}
+		row := proto.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Bot: p.Bot}
 		if ss := s.sessionOf(p.ID); ss != nil && ss.rttMs > 0 {
 			row.PingMs = uint16(ss.rttMs)
 		}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"net/http"
 	"sort"
@@ -11,6 +10,7 @@ import (
 
 // Status is the JSON body of GET /status.
 type Status struct {
+	Name       string         `json:"name"` // the server's name (Hostname)
 	Map        string         `json:"map"`
 	TickRate   int            `json:"tickrate"`
 	Tick       uint32         `json:"tick"`
@@ -93,7 +93,7 @@ func (t *tickStats) summary() TickTimeStatus {
 
 func (s *Server) publishStatus() {
 	st := Status{
-		Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.tick,
+		Name: s.cfg.Hostname, Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.tick,
 		UptimeSec:  math.Round(time.Since(s.start).Seconds()*10) / 10,
 		MaxPlayers: s.cfg.MaxPlayers, TickTimeUs: s.tickStats.summary(),
 		Players: make([]PlayerStatus, 0, len(s.players)),
@@ -123,15 +123,4 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(s.CurrentStatus())
-}
-
-func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/" {
-		http.NotFound(w, r)
-		return
-	}
-	st := s.CurrentStatus()
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	fmt.Fprintf(w, "Tickshot server: map %s, %d/%d players, %d ticks/s.\nPlayers connect with: tickshot connect %s\nStatus: /status (JSON). Game websocket: /ws\n",
-		st.Map, len(st.Players), st.MaxPlayers, st.TickRate, r.Host)
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	tnet "tickshot/net"
+	"tickshot/net/proto"
 )
 
 // vars are the server's console variables (Source's names).
@@ -17,7 +17,7 @@ type vars struct {
 	maxUnlag    float64 // sv_maxunlag, seconds
 	showImpacts bool    // sv_showimpacts
 	mutualKills bool    // sv_mutualkills
-	fake        tnet.FakeConditions
+	fake        proto.FakeConditions
 	botSkill    float64 // bot_difficulty
 	fragLimit   int     // mp_fraglimit
 	timeLimit   float64 // mp_timelimit, minutes

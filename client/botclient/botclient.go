@@ -13,7 +13,7 @@ import (
 
 	"tickshot/client/netclient"
 	"tickshot/game"
-	tnet "tickshot/net"
+	"tickshot/net/proto"
 )
 
 // Options configure a run of headless bots.
@@ -23,7 +23,7 @@ type Options struct {
 	Duration time.Duration // how long to play; 0 = until ctx ends
 	Name     string        // name prefix
 	Config   netclient.Config
-	Fake     tnet.FakeConditions // simulated conditions on received messages
+	Fake     proto.FakeConditions // simulated conditions on received messages
 	Seed     uint64
 }
 
@@ -81,7 +81,7 @@ func Run(ctx context.Context, opt Options) []Summary {
 
 func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64) Summary {
 	sum := Summary{Name: cfg.Name}
-	c, err := netclient.Connect(ctx, opt.Server, cfg)
+	c, err := netclient.Connect(ctx, netclient.Websocket, opt.Server, cfg)
 	if err != nil {
 		sum.Error = err.Error()
 		return sum
@@ -112,14 +112,14 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 		}
 		for _, e := range c.TakeEvents() {
 			switch e.Kind {
-			case tnet.EvKill:
+			case proto.EvKill:
 				if e.A == c.ID {
 					sum.Kills++
 				}
 				if e.B == c.ID {
 					sum.Deaths++
 				}
-			case tnet.EvHit:
+			case proto.EvHit:
 				if e.A == c.ID {
 					sum.HitsDealt++
 				}

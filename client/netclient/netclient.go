@@ -17,7 +17,9 @@ import (
 	"time"
 
 	"tickshot/game"
-	tnet "tickshot/net"
+	"tickshot/net/proto"
+	"tickshot/net/transport"
+	"tickshot/net/ws"
 	"tickshot/shared"
 )
 
@@ -83,12 +85,12 @@ const ringSize = 256
 // Client is a connected player.
 type Client struct {
 	Cfg      Config
-	conn     *tnet.Conn
+	conn     *proto.Conn
 	ID       uint16
 	TickRate int
 	Map      *game.Map
 	World    *shared.World
-	Accept   tnet.Accept
+	Accept   proto.Accept
 
 	// Prediction.
 	cmdNum    uint32
@@ -101,7 +103,7 @@ type Client struct {
 	errY      float64
 
 	// Authoritative.
-	Server     tnet.SelfState // newest own state from the server
+	Server     proto.SelfState // newest own state from the server
 	Health     int
 	haveSnap   bool
 	lastSnap   uint32 // newest snapshot tick
@@ -120,10 +122,10 @@ type Client struct {
 
 	Entities    map[uint16]*Entity
 	projectiles map[uint16]*projectileView
-	Scores      []tnet.ScoreEntry
+	Scores      []proto.ScoreEntry
 	Names       map[uint16]string
 	lastEventID uint32
-	events      []tnet.Event
+	events      []proto.Event
 	effects     []shared.Result
 
 	Stats  Stats
@@ -133,20 +135,34 @@ type Client struct {
 	err    error
 }
 
-// Connect dials addr, sends Hello and waits for Accept or Reject.
-func Connect(ctx context.Context, addr string, cfg Config) (*Client, error) {
+// Dialer opens a transport to a server address. Websocket is the one
+// players use; tests may dial an in-memory pipe (transport.Pipe).
+type Dialer func(ctx context.Context, addr string) (transport.Transport, error)
+
+// Websocket dials addr's /ws (see ws.URL for the forms of addr) with the
+// client's transport options: gorilla/websocket in native builds, the
+// browser's WebSocket under GOOS=js.
+func Websocket(ctx context.Context, addr string) (transport.Transport, error) {
+	return ws.Dial(ctx, addr, proto.ClientOptions())
+}
+
+// Connect opens a transport to addr with dial, sends Hello and waits for
+// Accept or Reject. The errors say why in words: the dial's error, the
+// server's reject reason, or a handshake timeout.
+func Connect(ctx context.Context, dial Dialer, addr string, cfg Config) (*Client, error) {
 	if cfg.Name == "" {
 		cfg.Name = "player"
 	}
-	cfg.Name = tnet.CleanText(cfg.Name, tnet.MaxNameLen)
-	conn, err := tnet.Dial(ctx, addr)
+	cfg.Name = proto.CleanText(cfg.Name, proto.MaxNameLen)
+	t, err := dial(ctx, addr)
 	if err != nil {
 		return nil, err
 	}
-	conn.Send(&tnet.Hello{Protocol: tnet.ProtocolVersion, Name: cfg.Name, Rate: uint32(cfg.Rate),
+	conn := proto.NewConn(t)
+	conn.Send(&proto.Hello{Protocol: proto.ProtocolVersion, Name: cfg.Name, Rate: uint32(cfg.Rate),
 		UpdateRate: uint16(cfg.UpdateRate), CmdRate: uint16(cfg.CmdRate), InterpMs: uint16(cfg.InterpMs),
 		InterpRatio: float32(cfg.InterpRatio)})
-	timeout := time.NewTimer(tnet.HandshakeTimeout)
+	timeout := time.NewTimer(proto.HandshakeTimeout)
 	defer timeout.Stop()
 	select {
 	case p, ok := <-conn.Recv():
@@ -155,9 +171,9 @@ func Connect(ctx context.Context, addr string, cfg Config) (*Client, error) {
 			return nil, fmt.Errorf("connect %s: %s", addr, reason)
 		}
 		switch m := p.Msg.(type) {
-		case *tnet.Accept:
+		case *proto.Accept:
 			return newClient(conn, cfg, m)
-		case *tnet.Reject:
+		case *proto.Reject:
 			conn.Close("rejected")
 			return nil, fmt.Errorf("server refused: %s", m.Reason)
 		default:
@@ -166,14 +182,14 @@ func Connect(ctx context.Context, addr string, cfg Config) (*Client, error) {
 		}
 	case <-timeout.C:
 		conn.Close("handshake timeout")
-		return nil, fmt.Errorf("connect %s: no answer to hello within %v", addr, tnet.HandshakeTimeout)
+		return nil, fmt.Errorf("connect %s: no answer to hello within %v", addr, proto.HandshakeTimeout)
 	case <-ctx.Done():
 		conn.Close("cancelled")
 		return nil, ctx.Err()
 	}
 }
 
-func newClient(conn *tnet.Conn, cfg Config, a *tnet.Accept) (*Client, error) {
+func newClient(conn *proto.Conn, cfg Config, a *proto.Accept) (*Client, error) {
 	if a.TickRate < 20 || a.TickRate > 128 {
 		conn.Close("bad tick rate")
 		return nil, fmt.Errorf("server announced tick rate %d outside 20..128", a.TickRate)
@@ -201,7 +217,7 @@ func (c *Client) Err() error { return c.err }
 func (c *Client) Close(reason string) { c.conn.Close(reason) }
 
 // ConnStats returns the transport counters.
-func (c *Client) ConnStats() tnet.Stats { return c.conn.Stats() }
+func (c *Client) ConnStats() proto.Stats { return c.conn.Stats() }
 
 // InterpTicks returns the interpolation period in ticks:
 // max(cl_interp, cl_interp_ratio / cl_updaterate).
@@ -213,7 +229,7 @@ func (c *Client) InterpTicks() float64 {
 // lerp_msec): max(cl_interp, cl_interp_ratio / cl_updaterate), rounded.
 func (c *Client) InterpMs() float64 {
 	ratio := c.Cfg.InterpRatio / float64(max(c.Cfg.UpdateRate, 1)) * 1000
-	return math.Round(math.Min(math.Max(float64(c.Cfg.InterpMs), ratio), tnet.MaxInterpMs))
+	return math.Round(math.Min(math.Max(float64(c.Cfg.InterpMs), ratio), proto.MaxInterpMs))
 }
 
 // clockParts splits the clock into the usercmd's TickCount and TickFrac.
@@ -282,7 +298,7 @@ func (c *Client) AckCmd() uint32 { return c.ackCmd }
 func (c *Client) HaveSnapshot() bool { return c.haveSnap }
 
 // TakeEvents returns the server events that arrived since the last call, in order.
-func (c *Client) TakeEvents() []tnet.Event {
+func (c *Client) TakeEvents() []proto.Event {
 	e := c.events
 	c.events = nil
 	return e
@@ -318,15 +334,15 @@ func (c *Client) Poll() error {
 	}
 }
 
-func (c *Client) handle(p tnet.Packet) {
+func (c *Client) handle(p proto.Packet) {
 	c.Net.In.Add(p.At, p.Size)
 	switch m := p.Msg.(type) {
-	case *tnet.Snapshot:
+	case *proto.Snapshot:
 		c.onSnapshot(m, p.At)
 		c.Net.record(m, p, c)
-	case *tnet.Print:
+	case *proto.Print:
 		c.prints = append(c.prints, m.Text)
-	case *tnet.Reject:
+	case *proto.Reject:
 		c.err = fmt.Errorf("server refused: %s", m.Reason)
 	}
 }
@@ -408,24 +424,38 @@ func (c *Client) sendCmds() {
 	} else {
 		from = 1
 	}
-	if c.cmdNum-from+1 > tnet.MaxCmdsPerMsg {
-		from = c.cmdNum - tnet.MaxCmdsPerMsg + 1
+	if c.cmdNum-from+1 > proto.MaxCmdsPerMsg {
+		from = c.cmdNum - proto.MaxCmdsPerMsg + 1
 	}
 	if from > c.cmdNum {
 		return
 	}
 	c.cmdSeq++
-	msg := &tnet.Cmds{Ack: c.lastSnap, AckBits: c.seqBits, Seq: c.cmdSeq, Cmds: make([]shared.UserCmd, 0, c.cmdNum-from+1)}
+	msg := &proto.Cmds{Ack: c.lastSnap, AckBits: c.seqBits, Seq: c.cmdSeq, Cmds: make([]shared.UserCmd, 0, c.cmdNum-from+1)}
 	for n := from; n <= c.cmdNum; n++ {
 		msg.Cmds = append(msg.Cmds, c.ring[n%ringSize].cmd)
 	}
-	b := tnet.MustEncode(msg)
+	b := proto.MustEncode(msg)
 	if c.conn.SendRaw(b) {
 		c.Stats.CmdsSent += int(c.cmdNum - c.sentUpTo)
 		c.Stats.PacketsSent++
 		c.sentUpTo = c.cmdNum
 		c.Net.Out.Add(time.Now(), len(b))
 	}
+}
+
+// Resync jumps the server-time estimate to the newest snapshot's tick plus
+// the time since it arrived, as on connect. The window calls it after a
+// stall (a hidden browser tab runs no frames): catching up at 5 % would
+// take minutes, and making up the missed commands would be a burst the
+// server refuses.
+func (c *Client) Resync() {
+	if !c.haveSnap {
+		return
+	}
+	ahead := math.Min(time.Since(c.lastSnapAt).Seconds(), 1) * float64(c.TickRate)
+	c.clock = float64(c.lastSnap) + math.Max(ahead, 0)
+	c.cmdAcc = 0
 }
 
 // advanceClock runs the server-time estimate at real speed, nudged up to 5%
@@ -440,7 +470,7 @@ func (c *Client) advanceClock(dt time.Duration) {
 	c.clock += dt.Seconds() * float64(c.TickRate) * (1 + adj)
 }
 
-func (c *Client) onSnapshot(s *tnet.Snapshot, at time.Time) {
+func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) {
 	if c.haveSnap && s.Tick <= c.lastSnap {
 		c.Stats.DroppedSnapshots++
 		return
@@ -478,7 +508,7 @@ func (c *Client) onSnapshot(s *tnet.Snapshot, at time.Time) {
 // reconcile compares the server's state after AckCmd with what was
 // predicted for that command; on a difference it counts a prediction error,
 // takes the server's state and replays the unacknowledged commands.
-func (c *Client) reconcile(s *tnet.Snapshot) {
+func (c *Client) reconcile(s *proto.Snapshot) {
 	auth := s.Self.State()
 	ack := s.AckCmd
 	if ack > c.cmdNum {
@@ -525,7 +555,7 @@ func (c *Client) reconcile(s *tnet.Snapshot) {
 	}
 }
 
-func (c *Client) updateEntities(s *tnet.Snapshot) {
+func (c *Client) updateEntities(s *proto.Snapshot) {
 	for _, es := range s.Entities {
 		e := c.Entities[es.ID]
 		if e == nil {
@@ -573,7 +603,7 @@ func (c *Client) Rendered() []RenderedEntity {
 			continue
 		}
 		out = append(out, RenderedEntity{ID: e.ID, X: smp.X, Y: smp.Y, Angle: smp.Angle, Alive: smp.Alive,
-			Health: e.Health, Bot: e.Flags&tnet.FlagBot != 0, Extrapolated: extra})
+			Health: e.Health, Bot: e.Flags&proto.FlagBot != 0, Extrapolated: extra})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
@@ -589,7 +619,7 @@ func (c *Client) Name(id uint16) string {
 
 // SetFakeConditions simulates network conditions on received snapshots
 // (net_fakelag, net_fakejitter, net_fakeloss).
-func (c *Client) SetFakeConditions(f tnet.FakeConditions) { c.conn.SetFakeConditions(f) }
+func (c *Client) SetFakeConditions(f proto.FakeConditions) { c.conn.SetFakeConditions(f) }
 
 // trackSeq records the arrival of snapshot seq for AckBits.
 func (c *Client) trackSeq(seq uint32) {
@@ -615,14 +645,14 @@ type projectileView struct {
 	seen   uint32
 }
 
-func (c *Client) updateProjectiles(s *tnet.Snapshot) {
+func (c *Client) updateProjectiles(s *proto.Snapshot) {
 	for _, ps := range s.Projectiles {
 		v := c.projectiles[ps.ID]
 		if v == nil {
 			v = &projectileView{weapon: ps.Weapon, owner: ps.Owner}
 			c.projectiles[ps.ID] = v
 		}
-		v.hist.Add(game.Sample{Tick: s.Tick, X: tnet.FromFixed(ps.X), Y: tnet.FromFixed(ps.Y),
+		v.hist.Add(game.Sample{Tick: s.Tick, X: proto.FromFixed(ps.X), Y: proto.FromFixed(ps.Y),
 			Angle: math.Atan2(float64(ps.VY), float64(ps.VX)), Alive: true})
 		v.seen = s.Tick
 	}
@@ -665,15 +695,15 @@ func (c *Client) TakePrints() []string {
 
 // SendCommand asks the server to run a console command ("kill", "rcon ...").
 func (c *Client) SendCommand(text, password string) {
-	c.conn.Send(&tnet.Command{Text: text, Password: password})
+	c.conn.Send(&proto.Command{Text: text, Password: password})
 }
 
 // SendSettings tells the server the current rates after a change of
 // rate, cl_updaterate, cl_cmdrate, cl_interp or cl_interp_ratio.
 func (c *Client) SendSettings() {
-	c.conn.Send(&tnet.Settings{Rate: uint32(c.Cfg.Rate), UpdateRate: uint16(c.Cfg.UpdateRate),
+	c.conn.Send(&proto.Settings{Rate: uint32(c.Cfg.Rate), UpdateRate: uint16(c.Cfg.UpdateRate),
 		CmdRate: uint16(c.Cfg.CmdRate), InterpMs: uint16(c.Cfg.InterpMs), InterpRatio: float32(c.Cfg.InterpRatio)})
 }
 
 // FakeConditions returns the simulated conditions on received messages.
-func (c *Client) FakeConditions() tnet.FakeConditions { return c.conn.FakeConditions() }
+func (c *Client) FakeConditions() proto.FakeConditions { return c.conn.FakeConditions() }

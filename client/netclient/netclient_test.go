@@ -17,7 +17,7 @@ import (
 
 	"tickshot/client/netclient"
 	"tickshot/game"
-	tnet "tickshot/net"
+	"tickshot/net/proto"
 	"tickshot/server"
 	"tickshot/shared"
 )
@@ -151,9 +151,9 @@ func nearestOuterWall(m *game.Map, x, y float64) (dx, dy float32, stopAt float64
 // must equal the prediction (Bernier's client-side prediction is exact when
 // both sides run the same code on the same commands).
 func TestReconcileUnderLagNoCorrections(t *testing.T) {
-	srv := startServer(t, server.Config{TickRate: 64, Seed: 1, Fake: tnet.FakeConditions{LagMs: 100}})
+	srv := startServer(t, server.Config{TickRate: 64, Seed: 1, Fake: proto.FakeConditions{LagMs: 100}})
 	c := connect(t, srv.Addr(), netclient.DefaultConfig("lagged"))
-	c.SetFakeConditions(tnet.FakeConditions{LagMs: 100})
+	c.SetFakeConditions(proto.FakeConditions{LagMs: 100})
 	waitFirstSnapshot(t, c)
 	rec := newRecorder(c)
 
@@ -319,9 +319,9 @@ func median(v []int) int {
 // unacknowledged commands, and the correction must be counted. No correction
 // may happen without such a change.
 func TestConvergesAfterDeathAndRespawn(t *testing.T) {
-	srv := startServer(t, server.Config{TickRate: 64, Bots: 7, Seed: 7, Fake: tnet.FakeConditions{LagMs: 40}})
+	srv := startServer(t, server.Config{TickRate: 64, Bots: 7, Seed: 7, Fake: proto.FakeConditions{LagMs: 40}})
 	c := connect(t, srv.Addr(), netclient.DefaultConfig("victim"))
-	c.SetFakeConditions(tnet.FakeConditions{LagMs: 40})
+	c.SetFakeConditions(proto.FakeConditions{LagMs: 40})
 	waitFirstSnapshot(t, c)
 	rec := newRecorder(c)
 	brain := game.NewBot(99)
@@ -348,7 +348,7 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 			t.Fatalf("poll: %v", err)
 		}
 		for _, e := range c.TakeEvents() {
-			if e.Kind == tnet.EvKill && e.B == c.ID && !deathSeen {
+			if e.Kind == proto.EvKill && e.B == c.ID && !deathSeen {
 				killTick = e.Tick
 			}
 		}
@@ -512,7 +512,7 @@ func TestDeterminismServerAndClient(t *testing.T) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		c, err := netclient.Connect(ctx, strings.TrimPrefix(hs.URL, "http://"), cfg)
+		c, err := netclient.Connect(ctx, netclient.Websocket, strings.TrimPrefix(hs.URL, "http://"), cfg)
 		ch <- dialed{c, err}
 	}()
 	var c *netclient.Client

@@ -3,7 +3,7 @@ package netclient
 import (
 	"time"
 
-	tnet "tickshot/net"
+	"tickshot/net/proto"
 )
 
 // GraphSample is one incoming snapshot as the net_graph draws it.
@@ -26,9 +26,9 @@ const GraphLen = 512
 // net_graph shows (Source's vgui_netgraphpanel: in/out sizes and rates,
 // loss, choke, jitter, server tick time, prediction errors).
 type NetStats struct {
-	In, Out tnet.Meter // frames received / sent
-	Loss    tnet.SeqTracker
-	Jitter  tnet.Jitter
+	In, Out proto.Meter // frames received / sent
+	Loss    proto.SeqTracker
+	Jitter  proto.Jitter
 	// ChokeTotal and the recent share of choked snapshots.
 	ChokeTotal int
 	chokeWin   [256]int
@@ -59,7 +59,7 @@ func (n *NetStats) ChokePct() float64 {
 	return 100 * float64(choked) / float64(total)
 }
 
-func (n *NetStats) record(s *tnet.Snapshot, p tnet.Packet, c *Client) {
+func (n *NetStats) record(s *proto.Snapshot, p proto.Packet, c *Client) {
 	before := n.Loss.Total
 	n.Loss.Arrive(s.Seq)
 	n.Jitter.Add(float64(s.Tick)/float64(c.TickRate), p.At)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"tickshot/client/netclient"
-	tnet "tickshot/net"
+	"tickshot/net/proto"
 	"tickshot/server"
 )
 
@@ -103,14 +103,14 @@ func TestNetStatsFakeLagRTT(t *testing.T) {
 	nsWaitSnapshot(t, c)
 	base, baseW := nsMeanPing(t, c, time.Second, 1500*time.Millisecond)
 
-	c.SetFakeConditions(tnet.FakeConditions{LagMs: 100})
+	c.SetFakeConditions(proto.FakeConditions{LagMs: 100})
 	clientLag, clientW := nsMeanPing(t, c, time.Second, 1500*time.Millisecond)
 
-	srv2 := nsServer(t, server.Config{Fake: tnet.FakeConditions{LagMs: 100}})
+	srv2 := nsServer(t, server.Config{Fake: proto.FakeConditions{LagMs: 100}})
 	c2 := nsConnect(t, srv2.Addr(), cfg)
 	nsWaitSnapshot(t, c2)
 	serverLag, serverW := nsMeanPing(t, c2, time.Second, 1500*time.Millisecond)
-	c2.SetFakeConditions(tnet.FakeConditions{LagMs: 100})
+	c2.SetFakeConditions(proto.FakeConditions{LagMs: 100})
 	bothLag, bothW := nsMeanPing(t, c2, 1200*time.Millisecond, 1500*time.Millisecond)
 
 	t.Logf("RTT (server-measured, mean Stats.PingMs; in brackets the part a snapshot waited for the client's next frame):")
@@ -154,7 +154,7 @@ func TestNetStatsFakeLoss(t *testing.T) {
 	if c.Net.Loss.LossPct() != 0 || c.Net.Loss.Total != 0 {
 		t.Fatalf("loss %.1f%% (%d lost) before any fake loss on loopback", c.Net.Loss.LossPct(), c.Net.Loss.Total)
 	}
-	c.SetFakeConditions(tnet.FakeConditions{LossPct: 20})
+	c.SetFakeConditions(proto.FakeConditions{LossPct: 20})
 	start := c.Stats.SnapshotsReceived
 	deadline := time.Now().Add(10 * time.Second)
 	for c.Stats.SnapshotsReceived-start < 300 {
@@ -259,12 +259,12 @@ func TestNetStatsJitterKeepsOrder(t *testing.T) {
 	nsDrive(t, 500*time.Millisecond, nil, c)
 	calm := c.Net.Jitter.Ms()
 
-	c.SetFakeConditions(tnet.FakeConditions{JitterMs: 30})
+	c.SetFakeConditions(proto.FakeConditions{JitterMs: 30})
 	start := c.Stats.SnapshotsReceived
 	nsDrive(t, 2*time.Second, nil, c)
 	jittery := c.Net.Jitter.Ms()
 	// Switching the fake conditions off live must not reorder the queue either.
-	c.SetFakeConditions(tnet.FakeConditions{})
+	c.SetFakeConditions(proto.FakeConditions{})
 	nsDrive(t, 300*time.Millisecond, nil, c)
 
 	t.Logf("jitter: %.2f ms on loopback, %.2f ms with net_fakejitter 30; %d snapshots applied",

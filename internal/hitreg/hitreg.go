@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"tickshot/client/netclient"
-	tnet "tickshot/net"
+	"tickshot/net/proto"
 	"tickshot/server"
 	"tickshot/shared"
 )
@@ -65,7 +65,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	}
 	res := Result{RTTMs: opt.RTTMs, JitterMs: opt.JitterMs, LossPct: opt.LossPct, Unlag: opt.Unlag,
 		Shots: opt.Shots, HitboxRadius: shared.PlayerRadius}
-	half := tnet.FakeConditions{LagMs: opt.RTTMs / 2, JitterMs: opt.JitterMs, LossPct: opt.LossPct}
+	half := proto.FakeConditions{LagMs: opt.RTTMs / 2, JitterMs: opt.JitterMs, LossPct: opt.LossPct}
 	unlag := "0"
 	if opt.Unlag {
 		unlag = "1"
@@ -86,13 +86,13 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	defer func() { stop(); <-done }()
 
 	cfg := netclient.DefaultConfig("shooter")
-	shooter, err := netclient.Connect(ctx, srv.Addr(), cfg)
+	shooter, err := netclient.Connect(ctx, netclient.Websocket, srv.Addr(), cfg)
 	if err != nil {
 		return res, err
 	}
 	defer shooter.Close("benchmark done")
 	cfg.Name = "target"
-	target, err := netclient.Connect(ctx, srv.Addr(), cfg)
+	target, err := netclient.Connect(ctx, netclient.Websocket, srv.Addr(), cfg)
 	if err != nil {
 		return res, err
 	}
@@ -172,7 +172,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 			}
 		}
 		for _, e := range shooter.TakeEvents() {
-			if e.Kind != tnet.EvImpact || e.A != shooter.ID || !fired[e.Cmd] {
+			if e.Kind != proto.EvImpact || e.A != shooter.ID || !fired[e.Cmd] {
 				continue
 			}
 			delete(fired, e.Cmd)
@@ -184,8 +184,8 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 			if v, ok := shooter.ShotViewOf(e.Cmd); ok {
 				for _, o := range v.Others {
 					if o.ID == e.B {
-						dx := tnet.FromFixed(tnet.ToFixed(o.X)) - tnet.FromFixed(e.X)
-						dy := tnet.FromFixed(tnet.ToFixed(o.Y)) - tnet.FromFixed(e.Y)
+						dx := proto.FromFixed(proto.ToFixed(o.X)) - proto.FromFixed(e.X)
+						dy := proto.FromFixed(proto.ToFixed(o.Y)) - proto.FromFixed(e.Y)
 						errs = append(errs, math.Hypot(dx, dy))
 					}
 				}

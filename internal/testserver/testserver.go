@@ -51,7 +51,7 @@ func Connect(t testing.TB, addr string, cfg netclient.Config) *netclient.Client 
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := netclient.Connect(ctx, addr, cfg)
+	c, err := netclient.Connect(ctx, netclient.Websocket, addr, cfg)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

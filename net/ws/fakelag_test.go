@@ -1,4 +1,6 @@
-package net
+//go:build !js
+
+package ws_test
 
 import (
 	"context"
@@ -10,28 +12,32 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"tickshot/net/proto"
+	"tickshot/net/ws"
 )
 
 // connPair returns the two ends of a real websocket on loopback: the
 // dialling client and the server's upgraded Conn.
-func connPair(t *testing.T) (client, server *Conn) {
+func connPair(t *testing.T) (client, server *proto.Conn) {
 	t.Helper()
-	accepted := make(chan *Conn, 1)
+	accepted := make(chan *proto.Conn, 1)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := Upgrade(w, r)
+		tr, err := ws.Upgrade(w, r, proto.ServerOptions())
 		if err != nil {
 			t.Errorf("upgrade: %v", err)
 			return
 		}
-		accepted <- c
+		accepted <- proto.NewConn(tr)
 	}))
 	t.Cleanup(hs.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	client, err := Dial(ctx, "ws://"+strings.TrimPrefix(hs.URL, "http://")+"/ws")
+	tr, err := ws.Dial(ctx, "ws://"+strings.TrimPrefix(hs.URL, "http://")+"/ws", proto.ClientOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
+	client = proto.NewConn(tr)
 	select {
 	case server = <-accepted:
 	case <-time.After(5 * time.Second):
@@ -47,11 +53,11 @@ func connPair(t *testing.T) (client, server *Conn) {
 // sendSeq sends Cmds{Ack: seq}, waiting while the send queue is full, and
 // returns when it was queued. It may run outside the test goroutine, so it
 // reports failure with t.Error and returns false.
-func sendSeq(t *testing.T, c *Conn, seq uint32) (time.Time, bool) {
+func sendSeq(t *testing.T, c *proto.Conn, seq uint32) (time.Time, bool) {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		now := time.Now()
-		if c.Send(&Cmds{Ack: seq}) {
+		if c.Send(&proto.Cmds{Ack: seq}) {
 			return now, true
 		}
 		select {
@@ -68,7 +74,7 @@ func sendSeq(t *testing.T, c *Conn, seq uint32) (time.Time, bool) {
 	}
 }
 
-func reasonOf(c *Conn) string { r, _ := c.Reason(); return r }
+func reasonOf(c *proto.Conn) string { r, _ := c.Reason(); return r }
 
 // sendTimes records when each sequence number was queued, from the sending
 // goroutine, for the test goroutine.
@@ -98,7 +104,7 @@ type arrival struct {
 }
 
 // collect reads Cmds messages from c until n arrived or timeout passed.
-func collect(t *testing.T, c *Conn, n int, timeout time.Duration, stop func() bool) []arrival {
+func collect(t *testing.T, c *proto.Conn, n int, timeout time.Duration, stop func() bool) []arrival {
 	t.Helper()
 	var got []arrival
 	deadline := time.After(timeout)
@@ -110,7 +116,7 @@ func collect(t *testing.T, c *Conn, n int, timeout time.Duration, stop func() bo
 			if !ok {
 				t.Fatalf("connection closed: %s", reasonOf(c))
 			}
-			cm, isCmds := p.Msg.(*Cmds)
+			cm, isCmds := p.Msg.(*proto.Cmds)
 			if !isCmds {
 				t.Fatalf("unexpected %s", p.Msg.Type())
 			}
@@ -128,7 +134,7 @@ func collect(t *testing.T, c *Conn, n int, timeout time.Duration, stop func() bo
 
 func TestFakeLagDelaysMessages(t *testing.T) {
 	client, server := connPair(t)
-	server.SetFakeConditions(FakeConditions{LagMs: 100})
+	server.SetFakeConditions(proto.FakeConditions{LagMs: 100})
 	if got := server.FakeConditions(); got.LagMs != 100 {
 		t.Fatalf("FakeConditions() = %+v", got)
 	}
@@ -169,7 +175,7 @@ func TestFakeLagDelaysMessages(t *testing.T) {
 	t.Logf("delay ms: min %.1f median %.1f max %.1f", delays[0], delays[len(delays)/2], delays[len(delays)-1])
 
 	// Turning fake lag off takes effect live.
-	server.SetFakeConditions(FakeConditions{})
+	server.SetFakeConditions(proto.FakeConditions{})
 	t0, _ := sendSeq(t, client, 1000)
 	got = collect(t, server, 1, 2*time.Second, nil)
 	if len(got) != 1 || got[0].seq != 1000 {
@@ -182,7 +188,7 @@ func TestFakeLagDelaysMessages(t *testing.T) {
 
 func TestFakeJitterKeepsOrder(t *testing.T) {
 	client, server := connPair(t)
-	server.SetFakeConditions(FakeConditions{LagMs: 20, JitterMs: 80})
+	server.SetFakeConditions(proto.FakeConditions{LagMs: 20, JitterMs: 80})
 	const n = 300
 	var sent sendTimes
 	go func() {
@@ -222,7 +228,7 @@ func TestFakeJitterKeepsOrder(t *testing.T) {
 
 func TestFakeLossDropsAboutThatShare(t *testing.T) {
 	client, server := connPair(t)
-	server.SetFakeConditions(FakeConditions{LossPct: 20})
+	server.SetFakeConditions(proto.FakeConditions{LossPct: 20})
 	const n = 2000
 	go func() {
 		for i := uint32(1); i <= n; i++ {
@@ -266,14 +272,14 @@ func TestFakeLossDropsAboutThatShare(t *testing.T) {
 
 func TestFakeConditionsClamp(t *testing.T) {
 	nan := math.NaN()
-	cases := []struct{ in, want FakeConditions }{
-		{FakeConditions{}, FakeConditions{}},
-		{FakeConditions{LagMs: 100, JitterMs: 20, LossPct: 5}, FakeConditions{LagMs: 100, JitterMs: 20, LossPct: 5}},
-		{FakeConditions{LagMs: -5, JitterMs: -1, LossPct: -0.1}, FakeConditions{}},
-		{FakeConditions{LagMs: 5000, JitterMs: 501, LossPct: 150}, FakeConditions{LagMs: 1000, JitterMs: 500, LossPct: 100}},
-		{FakeConditions{LagMs: nan, JitterMs: nan, LossPct: nan}, FakeConditions{}},
-		{FakeConditions{LagMs: math.Inf(1), JitterMs: math.Inf(-1), LossPct: math.Inf(1)}, FakeConditions{LagMs: 1000, LossPct: 100}},
-		{FakeConditions{LagMs: 1000, JitterMs: 500, LossPct: 100}, FakeConditions{LagMs: 1000, JitterMs: 500, LossPct: 100}},
+	cases := []struct{ in, want proto.FakeConditions }{
+		{proto.FakeConditions{}, proto.FakeConditions{}},
+		{proto.FakeConditions{LagMs: 100, JitterMs: 20, LossPct: 5}, proto.FakeConditions{LagMs: 100, JitterMs: 20, LossPct: 5}},
+		{proto.FakeConditions{LagMs: -5, JitterMs: -1, LossPct: -0.1}, proto.FakeConditions{}},
+		{proto.FakeConditions{LagMs: 5000, JitterMs: 501, LossPct: 150}, proto.FakeConditions{LagMs: 1000, JitterMs: 500, LossPct: 100}},
+		{proto.FakeConditions{LagMs: nan, JitterMs: nan, LossPct: nan}, proto.FakeConditions{}},
+		{proto.FakeConditions{LagMs: math.Inf(1), JitterMs: math.Inf(-1), LossPct: math.Inf(1)}, proto.FakeConditions{LagMs: 1000, LossPct: 100}},
+		{proto.FakeConditions{LagMs: 1000, JitterMs: 500, LossPct: 100}, proto.FakeConditions{LagMs: 1000, JitterMs: 500, LossPct: 100}},
 	}
 	for _, c := range cases {
 		if got := c.in.Clamp(); got != c.want {
@@ -281,8 +287,8 @@ func TestFakeConditionsClamp(t *testing.T) {
 		}
 	}
 	client, _ := connPair(t)
-	client.SetFakeConditions(FakeConditions{LagMs: 1e9, JitterMs: -3, LossPct: nan})
-	if got, want := client.FakeConditions(), (FakeConditions{LagMs: 1000}); got != want {
+	client.SetFakeConditions(proto.FakeConditions{LagMs: 1e9, JitterMs: -3, LossPct: nan})
+	if got, want := client.FakeConditions(), (proto.FakeConditions{LagMs: 1000}); got != want {
 		t.Errorf("SetFakeConditions stored %+v, want %+v", got, want)
 	}
 }

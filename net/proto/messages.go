@@ -8,7 +8,7 @@
 // followed by the msgpack encoding of that type's struct, encoded as an array
 // (fields in declaration order). Network input is only ever decoded into
 // these concrete structs, never into interface{}.
-package net
+package proto
 
 import (
 	"tickshot/game"

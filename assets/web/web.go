@@ -1,0 +1,163 @@
+// Package web serves the browser client: the index page (server name, map
+// and players above a name field and a Play button), wasm_exec.js from the
+// Go toolchain that built the client, and the client itself compiled with
+// GOOS=js GOARCH=wasm. All of it is embedded with go:embed, so a host ships
+// one binary. The wasm is stored gzip-compressed and sent as is to browsers
+// that accept gzip (all do), with Content-Type application/wasm and an
+// ETag of its content hash.
+//
+// dist/ is filled by `make wasm`; a server built without it serves a page
+// that says how to build the browser client.
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"embed"
+	_ "embed"
+	"encoding/binary"
+	"encoding/hex"
+	"html/template"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+//go:embed index.html
+var indexHTML string
+
+//go:embed all:dist
+var dist embed.FS
+
+// Client is the embedded browser client.
+type Client struct {
+	wasmGz   []byte // gzip-compressed wasm
+	wasmSize int    // uncompressed bytes
+	wasmTag  string // ETag: quoted hash prefix of the compressed bytes
+	execJS   []byte
+	execTag  string
+	page     *template.Template
+}
+
+// Load reads the embedded files. A build without the wasm gives a Client
+// whose Available is false.
+func Load() *Client {
+	c := &Client{page: template.Must(template.New("index").Parse(indexHTML))}
+	gz, err1 := dist.ReadFile("dist/tickshot.wasm.gz")
+	js, err2 := dist.ReadFile("dist/wasm_exec.js")
+	if err1 != nil || err2 != nil || len(gz) < 18 {
+		return c
+	}
+	c.wasmGz, c.execJS = gz, js
+	// gzip's trailer holds the uncompressed size mod 2^32 (RFC 1952).
+	c.wasmSize = int(binary.LittleEndian.Uint32(gz[len(gz)-4:]))
+	c.wasmTag = etag(gz)
+	c.execTag = etag(js)
+	return c
+}
+
+func etag(b []byte) string {
+	h := sha256.Sum256(b)
+	return `"` + hex.EncodeToString(h[:8]) + `"`
+}
+
+// Available reports whether the wasm client was built into this binary.
+func (c *Client) Available() bool { return c.wasmGz != nil }
+
+// Sizes returns the wasm's size uncompressed and gzip-compressed, in bytes.
+func (c *Client) Sizes() (raw, compressed int) { return c.wasmSize, len(c.wasmGz) }
+
+// Register adds the page and the client's files to mux: "/" (index page;
+// any other unknown path is 404), "/tickshot.wasm" and "/wasm_exec.js".
+func (c *Client) Register(mux *http.ServeMux) {
+	mux.HandleFunc("/", c.serveIndex)
+	mux.HandleFunc("/tickshot.wasm", c.serveWasm)
+	mux.HandleFunc("/wasm_exec.js", c.serveExec)
+}
+
+type pageData struct {
+	Available bool
+	WasmSize  int
+	Version   string // cache-busting query of the wasm URL
+}
+
+func (c *Client) serveIndex(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/" {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	_ = c.page.Execute(w, pageData{Available: c.Available(), WasmSize: c.wasmSize, Version: strings.Trim(c.wasmTag, `"`)})
+}
+
+func (c *Client) serveExec(w http.ResponseWriter, r *http.Request) {
+	if !c.Available() {
+		http.Error(w, "this server was built without the browser client (make server builds it)", http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	serveTagged(w, r, c.execTag, c.execJS, "")
+}
+
+func (c *Client) serveWasm(w http.ResponseWriter, r *http.Request) {
+	if !c.Available() {
+		http.Error(w, "this server was built without the browser client (make server builds it)", http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "application/wasm")
+	w.Header().Set("X-Uncompressed-Length", strconv.Itoa(c.wasmSize))
+	w.Header().Add("Vary", "Accept-Encoding")
+	if acceptsGzip(r) {
+		serveTagged(w, r, c.wasmTag, c.wasmGz, "gzip")
+		return
+	}
+	// A client without gzip (rare: curl without --compressed) gets it inflated.
+	zr, err := gzip.NewReader(bytes.NewReader(c.wasmGz))
+	if err != nil {
+		http.Error(w, "corrupt embedded client", http.StatusInternalServerError)
+		return
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		http.Error(w, "corrupt embedded client", http.StatusInternalServerError)
+		return
+	}
+	serveTagged(w, r, c.wasmTag, raw, "")
+}
+
+// serveTagged writes body with an ETag, answering If-None-Match with 304.
+// Browsers revalidate (no-cache), so a new build is fetched at once and an
+// unchanged one costs one round trip.
+func serveTagged(w http.ResponseWriter, r *http.Request, tag string, body []byte, encoding string) {
+	h := w.Header()
+	if encoding != "" {
+		tag = strings.TrimSuffix(tag, `"`) + "-" + encoding + `"`
+	}
+	h.Set("ETag", tag)
+	h.Set("Cache-Control", "no-cache")
+	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, tag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	if encoding != "" {
+		h.Set("Content-Encoding", encoding)
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	if r.Method == http.MethodHead {
+		return
+	}
+	_, _ = w.Write(body)
+}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") && strings.TrimSpace(q) != "q=0" {
+			return true
+		}
+	}
+	return false
+}

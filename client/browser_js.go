@@ -1,0 +1,58 @@
+//go:build js
+
+package client
+
+import (
+	"encoding/json"
+	"sync/atomic"
+	"syscall/js"
+	"time"
+)
+
+// bridge connects the game to its web page (assets/web/index.html):
+// window.tickshot.state is the Report as JSON, refreshed 5 times a second
+// (the page shows connection errors from it, and tests read the client's
+// counters there); window.tickshot.reconnect() retries after an error;
+// window.tickshot.firstFrameMs is performance.now() at the first frame.
+type bridge struct {
+	obj       js.Value
+	reconnect atomic.Bool
+	last      time.Time
+	drawn     bool
+}
+
+func (g *Game) initBridge() {
+	b := &g.bridge
+	b.obj = js.Global().Get("tickshot")
+	if !b.obj.Truthy() {
+		b.obj = js.Global().Get("Object").New()
+		js.Global().Set("tickshot", b.obj)
+	}
+	b.obj.Set("reconnect", js.FuncOf(func(js.Value, []js.Value) any {
+		b.reconnect.Store(true)
+		return nil
+	}))
+}
+
+// bridgeUpdate runs once per Update: a reconnect asked by the page, and
+// the published state.
+func (g *Game) bridgeUpdate() {
+	b := &g.bridge
+	if b.reconnect.Swap(false) && g.phase == phaseError {
+		g.connect()
+	}
+	if time.Since(b.last) < 200*time.Millisecond {
+		return
+	}
+	b.last = time.Now()
+	s, _ := json.Marshal(g.report())
+	b.obj.Set("state", string(s))
+}
+
+// bridgeDrawn runs after each frame is drawn.
+func (g *Game) bridgeDrawn() {
+	if !g.bridge.drawn {
+		g.bridge.drawn = true
+		g.bridge.obj.Set("firstFrameMs", js.Global().Get("performance").Call("now"))
+	}
+}

@@ -1,0 +1,11 @@
+//go:build !headless && !js
+
+package client
+
+// bridge ties the game to its web page in the browser build (browser_js.go);
+// native windows have none.
+type bridge struct{}
+
+func (g *Game) initBridge()   {}
+func (g *Game) bridgeUpdate() {}
+func (g *Game) bridgeDrawn()  {}

@@ -1,0 +1,181 @@
+package proto
+
+import (
+	"sync"
+	"time"
+
+	"tickshot/net/transport"
+)
+
+// HandshakeTimeout bounds the Hello exchange (and the websocket upgrade).
+const HandshakeTimeout = 5 * time.Second
+
+// Packet is one received message with its arrival time and size.
+type Packet struct {
+	Msg  Message
+	Size int       // bytes on the wire (frame payload)
+	At   time.Time // arrival (with fake lag: the simulated arrival)
+}
+
+// Stats are a connection's traffic counters (frame payload bytes).
+type Stats = transport.Stats
+
+// FakeConditions are simulated network conditions (net_fakelag,
+// net_fakejitter, net_fakeloss); see transport.FakeConditions.
+type FakeConditions = transport.FakeConditions
+
+// Options returns the transport options of one side of Tickshot's link:
+// the read limit (MaxClientFrame on the server, MaxServerFrame on the
+// client) and a Disconnect message as the farewell frame.
+func Options(readLimit int) transport.Options {
+	return transport.Options{ReadLimit: readLimit, Farewell: farewell}
+}
+
+// ServerOptions are the server side's transport options.
+func ServerOptions() transport.Options { return Options(MaxClientFrame) }
+
+// ClientOptions are the client side's transport options.
+func ClientOptions() transport.Options { return Options(MaxServerFrame) }
+
+func farewell(reason string) []byte {
+	b, err := Encode(&Disconnect{Reason: CleanText(reason, MaxReasonLen)})
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// Conn carries Tickshot messages over any transport (ioquake3's netchan
+// over its sockets): a goroutine decodes and checks every frame (Decode),
+// the first malformed one closes the connection with the decode error as
+// the reason, and a Disconnect from the peer ends it with the peer's
+// reason. Fake network conditions (SetFakeConditions) apply to what it
+// receives, through a transport.FakeLag decorator.
+type Conn struct {
+	t       transport.Transport
+	fake    *transport.FakeLag
+	in      chan Packet
+	done    chan struct{}
+	once    sync.Once
+	mu      sync.Mutex
+	reason  string
+	remote  bool
+	dropped uint64 // decoded messages the owner did not take in time
+}
+
+// NewConn starts carrying messages over t. Give t the Options of its side
+// (ServerOptions, ClientOptions), so the peer is told why it closes.
+func NewConn(t transport.Transport) *Conn {
+	c := &Conn{t: t, fake: transport.NewFakeLag(t), in: make(chan Packet, transport.RecvQueue),
+		done: make(chan struct{})}
+	go c.readLoop()
+	return c
+}
+
+// Recv returns the channel of received messages; it is closed when the
+// connection ends.
+func (c *Conn) Recv() <-chan Packet { return c.in }
+
+// Done is closed when the connection has ended.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Closed is closed when the transport has released its link (after Done,
+// once the Disconnect was written or failed).
+func (c *Conn) Closed() <-chan struct{} { return c.t.Closed() }
+
+// Reason returns why the connection ended, and whether the peer said it.
+func (c *Conn) Reason() (string, bool) {
+	c.mu.Lock()
+	reason, remote := c.reason, c.remote
+	c.mu.Unlock()
+	if reason == "" {
+		reason, remote = c.t.Reason()
+	}
+	return CleanText(reason, MaxReasonLen), remote
+}
+
+// RemoteAddr is the peer's address.
+func (c *Conn) RemoteAddr() string { return c.t.RemoteAddr() }
+
+// Stats returns the traffic counters; DroppedIn includes messages the
+// owner did not take in time.
+func (c *Conn) Stats() Stats {
+	s := c.fake.Stats()
+	c.mu.Lock()
+	s.DroppedIn += c.dropped
+	c.mu.Unlock()
+	return s
+}
+
+// Send queues a message. It returns false, without blocking, when the
+// connection is closed or its queue is full (the message is dropped).
+func (c *Conn) Send(m Message) bool { return c.t.Send(MustEncode(m)) }
+
+// SendRaw queues an encoded frame (see Send).
+func (c *Conn) SendRaw(b []byte) bool { return c.t.Send(b) }
+
+// Close ends the connection, telling the peer why with a Disconnect
+// message. It never blocks: the goodbye is written in the background.
+func (c *Conn) Close(reason string) {
+	reason = CleanText(reason, MaxReasonLen)
+	c.end(reason, false)
+	c.t.Close(reason)
+}
+
+// SetFakeConditions changes the simulated conditions of received messages, live.
+func (c *Conn) SetFakeConditions(f FakeConditions) { c.fake.Set(f) }
+
+// FakeConditions returns the current simulated conditions.
+func (c *Conn) FakeConditions() FakeConditions { return c.fake.Conditions() }
+
+// FakeDropped returns how many received messages net_fakeloss dropped.
+func (c *Conn) FakeDropped() uint64 { return c.fake.Dropped() }
+
+func (c *Conn) end(reason string, remote bool) {
+	c.once.Do(func() {
+		c.mu.Lock()
+		if c.reason == "" {
+			c.reason, c.remote = reason, remote
+		}
+		c.mu.Unlock()
+		close(c.done)
+	})
+}
+
+func (c *Conn) readLoop() {
+	defer close(c.in)
+	for {
+		var f transport.Frame
+		var ok bool
+		select {
+		case f, ok = <-c.fake.Recv():
+		case <-c.done:
+			ok = false
+		}
+		if !ok {
+			reason, remote := c.t.Reason()
+			if reason == "" {
+				reason = "connection closed"
+			}
+			c.end(reason, remote)
+			return
+		}
+		m, err := Decode(f.Data)
+		if err != nil {
+			c.Close("protocol error: " + err.Error())
+			return
+		}
+		if d, isDisc := m.(*Disconnect); isDisc {
+			c.end(CleanText(d.Reason, MaxReasonLen), true)
+			c.t.Close(d.Reason)
+			return
+		}
+		select {
+		case c.in <- Packet{Msg: m, Size: len(f.Data), At: f.At}:
+		default:
+			c.mu.Lock()
+			c.dropped++ // the owner is not keeping up, or a flood
+			c.mu.Unlock()
+		}
+	}
+}

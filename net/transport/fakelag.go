@@ -1,0 +1,177 @@
+package transport
+
+import (
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// FakeConditions are simulated network conditions applied to the frames a
+// transport receives (as Source's net_fakelag, net_fakejitter and
+// net_fakeloss): each frame is dropped with probability LossPct/100, else
+// delivered LagMs plus a uniform random 0..JitterMs later. Delivery order is
+// kept: a frame never overtakes an earlier one.
+type FakeConditions struct {
+	LagMs    float64 // net_fakelag, ms, 0..1000
+	JitterMs float64 // net_fakejitter, ms, 0..500
+	LossPct  float64 // net_fakeloss, percent, 0..100
+}
+
+// Clamp limits each field to its range (NaN and negatives become 0).
+func (f FakeConditions) Clamp() FakeConditions {
+	cl := func(v, hi float64) float64 {
+		if v != v || v < 0 {
+			return 0
+		}
+		if v > hi {
+			return hi
+		}
+		return v
+	}
+	return FakeConditions{LagMs: cl(f.LagMs, 1000), JitterMs: cl(f.JitterMs, 500), LossPct: cl(f.LossPct, 100)}
+}
+
+// FakeLag decorates a Transport with simulated conditions on what it
+// receives, changeable live (Set). It works over any transport, so the
+// browser build has net_fakelag too. A delayed frame is stamped with its
+// simulated arrival, so RTT and net_graph see fake lag as real latency.
+// With no conditions set, frames pass straight through. When the inner
+// transport ends, frames still held back arrive at their time, then Recv
+// closes.
+type FakeLag struct {
+	Transport
+	in        chan Frame
+	wake      chan struct{}
+	mu        sync.Mutex
+	cond      FakeConditions
+	rng       *rand.Rand
+	dropped   uint64 // by net_fakeloss
+	droppedIn atomic.Uint64
+}
+
+type delayed struct {
+	f  Frame
+	at time.Time
+}
+
+// NewFakeLag wraps inner; it starts one goroutine that ends with inner.
+func NewFakeLag(inner Transport) *FakeLag {
+	f := &FakeLag{Transport: inner, in: make(chan Frame, RecvQueue), wake: make(chan struct{}, 1),
+		rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))}
+	go f.run()
+	return f
+}
+
+// Set changes the simulated conditions, live (clamped to their ranges).
+func (f *FakeLag) Set(c FakeConditions) {
+	f.mu.Lock()
+	f.cond = c.Clamp()
+	f.mu.Unlock()
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Conditions returns the current simulated conditions.
+func (f *FakeLag) Conditions() FakeConditions {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cond
+}
+
+// Dropped returns how many received frames net_fakeloss dropped.
+func (f *FakeLag) Dropped() uint64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.dropped
+}
+
+// Recv implements Transport: the frames as the simulated network delivers them.
+func (f *FakeLag) Recv() <-chan Frame { return f.in }
+
+// Stats implements Transport: the inner counters, plus frames dropped
+// because the owner did not keep up.
+func (f *FakeLag) Stats() Stats {
+	s := f.Transport.Stats()
+	s.DroppedIn += f.droppedIn.Load()
+	return s
+}
+
+func (f *FakeLag) deliver(fr Frame) {
+	select {
+	case f.in <- fr:
+	default:
+		f.droppedIn.Add(1)
+	}
+}
+
+// schedule decides a frame's fate under the current conditions: pass it on
+// now (ok false, nothing held), drop it, or hold it until at.
+func (f *FakeLag) schedule(fr Frame, held bool, last time.Time) (at time.Time, hold, drop bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c := f.cond
+	if c == (FakeConditions{}) && !held {
+		return time.Time{}, false, false
+	}
+	if c.LossPct > 0 && f.rng.Float64()*100 < c.LossPct {
+		f.dropped++
+		return time.Time{}, false, true
+	}
+	at = fr.At.Add(time.Duration((c.LagMs + f.rng.Float64()*c.JitterMs) * float64(time.Millisecond)))
+	if at.Before(last) {
+		at = last // keep order
+	}
+	return at, true, false
+}
+
+func (f *FakeLag) run() {
+	defer close(f.in)
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	var queue []delayed
+	var last time.Time
+	src := f.Transport.Recv()
+	for {
+		now := time.Now()
+		for len(queue) > 0 && !queue[0].at.After(now) {
+			fr := queue[0].f
+			fr.At = now // it "arrives" now
+			f.deliver(fr)
+			queue = queue[1:]
+		}
+		wait := time.Hour
+		if len(queue) > 0 {
+			wait = queue[0].at.Sub(now)
+		}
+		if src == nil && len(queue) == 0 {
+			return
+		}
+		timer.Reset(wait)
+		select {
+		case fr, ok := <-src:
+			if !ok {
+				// The link ended: what the simulated network still holds
+				// arrives at its time (a goodbye too), then Recv closes.
+				src = nil
+				if len(queue) == 0 {
+					return
+				}
+				continue
+			}
+			at, hold, drop := f.schedule(fr, len(queue) > 0, last)
+			switch {
+			case drop:
+			case hold:
+				last = at
+				queue = append(queue, delayed{fr, at})
+			default:
+				f.deliver(fr)
+			}
+		case <-timer.C:
+		case <-f.wake:
+		}
+	}
+}

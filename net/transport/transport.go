@@ -1,0 +1,96 @@
+// Package transport is how Tickshot's frames travel, apart from what they
+// say (package proto): one small interface, Transport, for a reliable,
+// ordered, message-oriented link, with implementations for gorilla
+// websockets (package ws, native builds), the browser's WebSocket (package
+// ws under GOOS=js), an in-memory pipe (Pipe, for fast deterministic tests)
+// and a fake-lag decorator over any of them (FakeLag: Source's
+// net_fakelag, net_fakejitter and net_fakeloss).
+//
+// The layering follows ioquake3, whose netchan (how packets travel) is
+// apart from msg.c (what they carry). Nothing here knows the message
+// format: a transport moves opaque binary frames and, when it closes with
+// a reason, writes the farewell frame its Options give it (Tickshot's
+// Disconnect message) ahead of the close.
+package transport
+
+import (
+	"time"
+)
+
+// Queue sizes shared by the implementations.
+const (
+	// SendQueue is how many outgoing frames may wait; beyond that Send
+	// drops the frame and returns false.
+	SendQueue = 64
+	// RecvQueue is how many incoming frames may wait for the owner; beyond
+	// that arriving frames are dropped and counted (Stats.DroppedIn).
+	RecvQueue = 256
+	// FarewellTimeout bounds the time a closing transport spends writing
+	// its farewell frame and close handshake.
+	FarewellTimeout = time.Second
+)
+
+// Frame is one received binary frame with its arrival time.
+type Frame struct {
+	Data []byte
+	At   time.Time // when it arrived (FakeLag: when it is delivered)
+}
+
+// Stats are a transport's traffic counters: frames and their payload bytes.
+type Stats struct {
+	PacketsIn, PacketsOut uint64 // frames read / written
+	BytesIn, BytesOut     uint64 // payload bytes read / written
+	DroppedIn, DroppedOut uint64 // frames dropped by a full queue
+}
+
+// Options configure one end of a transport.
+type Options struct {
+	// ReadLimit is the largest frame accepted, in bytes. A larger frame
+	// closes the transport with the reason "frame larger than N bytes",
+	// which the peer is told. 0 means 1 MiB.
+	ReadLimit int
+	// Farewell, when set, makes the last frame written when this end
+	// closes with a reason (Close, an oversized or text frame): Tickshot's
+	// Disconnect message, so the peer learns why before the close.
+	Farewell func(reason string) []byte
+}
+
+// Limit returns ReadLimit or its default.
+func (o Options) Limit() int {
+	if o.ReadLimit <= 0 {
+		return 1 << 20
+	}
+	return o.ReadLimit
+}
+
+// Transport is one end of a reliable, ordered link that carries binary
+// frames. Implementations are safe for concurrent use; Send and Close never
+// block the caller (a server's tick goroutine calls them).
+type Transport interface {
+	// Send queues one frame for writing. It returns false, without
+	// blocking, when the transport has ended or its queue is full (the
+	// frame is then dropped and counted in Stats.DroppedOut). The transport
+	// owns b afterwards.
+	Send(b []byte) bool
+	// Recv returns the channel of received frames, in the order sent. It
+	// is closed when the transport has ended.
+	Recv() <-chan Frame
+	// Close ends the transport with a reason for a person to read: the
+	// Options' farewell frame and a close carrying the reason are written
+	// in the background, after any frame in flight and bounded by
+	// FarewellTimeout. Later calls do nothing.
+	Close(reason string)
+	// Done is closed as soon as the transport has ended (Close, the peer
+	// closed, an error).
+	Done() <-chan struct{}
+	// Closed is closed once the underlying link is released (after Done,
+	// when the farewell was written or failed).
+	Closed() <-chan struct{}
+	// Reason tells why the transport ended ("" while it is up) and whether
+	// the peer gave that reason.
+	Reason() (reason string, remote bool)
+	// Stats returns the traffic counters.
+	Stats() Stats
+	// RemoteAddr names the peer (host:port for sockets).
+	RemoteAddr() string
+}
