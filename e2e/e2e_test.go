@@ -160,12 +160,12 @@ func getStatus(client *http.Client, addr string) (*status, error) {
 }
 
 // startServer starts the dedicated server on a free port and waits until
-// /status answers. A port taken between choosing and binding is retried.
-func startServer(t *testing.T, bin string, hc *http.Client) (*proc, string) {
+// /status answers; extra are more server flags. A port taken between choosing and binding is retried.
+func startServer(t *testing.T, bin string, hc *http.Client, extra ...string) (*proc, string) {
 	t.Helper()
 	for attempt := 0; ; attempt++ {
 		addr := freeAddr(t)
-		srv := start(t, bin, "server", "--addr", addr, "--bots", "0")
+		srv := start(t, bin, append([]string{"server", "--addr", addr, "--bots", "0"}, extra...)...)
 		deadline := time.Now().Add(15 * time.Second)
 		for !srv.exited() && time.Now().Before(deadline) {
 			if _, err := getStatus(hc, addr); err == nil {

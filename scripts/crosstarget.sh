@@ -5,13 +5,18 @@
 #
 #   native            the host's own GOARCH (amd64 on the build machines)
 #   GOAMD64=v3        amd64 with FMA/AVX2 code generation (needs a CPU with fma+avx2)
-#   GOARCH=386        32-bit x86 (SSE2), CGO_ENABLED=0
+#   GOARCH=386        32-bit x86 (SSE2), CGO_ENABLED=0, where the kernel runs it
+#   GOARCH=arm64      under qemu-aarch64-static (Debian's qemu-user-static)
 #   GOOS=js/wasm      the browser client's target, run under node
 #
 # It also compiles package shared for FMA targets (GOAMD64=v3, arm64, ppc64le,
 # s390x, riscv64) and fails if the compiler fused any multiply-add in it: the
 # state is quantized after every command, which hides most 1-ulp differences,
 # so a missing float64() conversion would rarely show in the trace hash.
+#
+# Last, it builds the browser client (GOOS=js GOARCH=wasm, without
+# gorilla/websocket or server code) and the dedicated server (CGO_ENABLED=0
+# -tags headless, without Ebiten).
 #
 # Usage: scripts/crosstarget.sh   (from anywhere inside the repository)
 set -uo pipefail
@@ -78,11 +83,32 @@ else
 	run_target "amd64 GOAMD64=v3" GOARCH=amd64 GOAMD64=v3 CGO_ENABLED=0
 fi
 
-# 3. 386: runs natively on amd64 and 386 hosts.
-if [ "$HOSTARCH" = amd64 ] || [ "$HOSTARCH" = 386 ]; then
+# 3. 386: natively where the kernel runs 32-bit binaries (amd64 kernels may
+#    be built without it: "exec format error"). qemu-i386 7.2 (Debian 12)
+#    crashes in Go's 386 runtime ("morestack on gsignal"), so it is no
+#    alternative there; the target is then skipped with the reason.
+can_run_386() {
+	local dir
+	dir="$(mktemp -d)"
+	printf 'package main\nfunc main() {}\n' >"$dir/main.go"
+	(cd "$dir" && GOOS=linux GOARCH=386 CGO_ENABLED=0 go build -o probe main.go 2>/dev/null && ./probe 2>/dev/null)
+	local rc=$?
+	rm -rf "$dir"
+	return $rc
+}
+if { [ "$HOSTARCH" = amd64 ] || [ "$HOSTARCH" = 386 ]; } && can_run_386; then
 	run_target "linux/386" GOARCH=386 CGO_ENABLED=0
 else
-	skip "GOARCH=386" "host $HOSTARCH cannot run 386 binaries"
+	skip "GOARCH=386" "this kernel cannot execute 386 binaries (exec format error) and qemu-i386 cannot run Go's 386 runtime"
+fi
+
+# 3b. arm64 (an FMA architecture: Apple and ARM laptops) under qemu-user.
+if [ "$HOSTARCH" = arm64 ]; then
+	run_target "linux/arm64" CGO_ENABLED=0
+elif command -v qemu-aarch64-static >/dev/null 2>&1; then
+	run_target "linux/arm64 (qemu)" GOARCH=arm64 CGO_ENABLED=0 -- -exec qemu-aarch64-static
+else
+	skip "GOARCH=arm64" "qemu-aarch64-static not installed (apt-get install qemu-user-static)"
 fi
 
 # 4. js/wasm under node.
@@ -132,6 +158,38 @@ for t in "amd64 GOAMD64=v3" "arm64" "ppc64le" "s390x" "riscv64"; do
 		echo "--- FMA check $arch: ok"
 	fi
 done
+
+# 6. Builds that must compile, with their dependency rules: the browser client
+#    (GOOS=js: no gorilla/websocket, which has no sockets there, and no server
+#    code) and the dedicated server (no cgo, no Ebiten).
+echo "=== browser client: GOOS=js GOARCH=wasm go build ."
+if out="$(GOOS=js GOARCH=wasm go build -o /dev/null . 2>&1)"; then
+	deps="$(GOOS=js GOARCH=wasm go list -deps . 2>&1)"
+	bad="$(printf '%s\n' "$deps" | grep -x -e 'github.com/gorilla/websocket' -e 'tickshot/server' -e 'tickshot/internal/.*')"
+	if [ -n "$bad" ]; then
+		echo "--- browser client: FAIL: the js/wasm build links $(echo $bad)"
+		failed+=("browser-deps")
+	else
+		echo "--- browser client: ok (no gorilla/websocket, no server in its dependencies)"
+	fi
+else
+	printf '%s\n' "$out" | tail -n 20
+	echo "--- browser client: FAIL (build)"
+	failed+=("browser-build")
+fi
+echo "=== dedicated server: CGO_ENABLED=0 go build -tags headless ."
+if out="$(CGO_ENABLED=0 go build -tags headless -o /dev/null . 2>&1)"; then
+	if go list -tags headless -deps . | grep -q 'hajimehoshi/ebiten'; then
+		echo "--- dedicated server: FAIL: the headless build links Ebiten"
+		failed+=("server-deps")
+	else
+		echo "--- dedicated server: ok (no cgo, no Ebiten)"
+	fi
+else
+	printf '%s\n' "$out" | tail -n 20
+	echo "--- dedicated server: FAIL (build)"
+	failed+=("server-build")
+fi
 
 # Every target must agree on the hash.
 if [ ${#hashes[@]} -gt 0 ]; then
