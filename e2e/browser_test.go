@@ -21,7 +21,6 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-
 )
 
 // The browser end-to-end test drives Debian's Chromium, headless, through
