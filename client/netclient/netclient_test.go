@@ -6,10 +6,8 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
-	"net/http/httptest"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"tickshot/internal/testserver"
@@ -489,8 +487,8 @@ func TestDeterminismServerAndClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
+	// The client reaches the server through an in-memory pipe: no sockets.
+	dial := testserver.PipeDialer(srv)
 
 	// A simulated clock: the server's rate limits see 64 ticks per second
 	// however fast the test steps.
@@ -512,7 +510,7 @@ func TestDeterminismServerAndClient(t *testing.T) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		c, err := netclient.Connect(ctx, netclient.Websocket, strings.TrimPrefix(hs.URL, "http://"), cfg)
+		c, err := netclient.Connect(ctx, dial, "pipe", cfg)
 		ch <- dialed{c, err}
 	}()
 	var c *netclient.Client

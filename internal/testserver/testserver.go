@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"tickshot/client/netclient"
+	"tickshot/net/proto"
+	"tickshot/net/transport"
 	"tickshot/server"
 )
 
@@ -57,4 +59,16 @@ func Connect(t testing.TB, addr string, cfg netclient.Config) *netclient.Client 
 	}
 	t.Cleanup(func() { c.Close("test over") })
 	return c
+}
+
+// PipeDialer dials srv over an in-memory transport.Pipe instead of a
+// socket: each dial hands one end to srv.ServeTransport and returns the
+// other, whatever the address. Nothing touches the network, so tests that
+// step the server themselves run fast and alike everywhere.
+func PipeDialer(srv *server.Server) netclient.Dialer {
+	return func(ctx context.Context, addr string) (transport.Transport, error) {
+		c, s := transport.Pipe(proto.ClientOptions(), proto.ServerOptions())
+		go srv.ServeTransport(s)
+		return c, nil
+	}
 }
