@@ -11,7 +11,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # package at a time: several tests measure timing (RTT, snapshot rates) over loopback.
 NOWINDOW = $$($(GO) list ./... | grep -v -x -e tickshot -e tickshot/client)
 
-.PHONY: play test deps test-deps build server wasm vet test-unit test-window test-browser crosstarget bench clean
+.PHONY: play test deps test-deps build server wasm vet test-unit test-window test-browser measure-browser crosstarget bench clean
 
 play: deps build
 	./tickshot play
@@ -72,6 +72,10 @@ test-window: deps
 # The browser client's end-to-end tests alone (headless Chromium).
 test-browser: test-deps server
 	$(GO) test -count=1 -v -run Browser ./e2e
+
+# The browser client's figures in docs/MEASUREMENTS.md (a 60 s run).
+measure-browser: test-deps server
+	TICKSHOT_BROWSER_MEASURE=1 $(GO) test -count=1 -v -run TestBrowserMinuteOfPlay ./e2e
 
 crosstarget: test-deps
 	bash scripts/crosstarget.sh

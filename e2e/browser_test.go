@@ -463,3 +463,168 @@ func TestBrowserAndNativeClientPlayTogether(t *testing.T) {
 		t.Errorf("the browser player dealt %d hits and took %d", web.HitsDealt, web.HitsTaken)
 	}
 }
+
+// TestBrowserServerFullThenReconnect: a browser player who meets a full
+// server is told so on the page, with a Reconnect button; once a slot is
+// free, Reconnect joins.
+func TestBrowserServerFullThenReconnect(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e: builds the server and runs a browser")
+	}
+	chrome := findChromium(t)
+	requireWasm(t)
+	bin := buildServer(t)
+	hc := &http.Client{Timeout: 2 * time.Second}
+	srv, addr := startServer(t, bin, hc, "--maxplayers", "1")
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("server log:\n%s", srv.stderr.String())
+		}
+	})
+	// A native player takes the only slot for 15 s.
+	occupant := start(t, bin, "bot", "--server", addr, "--count", "1", "--duration", "15s", "--name", "occupant")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st, err := getStatus(hc, addr)
+		if err == nil && len(st.Players) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the native player never joined: %v %s", err, occupant.stderr.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	ctx, logs := newBrowser(t, chrome, 3*time.Minute)
+	if err := chromedp.Run(ctx, chromedp.Navigate("http://"+addr+"/?name=latecomer")); err != nil {
+		t.Fatal(err)
+	}
+	var title, text string
+	err := chromedp.Run(ctx,
+		chromedp.WaitVisible("#overlay", chromedp.ByID),
+		chromedp.Text("#overlay-title", &title, chromedp.ByID),
+		chromedp.Text("#overlay-text", &text, chromedp.ByID),
+	)
+	if err != nil {
+		t.Fatalf("no error overlay: %v\nconsole:\n%s", err, logs)
+	}
+	t.Logf("page says: %s: %s", title, text)
+	if title != "Could not connect" || !strings.Contains(text, "server is full") {
+		t.Errorf("overlay %q / %q, want \"Could not connect\" and the server's reason \"server is full\"", title, text)
+	}
+	// The slot frees up; Reconnect joins.
+	select {
+	case <-occupant.done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the native player did not leave")
+	}
+	if err := chromedp.Run(ctx, chromedp.Click("#reconnect", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	// The published state still shows the old error until the game runs
+	// its next update.
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if r, err := pageState(ctx); err == nil && r.Phase != "error" {
+			break
+		}
+	}
+	r := waitState(t, ctx, logs, "Reconnect to join", 30*time.Second, func(r gameReport) bool {
+		return r.Phase == "playing" && r.Snapshots > 5
+	})
+	var overlayShown bool
+	_ = chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById("overlay").style.display !== "none"`, &overlayShown))
+	if overlayShown {
+		t.Error("the error overlay is still shown after joining")
+	}
+	t.Logf("after Reconnect: playing as #%d", r.PlayerID)
+}
+
+// TestBrowserMinuteOfPlay is the measurement behind docs/MEASUREMENTS.md's
+// browser figures, run by `make measure-browser` (TICKSHOT_BROWSER_MEASURE=1;
+// skipped otherwise: it takes over a minute). A browser player joins a
+// server with 3 bots through an invite link, the bot brain playing for it
+// (autoplay=1), for 60 s. It reports the download size, the time from
+// navigation to the first frame, fps, snapshot and command rates, ping,
+// and the prediction corrections against the deaths that cause them (one
+// correction at a death and one at the respawn is expected; any other is a
+// misprediction).
+func TestBrowserMinuteOfPlay(t *testing.T) {
+	if os.Getenv("TICKSHOT_BROWSER_MEASURE") != "1" {
+		t.Skip("skipped: a 60 s measurement; run make measure-browser (TICKSHOT_BROWSER_MEASURE=1)")
+	}
+	chrome := findChromium(t)
+	requireWasm(t)
+	bin := buildServer(t)
+	hc := &http.Client{Timeout: 2 * time.Second}
+	srv, addr := startServer(t, bin, hc, "--bots", "3")
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("server log:\n%s", srv.stderr.String())
+		}
+	})
+	req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/tickshot.wasm", nil)
+	req.Header.Set("Accept-Encoding", "gzip") // as browsers send it; keeps the body compressed
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	t.Logf("wasm: %s bytes raw, %d sent gzip-compressed", resp.Header.Get("X-Uncompressed-Length"), resp.ContentLength)
+
+	ctx, logs := newBrowser(t, chrome, 4*time.Minute)
+	t0 := time.Now()
+	if err := chromedp.Run(ctx, chromedp.Navigate("http://"+addr+"/?name=measure&autoplay=1")); err != nil {
+		t.Fatal(err)
+	}
+	start := waitState(t, ctx, logs, "the game to start", 90*time.Second, func(r gameReport) bool {
+		return r.Phase == "playing" && r.Snapshots > 0
+	})
+	var firstFrameMs float64
+	_ = chromedp.Run(ctx, chromedp.Evaluate(`window.tickshot.firstFrameMs || 0`, &firstFrameMs))
+	t.Logf("first frame %.0f ms after navigation (page load, wasm download and compile, Go start); playing %v after navigation",
+		firstFrameMs, time.Since(t0).Round(time.Millisecond))
+	begin := time.Now()
+	var fps []float64
+	var last gameReport
+	for time.Since(begin) < 60*time.Second {
+		time.Sleep(5 * time.Second)
+		r := waitState(t, ctx, logs, "a state", 5*time.Second, func(gameReport) bool { return true })
+		if r.Phase != "playing" {
+			t.Fatalf("phase %s after %v: %s", r.Phase, time.Since(begin), r.Error)
+		}
+		fps = append(fps, r.FPS)
+		last = r
+	}
+	el := time.Since(begin).Seconds()
+	st, err := getStatus(hc, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deaths, kills, ping := -1, 0, 0
+	for _, p := range st.Players {
+		if p.Name == "measure" {
+			deaths, kills, ping = p.Deaths, p.Kills, p.PingMs
+		}
+	}
+	sort := append([]float64(nil), fps...)
+	for i := range sort {
+		for j := i + 1; j < len(sort); j++ {
+			if sort[j] < sort[i] {
+				sort[i], sort[j] = sort[j], sort[i]
+			}
+		}
+	}
+	t.Logf("60 s vs 3 bots at %dx%d: fps min %.1f median %.1f max %.1f; %.1f snapshots/s, %.1f commands/s; ping %d ms; %d kills, %d deaths; %d prediction corrections; %d hits dealt, %d taken",
+		browserW, browserH, sort[0], sort[len(sort)/2], sort[len(sort)-1],
+		float64(last.Snapshots-start.Snapshots)/el, float64(last.Commands-start.Commands)/el, ping,
+		kills, deaths, last.Corrections, last.HitsDealt, last.HitsTaken)
+	if deaths < 0 {
+		t.Fatal("/status does not list the browser player")
+	}
+	if last.Snapshots-start.Snapshots < int(el*15) {
+		t.Errorf("%d snapshots in %.0f s, want about 20/s", last.Snapshots-start.Snapshots, el)
+	}
+	if last.Corrections > 2*deaths+2 {
+		t.Errorf("%d prediction corrections with %d deaths: more than death and respawn explain", last.Corrections, deaths)
+	}
+}

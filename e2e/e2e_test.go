@@ -32,6 +32,8 @@ type status struct {
 		Name   string `json:"name"`
 		PingMs int    `json:"ping_ms"`
 		Bot    bool   `json:"bot"`
+		Kills  int    `json:"kills"`
+		Deaths int    `json:"deaths"`
 	} `json:"players"`
 }
 
