@@ -65,7 +65,7 @@ func newCvars() map[string]*cvar {
 		{name: "cl_smoothtime", kind: cvFloat, min: 0.01, max: 2, def: "0.1", help: "seconds over which a prediction correction is eased out", apply: (*Game).applyNetConfig},
 		{name: "cl_showerror", kind: cvInt, min: 0, max: 2, def: "0", help: "prediction errors: 1 count them on screen, 2 also draw the server's position of you"},
 		{name: "cl_showhitboxes", kind: cvBool, max: 1, def: "0", help: "draw every player's newest server position as a ghost beside the interpolated one"},
-		{name: "net_graph", kind: cvInt, min: 0, max: 3, def: "0", help: "network graph: 1 text, 2 plus packet graph, 3 plus loss/choke/jitter/server details (F3 cycles)"},
+		{name: "net_graph", kind: cvInt, min: 0, max: 3, def: "0", help: "network graph: 1 text, 2 plus packet graph, 3 plus loss/choke/jitter/server details (F3 or N cycles)"},
 		{name: "net_fakelag", kind: cvFloat, min: 0, max: 1000, def: "0", help: "delay every message you receive by this many ms", apply: (*Game).applyFake},
 		{name: "net_fakejitter", kind: cvFloat, min: 0, max: 500, def: "0", help: "random extra delay, 0..this many ms, on every message you receive", apply: (*Game).applyFake},
 		{name: "net_fakeloss", kind: cvFloat, min: 0, max: 100, def: "0", help: "drop this percentage of the messages you receive", apply: (*Game).applyFake},

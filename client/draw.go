@@ -340,7 +340,7 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 		g.drawMenu(screen)
 	}
 	if !st.Dead && g.opt.Script == nil && !g.opt.AutoPlay && time.Since(g.started) < 8*time.Second {
-		drawText(screen, "WASD move   mouse aim   left click fire   R reload   1/2 weapon   Tab scores   Esc menu", 15, false, W/2, H-34, 1, colDim)
+		drawText(screen, "WASD move   mouse aim   left click fire   R reload   1/2 weapon   Tab scores   F3 or N net_graph   Esc menu", 15, false, W/2, H-34, 1, colDim)
 	}
 }
 
