@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 //go:embed index.html
@@ -39,6 +40,9 @@ type Client struct {
 	execJS   []byte
 	execTag  string
 	page     *template.Template
+	rawOnce  sync.Once
+	raw      []byte // the inflated wasm, for clients without gzip
+	rawErr   error
 }
 
 // Load reads the embedded files. A build without the wasm gives a Client
@@ -114,18 +118,27 @@ func (c *Client) serveWasm(w http.ResponseWriter, r *http.Request) {
 		serveTagged(w, r, c.wasmTag, c.wasmGz, "gzip")
 		return
 	}
-	// A client without gzip (rare: curl without --compressed) gets it inflated.
-	zr, err := gzip.NewReader(bytes.NewReader(c.wasmGz))
-	if err != nil {
-		http.Error(w, "corrupt embedded client", http.StatusInternalServerError)
-		return
-	}
-	raw, err := io.ReadAll(zr)
+	// A client without gzip (rare: curl without --compressed) gets it
+	// inflated, once per process.
+	raw, err := c.inflated()
 	if err != nil {
 		http.Error(w, "corrupt embedded client", http.StatusInternalServerError)
 		return
 	}
 	serveTagged(w, r, c.wasmTag, raw, "")
+}
+
+// inflated returns the uncompressed wasm, inflated at the first call.
+func (c *Client) inflated() ([]byte, error) {
+	c.rawOnce.Do(func() {
+		zr, err := gzip.NewReader(bytes.NewReader(c.wasmGz))
+		if err != nil {
+			c.rawErr = err
+			return
+		}
+		c.raw, c.rawErr = io.ReadAll(zr)
+	})
+	return c.raw, c.rawErr
 }
 
 // serveTagged writes body with an ETag, answering If-None-Match with 304.
@@ -138,7 +151,7 @@ func serveTagged(w http.ResponseWriter, r *http.Request, tag string, body []byte
 	}
 	h.Set("ETag", tag)
 	h.Set("Cache-Control", "no-cache")
-	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, tag) {
+	if match := r.Header.Get("If-None-Match"); match != "" && (strings.Contains(match, tag) || strings.TrimSpace(match) == "*") {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
@@ -154,10 +167,17 @@ func serveTagged(w http.ResponseWriter, r *http.Request, tag string, body []byte
 
 func acceptsGzip(r *http.Request) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(name), "gzip") && strings.TrimSpace(q) != "q=0" {
-			return true
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			continue
 		}
+		q := 1.0
+		if v, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				q = f
+			}
+		}
+		return q > 0
 	}
 	return false
 }

@@ -145,37 +145,64 @@ func (c *Conn) end(reason string, remote bool) {
 func (c *Conn) readLoop() {
 	defer close(c.in)
 	for {
-		var f transport.Frame
-		var ok bool
 		select {
-		case f, ok = <-c.fake.Recv():
-		case <-c.done:
-			ok = false
-		}
-		if !ok {
-			reason, remote := c.t.Reason()
-			if reason == "" {
-				reason = "connection closed"
+		case f, ok := <-c.fake.Recv():
+			if !ok || !c.handle(f) {
+				c.endWithTransport()
+				return
 			}
-			c.end(reason, remote)
+		case <-c.t.Done():
+			// The link ended (the peer closed, or it died): what has
+			// already arrived is handed over, then the connection ends at
+			// once. Frames that fake lag still holds are lost with it, as
+			// on a real network, so a departed player leaves at once.
+			for {
+				select {
+				case f, ok := <-c.fake.Recv():
+					if ok && c.handle(f) {
+						continue
+					}
+				default:
+				}
+				break
+			}
+			c.endWithTransport()
 			return
-		}
-		m, err := Decode(f.Data)
-		if err != nil {
-			c.Close("protocol error: " + err.Error())
+		case <-c.done:
 			return
-		}
-		if d, isDisc := m.(*Disconnect); isDisc {
-			c.end(CleanText(d.Reason, MaxReasonLen), true)
-			c.t.Close(d.Reason)
-			return
-		}
-		select {
-		case c.in <- Packet{Msg: m, Size: len(f.Data), At: f.At}:
-		default:
-			c.mu.Lock()
-			c.dropped++ // the owner is not keeping up, or a flood
-			c.mu.Unlock()
 		}
 	}
+}
+
+// endWithTransport ends the connection with the transport's reason.
+func (c *Conn) endWithTransport() {
+	reason, remote := c.t.Reason()
+	if reason == "" {
+		reason = "connection closed"
+	}
+	c.end(reason, remote)
+}
+
+// handle decodes one frame and hands the message over; it returns false
+// when the connection ended (a malformed frame, a Disconnect).
+func (c *Conn) handle(f transport.Frame) bool {
+	m, err := Decode(f.Data)
+	if err != nil {
+		c.Close("protocol error: " + err.Error())
+		return false
+	}
+	if d, isDisc := m.(*Disconnect); isDisc {
+		reason := CleanText(d.Reason, MaxReasonLen)
+		c.end(reason, true)
+		c.t.Abort(reason, true) // the peer said goodbye: no farewell back
+		return false
+	}
+	select {
+	case c.in <- Packet{Msg: m, Size: len(f.Data), At: f.At}:
+	default:
+		c.mu.Lock()
+		c.dropped++ // the owner is not keeping up, or a flood
+		c.mu.Unlock()
+	}
+	return true
 }

@@ -84,6 +84,9 @@ func (e *Endpoint) Sent(n int) {
 	e.bytesOut.Add(uint64(n))
 }
 
+// CountDroppedOut counts one outgoing frame the link could not take.
+func (e *Endpoint) CountDroppedOut() { e.droppedOut.Add(1) }
+
 // Read counts one frame of n bytes read from the link (delivered or not).
 func (e *Endpoint) Read(n int) {
 	e.packetsIn.Add(1)

@@ -39,7 +39,12 @@ func (p *pipeEnd) writeLoop() {
 			return
 		case b := <-p.Outgoing():
 			p.wmu.Lock()
-			ok := p.peer.receive(b)
+			ok := false
+			select {
+			case <-p.Done(): // closed meanwhile: nothing may follow the farewell
+			default:
+				ok = p.peer.receive(b)
+			}
 			p.wmu.Unlock()
 			if ok {
 				p.Sent(len(b))
@@ -66,13 +71,18 @@ func (p *pipeEnd) receive(b []byte) bool {
 
 // Close implements Transport: the farewell, then the peer ends with the
 // reason as its remote reason.
-func (p *pipeEnd) Close(reason string) {
-	if !p.End(reason, false) {
+func (p *pipeEnd) Close(reason string) { p.finish(reason, false, true) }
+
+// Abort implements Transport.
+func (p *pipeEnd) Abort(reason string, remote bool) { p.finish(reason, remote, false) }
+
+func (p *pipeEnd) finish(reason string, remote, tell bool) {
+	if !p.End(reason, remote) {
 		return
 	}
 	go func() {
 		p.wmu.Lock() // after the frame in flight
-		if p.opt.Farewell != nil {
+		if tell && p.opt.Farewell != nil {
 			if b := p.opt.Farewell(reason); b != nil {
 				p.peer.Read(len(b))
 				p.peer.Deliver(Frame{Data: b, At: time.Now()})
@@ -80,7 +90,7 @@ func (p *pipeEnd) Close(reason string) {
 			}
 		}
 		p.wmu.Unlock()
-		p.peer.End(reason, true)
+		p.peer.End(reason, true) // no effect when the peer ended first
 		p.peer.CloseRecv()
 		p.peer.Release()
 		p.CloseRecv()

@@ -80,6 +80,10 @@ type Transport interface {
 	// in the background, after any frame in flight and bounded by
 	// FarewellTimeout. Later calls do nothing.
 	Close(reason string)
+	// Abort ends the transport without a farewell: for a peer that has
+	// already said goodbye (remote true: the reason is the peer's) or a
+	// link that is already dead. It never blocks.
+	Abort(reason string, remote bool)
 	// Done is closed as soon as the transport has ended (Close, the peer
 	// closed, an error).
 	Done() <-chan struct{}

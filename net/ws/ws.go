@@ -1,7 +1,6 @@
 // Package ws is Tickshot's websocket transport: gorilla/websocket in native
 // builds (Dial for clients, Upgrade for the server) and the browser's
-// WebSocket under GOOS=js (Dial only, through github.com/coder/websocket,
-// whose js/wasm build wraps the browser's API). Both return a
+// WebSocket API under GOOS=js (Dial only, through syscall/js). Both return a
 // transport.Transport carrying binary frames, so everything above them is
 // the same code in the server, the native client and the browser.
 package ws
@@ -43,6 +42,9 @@ func URL(addr string) (string, error) {
 	}
 	if addr == "" {
 		return "", fmt.Errorf("empty server address")
+	}
+	if strings.HasSuffix(addr, ":") {
+		return "", fmt.Errorf("address %q: the port is missing after the colon", addr)
 	}
 	if !hasPort(addr) {
 		addr += ":" + DefaultPort

@@ -84,6 +84,9 @@ func (t *conn) RemoteAddr() string { return t.ws.RemoteAddr().String() }
 // (the server's tick goroutine) behind a peer that stopped reading.
 func (t *conn) Close(reason string) { t.finish(reason, false, true) }
 
+// Abort implements transport.Transport.
+func (t *conn) Abort(reason string, remote bool) { t.finish(reason, remote, false) }
+
 func (t *conn) finish(reason string, remote, tell bool) {
 	if !t.End(reason, remote) {
 		return
@@ -105,20 +108,6 @@ func (t *conn) finish(reason string, remote, tell bool) {
 		}
 		_ = t.ws.Close()
 	}()
-}
-
-// closeReason cuts a reason to what a close frame holds (123 bytes) at a
-// character boundary.
-func closeReason(s string) string {
-	const max = 120
-	if len(s) <= max {
-		return s
-	}
-	i := max
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i]
 }
 
 var errTooBig = errors.New("frame too big")

@@ -135,7 +135,7 @@ func TestURL(t *testing.T) {
 			t.Errorf("URL(%q) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
-	for _, bad := range []string{"", "   ", "http://x:1/", "https://x"} {
+	for _, bad := range []string{"", "   ", "http://x:1/", "https://x", "host:"} {
 		if got, err := ws.URL(bad); err == nil {
 			t.Errorf("URL(%q) = %q, want an error", bad, got)
 		}

@@ -28,7 +28,7 @@ func Run(t *testing.T, newPair NewPair) {
 		if a.RemoteAddr() == "" || b.RemoteAddr() == "" {
 			t.Error("empty RemoteAddr")
 		}
-		const n = 300
+		const n = 200 // under RecvQueue: a slow reader must not see drops
 		go func() {
 			for i := 0; i < n; i++ {
 				for !a.Send(frame(i)) {
@@ -104,6 +104,42 @@ func Run(t *testing.T, newPair NewPair) {
 		}
 		closed(t, a)
 		closed(t, b)
+	})
+	t.Run("CloseWithQueuedFrames", func(t *testing.T) {
+		// Frames still queued at Close may be lost, but none may arrive
+		// after the farewell.
+		a, b := newPair(t, opts, opts)
+		for i := 0; i < transport.SendQueue; i++ {
+			a.Send(frame(i))
+		}
+		a.Close("bye")
+		got := drain(t, b)
+		for i, f := range got {
+			if string(f.Data) == string(farewell("bye")) {
+				if i != len(got)-1 {
+					t.Fatalf("%d frames arrived after the farewell", len(got)-1-i)
+				}
+				break
+			}
+			if !bytes.Equal(f.Data, frame(i)) {
+				t.Fatalf("frame %d arrived out of order", i)
+			}
+		}
+		if r, remote := b.Reason(); r != "bye" || !remote {
+			t.Errorf("peer's reason %q remote %v", r, remote)
+		}
+	})
+	t.Run("Abort", func(t *testing.T) {
+		a, b := newPair(t, opts, opts)
+		a.Abort("the peer said goodbye", true)
+		if r, remote := a.Reason(); r != "the peer said goodbye" || !remote {
+			t.Errorf("reason %q remote %v", r, remote)
+		}
+		for _, f := range drain(t, b) {
+			if bytes.HasPrefix(f.Data, []byte("bye:")) {
+				t.Errorf("Abort wrote a farewell: %q", f.Data)
+			}
+		}
 	})
 	t.Run("SizeLimit", func(t *testing.T) {
 		a, b := newPair(t, opts, opts)
