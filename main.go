@@ -23,6 +23,7 @@ import (
 	"tickshot/client/netclient"
 	"tickshot/game"
 	"tickshot/internal/hitreg"
+	"tickshot/internal/loadtest"
 	"tickshot/server"
 )
 
@@ -35,6 +36,8 @@ Usage:
   tickshot connect HOST:PORT [flags] open the game window joined to a server
   tickshot bot --server HOST:PORT    run headless network bots (tests, load, measurements)
   tickshot hitreg [flags]            hit-registration benchmark of lag compensation
+  tickshot loadtest --clients N --bots M [flags]
+                                     load test: server tick time, CPU, bandwidth, memory
   tickshot help [COMMAND]            show help
 
 Run "tickshot COMMAND --help" for a command's flags.
@@ -60,6 +63,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdBot(args, stdout, stderr)
 	case "hitreg":
 		return cmdHitreg(args, stdout, stderr)
+	case "loadtest":
+		return cmdLoadtest(args, stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) > 0 {
 			return run([]string{args[0], "--help"}, stdout, stderr)
@@ -279,5 +284,96 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "confirmed %d of %d shots (%.1f%%); rewind error median %.2f, p99 %.2f, max %.2f units (hitbox radius %g); measured RTT %.0f ms; %d snapshots lost\n",
 		res.Confirmed, res.Shots, res.ConfirmedPct, res.ErrMedian, res.ErrP99, res.ErrMax, res.HitboxRadius, res.MeasuredRTTMs, res.SnapshotsLost)
+	return 0
+}
+
+func cmdLoadtest(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("loadtest", fmt.Sprintf(`Usage: tickshot loadtest [--server HOST:PORT] --clients N --bots M [--tickrate T] [--duration D] [--json]
+
+Load test. Without --server it runs a server in this process on 127.0.0.1 (a free
+port) with M server bots; its player slots are raised to N+M, and the server takes
+at most %d players (clients and bots together). With --server it uses that running
+server as it is (its bots, tick rate and map). Then N headless clients join, %v
+apart, each running the real client netcode (prediction, reconciliation,
+interpolation) with the bot brain, as "tickshot bot" does. Once all have joined
+and a warm-up has passed, it measures over --duration and prints:
+  players (clients + bots) and tick rate;
+  server tick time mean / p50 / p99 / max in µs, from the server's status at the
+    end (its last 512 ticks), and the worst p99 of the statuses read each second;
+  CPU in %% of one core over the window: in-process it is the whole process, the
+    clients included; with --server the clients only (see --server-pid);
+  per client (mean over clients): bytes/s in and out (frame payload), snapshots/s;
+  snapshot size mean and max in bytes (every snapshot the clients received);
+  Go heap in use per client: (heap with the clients - before them) / N after a GC,
+    counting both ends of each connection in-process, the client end with --server;
+  prediction corrections, snapshots lost and choked (all clients, in the window).`, loadtest.MaxServerPlayers, loadtest.JoinStagger), stderr)
+	addr := fs.String("server", "", "HOST:PORT of a running server to load; empty runs one in this process")
+	clients := fs.Int("clients", 0, fmt.Sprintf("headless network clients to connect (0..%d)", loadtest.MaxClients))
+	bots := fs.Int("bots", 0, fmt.Sprintf("server bots of the in-process server (0..%d; clients + bots at most %d); refused with --server", loadtest.MaxBots, loadtest.MaxServerPlayers))
+	tickrate := fs.Int("tickrate", server.DefaultTickRate, fmt.Sprintf("sv_tickrate of the in-process server, ticks/s (%d..%d); refused with --server", server.MinTickRate, server.MaxTickRate))
+	mapName := fs.String("map", game.DefaultMap, "map of the in-process server (available: "+strings.Join(game.MapNames(), ", ")+"); refused with --server")
+	updaterate := fs.Int("updaterate", loadtest.DefaultUpdateRate, fmt.Sprintf("cl_updaterate of every client: snapshots/s wanted (1..%d)", server.MaxTickRate))
+	dur := fs.Duration("duration", loadtest.DefaultDuration, "length of the measuring window, a Go duration such as 20s or 1m (more than 0)")
+	warmup := fs.Duration("warmup", loadtest.DefaultWarmup, "time between the last client's join and the start of the window, e.g. 3s (0 for none)")
+	pid := fs.Int("server-pid", 0, "with --server: the server's process id, to report its CPU too (Linux /proc)")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object instead of a table")
+	nodelta := fs.Bool("nodelta", false, "the clients ask for full snapshots only (cl_nodelta), to compare with delta compression")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "tickshot loadtest: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *addr != "" {
+		for _, name := range []string{"bots", "tickrate", "map"} {
+			if set[name] {
+				fmt.Fprintf(stderr, "tickshot loadtest: --%s applies only to the in-process server; with --server, the server's own settings are used (start it with the %s you want)\n", name, name)
+				return 2
+			}
+		}
+	}
+	if *dur <= 0 {
+		fmt.Fprintf(stderr, "tickshot loadtest: --duration must be more than 0, got %v\n", *dur)
+		return 2
+	}
+	if *warmup < 0 {
+		fmt.Fprintf(stderr, "tickshot loadtest: --warmup must be 0 or more, got %v\n", *warmup)
+		return 2
+	}
+	if *updaterate < 1 {
+		fmt.Fprintf(stderr, "tickshot loadtest: --updaterate must be 1..%d snapshots/s, got %d\n", server.MaxTickRate, *updaterate)
+		return 2
+	}
+	opt := loadtest.Options{Server: *addr, Clients: *clients, UpdateRate: *updaterate, Duration: *dur,
+		Warmup: *warmup, ServerPID: *pid, NoDelta: *nodelta, Seed: uint64(time.Now().UnixNano())}
+	if opt.Warmup == 0 {
+		opt.Warmup = -1 // none
+	}
+	if *addr == "" {
+		opt.Bots, opt.TickRate, opt.Map = *bots, *tickrate, *mapName
+	}
+	if err := opt.Validate(); err != nil {
+		fmt.Fprintln(stderr, "tickshot loadtest:", err)
+		return 2
+	}
+	if !*asJSON {
+		opt.Progress = stderr
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := loadtest.Run(ctx, opt)
+	if err != nil {
+		fmt.Fprintln(stderr, "tickshot loadtest:", err)
+		return 1
+	}
+	if *asJSON {
+		b, _ := json.Marshal(rep)
+		fmt.Fprintln(stdout, string(b))
+		return 0
+	}
+	rep.WriteTable(stdout)
 	return 0
 }

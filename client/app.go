@@ -545,6 +545,7 @@ func (g *Game) initCvars() error {
 	set("cl_interp_ratio", cfg.InterpRatio)
 	set("rate", float64(cfg.Rate))
 	set("cl_predict", b(cfg.Predict))
+	set("cl_nodelta", b(cfg.NoDelta))
 	set("cl_interpolate", b(cfg.Interpolate))
 	set("cl_smooth", b(cfg.Smooth))
 	if g.opt.ConfigFile != "" {

@@ -59,6 +59,7 @@ func newCvars() map[string]*cvar {
 		{name: "cl_updaterate", kind: cvInt, min: 10, max: 128, def: "20", help: "snapshots per second to ask the server for (at most its tick rate)", apply: (*Game).applyRates},
 		{name: "cl_cmdrate", kind: cvInt, min: 10, max: 128, def: "128", help: "command packets per second to send (at most the tick rate)", apply: (*Game).applyRates},
 		{name: "rate", kind: cvInt, min: 2500, max: 1048576, def: "196608", help: "most bytes per second the server may send you; snapshots beyond it are held back (choke)", apply: (*Game).applyRates},
+		{name: "cl_nodelta", kind: cvInt, min: 0, max: 1, def: "0", help: "1 asks the server for full snapshots only, no delta compression (compare the bandwidth in net_graph)", apply: (*Game).applyRates},
 		{name: "cl_cmdbackup", kind: cvInt, min: 0, max: 10, def: "2", help: "earlier usercmds resent in every command packet, so a lost packet loses no input", apply: (*Game).applyNetConfig},
 		{name: "cl_extrapolate_amount", kind: cvFloat, min: 0, max: 1, def: "0.25", help: "seconds to extrapolate other players when snapshots run out", apply: (*Game).applyNetConfig},
 		{name: "cl_smooth", kind: cvBool, max: 1, def: "1", help: "hide prediction corrections by easing the drawn position over cl_smoothtime", apply: (*Game).applyNetConfig},
@@ -145,9 +146,10 @@ func (g *Game) applyRates() {
 	cfg.UpdateRate = int(g.cvars["cl_updaterate"].f())
 	cfg.CmdRate = int(g.cvars["cl_cmdrate"].f())
 	cfg.Rate = int(g.cvars["rate"].f())
+	cfg.NoDelta = g.cvars["cl_nodelta"].b()
 	if g.c != nil {
 		c := &g.c.Cfg
-		c.InterpMs, c.InterpRatio, c.Rate = cfg.InterpMs, cfg.InterpRatio, cfg.Rate
+		c.InterpMs, c.InterpRatio, c.Rate, c.NoDelta = cfg.InterpMs, cfg.InterpRatio, cfg.Rate, cfg.NoDelta
 		c.UpdateRate = min(cfg.UpdateRate, g.c.TickRate)
 		c.CmdRate = min(cfg.CmdRate, g.c.TickRate)
 		g.c.SendSettings()

@@ -67,8 +67,10 @@ const (
 	DefaultTickRate   = 64
 	DefaultMaxPlayers = 16
 	DefaultHostname   = "Tickshot server"
-	MinTickRate       = 20
-	MaxTickRate       = 128
+	// MaxPlayersLimit is the most player slots a server may have.
+	MaxPlayersLimit = 256
+	MinTickRate     = 20
+	MaxTickRate     = 128
 	// ShutdownReason is what clients are told when the server stops.
 	ShutdownReason = "server shutting down"
 )
@@ -90,8 +92,8 @@ func (c *Config) fill() error {
 	if c.MaxPlayers == 0 {
 		c.MaxPlayers = DefaultMaxPlayers
 	}
-	if c.MaxPlayers < 1 || c.MaxPlayers > 64 {
-		return fmt.Errorf("maxplayers %d outside 1..64", c.MaxPlayers)
+	if c.MaxPlayers < 1 || c.MaxPlayers > MaxPlayersLimit {
+		return fmt.Errorf("maxplayers %d outside 1..%d", c.MaxPlayers, MaxPlayersLimit)
 	}
 	if c.Bots < 0 || c.Bots > c.MaxPlayers {
 		return fmt.Errorf("bots %d outside 0..maxplayers (%d)", c.Bots, c.MaxPlayers)
@@ -142,6 +144,7 @@ type Server struct {
 	nextEventID  uint32
 	scoresDirty  bool
 	tickStats    tickStats
+	snapStats    SnapshotStatus // snapshots sent since start
 
 	statusMu sync.Mutex
 	status   Status

@@ -27,7 +27,9 @@ type session struct {
 	pending []shared.UserCmd // received, not yet run (budget)
 	budget  int              // command ticks the client may still run
 
-	ackTick    uint32 // newest snapshot tick the client acked
+	ackTick    uint32 // tick of the newest snapshot the client acked
+	ackSeq     uint32 // Seq of the newest snapshot the client acked: the delta baseline
+	deltaBuf   []byte // reused for EntityDelta
 	sent       [sentRing]sentSnap
 	nextSeq    uint32 // Seq of the next snapshot
 	appliedSeq uint32 // snapshots up to this Seq are reflected in view
@@ -302,6 +304,7 @@ func (s *Server) readSession(ss *session, now time.Time) {
 			s.runPending(ss)
 		case *proto.Settings:
 			ss.applyRates(m.Rate, m.UpdateRate, m.CmdRate, m.InterpMs, m.InterpRatio, s.cfg.TickRate)
+			ss.hello.NoDelta = m.NoDelta
 		case *proto.Command:
 			s.onCommand(ss, m)
 		default:
@@ -313,7 +316,7 @@ func (s *Server) readSession(ss *session, now time.Time) {
 }
 
 func (s *Server) onCmds(ss *session, m *proto.Cmds, at time.Time) {
-	if m.Ack > ss.ackTick && m.Ack <= s.tick {
+	if m.Ack > ss.ackSeq && m.Ack <= ss.nextSeq {
 		s.onAck(ss, m.Ack, m.AckBits, at)
 	}
 	for i := range m.Cmds {
@@ -342,17 +345,11 @@ func (s *Server) onCmds(ss *session, m *proto.Cmds, at time.Time) {
 // server's own send time, never the client's word) and the arrivals that
 // AckBits reports, applied in order to the session's copy of the client's view.
 func (s *Server) onAck(ss *session, ack, bits uint32, at time.Time) {
-	var acked *sentSnap
-	for i := range ss.sent {
-		if ss.sent[i].tick == ack && ss.sent[i].seq != 0 {
-			acked = &ss.sent[i]
-			break
-		}
+	acked := &ss.sent[ack%sentRing]
+	if acked.seq != ack {
+		return // older than the ring: ignore
 	}
-	if acked == nil {
-		return // older than the ring, or a forged tick: ignore
-	}
-	ss.ackTick = ack
+	ss.ackSeq, ss.ackTick = ack, acked.tick
 	sample := float64(at.Sub(acked.at)) / float64(time.Millisecond)
 	if ss.rttMs < 0 {
 		ss.rttMs, ss.rttVar = sample, sample/2
@@ -504,10 +501,29 @@ func (s *Server) sendSnapshots(now time.Time) {
 		rec := &ss.sent[snap.Seq%sentRing]
 		rec.seq, rec.tick, rec.at = snap.Seq, s.tick, now
 		rec.ents = append(rec.ents[:0], snap.Entities...)
+		s.encodeEntities(ss, snap)
 		b := proto.MustEncode(snap)
+		s.countSnapshot(snap, len(b))
 		ss.rateBudget -= float64(len(b))
 		ss.conn.SendRaw(b) // a full queue drops it: the client sees a lost snapshot
 	}
+}
+
+// encodeEntities writes the snapshot's entity frame as a delta against
+// the newest snapshot the client acknowledged (Quake 3's
+// SV_WriteSnapshotToClient against frames[deltaMessage & PACKET_MASK]), or
+// against nothing (a full snapshot) when there is no acked baseline the
+// client still holds (a new client, lost acks, or a baseline more than
+// proto.FrameRingSize snapshots old) or when the client asked for full
+// snapshots (cl_nodelta).
+func (s *Server) encodeEntities(ss *session, snap *proto.Snapshot) {
+	var base []proto.EntityState
+	snap.Baseline = 0
+	if b := &ss.sent[ss.ackSeq%sentRing]; !ss.hello.NoDelta && ss.ackSeq != 0 && b.seq == ss.ackSeq && snap.Seq-ss.ackSeq < proto.FrameRingSize {
+		base, snap.Baseline = b.ents, ss.ackSeq
+	}
+	ss.deltaBuf = proto.AppendEntityDelta(ss.deltaBuf[:0], base, snap.Entities)
+	snap.EntityDelta = ss.deltaBuf
 }
 
 func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {

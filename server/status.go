@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"sort"
 	"time"
+
+	"tickshot/net/proto"
 )
 
 // Status is the JSON body of GET /status.
@@ -18,6 +20,17 @@ type Status struct {
 	MaxPlayers int            `json:"maxplayers"`
 	TickTimeUs TickTimeStatus `json:"tick_time_us"`
 	Players    []PlayerStatus `json:"players"`
+	Snapshots  SnapshotStatus `json:"snapshots"`
+}
+
+// SnapshotStatus counts the snapshots sent to all clients since the
+// server started: full ones (no baseline) and deltas, and their bytes.
+type SnapshotStatus struct {
+	Full       uint64 `json:"full"`
+	Delta      uint64 `json:"delta"`
+	FullBytes  uint64 `json:"full_bytes"`
+	DeltaBytes uint64 `json:"delta_bytes"`
+	MaxBytes   int    `json:"max_bytes"` // the largest snapshot, bytes
 }
 
 // TickTimeStatus is the distribution of tick processing time over the last
@@ -93,7 +106,7 @@ func (t *tickStats) summary() TickTimeStatus {
 
 func (s *Server) publishStatus() {
 	st := Status{
-		Name: s.cfg.Hostname, Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.tick,
+		Name: s.cfg.Hostname, Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.tick, Snapshots: s.snapStats,
 		UptimeSec:  math.Round(time.Since(s.start).Seconds()*10) / 10,
 		MaxPlayers: s.cfg.MaxPlayers, TickTimeUs: s.tickStats.summary(),
 		Players: make([]PlayerStatus, 0, len(s.players)),
@@ -123,4 +136,17 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(s.CurrentStatus())
+}
+
+// countSnapshot adds one sent snapshot of n bytes to the counters.
+func (s *Server) countSnapshot(snap *proto.Snapshot, n int) {
+	st := &s.snapStats
+	if snap.Baseline == 0 {
+		st.Full++
+		st.FullBytes += uint64(n)
+	} else {
+		st.Delta++
+		st.DeltaBytes += uint64(n)
+	}
+	st.MaxBytes = max(st.MaxBytes, n)
 }

@@ -37,6 +37,7 @@ type Config struct {
 	ExtrapMs    int     // cl_extrapolate_amount in ms (default 250)
 	Smooth      bool    // cl_smooth
 	SmoothMs    int     // cl_smoothtime in ms (default 100)
+	NoDelta     bool    // cl_nodelta: ask for full snapshots only
 }
 
 // DefaultConfig returns Source's defaults.
@@ -73,6 +74,8 @@ type Stats struct {
 	TickTimeUs        int     // server tick time
 	DroppedSnapshots  int     // snapshots older than one already applied
 	SnapshotsLost     int     // snapshots that never arrived (gaps in Seq)
+	FullSnapshots     int     // snapshots without a delta baseline
+	BaselineMissing   int     // delta snapshots dropped: their baseline was not held
 }
 
 type predEntry struct {
@@ -130,6 +133,8 @@ type Client struct {
 
 	Stats  Stats
 	Net    NetStats
+	frames proto.FrameRing     // entity frames of recent snapshots: delta baselines
+	entBuf []proto.EntityState // the newest frame, reused
 	cmdSeq uint32
 	prints []string
 	err    error
@@ -161,7 +166,7 @@ func Connect(ctx context.Context, dial Dialer, addr string, cfg Config) (*Client
 	conn := proto.NewConn(t)
 	conn.Send(&proto.Hello{Protocol: proto.ProtocolVersion, Name: cfg.Name, Rate: uint32(cfg.Rate),
 		UpdateRate: uint16(cfg.UpdateRate), CmdRate: uint16(cfg.CmdRate), InterpMs: uint16(cfg.InterpMs),
-		InterpRatio: float32(cfg.InterpRatio)})
+		InterpRatio: float32(cfg.InterpRatio), NoDelta: cfg.NoDelta})
 	timeout := time.NewTimer(proto.HandshakeTimeout)
 	defer timeout.Stop()
 	select {
@@ -338,8 +343,9 @@ func (c *Client) handle(p proto.Packet) {
 	c.Net.In.Add(p.At, p.Size)
 	switch m := p.Msg.(type) {
 	case *proto.Snapshot:
-		c.onSnapshot(m, p.At)
-		c.Net.record(m, p, c)
+		if c.onSnapshot(m, p.At) {
+			c.Net.record(m, p, c)
+		}
 	case *proto.Print:
 		c.prints = append(c.prints, m.Text)
 	case *proto.Reject:
@@ -431,7 +437,7 @@ func (c *Client) sendCmds() {
 		return
 	}
 	c.cmdSeq++
-	msg := &proto.Cmds{Ack: c.lastSnap, AckBits: c.seqBits, Seq: c.cmdSeq, Cmds: make([]shared.UserCmd, 0, c.cmdNum-from+1)}
+	msg := &proto.Cmds{Ack: c.newestSeq, AckBits: c.seqBits, Seq: c.cmdSeq, Cmds: make([]shared.UserCmd, 0, c.cmdNum-from+1)}
 	for n := from; n <= c.cmdNum; n++ {
 		msg.Cmds = append(msg.Cmds, c.ring[n%ringSize].cmd)
 	}
@@ -458,6 +464,36 @@ func (c *Client) Resync() {
 	c.cmdAcc = 0
 }
 
+// rebuildEntities turns the snapshot's EntityDelta into its entity frame
+// (s.Entities), against the baseline frame it names, and keeps the frame
+// as a baseline for later snapshots. A baseline this client no longer
+// holds drops the snapshot (counted; the server falls back to a full
+// snapshot once acks resume); a malformed delta is a protocol error that
+// closes the connection.
+func (c *Client) rebuildEntities(s *proto.Snapshot) bool {
+	var base []proto.EntityState
+	if s.Baseline != 0 {
+		b, ok := c.frames.Get(s.Baseline)
+		if !ok {
+			c.Stats.BaselineMissing++
+			return false
+		}
+		base = b
+	}
+	ents, err := proto.ApplyEntityDelta(c.entBuf[:0], base, s.EntityDelta)
+	if err != nil {
+		c.conn.Close("protocol error: " + err.Error())
+		return false
+	}
+	c.entBuf = ents
+	s.Entities = ents
+	c.frames.Put(s.Seq, ents)
+	if s.Baseline == 0 {
+		c.Stats.FullSnapshots++
+	}
+	return true
+}
+
 // advanceClock runs the server-time estimate at real speed, nudged up to 5%
 // towards the newest snapshot tick; it jumps only when more than half a
 // second off (connect, long stall).
@@ -470,10 +506,14 @@ func (c *Client) advanceClock(dt time.Duration) {
 	c.clock += dt.Seconds() * float64(c.TickRate) * (1 + adj)
 }
 
-func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) {
+// onSnapshot applies a snapshot; it reports whether it was used.
+func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 	if c.haveSnap && s.Tick <= c.lastSnap {
 		c.Stats.DroppedSnapshots++
-		return
+		return false
+	}
+	if !c.rebuildEntities(s) {
+		return false
 	}
 	c.Stats.SnapshotsReceived++
 	c.trackSeq(s.Seq)
@@ -503,6 +543,7 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) {
 			c.Names[r.ID] = r.Name
 		}
 	}
+	return true
 }
 
 // reconcile compares the server's state after AckCmd with what was
@@ -702,7 +743,8 @@ func (c *Client) SendCommand(text, password string) {
 // rate, cl_updaterate, cl_cmdrate, cl_interp or cl_interp_ratio.
 func (c *Client) SendSettings() {
 	c.conn.Send(&proto.Settings{Rate: uint32(c.Cfg.Rate), UpdateRate: uint16(c.Cfg.UpdateRate),
-		CmdRate: uint16(c.Cfg.CmdRate), InterpMs: uint16(c.Cfg.InterpMs), InterpRatio: float32(c.Cfg.InterpRatio)})
+		CmdRate: uint16(c.Cfg.CmdRate), InterpMs: uint16(c.Cfg.InterpMs), InterpRatio: float32(c.Cfg.InterpRatio),
+		NoDelta: c.Cfg.NoDelta})
 }
 
 // FakeConditions returns the simulated conditions on received messages.

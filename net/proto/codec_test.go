@@ -32,10 +32,11 @@ func sampleMessages() []Message {
 		&Snapshot{Tick: 5000, AckCmd: 12,
 			Self: SelfState{X: -640, Y: 12800, VX: 17920, VY: -3, Dead: false, Weapon: 0, Ammo: []uint8{30},
 				NextAttack: 5, ReloadTicks: 0, SwitchTicks: 2, Health: 100, Teleport: 3},
-			Entities: []EntityState{
+			Seq: 40, Baseline: 38,
+			EntityDelta: AppendEntityDelta(nil, nil, []EntityState{
 				{ID: 2, X: 100, Y: -200, Angle: -31415, Health: 55, Flags: FlagAlive | FlagBot, Teleport: 1},
 				{ID: 3, X: 1 << 20, Y: 5, Angle: 31415, Health: 0, Flags: FlagBot, Teleport: 0},
-			},
+			}),
 			Events: []Event{
 				{ID: 1, Tick: 4990, Kind: EvShot, A: 2, X: 10, Y: 20, X2: 300, Y2: -400},
 				{ID: 2, Tick: 4991, Kind: EvJoin, A: 4, Text: "Alyx"},

@@ -16,7 +16,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 1
+const ProtocolVersion = 2
 
 // MsgType is the first byte of every message.
 type MsgType uint8
@@ -95,6 +95,9 @@ type Hello struct {
 	InterpMs uint16
 	// InterpRatio is cl_interp_ratio (snapshot intervals of interpolation).
 	InterpRatio float32
+	// NoDelta asks for full snapshots only (Quake 3's cl_nodelta): for
+	// comparing bandwidth, or a client that cannot keep baselines.
+	NoDelta bool
 }
 
 // Type implements Message.
@@ -109,6 +112,7 @@ type Settings struct {
 	CmdRate     uint16
 	InterpMs    uint16
 	InterpRatio float32
+	NoDelta     bool // cl_nodelta, as in Hello
 }
 
 // Type implements Message.
@@ -183,7 +187,8 @@ func (*Disconnect) Type() MsgType { return MsgDisconnect }
 // that were already sent, so that a lost packet loses no input.
 type Cmds struct {
 	_msgpack struct{} `msgpack:",as_array"`
-	// Ack is the tick of the newest snapshot the client has received (0: none).
+	// Ack is the Seq of the newest snapshot the client has received and
+	// applied (0: none). The server deltas later snapshots against it.
 	Ack uint32
 	// AckBits says which earlier snapshots arrived: bit i set means the
 	// snapshot whose Seq is (Seq of the acked one) - 1 - i arrived.
@@ -306,12 +311,20 @@ type Snapshot struct {
 	Tick uint32
 	// Seq numbers the snapshots sent to this client: 1, 2, 3, ...
 	Seq uint32
+	// Baseline is the Seq of the snapshot whose entity frame EntityDelta
+	// is relative to: one the client acknowledged; 0 for a full snapshot.
+	Baseline uint32
 	// AckCmd is the last CommandNumber the server ran for this client.
 	AckCmd uint32
 	// Self is the client's own authoritative state after AckCmd.
 	Self SelfState
-	// Entities are the other players.
-	Entities []EntityState
+	// EntityDelta turns the baseline's frame of other players into this
+	// snapshot's (AppendEntityDelta, delta.go): a msgpack bin.
+	EntityDelta []byte
+	// Entities are the other players, sorted by ID: not on the wire; the
+	// server fills them before encoding EntityDelta, the client after
+	// applying it (ApplyEntityDelta).
+	Entities []EntityState `msgpack:"-"`
 	// Projectiles are the projectiles in flight.
 	Projectiles []ProjectileState
 	// Events not yet acked by the client.
