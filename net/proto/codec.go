@@ -23,6 +23,10 @@ func Encode(m Message) ([]byte, error) {
 	enc := msgpack.GetEncoder()
 	defer msgpack.PutEncoder(enc)
 	enc.Reset(&buf)
+	// Integers in their smallest msgpack form (a positive fixint is one
+	// byte): protocol 1 wrote every integer at full width, a third of a
+	// snapshot's bytes. Every decoder reads any integer form.
+	enc.UseCompactInts(true)
 	if err := enc.Encode(m); err != nil {
 		return nil, fmt.Errorf("encode %s: %w", m.Type(), err)
 	}
