@@ -183,10 +183,17 @@ func (g *Game) connect() {
 	}()
 }
 
-// Layout implements ebiten.Game: the screen is the window's size, so text
-// stays crisp and the view shows more of the arena in a larger window.
+// Layout implements ebiten.Game: the screen is the window's size (text
+// stays crisp), up to the view the server selects snapshots for
+// (game.ViewWidth × game.ViewHeight world units, drawn 1:1): a larger window
+// is scaled up rather than shown more of the arena, so every player it
+// could draw is on the wire and nobody sees past what the server sends.
 func (g *Game) Layout(outsideW, outsideH int) (int, int) {
-	g.w, g.h = max(outsideW, 320), max(outsideH, 200)
+	w, h := float64(max(outsideW, 320)), float64(max(outsideH, 200))
+	if s := math.Max(w/game.ViewWidth, h/game.ViewHeight); s > 1 {
+		w, h = w/s, h/s
+	}
+	g.w, g.h = int(w), int(h)
 	return g.w, g.h
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"tickshot/client/netclient"
+	"tickshot/game"
 	"tickshot/shared"
 )
 
@@ -67,26 +68,14 @@ func drawText(dst *ebiten.Image, s string, size float64, bold bool, x, y float64
 	text.Draw(dst, s, f, op)
 }
 
-// camera returns the world position at the screen's top-left corner.
+// camera returns the world position at the screen's top-left corner
+// (game.Camera: the same view the server selects snapshots for).
 func (g *Game) camera() (float64, float64) {
 	if g.c == nil {
 		return 0, 0
 	}
 	px, py := g.drawPos()
-	m := g.c.Map
-	cx, cy := px-float64(g.w)/2, py-float64(g.h)/2
-	// Keep the arena on screen when it is larger than the window; centre it otherwise.
-	if m.Width > float64(g.w) {
-		cx = math.Max(-40, math.Min(cx, m.Width-float64(g.w)+40))
-	} else {
-		cx = (m.Width - float64(g.w)) / 2
-	}
-	if m.Height > float64(g.h) {
-		cy = math.Max(-40, math.Min(cy, m.Height-float64(g.h)+40))
-	} else {
-		cy = (m.Height - float64(g.h)) / 2
-	}
-	return cx, cy
+	return game.Camera(g.c.Map.Width, g.c.Map.Height, px, py, float64(g.w), float64(g.h))
 }
 
 func (g *Game) worldToScreen(x, y float64) (float64, float64) {

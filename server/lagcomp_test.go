@@ -50,6 +50,7 @@ func lcRun(s *Server, now *time.Time, n int, ss *session, snapshotEvery int) {
 		*now = now.Add(dt)
 		s.Step(*now)
 		if ss != nil && s.tick%uint32(snapshotEvery) == 0 {
+			s.buildFrame()
 			snap := s.buildSnapshot(ss)
 			s.applyToView(ss, &sentSnap{seq: s.tick, tick: s.tick, ents: snap.Entities})
 		}
@@ -431,7 +432,7 @@ func TestRewindLeavesWorldIdentical(t *testing.T) {
 // A player admitted this tick has neither a view entry nor a lag record yet;
 // a rewind in the same tick must leave it at the present, not crash.
 func TestRewindPlayerJoinedThisTick(t *testing.T) {
-	s := lcServer(t, Config{Bots: 3, Seed: 2})
+	s := lcServer(t, Config{Bots: 3, Seed: 2, Map: "range"}) // range: everyone in view
 	ss := lcSession(s.players[0], 80)
 	now := time.Unix(1000, 0)
 	lcRun(s, &now, 64, ss, 3)
@@ -474,7 +475,11 @@ func TestRewindFromViewMatchesClientInterpolation(t *testing.T) {
 			if b.ID == ss.player.ID {
 				continue
 			}
-			want, _, _ := ss.view[b.ID].Hist.At(cmd.RenderTick(s.cfg.TickRate), maxExtrap)
+			v := ss.view[b.ID]
+			if v == nil {
+				continue // outside the client's view: not in its snapshots, rewound from the record
+			}
+			want, _, _ := v.Hist.At(cmd.RenderTick(s.cfg.TickRate), maxExtrap)
 			if b.X != want.X || b.Y != want.Y {
 				t.Fatalf("player %d rewound to (%v, %v), client drew (%v, %v)", b.ID, b.X, b.Y, want.X, want.Y)
 			}

@@ -144,7 +144,8 @@ type Server struct {
 	nextEventID  uint32
 	scoresDirty  bool
 	tickStats    tickStats
-	snapStats    SnapshotStatus // snapshots sent since start
+	snapStats    SnapshotStatus      // snapshots sent since start
+	frame        []proto.EntityState // this tick's players, quantized (buildFrame)
 
 	statusMu sync.Mutex
 	status   Status

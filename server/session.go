@@ -27,9 +27,10 @@ type session struct {
 	pending []shared.UserCmd // received, not yet run (budget)
 	budget  int              // command ticks the client may still run
 
-	ackTick    uint32 // tick of the newest snapshot the client acked
-	ackSeq     uint32 // Seq of the newest snapshot the client acked: the delta baseline
-	deltaBuf   []byte // reused for EntityDelta
+	ackTick    uint32              // tick of the newest snapshot the client acked
+	ackSeq     uint32              // Seq of the newest snapshot the client acked: the delta baseline
+	deltaBuf   []byte              // reused for EntityDelta
+	entBuf     []proto.EntityState // reused for the selected entities
 	sent       [sentRing]sentSnap
 	nextSeq    uint32 // Seq of the next snapshot
 	appliedSeq uint32 // snapshots up to this Seq are reflected in view
@@ -458,6 +459,7 @@ func (s *Server) sendSnapshots(now time.Time) {
 		s.scoresDirty = false
 	}
 	var scores []proto.ScoreEntry
+	framed := false // s.frame is built at the first snapshot due this tick
 	for _, ss := range s.sessions {
 		// rate: the budget grows by rate/tickrate bytes a tick, banked for at
 		// most a quarter second; a snapshot is held back (choked) while the
@@ -485,6 +487,10 @@ func (s *Server) sendSnapshots(now time.Time) {
 		}
 		ss.choked = false
 		ss.snapAcc -= float64(s.cfg.TickRate)
+		if !framed {
+			s.buildFrame()
+			framed = true
+		}
 		snap := s.buildSnapshot(ss)
 		snap.Choke = uint16(min(ss.chokes, 65535))
 		ss.chokes = 0
@@ -526,8 +532,36 @@ func (s *Server) encodeEntities(ss *session, snap *proto.Snapshot) {
 	snap.EntityDelta = ss.deltaBuf
 }
 
+// buildFrame quantizes every player once per tick into s.frame, sorted
+// by ID: the world frame that each client's snapshot selects from
+// (ioquake3 builds its snapshot entities once, SV_BuildClientSnapshot, and
+// writes them per client).
+func (s *Server) buildFrame() {
+	s.frame = s.frame[:0]
+	for _, o := range s.players {
+		var flags uint8
+		if o.Alive() {
+			flags |= proto.FlagAlive
+		}
+		if o.Bot {
+			flags |= proto.FlagBot
+		}
+		s.frame = append(s.frame, proto.EntityState{
+			ID: o.ID, X: proto.ToFixed(o.State.X), Y: proto.ToFixed(o.State.Y),
+			Angle: proto.AngleToWire(o.Angle), Health: uint8(o.Health), Flags: flags, Teleport: o.Teleport,
+		})
+	}
+}
+
+// buildSnapshot selects what one client receives from the tick's frame
+// (interest management): the other players and projectiles inside its
+// view (game.ViewRect: the most the client can show, plus a margin); the
+// events about it, the kill feed and joins always, shots, hits and
+// explosions only where it can see them. A player behind the camera's edge
+// is not on the wire (the anti-maphack rule).
 func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 	p := ss.player
+	view := game.ViewRect(s.m, p.State.X, p.State.Y)
 	snap := &proto.Snapshot{
 		Tick:       s.tick,
 		AckCmd:     ss.lastCmd,
@@ -537,28 +571,22 @@ func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 		PingVarMs:  uint16(math.Min(ss.rttVar, 65535)),
 		CmdLoss:    uint8(math.Round(ss.cmdSeq.LossPct())),
 		PingMs:     uint16(math.Max(ss.rttMs, 0)),
-		Entities:   make([]proto.EntityState, 0, len(s.players)),
+		Entities:   ss.entBuf[:0],
 	}
-	snap.Projectiles = s.projectileStates()
-	for _, o := range s.players {
-		if o.ID == p.ID {
-			continue
+	for _, pr := range s.projectileStates() {
+		if view.Contains(proto.FromFixed(pr.X), proto.FromFixed(pr.Y)) {
+			snap.Projectiles = append(snap.Projectiles, pr)
 		}
-		var flags uint8
-		if o.Alive() {
-			flags |= proto.FlagAlive
-		}
-		if o.Bot {
-			flags |= proto.FlagBot
-		}
-		snap.Entities = append(snap.Entities, proto.EntityState{
-			ID: o.ID, X: proto.ToFixed(o.State.X), Y: proto.ToFixed(o.State.Y),
-			Angle: proto.AngleToWire(o.Angle), Health: uint8(o.Health), Flags: flags, Teleport: o.Teleport,
-		})
 	}
+	for _, e := range s.frame {
+		if e.ID != p.ID && view.Contains(proto.FromFixed(e.X), proto.FromFixed(e.Y)) {
+			snap.Entities = append(snap.Entities, e)
+		}
+	}
+	ss.entBuf = snap.Entities
 	// Events since the newest snapshot the client acked (resent until acked).
 	for i, e := range s.events {
-		if e.Tick > ss.ackTick && (s.eventTo[i] == 0 || s.eventTo[i] == p.ID) {
+		if e.Tick > ss.ackTick && (s.eventTo[i] == 0 || s.eventTo[i] == p.ID) && eventVisible(&e, p.ID, view) {
 			snap.Events = append(snap.Events, e)
 		}
 	}
@@ -568,6 +596,26 @@ func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 		snap.Events = snap.Events[n-MaxEventsPerSnapshot:]
 	}
 	return snap
+}
+
+// eventVisible reports whether a client (player id) with view should get
+// event e: everything about itself, the kill feed, joins, leaves and
+// match news always; shots, hits and explosions of others only when they
+// happen in view.
+func eventVisible(e *proto.Event, id uint16, view game.Rect) bool {
+	if e.A == id || e.B == id {
+		return true
+	}
+	in := func(x, y int32) bool { return view.Contains(proto.FromFixed(x), proto.FromFixed(y)) }
+	switch e.Kind {
+	case proto.EvShot:
+		return in(e.X, e.Y) || in(e.X2, e.Y2)
+	case proto.EvHit:
+		return in(e.X2, e.Y2)
+	case proto.EvExplode:
+		return view.Grow(float64(e.Value)).Contains(proto.FromFixed(e.X), proto.FromFixed(e.Y))
+	}
+	return true
 }
 
 func (s *Server) scoreboard() []proto.ScoreEntry {
