@@ -124,9 +124,50 @@ func (m *Map) RayWalls(x0, y0, x1, y1 float64) float64 {
 	return info.Alpha
 }
 
-// LineOfSight reports whether the segment between two points crosses no wall.
+// LineOfSight reports whether the segment between two points crosses no
+// wall. It clips the segment against each wall box (Liang–Barsky) instead
+// of asking cp/v2: the bots and splash damage ask it thousands of times a
+// tick, and cp's query allocated four times per call and cost three times
+// as much (FINDINGS: 64 % of a 64-bot tick). TestLineOfSightMatchesCp
+// checks both give the same answers.
 func (m *Map) LineOfSight(x0, y0, x1, y1 float64) bool {
-	return m.RayWalls(x0, y0, x1, y1) >= 1
+	dx, dy := x1-x0, y1-y0
+	for i := range m.Walls {
+		if segmentHitsBox(x0, y0, dx, dy, &m.Walls[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// segmentHitsBox reports whether the segment from (x0, y0) to
+// (x0+dx, y0+dy) meets box b (Liang–Barsky clipping).
+func segmentHitsBox(x0, y0, dx, dy float64, b *shared.Box) bool {
+	t0, t1 := 0.0, 1.0
+	ps := [4]float64{-dx, dx, -dy, dy}
+	qs := [4]float64{x0 - b.MinX, b.MaxX - x0, y0 - b.MinY, b.MaxY - y0}
+	for i, p := range ps {
+		q := qs[i]
+		if p == 0 {
+			if q < 0 {
+				return false // parallel to this side and outside it
+			}
+			continue
+		}
+		r := q / p
+		if p < 0 {
+			if r > t1 {
+				return false
+			}
+			t0 = max(t0, r)
+		} else {
+			if r < t0 {
+				return false
+			}
+			t1 = min(t1, r)
+		}
+	}
+	return t0 <= t1
 }
 
 // Solid reports whether a circle of radius r at (x, y) overlaps a wall.
