@@ -132,8 +132,15 @@ func (m *Map) RayWalls(x0, y0, x1, y1 float64) float64 {
 // checks both give the same answers.
 func (m *Map) LineOfSight(x0, y0, x1, y1 float64) bool {
 	dx, dy := x1-x0, y1-y0
+	loX, hiX := min(x0, x1), max(x0, x1)
+	loY, hiY := min(y0, y1), max(y0, y1)
 	for i := range m.Walls {
-		if segmentHitsBox(x0, y0, dx, dy, &m.Walls[i]) {
+		w := &m.Walls[i]
+		// Boxes clear of the segment's bounding box cannot meet it.
+		if w.MinX > hiX || w.MaxX < loX || w.MinY > hiY || w.MaxY < loY {
+			continue
+		}
+		if segmentHitsBox(x0, y0, dx, dy, w) {
 			return false
 		}
 	}

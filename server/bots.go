@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"sort"
 
 	"tickshot/game"
 	"tickshot/shared"
@@ -32,27 +33,41 @@ func (s *Server) removeBot() {
 }
 
 func (s *Server) runBots() {
+	// Every player's hitbox, once per tick (not once per bot: that was
+	// O(N²) copying); each bot's entry follows it as it moves, so later
+	// bots see where earlier ones went this tick, as before.
+	all := s.botBoxBuf[:0]
+	for _, o := range s.players {
+		all = append(all, game.Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()})
+	}
+	s.botBoxBuf = all
+	last := len(all) - 1
 	for _, b := range s.bots {
 		p := b.player
+		i := s.playerIndex(p.ID)
+		if i < 0 {
+			continue
+		}
 		b.brain.Skill = s.vars.botSkill
-		in := b.brain.Think(s.m, s.cfg.TickRate, p.State, p.Health, s.hitboxesExcept(p.ID))
+		// The others: the bot's own entry swapped to the end and left out.
+		all[i], all[last] = all[last], all[i]
+		in := b.brain.Think(s.m, s.cfg.TickRate, p.State, p.Health, all[:last])
+		all[i], all[last] = all[last], all[i]
 		b.cmdNum++
 		cmd := shared.UserCmd{
 			CommandNumber: b.cmdNum, TickCount: s.tick, Msec: shared.MsecFor(s.cfg.TickRate),
 			Buttons: in.Buttons, MoveX: in.MoveX, MoveY: in.MoveY, ViewAngle: in.Angle,
 		}
 		s.runCommand(p, cmd, nil)
+		all[i].X, all[i].Y, all[i].Alive = p.State.X, p.State.Y, p.Alive()
 	}
 }
 
-// hitboxesExcept returns every other player's current hitbox.
-func (s *Server) hitboxesExcept(id uint16) []game.Hitbox {
-	boxes := s.botBoxBuf[:0] // reused: Think does not keep it
-	for _, o := range s.players {
-		if o.ID != id {
-			boxes = append(boxes, game.Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()})
-		}
+// playerIndex is the index of player id in s.players (sorted by ID), or -1.
+func (s *Server) playerIndex(id uint16) int {
+	i := sort.Search(len(s.players), func(i int) bool { return s.players[i].ID >= id })
+	if i < len(s.players) && s.players[i].ID == id {
+		return i
 	}
-	s.botBoxBuf = boxes
-	return boxes
+	return -1
 }
