@@ -104,3 +104,35 @@ func TestInterestManagement(t *testing.T) {
 		t.Error("the server's copy of the client's view kept a player that left it")
 	}
 }
+
+// Scoreboard rows carry a player's name until the client has received it
+// in a snapshot it acknowledged; a new player behind a reused id gets its
+// name sent again.
+func TestLeanScoreboard(t *testing.T) {
+	s := lcServer(t, Config{Seed: 1})
+	me := s.newPlayer("me", false)
+	other := s.newPlayer("other", false)
+	ss := lcSession(me, 50)
+	names := func(rows []proto.ScoreEntry) map[uint16]string {
+		m := map[uint16]string{}
+		for _, r := range rows {
+			m[r.ID] = r.Name
+		}
+		return m
+	}
+	first := names(ss.leanScores(s.scoreboard()))
+	if first[me.ID] != "me" || first[other.ID] != "other" {
+		t.Fatalf("first scoreboard names %v", first)
+	}
+	// A snapshot carrying "other" reached the client.
+	s.learnNames(ss, &sentSnap{names: []sentName{{other.ID, "other"}}})
+	second := names(ss.leanScores(s.scoreboard()))
+	if second[other.ID] != "" || second[me.ID] != "me" {
+		t.Errorf("after the client got \"other\": names %v, want other's omitted and me's still sent", second)
+	}
+	// The id now belongs to someone else: the name is sent again.
+	other.Name = "newcomer"
+	if third := names(ss.leanScores(s.scoreboard())); third[other.ID] != "newcomer" {
+		t.Errorf("a new name behind a known id was omitted: %v", third)
+	}
+}

@@ -36,11 +36,14 @@ type session struct {
 	appliedSeq uint32 // snapshots up to this Seq are reflected in view
 	// view is the client's interpolation state of every other player,
 	// rebuilt from the snapshots it acknowledged (see lagcomp.go).
-	view      map[uint16]*game.EntityView
-	rttMs     float64 // smoothed round trip, ms; <0 until measured
-	rttVar    float64 // mean deviation of the RTT samples, ms
-	lastScor  uint32  // tick of the last scoreboard sent
-	scoresDue bool    // the scoreboard changed since it was last sent
+	view     map[uint16]*game.EntityView
+	rttMs    float64 // smoothed round trip, ms; <0 until measured
+	rttVar   float64 // mean deviation of the RTT samples, ms
+	lastScor uint32  // tick of the last scoreboard sent
+	// knownNames are the names the client has received (in a snapshot it
+	// acknowledged), by player id: scoreboard rows omit them.
+	knownNames map[uint16]string
+	scoresDue  bool // the scoreboard changed since it was last sent
 
 	// Abuse accounting: counted, logged once.
 	droppedCmds int
@@ -71,6 +74,8 @@ type sentSnap struct {
 	tick uint32
 	at   time.Time
 	ents []proto.EntityState
+	// names are the names this snapshot's scoreboard carried, by id.
+	names []sentName
 }
 
 type joinReq struct {
@@ -371,6 +376,7 @@ func (s *Server) onAck(ss *session, ack, bits uint32, at time.Time) {
 			continue
 		}
 		s.applyToView(ss, snap)
+		s.learnNames(ss, snap)
 	}
 	ss.appliedSeq = acked.seq
 }
@@ -494,19 +500,32 @@ func (s *Server) sendSnapshots(now time.Time) {
 		snap := s.buildSnapshot(ss)
 		snap.Choke = uint16(min(ss.chokes, 65535))
 		ss.chokes = 0
-		if ss.scoresDue || s.tick-ss.lastScor >= uint32(s.cfg.TickRate) {
+		// The scoreboard: after a change at most twice a second (the kill
+		// feed says who killed whom at once), else once a second for pings.
+		since := s.tick - ss.lastScor
+		scoreSent := false
+		if (ss.scoresDue && since >= uint32(s.cfg.TickRate)/2) || since >= uint32(s.cfg.TickRate) {
 			if scores == nil {
 				scores = s.scoreboard()
 			}
-			snap.Scores = scores
+			snap.Scores = ss.leanScores(scores)
 			ss.lastScor = s.tick
 			ss.scoresDue = false
+			scoreSent = true
 		}
 		ss.nextSeq++
 		snap.Seq = ss.nextSeq
 		rec := &ss.sent[snap.Seq%sentRing]
 		rec.seq, rec.tick, rec.at = snap.Seq, s.tick, now
 		rec.ents = append(rec.ents[:0], snap.Entities...)
+		rec.names = rec.names[:0]
+		if scoreSent {
+			for _, r := range snap.Scores {
+				if r.Name != "" {
+					rec.names = append(rec.names, sentName{r.ID, r.Name})
+				}
+			}
+		}
 		s.encodeEntities(ss, snap)
 		b := proto.MustEncode(snap)
 		s.countSnapshot(snap, len(b))
@@ -637,4 +656,35 @@ func (s *Server) sessionOf(id uint16) *session {
 		}
 	}
 	return nil
+}
+
+// sentName is a player's name as a snapshot's scoreboard carried it.
+type sentName struct {
+	id   uint16
+	name string
+}
+
+// leanScores is the scoreboard for one client: the rows with the names it
+// has not received yet, the others with Name "" (the client keeps the
+// names it has: FINDINGS measured the names as 27 % of the bytes at 64
+// players when every scoreboard carried them).
+func (ss *session) leanScores(rows []proto.ScoreEntry) []proto.ScoreEntry {
+	out := make([]proto.ScoreEntry, len(rows))
+	copy(out, rows)
+	for i := range out {
+		if n, ok := ss.knownNames[out[i].ID]; ok && n == out[i].Name {
+			out[i].Name = ""
+		}
+	}
+	return out
+}
+
+// learnNames records the names a snapshot that reached the client carried.
+func (s *Server) learnNames(ss *session, snap *sentSnap) {
+	for _, n := range snap.names {
+		if ss.knownNames == nil {
+			ss.knownNames = map[uint16]string{}
+		}
+		ss.knownNames[n.id] = n.name
+	}
 }

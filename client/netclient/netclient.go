@@ -538,9 +538,14 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 		}
 	}
 	if len(s.Scores) > 0 {
-		c.Scores = s.Scores
-		for _, r := range s.Scores {
-			c.Names[r.ID] = r.Name
+		// A row without a name is a player whose name this client has.
+		c.Scores = append(c.Scores[:0], s.Scores...)
+		for i, r := range c.Scores {
+			if r.Name != "" {
+				c.Names[r.ID] = r.Name
+			} else {
+				c.Scores[i].Name = c.Names[r.ID]
+			}
 		}
 	}
 	return true
