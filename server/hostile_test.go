@@ -31,7 +31,7 @@ func TestHostileTextCannotBreakOthersSnapshots(t *testing.T) {
 	s.removePlayer(p2.ID, "bye\x01\x7f\xff")
 	s.tick++
 	snap := s.buildSnapshot(ss)
-	snap.Scores = s.scoreboard()
+	snap.Scores = s.scoreboard(nil)
 	if _, err := proto.Decode(proto.MustEncode(snap)); err != nil {
 		t.Fatalf("a snapshot with hostile texts fails the client's check: %v", err)
 	}

@@ -120,19 +120,19 @@ func TestLeanScoreboard(t *testing.T) {
 		}
 		return m
 	}
-	first := names(ss.leanScores(s.scoreboard()))
+	first := names(ss.leanScores(s.scoreboard(nil)))
 	if first[me.ID] != "me" || first[other.ID] != "other" {
 		t.Fatalf("first scoreboard names %v", first)
 	}
 	// A snapshot carrying "other" reached the client.
 	s.learnNames(ss, &sentSnap{names: []sentName{{other.ID, "other"}}})
-	second := names(ss.leanScores(s.scoreboard()))
+	second := names(ss.leanScores(s.scoreboard(nil)))
 	if second[other.ID] != "" || second[me.ID] != "me" {
 		t.Errorf("after the client got \"other\": names %v, want other's omitted and me's still sent", second)
 	}
 	// The id now belongs to someone else: the name is sent again.
 	other.Name = "newcomer"
-	if third := names(ss.leanScores(s.scoreboard())); third[other.ID] != "newcomer" {
+	if third := names(ss.leanScores(s.scoreboard(nil))); third[other.ID] != "newcomer" {
 		t.Errorf("a new name behind a known id was omitted: %v", third)
 	}
 }

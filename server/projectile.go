@@ -128,12 +128,8 @@ func (s *Server) explode(pr *projectile, x, y float64, direct uint16) {
 	}
 }
 
-// projectileStates returns the projectiles as snapshots carry them.
-func (s *Server) projectileStates() []proto.ProjectileState {
-	if len(s.projectiles) == 0 {
-		return nil
-	}
-	out := make([]proto.ProjectileState, 0, len(s.projectiles))
+// appendProjectileStates appends the projectiles as snapshots carry them.
+func (s *Server) appendProjectileStates(out []proto.ProjectileState) []proto.ProjectileState {
 	for _, pr := range s.projectiles {
 		out = append(out, proto.ProjectileState{ID: pr.id, Owner: pr.owner, Weapon: pr.weapon,
 			X: proto.ToFixed(pr.x), Y: proto.ToFixed(pr.y), VX: proto.ToFixed(pr.vx), VY: proto.ToFixed(pr.vy)})

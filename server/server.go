@@ -144,8 +144,12 @@ type Server struct {
 	nextEventID  uint32
 	scoresDirty  bool
 	tickStats    tickStats
-	snapStats    SnapshotStatus      // snapshots sent since start
-	frame        []proto.EntityState // this tick's players, quantized (buildFrame)
+	snapStats    SnapshotStatus          // snapshots sent since start
+	frame        []proto.EntityState     // this tick's players, quantized (buildFrame)
+	projFrame    []proto.ProjectileState // this tick's projectiles (buildFrame)
+	scoreBuf     []proto.ScoreEntry      // this tick's scoreboard, when one is due
+	scoresBuilt  bool                    // scoreBuf is this tick's
+	enc          proto.Encoder           // writes every snapshot (tick goroutine)
 
 	statusMu sync.Mutex
 	status   Status

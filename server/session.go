@@ -31,6 +31,11 @@ type session struct {
 	ackSeq     uint32              // Seq of the newest snapshot the client acked: the delta baseline
 	deltaBuf   []byte              // reused for EntityDelta
 	entBuf     []proto.EntityState // reused for the selected entities
+	projBuf    []proto.ProjectileState
+	evBuf      []proto.Event
+	scoreBuf   []proto.ScoreEntry
+	snap       proto.Snapshot // the snapshot being written, reused
+	wire       []byte         // its encoding, reused
 	sent       [sentRing]sentSnap
 	nextSeq    uint32 // Seq of the next snapshot
 	appliedSeq uint32 // snapshots up to this Seq are reflected in view
@@ -464,8 +469,8 @@ func (s *Server) sendSnapshots(now time.Time) {
 		}
 		s.scoresDirty = false
 	}
-	var scores []proto.ScoreEntry
 	framed := false // s.frame is built at the first snapshot due this tick
+	s.scoresBuilt = false
 	for _, ss := range s.sessions {
 		// rate: the budget grows by rate/tickrate bytes a tick, banked for at
 		// most a quarter second; a snapshot is held back (choked) while the
@@ -497,41 +502,54 @@ func (s *Server) sendSnapshots(now time.Time) {
 			s.buildFrame()
 			framed = true
 		}
-		snap := s.buildSnapshot(ss)
-		snap.Choke = uint16(min(ss.chokes, 65535))
-		ss.chokes = 0
-		// The scoreboard: after a change at most twice a second (the kill
-		// feed says who killed whom at once), else once a second for pings.
-		since := s.tick - ss.lastScor
-		scoreSent := false
-		if (ss.scoresDue && since >= uint32(s.cfg.TickRate)/2) || since >= uint32(s.cfg.TickRate) {
-			if scores == nil {
-				scores = s.scoreboard()
-			}
-			snap.Scores = ss.leanScores(scores)
-			ss.lastScor = s.tick
-			ss.scoresDue = false
-			scoreSent = true
-		}
-		ss.nextSeq++
-		snap.Seq = ss.nextSeq
-		rec := &ss.sent[snap.Seq%sentRing]
-		rec.seq, rec.tick, rec.at = snap.Seq, s.tick, now
-		rec.ents = append(rec.ents[:0], snap.Entities...)
-		rec.names = rec.names[:0]
-		if scoreSent {
-			for _, r := range snap.Scores {
-				if r.Name != "" {
-					rec.names = append(rec.names, sentName{r.ID, r.Name})
-				}
-			}
-		}
-		s.encodeEntities(ss, snap)
-		b := proto.MustEncode(snap)
-		s.countSnapshot(snap, len(b))
+		b := s.writeSnapshot(ss, now)
 		ss.rateBudget -= float64(len(b))
-		ss.conn.SendRaw(b) // a full queue drops it: the client sees a lost snapshot
+		// The transport owns what it is given: the reused encoding is copied.
+		ss.conn.SendRaw(append([]byte(nil), b...)) // a full queue drops it: the client sees a lost snapshot
 	}
+}
+
+// writeSnapshot builds the snapshot due to ss from this tick's frame,
+// records it in the session's ring (for acks, baselines and the view),
+// and encodes it: build, select, delta, encode (ioquake3's
+// SV_BuildClientSnapshot then SV_WriteSnapshotToClient). The bytes are
+// the session's reused buffer, valid until its next snapshot; nothing
+// here allocates in the steady state (BenchmarkSnapshotPipeline).
+func (s *Server) writeSnapshot(ss *session, now time.Time) []byte {
+	snap := s.buildSnapshot(ss)
+	snap.Choke = uint16(min(ss.chokes, 65535))
+	ss.chokes = 0
+	// The scoreboard: after a change at most twice a second (the kill
+	// feed says who killed whom at once), else once a second for pings.
+	since := s.tick - ss.lastScor
+	scoreSent := false
+	if (ss.scoresDue && since >= uint32(s.cfg.TickRate)/2) || since >= uint32(s.cfg.TickRate) {
+		if !s.scoresBuilt {
+			s.scoreBuf = s.scoreboard(s.scoreBuf[:0])
+			s.scoresBuilt = true
+		}
+		snap.Scores = ss.leanScores(s.scoreBuf)
+		ss.lastScor = s.tick
+		ss.scoresDue = false
+		scoreSent = true
+	}
+	ss.nextSeq++
+	snap.Seq = ss.nextSeq
+	rec := &ss.sent[snap.Seq%sentRing]
+	rec.seq, rec.tick, rec.at = snap.Seq, s.tick, now
+	rec.ents = append(rec.ents[:0], snap.Entities...)
+	rec.names = rec.names[:0]
+	if scoreSent {
+		for _, r := range snap.Scores {
+			if r.Name != "" {
+				rec.names = append(rec.names, sentName{r.ID, r.Name})
+			}
+		}
+	}
+	s.encodeEntities(ss, snap)
+	ss.wire = s.enc.Append(ss.wire[:0], snap)
+	s.countSnapshot(snap, len(ss.wire))
+	return ss.wire
 }
 
 // encodeEntities writes the snapshot's entity frame as a delta against
@@ -557,6 +575,7 @@ func (s *Server) encodeEntities(ss *session, snap *proto.Snapshot) {
 // writes them per client).
 func (s *Server) buildFrame() {
 	s.frame = s.frame[:0]
+	s.projFrame = s.appendProjectileStates(s.projFrame[:0])
 	for _, o := range s.players {
 		var flags uint8
 		if o.Alive() {
@@ -581,21 +600,29 @@ func (s *Server) buildFrame() {
 func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 	p := ss.player
 	view := game.ViewRect(s.m, p.State.X, p.State.Y)
-	snap := &proto.Snapshot{
+	snap := &ss.snap
+	*snap = proto.Snapshot{
 		Tick:       s.tick,
 		AckCmd:     ss.lastCmd,
-		Self:       proto.MakeSelf(p.State, p.Health, p.Teleport),
+		Self:       proto.MakeSelf(p.State, p.Health, p.Teleport, ss.snap.Self.Ammo),
 		TickTimeUs: uint32(s.tickStats.meanUs()),
 		TickStdUs:  uint32(s.tickStats.stdUs()),
 		PingVarMs:  uint16(math.Min(ss.rttVar, 65535)),
 		CmdLoss:    uint8(math.Round(ss.cmdSeq.LossPct())),
 		PingMs:     uint16(math.Max(ss.rttMs, 0)),
 		Entities:   ss.entBuf[:0],
+		// Reused storage; nil (msgpack nil) when there is none.
+		Projectiles: ss.projBuf[:0:cap(ss.projBuf)],
+		Events:      ss.evBuf[:0:cap(ss.evBuf)],
 	}
-	for _, pr := range s.projectileStates() {
+	for _, pr := range s.projFrame {
 		if view.Contains(proto.FromFixed(pr.X), proto.FromFixed(pr.Y)) {
 			snap.Projectiles = append(snap.Projectiles, pr)
 		}
+	}
+	ss.projBuf = snap.Projectiles
+	if len(snap.Projectiles) == 0 {
+		snap.Projectiles = nil
 	}
 	for _, e := range s.frame {
 		if e.ID != p.ID && view.Contains(proto.FromFixed(e.X), proto.FromFixed(e.Y)) {
@@ -609,10 +636,14 @@ func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 			snap.Events = append(snap.Events, e)
 		}
 	}
+	ss.evBuf = snap.Events
 	// A snapshot carries at most MaxEventsPerSnapshot, the newest: it must
 	// stay far below the client's frame limit whatever happens.
 	if n := len(snap.Events); n > MaxEventsPerSnapshot {
 		snap.Events = snap.Events[n-MaxEventsPerSnapshot:]
+	}
+	if len(snap.Events) == 0 {
+		snap.Events = nil
 	}
 	return snap
 }
@@ -637,8 +668,8 @@ func eventVisible(e *proto.Event, id uint16, view game.Rect) bool {
 	return true
 }
 
-func (s *Server) scoreboard() []proto.ScoreEntry {
-	rows := make([]proto.ScoreEntry, 0, len(s.players))
+// scoreboard appends every player's row to rows.
+func (s *Server) scoreboard(rows []proto.ScoreEntry) []proto.ScoreEntry {
 	for _, p := range s.players {
 		row := proto.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Bot: p.Bot}
 		if ss := s.sessionOf(p.ID); ss != nil && ss.rttMs > 0 {
@@ -669,8 +700,8 @@ type sentName struct {
 // names it has: FINDINGS measured the names as 27 % of the bytes at 64
 // players when every scoreboard carried them).
 func (ss *session) leanScores(rows []proto.ScoreEntry) []proto.ScoreEntry {
-	out := make([]proto.ScoreEntry, len(rows))
-	copy(out, rows)
+	out := append(ss.scoreBuf[:0], rows...)
+	ss.scoreBuf = out
 	for i := range out {
 		if n, ok := ss.knownNames[out[i].ID]; ok && n == out[i].Name {
 			out[i].Name = ""

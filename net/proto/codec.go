@@ -33,6 +33,51 @@ func Encode(m Message) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// sliceWriter is an io.Writer appending to a byte slice.
+type sliceWriter struct{ b []byte }
+
+func (w *sliceWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
+
+// WriteByte makes msgpack write single bytes straight in (without it,
+// msgpack wraps the writer and allocates for every byte).
+func (w *sliceWriter) WriteByte(c byte) error {
+	w.b = append(w.b, c)
+	return nil
+}
+
+// Encoder appends messages' wire form to caller-owned buffers without
+// allocating once they have room: the server writes every snapshot with
+// one. Not safe for concurrent use.
+type Encoder struct {
+	w   sliceWriter
+	enc *msgpack.Encoder
+}
+
+// Append appends the wire form of m (Encode's) to dst and returns it. It
+// panics on an encoding error, as MustEncode (none of our messages fail).
+func (e *Encoder) Append(dst []byte, m Message) []byte {
+	if e.enc == nil {
+		e.enc = msgpack.NewEncoder(&e.w)
+		e.enc.UseCompactInts(true)
+	}
+	e.w.b = append(dst, byte(m.Type()))
+	var err error
+	if c, ok := m.(msgpack.CustomEncoder); ok {
+		err = c.EncodeMsgpack(e.enc) // straight in: no reflection, no allocation
+	} else {
+		err = e.enc.Encode(m)
+	}
+	if err != nil {
+		panic(fmt.Errorf("encode %s: %w", m.Type(), err))
+	}
+	b := e.w.b
+	e.w.b = nil
+	return b
+}
+
 // MustEncode is Encode for messages that cannot fail to encode (all of ours).
 func MustEncode(m Message) []byte {
 	b, err := Encode(m)

@@ -371,11 +371,12 @@ func AngleToWire(a float64) int16 {
 // AngleFromWire converts 1/10000 radians to radians.
 func AngleFromWire(a int16) float64 { return float64(a) / 10000 }
 
-// MakeSelf packs a player state and health for the wire.
-func MakeSelf(s shared.PlayerState, health int, teleport uint8) SelfState {
+// MakeSelf packs a player state and health for the wire. The ammo counts
+// are appended to ammo[:0] (pass nil, or a buffer to reuse).
+func MakeSelf(s shared.PlayerState, health int, teleport uint8, ammo []uint8) SelfState {
 	return SelfState{
 		X: ToFixed(s.X), Y: ToFixed(s.Y), VX: ToFixed(s.VX), VY: ToFixed(s.VY),
-		Dead: s.Dead, Weapon: s.Weapon, Ammo: append([]uint8(nil), s.Ammo[:]...),
+		Dead: s.Dead, Weapon: s.Weapon, Ammo: append(ammo[:0], s.Ammo[:]...),
 		NextAttack: s.NextAttack, ReloadTicks: s.ReloadTicks, SwitchTicks: s.SwitchTicks,
 		Health: uint8(health), Teleport: teleport,
 	}
