@@ -1,10 +1,13 @@
 package server
 
 import (
+	"math"
 	"testing"
+	"time"
 
 	"tickshot/game"
 	"tickshot/net/proto"
+	"tickshot/shared"
 )
 
 // sendTo builds, numbers and encodes the snapshot the server would send
@@ -134,5 +137,68 @@ func TestLeanScoreboard(t *testing.T) {
 	other.Name = "newcomer"
 	if third := names(ss.leanScores(s.scoreboard(nil))); third[other.ID] != "newcomer" {
 		t.Errorf("a new name behind a known id was omitted: %v", third)
+	}
+}
+
+// A player that leaves a client's view and comes back is rewound, for that
+// client's shots, from the snapshots it received since it came back, never
+// by interpolating across the gap with what it saw before: the server's
+// copy of the view restarts the history as the client's does.
+func TestRewindAfterLeavingAndReenteringView(t *testing.T) {
+	s := lcServer(t, Config{Seed: 1}) // arena, no bots
+	me := s.newPlayer("me", false)
+	target := s.newPlayer("target", false)
+	me.State.X, me.State.Y = 200, 200
+	ss := lcSession(me, 50)
+	now := time.Unix(1000, 0)
+	dt := time.Second / time.Duration(s.cfg.TickRate)
+	step := func(x, y float64) {
+		now = now.Add(dt)
+		s.Step(now)
+		target.State.X, target.State.Y = x, y
+		if s.tick%3 == 0 { // a snapshot the client received and acked
+			s.buildFrame()
+			snap := s.buildSnapshot(ss)
+			s.applyToView(ss, &sentSnap{seq: s.tick, tick: s.tick, ents: append([]proto.EntityState(nil), snap.Entities...)})
+		}
+	}
+	for i := 0; i < 30; i++ {
+		step(600, 400) // in view
+	}
+	for i := 0; i < 30; i++ {
+		step(1950, 1450) // out of view
+	}
+	if ss.view[target.ID] != nil {
+		t.Fatal("the view kept a player that left it")
+	}
+	back := s.tick
+	for i := 0; i < 30; i++ {
+		step(700+2*float64(i), 450) // back in view, moving right
+	}
+	v := ss.view[target.ID]
+	if v == nil || v.Hist.Len() == 0 {
+		t.Fatal("no view entry after coming back")
+	}
+	if oldest := v.Hist.Get(0); oldest.Tick <= back || oldest.X < 700 {
+		t.Errorf("the history holds a sample from before the player came back: %+v (back at tick %d)", oldest, back)
+	}
+	// A shot whose render tick lies after the return is rewound from the view.
+	rt := float64(back) + 12.5
+	cmd := shared.UserCmd{TickCount: uint32(rt + 6.4), TickFrac: uint8(math.Round((rt + 6.4 - math.Floor(rt+6.4)) * 256)), LerpMsec: 100}
+	boxes, info := s.rewoundHitboxes(ss, &cmd)
+	if info.FromView != 1 {
+		t.Fatalf("rewind %+v: want the target from the view", info)
+	}
+	want, _, _ := v.Hist.At(info.Used, float64(MaxExtrapolateMs)*float64(s.cfg.TickRate)/1000)
+	for _, b := range boxes {
+		if b.ID != target.ID {
+			continue
+		}
+		if b.X != want.X || b.Y != want.Y {
+			t.Errorf("rewound to (%v, %v), the view (what the client drew) has (%v, %v)", b.X, b.Y, want.X, want.Y)
+		}
+		if b.X < 700 || b.X > 760 || b.Y != 450 {
+			t.Errorf("rewound to (%v, %v): off the path since the return", b.X, b.Y)
+		}
 	}
 }
