@@ -129,7 +129,7 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 	return serverFlags{
 		addr:       fs.String("addr", addr, "listen address HOST:PORT (websocket at /ws, JSON at /status)"),
 		tickrate:   fs.Int("tickrate", server.DefaultTickRate, "sv_tickrate: simulation ticks per second (20..128)"),
-		maxplayers: fs.Int("maxplayers", server.DefaultMaxPlayers, "player slots, humans and bots together (1..64); a human joining a full server replaces a bot"),
+		maxplayers: fs.Int("maxplayers", server.DefaultMaxPlayers, fmt.Sprintf("player slots, humans and bots together (1..%d); a human joining a full server replaces a bot", server.MaxPlayersLimit)),
 		bots:       fs.Int("bots", bots, "server-side bots"),
 		mapName:    fs.String("map", game.DefaultMap, "map name (available: "+strings.Join(game.MapNames(), ", ")+")"),
 		logLevel:   fs.String("log", "info", "log level: debug, info, warn or error (debug logs every lag-compensated shot)"),
