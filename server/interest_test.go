@@ -15,17 +15,16 @@ import (
 func sendTo(t *testing.T, s *Server, ss *session) (*proto.Snapshot, []proto.EntityState) {
 	t.Helper()
 	s.buildFrame()
-	snap := s.buildSnapshot(ss)
-	ss.nextSeq++
-	snap.Seq = ss.nextSeq
-	s.encodeEntities(ss, snap) // no ack yet: a full frame
-	m, err := proto.Decode(proto.MustEncode(snap))
+	m, err := proto.Decode(s.writeSnapshot(ss, time.Now())) // no ack yet: a full frame
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := m.(*proto.Snapshot)
 	ents, err := proto.ApplyEntityDelta(nil, nil, got.EntityDelta)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Events, err = proto.DecodeEvents(nil, got.Tick, got.EventData); err != nil {
 		t.Fatal(err)
 	}
 	return got, ents

@@ -36,6 +36,7 @@ type session struct {
 	scoreBuf   []proto.ScoreEntry
 	snap       proto.Snapshot // the snapshot being written, reused
 	wire       []byte         // its encoding, reused
+	evWire     []byte         // its EventData, reused
 	sent       [sentRing]sentSnap
 	nextSeq    uint32 // Seq of the next snapshot
 	appliedSeq uint32 // snapshots up to this Seq are reflected in view
@@ -547,6 +548,11 @@ func (s *Server) writeSnapshot(ss *session, now time.Time) []byte {
 		}
 	}
 	s.encodeEntities(ss, snap)
+	ss.evWire = proto.AppendEvents(ss.evWire[:0], snap.Tick, snap.Events)
+	snap.EventData = nil
+	if len(ss.evWire) > 0 {
+		snap.EventData = ss.evWire
+	}
 	ss.wire = s.enc.Append(ss.wire[:0], snap)
 	s.countSnapshot(snap, len(ss.wire))
 	return ss.wire

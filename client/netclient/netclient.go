@@ -135,6 +135,7 @@ type Client struct {
 	Net    NetStats
 	frames proto.FrameRing     // entity frames of recent snapshots: delta baselines
 	entBuf []proto.EntityState // the newest frame, reused
+	evBuf  []proto.Event       // the newest snapshot's events, reused
 	cmdSeq uint32
 	prints []string
 	err    error
@@ -515,6 +516,12 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 	if !c.rebuildEntities(s) {
 		return false
 	}
+	events, err := proto.DecodeEvents(c.evBuf[:0], s.Tick, s.EventData)
+	if err != nil {
+		c.conn.Close("protocol error: " + err.Error())
+		return false
+	}
+	c.evBuf, s.Events = events, events
 	c.Stats.SnapshotsReceived++
 	c.trackSeq(s.Seq)
 	c.Stats.PingMs = int(s.PingMs)

@@ -197,8 +197,10 @@ func graphLost(c *netclient.Client) int {
 // (c) choke: with rate 2500 and 64 snapshots/s asked for, the server holds
 // snapshots back; with the default rate it never does.
 func TestNetStatsChoke(t *testing.T) {
-	// Bots make snapshots big enough (entities) to exceed 2500 bytes/s at 64/s.
-	srv := nsServer(t, server.Config{Bots: 4})
+	// Bots make snapshots big enough to exceed 2500 bytes/s at 64/s: a
+	// dozen, on the small range map where all are always in view (delta
+	// snapshots of a few players fit in 2500 bytes/s).
+	srv := nsServer(t, server.Config{Bots: 12, Map: "range"})
 	slowCfg := netclient.DefaultConfig("slow")
 	slowCfg.Rate, slowCfg.UpdateRate = 2500, 64
 	fastCfg := netclient.DefaultConfig("fast")

@@ -309,11 +309,6 @@ func Check(m Message) error {
 		if len(v.Self.Ammo) > shared.NumWeapons {
 			return fmt.Errorf("%d ammo counts, limit %d", len(v.Self.Ammo), shared.NumWeapons)
 		}
-		for _, e := range v.Events {
-			if err := checkText("event text", e.Text, MaxReasonLen); err != nil {
-				return err
-			}
-		}
 		for _, r := range v.Scores {
 			if err := checkText("score name", r.Name, MaxNameLen); err != nil {
 				return err

@@ -37,10 +37,10 @@ func sampleMessages() []Message {
 				{ID: 2, X: 100, Y: -200, Angle: -31415, Health: 55, Flags: FlagAlive | FlagBot, Teleport: 1},
 				{ID: 3, X: 1 << 20, Y: 5, Angle: 31415, Health: 0, Flags: FlagBot, Teleport: 0},
 			}),
-			Events: []Event{
+			EventData: AppendEvents(nil, 5000, []Event{
 				{ID: 1, Tick: 4990, Kind: EvShot, A: 2, X: 10, Y: 20, X2: 300, Y2: -400},
 				{ID: 2, Tick: 4991, Kind: EvJoin, A: 4, Text: "Alyx"},
-			},
+			}),
 			Scores:     []ScoreEntry{{ID: 2, Name: "[BOT] Bernier", Kills: 3, Deaths: 1, PingMs: 0, Bot: true}},
 			TickTimeUs: 250, PingMs: 42},
 		&Disconnect{Reason: "kicked: message flood"},
@@ -381,13 +381,13 @@ func TestEncoderMatchesEncode(t *testing.T) {
 type snapshotReflect Snapshot
 
 func TestSnapshotEncoderMatchesReflection(t *testing.T) {
-	snaps := []*Snapshot{sampleMessages()[4].(*Snapshot), {}, {Projectiles: []ProjectileState{}, Events: []Event{}, Scores: []ScoreEntry{},
+	snaps := []*Snapshot{sampleMessages()[4].(*Snapshot), {}, {Projectiles: []ProjectileState{}, EventData: []byte{}, Scores: []ScoreEntry{},
 		EntityDelta: []byte{}, Self: SelfState{Ammo: []uint8{}}}}
 	big := *snaps[0]
 	big.Tick, big.Seq, big.Baseline, big.AckCmd = 1<<31, 70000, 255, 128
 	big.Self.X, big.Self.VY = -1<<30, -33
 	big.Projectiles = []ProjectileState{{ID: 9, Owner: 3, Weapon: 1, X: -5, Y: 1 << 20, VX: -40000, VY: 127}}
-	big.Events = append(big.Events, Event{ID: 1 << 20, Kind: EvImpact, X: -129, Value: -300, Cmd: 1 << 31, Text: "ünïcode"})
+	big.EventData = AppendEvents(nil, big.Tick, []Event{{ID: 1 << 20, Tick: big.Tick - 3, Kind: EvImpact, X: -129, Value: -300, Cmd: 1 << 31, Text: "ünïcode"}})
 	big.TickTimeUs, big.PingMs, big.TickStdUs, big.PingVarMs, big.CmdLoss, big.Choke = 70000, 300, 0, 65535, 100, 65535
 	snaps = append(snaps, &big)
 	for i, s := range snaps {

@@ -327,8 +327,12 @@ type Snapshot struct {
 	Entities []EntityState `msgpack:"-"`
 	// Projectiles are the projectiles in flight.
 	Projectiles []ProjectileState
-	// Events not yet acked by the client.
-	Events []Event
+	// EventData holds the events not yet acked by the client, in the
+	// compact form of AppendEvents (events.go): a msgpack bin.
+	EventData []byte
+	// Events are EventData's events: not on the wire; the server fills
+	// them before encoding, the client after DecodeEvents.
+	Events []Event `msgpack:"-"`
 	// Scores is the scoreboard; sent once a second and after changes, empty otherwise.
 	Scores []ScoreEntry
 	// TickTimeUs is the server's mean tick processing time, microseconds.

@@ -31,27 +31,7 @@ func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
 			e.EncodeInt(int64(p.VY))
 		}
 	}
-	if s.Events == nil {
-		e.EncodeNil()
-	} else {
-		e.EncodeArrayLen(len(s.Events))
-		for i := range s.Events {
-			v := &s.Events[i]
-			e.EncodeArrayLen(12)
-			e.EncodeUint(uint64(v.ID))
-			e.EncodeUint(uint64(v.Tick))
-			e.EncodeUint(uint64(v.Kind))
-			e.EncodeUint(uint64(v.A))
-			e.EncodeUint(uint64(v.B))
-			e.EncodeInt(int64(v.X))
-			e.EncodeInt(int64(v.Y))
-			e.EncodeInt(int64(v.X2))
-			e.EncodeInt(int64(v.Y2))
-			e.EncodeInt(int64(v.Value))
-			e.EncodeString(v.Text)
-			e.EncodeUint(uint64(v.Cmd))
-		}
-	}
+	e.EncodeBytes(s.EventData)
 	if s.Scores == nil {
 		e.EncodeNil()
 	} else {
