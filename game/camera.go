@@ -13,9 +13,11 @@ const (
 	// ViewMargin is added on every side when the server selects what a
 	// client receives, in world units: others are drawn up to about 0.35 s
 	// in the past (interpolation, extrapolation, a snapshot interval), in
-	// which they move at most about 70 units, and an entity that enters
-	// the view must already have history to interpolate from.
-	ViewMargin = 256
+	// which they move at most about 70 units; a smaller client view may sit
+	// up to cameraSlack (40) outside the server's; and an entity that
+	// enters the view should already have history to interpolate from. 256
+	// cost a fifth more bandwidth at 64 players than 160 for nothing seen.
+	ViewMargin = 160
 	// cameraSlack is how far past the map's edge the camera may look.
 	cameraSlack = 40
 )

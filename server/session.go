@@ -520,11 +520,11 @@ func (s *Server) writeSnapshot(ss *session, now time.Time) []byte {
 	snap := s.buildSnapshot(ss)
 	snap.Choke = uint16(min(ss.chokes, 65535))
 	ss.chokes = 0
-	// The scoreboard: after a change at most twice a second (the kill
-	// feed says who killed whom at once), else once a second for pings.
+	// The scoreboard: once a second when it changed (the kill feed says
+	// who killed whom at once), else every 2 s for the pings.
 	since := s.tick - ss.lastScor
 	scoreSent := false
-	if (ss.scoresDue && since >= uint32(s.cfg.TickRate)/2) || since >= uint32(s.cfg.TickRate) {
+	if (ss.scoresDue && since >= uint32(s.cfg.TickRate)) || since >= 2*uint32(s.cfg.TickRate) {
 		if !s.scoresBuilt {
 			s.scoreBuf = s.scoreboard(s.scoreBuf[:0])
 			s.scoresBuilt = true
