@@ -552,7 +552,8 @@ func TestLineOfSightMatchesCp(t *testing.T) {
 	}
 }
 
-func BenchmarkLineOfSight(b *testing.B) {
+// losCase is a map and 1024 random segments across it, for the benchmarks.
+func losCase(b *testing.B) (*Map, [][4]float64) {
 	m, err := LoadMap("arena")
 	if err != nil {
 		b.Fatal(err)
@@ -563,6 +564,11 @@ func BenchmarkLineOfSight(b *testing.B) {
 		pts[i] = [4]float64{rng.Float64() * m.Width, rng.Float64() * m.Height, rng.Float64() * m.Width, rng.Float64() * m.Height}
 	}
 	b.ReportAllocs()
+	return m, pts
+}
+
+func BenchmarkLineOfSight(b *testing.B) {
+	m, pts := losCase(b)
 	for i := 0; b.Loop(); i++ {
 		p := &pts[i%len(pts)]
 		m.LineOfSight(p[0], p[1], p[2], p[3])
@@ -570,16 +576,7 @@ func BenchmarkLineOfSight(b *testing.B) {
 }
 
 func BenchmarkLineOfSightCp(b *testing.B) {
-	m, err := LoadMap("arena")
-	if err != nil {
-		b.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 1))
-	pts := make([][4]float64, 1024)
-	for i := range pts {
-		pts[i] = [4]float64{rng.Float64() * m.Width, rng.Float64() * m.Height, rng.Float64() * m.Width, rng.Float64() * m.Height}
-	}
-	b.ReportAllocs()
+	m, pts := losCase(b)
 	for i := 0; b.Loop(); i++ {
 		p := &pts[i%len(pts)]
 		_ = m.RayWalls(p[0], p[1], p[2], p[3]) >= 1
