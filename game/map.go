@@ -11,6 +11,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/jakecoffman/cp/v2"
 	"github.com/lafriks/go-tiled"
@@ -105,7 +106,14 @@ func (m *Map) World(tickRate int) *shared.World {
 	return &shared.World{TickRate: tickRate, Walls: m.Walls}
 }
 
+// spaceMu serializes building cp/v2 spaces: cp.NewBody numbers bodies
+// from a package-level counter, so two maps loaded at once (a server and
+// its in-process clients, `tickshot bot --count N`) raced on it.
+var spaceMu sync.Mutex
+
 func (m *Map) buildSpace() {
+	spaceMu.Lock()
+	defer spaceMu.Unlock()
 	m.space = cp.NewSpace()
 	for _, w := range m.Walls {
 		sh := cp.NewBox2(m.space.StaticBody, cp.NewBB(w.MinX, w.MinY, w.MaxX, w.MaxY), 0)
