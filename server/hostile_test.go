@@ -16,7 +16,7 @@ func TestHostileTextCannotBreakOthersSnapshots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	watcher := s.players[0]
+	watcher := s.w.Players[0]
 	ss := &session{player: watcher, view: map[uint16]*game.EntityView{}, rttMs: -1, updateRate: 20}
 
 	// Two joins whose 24-byte names collide and end in a 2-byte character.
@@ -29,7 +29,7 @@ func TestHostileTextCannotBreakOthersSnapshots(t *testing.T) {
 	// A leave reason cut mid-character, and one with control characters.
 	s.removePlayer(p1.ID, strings.Repeat("a", 63)+"é")
 	s.removePlayer(p2.ID, "bye\x01\x7f\xff")
-	s.tick++
+	s.w.Tick++
 	snap := s.buildSnapshot(ss)
 	snap.Scores = s.scoreboard(nil)
 	if _, err := proto.Decode(proto.MustEncode(snap)); err != nil {
@@ -57,8 +57,8 @@ func TestEventBacklogBounded(t *testing.T) {
 		t.Fatalf("snapshot of %d bytes, frame limit %d", n, proto.MaxServerFrame)
 	}
 	// Admission starts the newcomer's acks at the current tick.
-	s.tick += 10
-	fresh := &session{player: p, view: map[uint16]*game.EntityView{}, rttMs: -1, updateRate: 20, ackTick: s.tick}
+	s.w.Tick += 10
+	fresh := &session{player: p, view: map[uint16]*game.EntityView{}, rttMs: -1, updateRate: 20, ackTick: s.w.Tick}
 	if n := len(s.buildSnapshot(fresh).Events); n != 0 {
 		t.Fatalf("a newcomer got %d old events", n)
 	}
@@ -71,13 +71,13 @@ func TestKillIgnoredDuringIntermission(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := s.newPlayer("p", false)
-	s.endMatch(nil)
-	before := len(s.events)
+	s.w.Intermission = s.w.Tick + 100
+	before := len(s.w.Events)
 	s.onCommand(&session{player: p}, &proto.Command{Text: "kill"})
-	if len(s.events) != before || !p.Alive() {
-		t.Fatalf("kill during intermission added %d events (alive %v)", len(s.events)-before, p.Alive())
+	if len(s.w.Events) != before || !p.Alive() {
+		t.Fatalf("kill during intermission added %d events (alive %v)", len(s.w.Events)-before, p.Alive())
 	}
-	s.startMatch()
+	s.w.Intermission = 0
 	s.onCommand(&session{player: p}, &proto.Command{Text: "kill"})
 	if p.Alive() {
 		t.Fatalf("kill outside the intermission did not kill")

@@ -54,7 +54,7 @@ func TestInterestManagement(t *testing.T) {
 		t.Fatalf("test setup: view %+v", view)
 	}
 	ss := lcSession(me, 50)
-	s.tick = 100 // events are sent when newer than the client's acked tick
+	s.w.Tick = 100 // events are sent when newer than the client's acked tick
 
 	// Events: a far shot and hit are not sent; the kill feed, a join and
 	// anything about the client itself are.
@@ -63,7 +63,7 @@ func TestInterestManagement(t *testing.T) {
 	s.addEvent(proto.Event{Kind: proto.EvKill, A: far.ID, B: near.ID}, 0)
 	s.addEvent(proto.Event{Kind: proto.EvShot, A: near.ID, X: proto.ToFixed(700), Y: proto.ToFixed(500), X2: proto.ToFixed(1900), Y2: proto.ToFixed(1400)}, 0)
 	s.addEvent(proto.Event{Kind: proto.EvHit, A: far.ID, B: me.ID, X2: proto.ToFixed(200), Y2: proto.ToFixed(200)}, 0)
-	ss.ackTick = s.tick - 1
+	ss.ackTick = s.w.Tick - 1
 
 	snap, ents := sendTo(t, s, ss)
 	if !has(ents, near.ID) {
@@ -96,12 +96,12 @@ func TestInterestManagement(t *testing.T) {
 	if _, ents := sendTo(t, s, ss); !has(ents, far.ID) {
 		t.Error("the player that walked into view is missing")
 	}
-	rec := &sentSnap{seq: 1, tick: s.tick, ents: []proto.EntityState{{ID: far.ID, X: proto.ToFixed(800), Y: proto.ToFixed(600), Flags: proto.FlagAlive}}}
+	rec := &sentSnap{seq: 1, tick: s.w.Tick, ents: []proto.EntityState{{ID: far.ID, X: proto.ToFixed(800), Y: proto.ToFixed(600), Flags: proto.FlagAlive}}}
 	s.applyToView(ss, rec)
 	if ss.view[far.ID] == nil {
 		t.Fatal("no view entry for the player in view")
 	}
-	s.applyToView(ss, &sentSnap{seq: 2, tick: s.tick + 1})
+	s.applyToView(ss, &sentSnap{seq: 2, tick: s.w.Tick + 1})
 	if ss.view[far.ID] != nil {
 		t.Error("the server's copy of the client's view kept a player that left it")
 	}
@@ -155,10 +155,10 @@ func TestRewindAfterLeavingAndReenteringView(t *testing.T) {
 		now = now.Add(dt)
 		s.Step(now)
 		target.State.X, target.State.Y = x, y
-		if s.tick%3 == 0 { // a snapshot the client received and acked
+		if s.w.Tick%3 == 0 { // a snapshot the client received and acked
 			s.buildFrame()
 			snap := s.buildSnapshot(ss)
-			s.applyToView(ss, &sentSnap{seq: s.tick, tick: s.tick, ents: append([]proto.EntityState(nil), snap.Entities...)})
+			s.applyToView(ss, &sentSnap{seq: s.w.Tick, tick: s.w.Tick, ents: append([]proto.EntityState(nil), snap.Entities...)})
 		}
 	}
 	for i := 0; i < 30; i++ {
@@ -170,7 +170,7 @@ func TestRewindAfterLeavingAndReenteringView(t *testing.T) {
 	if ss.view[target.ID] != nil {
 		t.Fatal("the view kept a player that left it")
 	}
-	back := s.tick
+	back := s.w.Tick
 	for i := 0; i < 30; i++ {
 		step(700+2*float64(i), 450) // back in view, moving right
 	}

@@ -95,13 +95,13 @@ func (r *lagRing) at(t float64) (x, y float64, alive, ok bool) {
 
 // recordLag appends every player's hitbox of this tick to its ring.
 func (s *Server) recordLag() {
-	for _, p := range s.players {
+	for _, p := range s.w.Players {
 		r := s.lag[p.ID]
 		if r == nil {
 			r = new(lagRing)
 			s.lag[p.ID] = r
 		}
-		r.record(lagRecord{tick: s.tick, x: p.State.X, y: p.State.Y, alive: p.Alive(), teleport: p.Teleport})
+		r.record(lagRecord{tick: s.w.Tick, x: p.State.X, y: p.State.Y, alive: p.Alive(), teleport: p.Teleport})
 	}
 }
 
@@ -132,8 +132,8 @@ func (ss *session) maxLerpMs() float64 {
 // cross-checked and clamped; see CrossCheckMs and sv_maxunlag).
 func (s *Server) rewindTick(ss *session, cmd *shared.UserCmd) rewindInfo {
 	tr := float64(s.cfg.TickRate)
-	now := float64(s.tick)
-	info := rewindInfo{Now: s.tick}
+	now := float64(s.w.Tick)
+	info := rewindInfo{Now: s.w.Tick}
 	info.LerpMs = math.Min(float64(cmd.LerpMsec), ss.maxLerpMs())
 	c := *cmd
 	c.LerpMsec = uint16(info.LerpMs)
@@ -160,7 +160,7 @@ func (s *Server) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hitbo
 	info := s.rewindTick(ss, cmd)
 	maxExtrap := float64(MaxExtrapolateMs) * float64(s.cfg.TickRate) / 1000
 	boxes := s.boxBuf[:0]
-	for _, o := range s.players {
+	for _, o := range s.w.Players {
 		b := game.Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()}
 		if o.ID != ss.player.ID {
 			if v := ss.view[o.ID]; v != nil && v.Hist.Len() > 0 {
@@ -183,71 +183,22 @@ func (s *Server) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hitbo
 	return boxes, info
 }
 
-// presentHitboxes returns every player's current hitbox (no rewind).
-func (s *Server) presentHitboxes() []game.Hitbox {
-	boxes := s.boxBuf[:0]
-	for _, o := range s.players {
-		boxes = append(boxes, game.Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()})
-	}
-	s.boxBuf = boxes
-	return boxes
+// rewinder is the lag-compensation game.HitboxSource for one human's
+// command: every other player's hitbox where that client drew it. It also
+// writes the debug log line of the shot, the decision and its reasons.
+type rewinder struct {
+	s  *Server
+	ss *session
 }
 
-// fireHitscan resolves a hitscan shot of p from command cmd; ss is nil for
-// bots, which see the present.
-func (s *Server) fireHitscan(p *game.Player, ss *session, cmd *shared.UserCmd, shot shared.Shot) {
-	def := &shared.Weapons[shot.Weapon]
-	var boxes []game.Hitbox
-	var info rewindInfo
-	rewound := ss != nil && s.vars.unlag
-	if rewound {
-		boxes, info = s.rewoundHitboxes(ss, cmd)
-	} else {
-		boxes = s.presentHitboxes()
-	}
-	tr := game.TraceShot(s.m, shot.X, shot.Y, shot.DirX, shot.DirY, def.Range, boxes, p.ID)
-	if s.log.Enabled(context.Background(), slog.LevelDebug) && ss != nil {
-		hit := -1
-		if tr.Hit >= 0 {
-			hit = int(boxes[tr.Hit].ID)
-		}
-		s.log.Debug("shot", "shooter", p.Name, "cmd", cmd.CommandNumber, "tick", s.tick, "sv_unlag", rewound,
+// ShotHitboxes implements game.HitboxSource.
+func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared.UserCmd) []game.Hitbox {
+	boxes, info := r.s.rewoundHitboxes(r.ss, cmd)
+	if r.s.log.Enabled(context.Background(), slog.LevelDebug) {
+		r.s.log.Debug("shot", "shooter", shooter.Name, "cmd", cmd.CommandNumber, "tick", w.Tick,
 			"client_render_tick", info.ClientTick, "server_estimate", info.ServerTick, "rewound_to", info.Used,
-			"lerp_ms", info.LerpMs, "rtt_ms", ss.rttMs, "used_server_estimate", info.UsedServer, "clamped", info.Clamped,
-			"from_view", info.FromView, "from_record", info.FromRecord, "max_rewind_units", info.MaxRewindGap, "hit", hit)
+			"lerp_ms", info.LerpMs, "rtt_ms", r.ss.rttMs, "used_server_estimate", info.UsedServer, "clamped", info.Clamped,
+			"from_view", info.FromView, "from_record", info.FromRecord, "max_rewind_units", info.MaxRewindGap)
 	}
-	s.addEvent(proto.Event{Kind: proto.EvShot, A: p.ID, X: proto.ToFixed(shot.X), Y: proto.ToFixed(shot.Y),
-		X2: proto.ToFixed(tr.EndX), Y2: proto.ToFixed(tr.EndY)}, 0)
-	if ss != nil && s.vars.showImpacts {
-		s.showImpact(p, cmd, shot, boxes, tr)
-	}
-	if tr.Hit < 0 {
-		return
-	}
-	s.damage(p, s.player(boxes[tr.Hit].ID), def.Damage, tr.EndX, tr.EndY)
-}
-
-// showImpact tells the shooter where the server traced its shot's target:
-// the box it hit, or else the live box nearest the ray (sv_showimpacts).
-func (s *Server) showImpact(p *game.Player, cmd *shared.UserCmd, shot shared.Shot, boxes []game.Hitbox, tr game.TraceResult) {
-	idx, hit := tr.Hit, int16(1)
-	if idx < 0 {
-		hit = 0
-		best := math.Inf(1)
-		for i, b := range boxes {
-			if b.ID == p.ID || !b.Alive {
-				continue
-			}
-			if d := game.DistToRay(shot.X, shot.Y, shot.DirX, shot.DirY, b.X, b.Y); d < best &&
-				(b.X-shot.X)*shot.DirX+(b.Y-shot.Y)*shot.DirY > 0 {
-				best, idx = d, i
-			}
-		}
-	}
-	if idx < 0 {
-		return
-	}
-	b := boxes[idx]
-	s.addEvent(proto.Event{Kind: proto.EvImpact, A: p.ID, B: b.ID, Cmd: cmd.CommandNumber,
-		X: proto.ToFixed(b.X), Y: proto.ToFixed(b.Y), X2: proto.ToFixed(tr.EndX), Y2: proto.ToFixed(tr.EndY), Value: hit}, p.ID)
+	return boxes
 }

@@ -16,11 +16,11 @@ import (
 func lcFullServer(b *testing.B) (*Server, *session) {
 	b.Helper()
 	s := lcServer(b, Config{Addr: "127.0.0.1:0", MaxPlayers: 64, Bots: 64, Seed: 1})
-	ss := lcSession(s.players[0], 100)
+	ss := lcSession(s.w.Players[0], 100)
 	now := time.Unix(1000, 0)
 	lcRun(s, &now, 2*s.cfg.TickRate, ss, 3)
-	if len(s.players) != 64 || len(ss.view) != 63 || len(s.lag) != 64 {
-		b.Fatalf("%d players, %d in view, %d lag rings", len(s.players), len(ss.view), len(s.lag))
+	if len(s.w.Players) != 64 || len(ss.view) != 63 || len(s.lag) != 64 {
+		b.Fatalf("%d players, %d in view, %d lag rings", len(s.w.Players), len(ss.view), len(s.lag))
 	}
 	return s, ss
 }
@@ -33,8 +33,8 @@ var lcSink game.TraceResult
 func BenchmarkRewind64Players(b *testing.B) {
 	s, ss := lcFullServer(b)
 	p := ss.player
-	cmd := shared.UserCmd{CommandNumber: 1, TickCount: s.tick - 6, TickFrac: 77, LerpMsec: 100}
-	tgt := s.players[40]
+	cmd := shared.UserCmd{CommandNumber: 1, TickCount: s.w.Tick - 6, TickFrac: 77, LerpMsec: 100}
+	tgt := s.w.Players[40]
 	d := math.Hypot(tgt.State.X-p.State.X, tgt.State.Y-p.State.Y)
 	dx, dy := (tgt.State.X-p.State.X)/d, (tgt.State.Y-p.State.Y)/d
 	// Warm up (boxBuf grows to 64 once).
@@ -57,7 +57,7 @@ func BenchmarkRecordLag64(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s.tick++
+		s.w.Tick++
 		s.recordLag()
 	}
 }
@@ -112,7 +112,7 @@ func BenchmarkSnapshotPipeline(b *testing.B) {
 		n := 0
 		for _, ss := range sessions {
 			n += len(s.writeSnapshot(ss, now))
-			ss.ackSeq, ss.ackTick = ss.nextSeq, s.tick
+			ss.ackSeq, ss.ackTick = ss.nextSeq, s.w.Tick
 		}
 		return n
 	}

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"io"
 	"log/slog"
 	"math"
@@ -49,10 +48,10 @@ func lcRun(s *Server, now *time.Time, n int, ss *session, snapshotEvery int) {
 	for i := 0; i < n; i++ {
 		*now = now.Add(dt)
 		s.Step(*now)
-		if ss != nil && s.tick%uint32(snapshotEvery) == 0 {
+		if ss != nil && s.w.Tick%uint32(snapshotEvery) == 0 {
 			s.buildFrame()
 			snap := s.buildSnapshot(ss)
-			s.applyToView(ss, &sentSnap{seq: s.tick, tick: s.tick, ents: snap.Entities})
+			s.applyToView(ss, &sentSnap{seq: s.w.Tick, tick: s.w.Tick, ents: snap.Entities})
 		}
 	}
 }
@@ -219,20 +218,20 @@ func TestLagRingNoInterpolationAcrossTeleport(t *testing.T) {
 
 func TestRewindTickClampsToMaxUnlag(t *testing.T) {
 	s := lcServer(t, Config{TickRate: 64, Bots: 1, Seed: 1})
-	s.tick = 10000
+	s.w.Tick = 10000
 	s.vars.maxUnlag = 0.5
-	ss := lcSession(s.players[0], 900) // now - RTT - lerp is ~64 ticks back
-	now := float64(s.tick)
+	ss := lcSession(s.w.Players[0], 900) // now - RTT - lerp is ~64 ticks back
+	now := float64(s.w.Tick)
 	lo := now - 0.5*64
 
 	// An honest command with that latency: 900 ms + 100 ms lerp ago.
-	cmd := shared.UserCmd{TickCount: s.tick - 58, LerpMsec: 100}
+	cmd := shared.UserCmd{TickCount: s.w.Tick - 58, LerpMsec: 100}
 	info := s.rewindTick(ss, &cmd)
 	if !info.Clamped || info.Used != lo {
 		t.Errorf("rewind %+v: want clamped to now - sv_maxunlag = %v", info, lo)
 	}
 	// A command from the future.
-	cmd = shared.UserCmd{TickCount: s.tick + 3, LerpMsec: 0}
+	cmd = shared.UserCmd{TickCount: s.w.Tick + 3, LerpMsec: 0}
 	ss.rttMs = 0
 	info = s.rewindTick(ss, &cmd)
 	if !info.Clamped || info.Used != now {
@@ -240,7 +239,7 @@ func TestRewindTickClampsToMaxUnlag(t *testing.T) {
 	}
 	// In range: neither clamped nor overridden.
 	ss.rttMs = 100
-	cmd = shared.UserCmd{TickCount: s.tick - 6, TickFrac: 100, LerpMsec: 100}
+	cmd = shared.UserCmd{TickCount: s.w.Tick - 6, TickFrac: 100, LerpMsec: 100}
 	info = s.rewindTick(ss, &cmd)
 	if info.Clamped || info.UsedServer || info.Used != cmd.RenderTick(64) {
 		t.Errorf("rewind %+v: want exactly the command's render tick %v", info, cmd.RenderTick(64))
@@ -256,9 +255,9 @@ func TestRewindTickClampsToMaxUnlag(t *testing.T) {
 func TestRewindTickForgedInputs(t *testing.T) {
 	const tr = 64
 	s := lcServer(t, Config{TickRate: tr, Bots: 1, Seed: 1})
-	s.tick = 50000
-	ss := lcSession(s.players[0], 100)
-	now := float64(s.tick)
+	s.w.Tick = 50000
+	ss := lcSession(s.w.Players[0], 100)
+	now := float64(s.w.Tick)
 	maxLerp := ss.maxLerpMs()
 	if maxLerp != 101 {
 		t.Fatalf("maxLerpMs with cl_interp 100, ratio 2, updaterate 20 = %v, want 101", maxLerp)
@@ -267,7 +266,7 @@ func TestRewindTickForgedInputs(t *testing.T) {
 	inRange := func(info rewindInfo) bool { return info.Used >= lo && info.Used <= now }
 
 	// An honest command: it was made RTT ago and drew 100 ms in the past.
-	honest := shared.UserCmd{TickCount: s.tick - 6, TickFrac: 102, LerpMsec: 100}
+	honest := shared.UserCmd{TickCount: s.w.Tick - 6, TickFrac: 102, LerpMsec: 100}
 	info := s.rewindTick(ss, &honest)
 	if info.UsedServer || info.Clamped || info.Used != honest.RenderTick(tr) {
 		t.Errorf("honest command: %+v, want its render tick %v", info, honest.RenderTick(tr))
@@ -285,7 +284,7 @@ func TestRewindTickForgedInputs(t *testing.T) {
 	}
 
 	// tick_count far in the past or far in the future: the server's estimate.
-	for _, tc := range []uint32{0, 1, s.tick - 1000, s.tick + 10000, math.MaxUint32} {
+	for _, tc := range []uint32{0, 1, s.w.Tick - 1000, s.w.Tick + 10000, math.MaxUint32} {
 		cmd := shared.UserCmd{TickCount: tc, TickFrac: 255, LerpMsec: 100}
 		info := s.rewindTick(ss, &cmd)
 		if !info.UsedServer || info.Used != info.ServerTick {
@@ -310,9 +309,9 @@ func TestRewindTickForgedInputs(t *testing.T) {
 		case 0:
 			tc = rng.Uint32()
 		case 1:
-			tc = s.tick - uint32(rng.IntN(100)) + 20
+			tc = s.w.Tick - uint32(rng.IntN(100)) + 20
 		default:
-			tc = s.tick - uint32(rng.IntN(40))
+			tc = s.w.Tick - uint32(rng.IntN(40))
 		}
 		cmd := shared.UserCmd{TickCount: tc, TickFrac: uint8(rng.Uint32()), LerpMsec: uint16(rng.Uint32())}
 		if i%2 == 0 {
@@ -343,8 +342,8 @@ type lcWorld struct {
 }
 
 func lcSnapshotWorld(s *Server, ss *session) lcWorld {
-	w := lcWorld{tick: s.tick, lag: map[uint16]lagRing{}, view: map[uint16]game.EntityView{}}
-	for _, p := range s.players {
+	w := lcWorld{tick: s.w.Tick, lag: map[uint16]lagRing{}, view: map[uint16]game.EntityView{}}
+	for _, p := range s.w.Players {
 		w.players = append(w.players, *p)
 	}
 	for id, r := range s.lag {
@@ -359,14 +358,15 @@ func lcSnapshotWorld(s *Server, ss *session) lcWorld {
 func TestRewindLeavesWorldIdentical(t *testing.T) {
 	// The open range map: every target is in the shooter's line of sight.
 	s := lcServer(t, Config{Addr: "127.0.0.1:0", Bots: 8, Seed: 1, Map: "range", Cvars: [][2]string{{"mp_fraglimit", "0"}}})
-	shooter := s.players[0]
+	shooter := s.w.Players[0]
 	ss := lcSession(shooter, 100)
 	now := time.Unix(1000, 0)
 	lcRun(s, &now, 2*s.cfg.TickRate, ss, 3)
 	s.cfg.NoDamage = true // hits are still traced and reported, but change no health
+	s.syncRules()
 
-	if len(s.lag) != 8 || s.lag[s.players[3].ID].n < 2*s.cfg.TickRate-1 {
-		t.Fatalf("lag records: %d rings, %d records", len(s.lag), s.lag[s.players[3].ID].n)
+	if len(s.lag) != 8 || s.lag[s.w.Players[3].ID].n < 2*s.cfg.TickRate-1 {
+		t.Fatalf("lag records: %d rings, %d records", len(s.lag), s.lag[s.w.Players[3].ID].n)
 	}
 	before := lcSnapshotWorld(s, ss)
 	if len(before.view) != 7 {
@@ -375,12 +375,12 @@ func TestRewindLeavesWorldIdentical(t *testing.T) {
 
 	noView := lcSession(shooter, 100)
 	var rewound, hits int
-	for i, o := range s.players {
+	for i, o := range s.w.Players {
 		if o.ID == shooter.ID {
 			continue
 		}
 		for k, back := range []float64{0, 3, 7.5, 12.25, 40, 70} {
-			rt := float64(s.tick) - back
+			rt := float64(s.w.Tick) - back
 			cmd := shared.UserCmd{CommandNumber: uint32(100*i + k), TickCount: uint32(math.Floor(rt)),
 				TickFrac: uint8((rt - math.Floor(rt)) * 256), LerpMsec: 0}
 			for _, sess := range []*session{ss, noView} {
@@ -401,7 +401,8 @@ func TestRewindLeavesWorldIdentical(t *testing.T) {
 				if tr := game.TraceShot(s.m, shot.X, shot.Y, shot.DirX, shot.DirY, 1600, boxes, shooter.ID); tr.Hit >= 0 {
 					hits++
 				}
-				s.fireHitscan(shooter, sess, &cmd, shot)
+				s.rewinder.ss = sess
+				s.w.FireHitscan(shooter, &cmd, shot, &s.rewinder)
 			}
 		}
 	}
@@ -422,7 +423,7 @@ func TestRewindLeavesWorldIdentical(t *testing.T) {
 		}
 		t.Fatal("rewinding changed the world")
 	}
-	if s.tick != before.tick {
+	if s.w.Tick != before.tick {
 		t.Fatal("tick changed")
 	}
 	// The world goes on running exactly as before: nothing was left moved.
@@ -433,11 +434,11 @@ func TestRewindLeavesWorldIdentical(t *testing.T) {
 // a rewind in the same tick must leave it at the present, not crash.
 func TestRewindPlayerJoinedThisTick(t *testing.T) {
 	s := lcServer(t, Config{Bots: 3, Seed: 2, Map: "range"}) // range: everyone in view
-	ss := lcSession(s.players[0], 80)
+	ss := lcSession(s.w.Players[0], 80)
 	now := time.Unix(1000, 0)
 	lcRun(s, &now, 64, ss, 3)
 	late := s.newPlayer("late", false)
-	cmd := shared.UserCmd{CommandNumber: 1, TickCount: s.tick - 5, LerpMsec: 100}
+	cmd := shared.UserCmd{CommandNumber: 1, TickCount: s.w.Tick - 5, LerpMsec: 100}
 	boxes, info := s.rewoundHitboxes(ss, &cmd)
 	if info.NotRewound != 1 || info.FromView != 2 {
 		t.Errorf("rewind %+v: want 2 players from the view, the new one not rewound", info)
@@ -447,25 +448,26 @@ func TestRewindPlayerJoinedThisTick(t *testing.T) {
 			t.Errorf("new player's box at (%v, %v), want its present (%v, %v)", b.X, b.Y, late.State.X, late.State.Y)
 		}
 	}
-	boxes, info = s.rewoundHitboxes(lcSession(s.players[0], 80), &cmd)
+	boxes, info = s.rewoundHitboxes(lcSession(s.w.Players[0], 80), &cmd)
 	if info.NotRewound != 1 || info.FromRecord != 2 {
 		t.Errorf("rewind without view %+v: want 2 players from the record, the new one not rewound", info)
 	}
 	_ = boxes
-	shot := shared.Shot{X: s.players[0].State.X, Y: s.players[0].State.Y, DirX: 1}
-	s.fireHitscan(s.players[0], ss, &cmd, shot)
+	shot := shared.Shot{X: s.w.Players[0].State.X, Y: s.w.Players[0].State.Y, DirX: 1}
+	s.rewinder.ss = ss
+	s.w.FireHitscan(s.w.Players[0], &cmd, shot, &s.rewinder)
 }
 
 // The view path reproduces what the client drew: the same samples and the
 // same function, evaluated at the command's exact render tick.
 func TestRewindFromViewMatchesClientInterpolation(t *testing.T) {
 	s := lcServer(t, Config{Bots: 6, Seed: 3})
-	ss := lcSession(s.players[0], 100)
+	ss := lcSession(s.w.Players[0], 100)
 	now := time.Unix(1000, 0)
 	lcRun(s, &now, 3*s.cfg.TickRate, ss, 3)
 	maxExtrap := float64(MaxExtrapolateMs) * float64(s.cfg.TickRate) / 1000
 	for k := 0; k < 50; k++ {
-		rt := float64(s.tick) - 12 + float64(k)*0.173
+		rt := float64(s.w.Tick) - 12 + float64(k)*0.173
 		cmd := shared.UserCmd{TickCount: uint32(math.Floor(rt + 6.4)), TickFrac: uint8(k * 5), LerpMsec: 100}
 		boxes, info := s.rewoundHitboxes(ss, &cmd)
 		if info.UsedServer || info.Used != cmd.RenderTick(s.cfg.TickRate) {
@@ -484,206 +486,5 @@ func TestRewindFromViewMatchesClientInterpolation(t *testing.T) {
 				t.Fatalf("player %d rewound to (%v, %v), client drew (%v, %v)", b.ID, b.X, b.Y, want.X, want.Y)
 			}
 		}
-	}
-}
-
-// ---- sv_mutualkills ----
-
-// lcDuel puts two players 60 units apart facing each other with 25 health
-// (one rifle hit) on the open range map and runs one attack command each in
-// the same tick, first's command first.
-func lcDuel(t *testing.T, mutual bool, aFirst bool) (a, b *game.Player) {
-	t.Helper()
-	v := "0"
-	if mutual {
-		v = "1"
-	}
-	s := lcServer(t, Config{Map: "range", Seed: 1, Cvars: [][2]string{{"sv_mutualkills", v}}})
-	s.tick = 100
-	a, b = s.newPlayer("a", false), s.newPlayer("b", false)
-	a.State = shared.NewPlayerState(400, 384)
-	b.State = shared.NewPlayerState(460, 384)
-	a.Health, b.Health = 25, 25
-	msec := shared.MsecFor(s.cfg.TickRate)
-	ca := shared.UserCmd{CommandNumber: 1, TickCount: s.tick, Msec: msec, Buttons: shared.ButtonAttack, ViewAngle: 0}
-	cb := shared.UserCmd{CommandNumber: 1, TickCount: s.tick, Msec: msec, Buttons: shared.ButtonAttack, ViewAngle: math.Pi}
-	if aFirst {
-		s.runCommand(a, ca, nil)
-		s.runCommand(b, cb, nil)
-	} else {
-		s.runCommand(b, cb, nil)
-		s.runCommand(a, ca, nil)
-	}
-	if mutual {
-		// A player killed in an earlier tick gets no more shots.
-		s.tick++
-		a.Health, a.State.Dead = 25, false
-		cb.CommandNumber = 2
-		cb.Buttons = 0
-		s.runCommand(b, cb, nil)
-		cb.CommandNumber = 3
-		cb.Buttons = shared.ButtonAttack
-		for i := 0; i < 20; i++ { // past the rifle's interval
-			s.runCommand(b, cb, nil)
-			cb.CommandNumber++
-		}
-		if !a.Alive() || a.Health != 25 {
-			t.Errorf("a player dead since the previous tick still shot: a health %d", a.Health)
-		}
-		if b.Alive() {
-			t.Error("the dead player came back")
-		}
-		a.Health, a.State.Dead = 0, true // restore the outcome of the duel tick
-	}
-	return a, b
-}
-
-func TestMutualKills(t *testing.T) {
-	for _, tc := range []struct {
-		mutual, aFirst bool
-	}{{false, true}, {false, false}, {true, true}, {true, false}} {
-		t.Run(fmt.Sprintf("sv_mutualkills=%v/aFirst=%v", tc.mutual, tc.aFirst), func(t *testing.T) {
-			a, b := lcDuel(t, tc.mutual, tc.aFirst)
-			first, second := a, b
-			if !tc.aFirst {
-				first, second = b, a
-			}
-			if tc.mutual {
-				if first.Alive() || second.Alive() || first.Kills != 1 || second.Kills != 1 {
-					t.Errorf("sv_mutualkills 1: want both dead with a kill each; first alive %v kills %d, second alive %v kills %d",
-						first.Alive(), first.Kills, second.Alive(), second.Kills)
-				}
-				return
-			}
-			if !first.Alive() || first.Health != 25 || second.Alive() || first.Kills != 1 || second.Kills != 0 {
-				t.Errorf("sv_mutualkills 0: want the first command's player alive with the kill; first alive %v health %d kills %d, second alive %v kills %d",
-					first.Alive(), first.Health, first.Kills, second.Alive(), second.Kills)
-			}
-		})
-	}
-}
-
-// ---- projectiles (not lag compensated) ----
-
-func lcPlayerAt(s *Server, name string, x, y float64) *game.Player {
-	p := s.newPlayer(name, false)
-	p.State = shared.NewPlayerState(x, y)
-	return p
-}
-
-func TestRocketHitsAfterTravelTime(t *testing.T) {
-	s := lcServer(t, Config{Map: "range", Seed: 1})
-	now := time.Unix(1000, 0)
-	lcRun(s, &now, 1, nil, 1)
-	a := lcPlayerAt(s, "a", 200, 384)
-	b := lcPlayerAt(s, "b", 600, 384)
-	near := lcPlayerAt(s, "near", 580, 434) // 50 units from the blast
-	far := lcPlayerAt(s, "far", 580, 300)   // 84 units from the blast
-	a.State.Weapon = 1
-	def := &shared.Weapons[1]
-	s.runCommand(a, shared.UserCmd{CommandNumber: 1, TickCount: s.tick, Msec: shared.MsecFor(s.cfg.TickRate),
-		Buttons: shared.ButtonAttack, Weapon: 1}, nil)
-	if len(s.projectiles) != 1 {
-		t.Fatalf("%d projectiles after firing the rocket launcher", len(s.projectiles))
-	}
-	// It flies from the muzzle (radius + 6 in front) until it touches the
-	// target's circle (radius + 4), at Speed, one step per tick.
-	dist := 600.0 - 200
-	travel := dist - (shared.PlayerRadius + 6) - (shared.PlayerRadius + 4)
-	want := int(math.Ceil(travel / (def.Speed / float64(s.cfg.TickRate))))
-	hitAt := -1
-	for i := 1; i <= 3*s.cfg.TickRate && hitAt < 0; i++ {
-		lcRun(s, &now, 1, nil, 1)
-		if b.Health < game.MaxHealth {
-			hitAt = i
-		}
-		if i < want && len(s.projectiles) != 1 {
-			t.Fatalf("rocket gone after %d ticks, before reaching the target", i)
-		}
-	}
-	if hitAt != want {
-		t.Fatalf("rocket hit after %d ticks, want %d (%.0f units at %v units/s)", hitAt, want, travel, def.Speed)
-	}
-	if secs := float64(hitAt) / float64(s.cfg.TickRate); math.Abs(secs-dist/def.Speed) > 0.1 {
-		t.Errorf("hit after %.3f s, distance/Speed is %.3f s", secs, dist/def.Speed)
-	}
-	if b.Health != game.MaxHealth-def.Damage {
-		t.Errorf("direct hit left %d health, want %d", b.Health, game.MaxHealth-def.Damage)
-	}
-	// Splash falls off with distance from the blast at (580, 384).
-	splash := func(px, py float64) int {
-		d := math.Max(math.Hypot(px-580, py-384)-shared.PlayerRadius, 0)
-		return int(float64(def.Damage) * (1 - d/def.SplashRange))
-	}
-	dn, df := game.MaxHealth-near.Health, game.MaxHealth-far.Health
-	if dn != splash(580, 434) || df != splash(580, 300) || !(dn > df && df > 0) {
-		t.Errorf("splash: near took %d (want %d), far took %d (want %d)", dn, splash(580, 434), df, splash(580, 300))
-	}
-	if a.Health != game.MaxHealth {
-		t.Errorf("the shooter, 380 units away, took %d", game.MaxHealth-a.Health)
-	}
-}
-
-func TestRocketSplashWallsAndOwner(t *testing.T) {
-	// Arena: wall 16 is x 576..608, y 608..928; open floor to its right.
-	s := lcServer(t, Config{Seed: 1})
-	def := &shared.Weapons[1]
-	owner := lcPlayerAt(s, "owner", 640, 760)
-	twin := lcPlayerAt(s, "twin", 640, 640)     // the owner's mirror image around the blast
-	hidden := lcPlayerAt(s, "hidden", 560, 700) // 80 units away, behind the wall
-	open := lcPlayerAt(s, "open", 720, 700)     // 80 units away, in the open
-	if s.m.LineOfSight(640, 700, 560, 700) || !s.m.LineOfSight(640, 700, 720, 700) {
-		t.Fatal("map changed: wall 16 no longer between the blast and the hidden player")
-	}
-	s.explode(&projectile{id: 1, owner: owner.ID, weapon: 1}, 640, 700, 0)
-	splash := func(dist float64) int {
-		return int(float64(def.Damage) * (1 - (dist-shared.PlayerRadius)/def.SplashRange))
-	}
-	if got := game.MaxHealth - twin.Health; got != splash(60) {
-		t.Errorf("player 60 units from the blast took %d, want %d", got, splash(60))
-	}
-	if got := game.MaxHealth - owner.Health; got != splash(60)/2 {
-		t.Errorf("owner 60 units from the blast took %d, want half splash %d", got, splash(60)/2)
-	}
-	if got := game.MaxHealth - open.Health; got != splash(80) || got == 0 {
-		t.Errorf("player in the open 80 units away took %d, want %d", got, splash(80))
-	}
-	if hidden.Health != game.MaxHealth {
-		t.Errorf("player behind a wall took %d splash", game.MaxHealth-hidden.Health)
-	}
-}
-
-// A rocket that strikes a wall explodes on the wall's surface; players in
-// front of that wall must still take splash.
-func TestRocketIntoWallSplashes(t *testing.T) {
-	s := lcServer(t, Config{Seed: 1})
-	now := time.Unix(1000, 0)
-	lcRun(s, &now, 1, nil, 1)
-	a := lcPlayerAt(s, "a", 720, 700)
-	b := lcPlayerAt(s, "b", 650, 740) // near where the rocket meets the wall face x = 608
-	a.State.Weapon = 1
-	s.runCommand(a, shared.UserCmd{CommandNumber: 1, TickCount: s.tick, Msec: shared.MsecFor(s.cfg.TickRate),
-		Buttons: shared.ButtonAttack, Weapon: 1, ViewAngle: math.Pi}, nil)
-	for i := 0; i < 64 && len(s.projectiles) > 0; i++ {
-		lcRun(s, &now, 1, nil, 1)
-	}
-	if len(s.projectiles) != 0 {
-		t.Fatal("rocket still flying")
-	}
-	def := &shared.Weapons[1]
-	d := math.Hypot(650-608, 740-700) - shared.PlayerRadius
-	want := int(float64(def.Damage) * (1 - d/def.SplashRange))
-	if got := game.MaxHealth - b.Health; got < want-1 || got > want+1 {
-		t.Errorf("player %.0f units from a rocket's impact on a wall took %d, want %d±1", d, got, want)
-	}
-	// Fired point-blank into a wall (the muzzle is inside it), it explodes
-	// in front of the wall: the shooter, 20 units from the face, takes half splash.
-	c := lcPlayerAt(s, "c", 608+20, 800)
-	c.State.Weapon = 1
-	s.runCommand(c, shared.UserCmd{CommandNumber: 1, TickCount: s.tick, Msec: shared.MsecFor(s.cfg.TickRate),
-		Buttons: shared.ButtonAttack, Weapon: 1, ViewAngle: math.Pi}, nil)
-	want = int(float64(def.Damage)*(1-math.Max(20-explodeSkin-shared.PlayerRadius, 0)/def.SplashRange)) / 2
-	if got := game.MaxHealth - c.Health; len(s.projectiles) != 0 || got != want {
-		t.Errorf("rocket fired into a wall 20 units away: shooter took %d, want half splash %d", got, want)
 	}
 }

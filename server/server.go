@@ -9,11 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
-	"sort"
 	"sync"
 	"time"
 
@@ -112,44 +110,36 @@ func (c *Config) fill() error {
 
 // Server is one running game.
 type Server struct {
-	cfg   Config
-	log   *slog.Logger
-	m     *game.Map
-	world *shared.World
-	rng   *rand.Rand
+	cfg Config
+	log *slog.Logger
+	m   *game.Map
+	// w is the game: players, bots, projectiles and the rules (game.World).
+	w *game.World
+	// rewinder is the lag-compensation hitbox source handed to w for a
+	// human's command (lagcomp.go); reused, so a shot allocates nothing.
+	rewinder rewinder
 
 	joins chan joinReq
 	start time.Time
 
 	// Owned by the tick goroutine.
-	tick       uint32
-	players    []*game.Player // sorted by ID
-	sessions   []*session
-	bots       []*bot
-	nextID     uint16
-	events     []proto.Event // recent events, oldest first
-	eventTo    []uint16      // recipient of each event, 0 for everyone
-	lag        map[uint16]*lagRing
-	boxBuf     []game.Hitbox
-	botBoxBuf  []game.Hitbox
-	vars       vars
-	execCh     chan execReq
-	lastTickAt time.Time
-	matchStart uint32 // tick the current match started
-	// intermission is the tick the next match starts, 0 while one is on.
-	intermission uint32
-	budgetTicks  int
-	projectiles  []*projectile
-	nextProjID   uint16
-	nextEventID  uint32
-	scoresDirty  bool
-	tickStats    tickStats
-	snapStats    SnapshotStatus          // snapshots sent since start
-	frame        []proto.EntityState     // this tick's players, quantized (buildFrame)
-	projFrame    []proto.ProjectileState // this tick's projectiles (buildFrame)
-	scoreBuf     []proto.ScoreEntry      // this tick's scoreboard, when one is due
-	scoresBuilt  bool                    // scoreBuf is this tick's
-	enc          proto.Encoder           // writes every snapshot (tick goroutine)
+	sessions    []*session
+	events      []proto.Event // recent events, oldest first
+	eventTo     []uint16      // recipient of each event, 0 for everyone
+	lag         map[uint16]*lagRing
+	boxBuf      []game.Hitbox
+	vars        vars
+	execCh      chan execReq
+	lastTickAt  time.Time
+	budgetTicks int
+	nextEventID uint32
+	tickStats   tickStats
+	snapStats   SnapshotStatus          // snapshots sent since start
+	frame       []proto.EntityState     // this tick's players, quantized (buildFrame)
+	projFrame   []proto.ProjectileState // this tick's projectiles (buildFrame)
+	scoreBuf    []proto.ScoreEntry      // this tick's scoreboard, when one is due
+	scoresBuilt bool                    // scoreBuf is this tick's
+	enc         proto.Encoder           // writes every snapshot (tick goroutine)
 
 	statusMu sync.Mutex
 	status   Status
@@ -174,10 +164,7 @@ func New(cfg Config) (*Server, error) {
 		cfg:     cfg,
 		log:     cfg.Logger,
 		m:       m,
-		world:   m.World(cfg.TickRate),
-		rng:     rand.New(rand.NewPCG(cfg.Seed, cfg.Seed*31+7)),
 		joins:   make(chan joinReq, 16),
-		nextID:  1,
 		stopped: make(chan struct{}),
 		lag:     map[uint16]*lagRing{},
 		vars:    defaultVars(),
@@ -189,6 +176,9 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
+	s.w = game.NewWorld(m, cfg.TickRate, cfg.Seed, game.Rules{})
+	s.rewinder.s = s
+	s.syncRules()
 	for i := 0; i < cfg.Bots; i++ {
 		s.addBot()
 	}
@@ -255,7 +245,7 @@ func (s *Server) Run(ctx context.Context) error {
 	defer cancel()
 	_ = s.httpSrv.Shutdown(shutCtx)
 	close(s.stopped)
-	s.log.Info("server stopped", "ticks", s.tick)
+	s.log.Info("server stopped", "ticks", s.w.Tick)
 	return err
 }
 
@@ -285,7 +275,7 @@ func (s *Server) Step(now time.Time) {
 
 // Tick returns the current server tick (only safe from the goroutine that
 // calls Step, or after Run returned).
-func (s *Server) Tick() uint32 { return s.tick }
+func (s *Server) Tick() uint32 { return s.w.Tick }
 
 func (s *Server) loop(ctx context.Context, httpErr chan error) error {
 	interval := time.Second / time.Duration(s.cfg.TickRate)
@@ -319,7 +309,7 @@ func (s *Server) loop(ctx context.Context, httpErr chan error) error {
 // runTick advances the world by one tick.
 func (s *Server) runTick(now time.Time) {
 	t0 := time.Now()
-	s.tick++
+	s.w.NextTick()
 	// Command budget follows real time: after a stall that skipped ticks,
 	// clients get the command time that really passed (at most the cap).
 	s.budgetTicks = 1
@@ -329,146 +319,61 @@ func (s *Server) runTick(now time.Time) {
 	}
 	s.lastTickAt = now
 	s.runExecs()
+	s.syncRules()
 	s.acceptJoins()
 	for _, ss := range s.sessions {
 		s.readSession(ss, now)
 	}
 	s.dropClosed()
-	s.runMatch()
-	s.runBots()
-	s.moveProjectiles()
-	s.respawn()
+	s.w.Step() // match flow, bots, projectiles, respawns
 	s.recordLag()
+	s.takeWorldEvents()
 	s.trimEvents()
 	s.sendSnapshots(now)
 	s.tickStats.add(time.Since(t0))
-	if s.tick%uint32(max(s.cfg.TickRate/4, 1)) == 0 {
+	if s.w.Tick%uint32(max(s.cfg.TickRate/4, 1)) == 0 {
 		s.publishStatus()
 	}
 }
 
 // player returns the player with id, or nil.
-func (s *Server) player(id uint16) *game.Player {
-	for _, p := range s.players {
-		if p.ID == id {
-			return p
-		}
-	}
-	return nil
-}
+func (s *Server) player(id uint16) *game.Player { return s.w.Player(id) }
 
+// newPlayer adds a player to the world under a unique name.
 func (s *Server) newPlayer(name string, isBot bool) *game.Player {
-	id := s.nextID
-	for s.player(id) != nil || id == 0 {
-		id++
-	}
-	s.nextID = id + 1
-	p := &game.Player{ID: id, Name: name, Bot: isBot}
-	p.Spawn(s.m.ChooseSpawn(s.enemyPositions(id), s.rng))
-	// Keep s.players sorted by ID (IDs wrap after 65535 joins): snapshots
-	// list players in this order and applyToView relies on it.
-	i := sort.Search(len(s.players), func(i int) bool { return s.players[i].ID > id })
-	s.players = append(s.players, nil)
-	copy(s.players[i+1:], s.players[i:])
-	s.players[i] = p
-	s.scoresDirty = true
-	s.addEvent(proto.Event{Kind: proto.EvJoin, A: id, Text: name}, 0)
-	return p
+	return s.w.AddPlayer(s.uniqueName(name), isBot)
 }
 
+// addBot adds a server bot (game.World.AddBot).
+func (s *Server) addBot() { s.w.AddBot(proto.MaxNameLen) }
+
+// removePlayer takes a player out of the world and forgets its lag
+// record and every client's interpolation history of it.
 func (s *Server) removePlayer(id uint16, reason string) {
-	for i, p := range s.players {
-		if p.ID == id {
-			s.players = append(s.players[:i], s.players[i+1:]...)
-			break
-		}
-	}
-	s.scoresDirty = true
+	s.w.RemovePlayer(id, truncate(reason, 64))
 	delete(s.lag, id)
 	for _, ss := range s.sessions {
 		delete(ss.view, id)
 	}
-	s.addEvent(proto.Event{Kind: proto.EvLeft, A: id, Text: truncate(reason, 64)}, 0)
 }
 
-func (s *Server) enemyPositions(self uint16) []game.Point {
-	var pts []game.Point
-	for _, p := range s.players {
-		if p.ID != self && p.Alive() {
-			pts = append(pts, game.Point{X: p.State.X, Y: p.State.Y})
-		}
-	}
-	return pts
+// syncRules hands the console variables to the world's rules.
+func (s *Server) syncRules() {
+	s.w.Rules = game.Rules{NoDamage: s.cfg.NoDamage, MutualKills: s.vars.mutualKills, ShowImpacts: s.vars.showImpacts,
+		FragLimit: s.vars.fragLimit, TimeLimit: s.vars.timeLimit, BotSkill: s.vars.botSkill}
 }
 
-func (s *Server) respawn() {
-	for _, p := range s.players {
-		if p.State.Dead && s.tick >= p.RespawnTick {
-			p.Spawn(s.m.ChooseSpawn(s.enemyPositions(p.ID), s.rng))
-		}
-	}
-}
-
-// runCommand runs one validated usercmd for p through shared.RunCommand and
-// resolves what it fired. ss is the player's session, nil for bots.
-//
-// Simultaneous kills: commands run in arrival order, so when two players
-// would kill each other in one tick, the command the server runs first wins
-// and the other player is already dead when its command runs (as CS:GO).
-// With sv_mutualkills 1, a player killed earlier in the same tick still gets
-// that tick's shots, from the state it had when it died, so both can die
-// (as Overwatch).
+// runCommand runs one validated usercmd of a player through the world.
+// ss is the player's session (nil for a bot): with sv_unlag 1 its shots
+// are traced against the hitboxes as the client drew them (lagcomp.go).
 func (s *Server) runCommand(p *game.Player, cmd shared.UserCmd, ss *session) {
-	var res shared.Result
-	if p.State.Dead && s.vars.mutualKills && p.DiedTick == s.tick && p.Deaths > 0 {
-		var st shared.PlayerState
-		st, res = shared.RunCommand(p.PreDeath, cmd, s.world)
-		p.PreDeath = st
-		p.State.Weapon, p.State.Ammo = st.Weapon, st.Ammo
-	} else {
-		p.State, res = shared.RunCommand(p.State, cmd, s.world)
-	}
-	p.Angle = float64(cmd.ViewAngle)
-	if res.Fired {
-		s.fire(p, ss, &cmd, res.Shot)
-	}
-}
-
-// fire resolves a shot by its weapon kind.
-func (s *Server) fire(p *game.Player, ss *session, cmd *shared.UserCmd, shot shared.Shot) {
-	switch shared.Weapons[shot.Weapon].Kind {
-	case shared.Hitscan:
-		s.fireHitscan(p, ss, cmd, shot)
-	case shared.Projectile:
-		s.fireProjectile(p, shot)
-	}
-}
-
-// damage applies a hit and its consequences (events, score).
-func (s *Server) damage(attacker, victim *game.Player, amount int, x, y float64) {
-	if victim == nil || !victim.Alive() {
+	if ss == nil || !s.vars.unlag {
+		s.w.RunCommand(p, cmd, nil)
 		return
 	}
-	pre := victim.State
-	killed := false
-	if !s.cfg.NoDamage && s.intermission == 0 {
-		killed = victim.Damage(amount, s.tick, s.cfg.TickRate)
-	}
-	s.addEvent(proto.Event{Kind: proto.EvHit, A: attacker.ID, B: victim.ID, Value: int16(amount),
-		X2: proto.ToFixed(x), Y2: proto.ToFixed(y)}, 0)
-	if killed {
-		victim.DiedTick = s.tick
-		victim.PreDeath = pre
-		if attacker.ID != victim.ID {
-			attacker.Kills++
-			if s.vars.fragLimit > 0 && attacker.Kills >= s.vars.fragLimit && s.intermission == 0 {
-				s.endMatch(attacker)
-			}
-		}
-		s.scoresDirty = true
-		s.addEvent(proto.Event{Kind: proto.EvKill, A: attacker.ID, B: victim.ID}, 0)
-		s.log.Debug("kill", "killer", attacker.Name, "victim", victim.Name, "tick", s.tick)
-	}
+	s.rewinder.ss = ss
+	s.w.RunCommand(p, cmd, &s.rewinder)
+	s.rewinder.ss = nil
 }
 
 // EventLifetime is how long an event is resent before it is dropped, in seconds.
@@ -478,15 +383,60 @@ const EventLifetime = 2
 func (s *Server) addEvent(e proto.Event, to uint16) {
 	s.nextEventID++
 	e.ID = s.nextEventID
-	e.Tick = s.tick
+	if e.Tick == 0 {
+		e.Tick = s.w.Tick
+	}
 	s.events = append(s.events, e)
 	s.eventTo = append(s.eventTo, to)
+}
+
+// takeWorldEvents moves what the world reported this tick into the event
+// queue, in wire form, and logs what a host wants to read.
+func (s *Server) takeWorldEvents() {
+	for _, e := range s.w.TakeEvents() {
+		switch e.Kind {
+		case game.EvKill:
+			if s.log.Enabled(context.Background(), slog.LevelDebug) {
+				s.log.Debug("kill", "killer", s.playerName(e.A), "victim", s.playerName(e.B), "tick", e.Tick)
+			}
+		case game.EvMatchEnd:
+			if e.A != 0 {
+				kills := 0
+				if p := s.player(e.A); p != nil {
+					kills = p.Kills
+				}
+				s.log.Info("match won", "player", e.Text, "kills", kills)
+			}
+		}
+		s.addEvent(wireEvent(&e), e.To)
+	}
+}
+
+func (s *Server) playerName(id uint16) string {
+	if p := s.player(id); p != nil {
+		return p.Name
+	}
+	return ""
+}
+
+// wireEvent is a world event as snapshots carry it (proto.Event): world
+// units to fixed point.
+func wireEvent(e *game.Event) proto.Event {
+	we := proto.Event{Kind: uint8(e.Kind), Tick: e.Tick, A: e.A, B: e.B, Value: int16(e.Value), Text: e.Text,
+		X: proto.ToFixed(e.X), Y: proto.ToFixed(e.Y), X2: proto.ToFixed(e.X2), Y2: proto.ToFixed(e.Y2)}
+	switch e.Kind {
+	case game.EvShot:
+		we.B = 0 // the wire's tracer names no victim (EvHit does)
+	case game.EvImpact:
+		we.Cmd = e.Cmd
+	}
+	return we
 }
 
 func (s *Server) trimEvents() {
 	limit := uint32(EventLifetime * s.cfg.TickRate)
 	i := 0
-	for i < len(s.events) && s.tick-s.events[i].Tick > limit {
+	for i < len(s.events) && s.w.Tick-s.events[i].Tick > limit {
 		i++
 	}
 	if i > 0 {
@@ -502,60 +452,7 @@ func truncate(s string, n int) string {
 }
 
 // IntermissionSeconds is the pause between matches.
-const IntermissionSeconds = 5
-
-// runMatch ends the match at mp_timelimit and starts the next one after
-// the intermission.
-func (s *Server) runMatch() {
-	if s.intermission != 0 {
-		if s.tick >= s.intermission {
-			s.startMatch()
-		}
-		return
-	}
-	if s.vars.timeLimit > 0 && float64(s.tick-s.matchStart) >= s.vars.timeLimit*60*float64(s.cfg.TickRate) {
-		// The leader wins; a shared top score (or nobody) is a draw.
-		var leader *game.Player
-		tied := false
-		for _, p := range s.players {
-			switch {
-			case leader == nil || p.Kills > leader.Kills:
-				leader, tied = p, false
-			case p.Kills == leader.Kills:
-				tied = true
-			}
-		}
-		if tied {
-			leader = nil
-		}
-		s.endMatch(leader)
-	}
-}
-
-// endMatch announces the winner (nil: nobody) and starts the intermission,
-// during which nobody takes damage.
-func (s *Server) endMatch(winner *game.Player) {
-	e := proto.Event{Kind: proto.EvMatchEnd, Value: IntermissionSeconds}
-	if winner != nil {
-		e.A, e.Text = winner.ID, winner.Name
-		s.log.Info("match won", "player", winner.Name, "kills", winner.Kills)
-	}
-	s.addEvent(e, 0)
-	s.intermission = s.tick + uint32(IntermissionSeconds*s.cfg.TickRate)
-}
-
-// startMatch resets the scores and respawns everyone.
-func (s *Server) startMatch() {
-	s.intermission = 0
-	s.matchStart = s.tick
-	s.projectiles = s.projectiles[:0]
-	for _, p := range s.players {
-		p.Kills, p.Deaths = 0, 0
-		p.Spawn(s.m.ChooseSpawn(s.enemyPositions(p.ID), s.rng))
-	}
-	s.scoresDirty = true
-	s.addEvent(proto.Event{Kind: proto.EvMatchStart}, 0)
-}
+const IntermissionSeconds = game.IntermissionSeconds
 
 // browserHost is addr as a browser would reach it: an unspecified host
 // (":27015", "0.0.0.0:27015", "[::]:27015") becomes this machine's name.

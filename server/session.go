@@ -168,45 +168,29 @@ func (s *Server) acceptJoins() {
 }
 
 func (s *Server) admit(req joinReq) string {
-	if len(s.players) >= s.cfg.MaxPlayers {
-		if len(s.bots) == 0 {
-			return fmt.Sprintf("server is full (%d/%d players)", len(s.players), s.cfg.MaxPlayers)
+	if len(s.w.Players) >= s.cfg.MaxPlayers {
+		if !s.w.RemoveBot("bot removed to make room") {
+			return fmt.Sprintf("server is full (%d/%d players)", len(s.w.Players), s.cfg.MaxPlayers)
 		}
-		s.removeBot()
 	}
 	h := req.hello
 	name := s.uniqueName(h.Name)
-	p := s.newPlayer(name, false)
+	p := s.w.AddPlayer(name, false)
 	// ackTick starts now: a newcomer gets the events from now on, not the
 	// last seconds' backlog.
-	ss := &session{conn: req.conn, player: p, hello: *h, rttMs: -1, view: map[uint16]*game.EntityView{}, ackTick: s.tick,
+	ss := &session{conn: req.conn, player: p, hello: *h, rttMs: -1, view: map[uint16]*game.EntityView{}, ackTick: s.w.Tick,
 		budget: s.cfg.MaxUsrCmdProcessTicks, snapAcc: float64(s.cfg.TickRate)}
 	req.conn.SetFakeConditions(s.vars.fake)
 	ss.applyRates(h.Rate, h.UpdateRate, h.CmdRate, h.InterpMs, h.InterpRatio, s.cfg.TickRate)
 	ur := ss.updateRate
 	s.sessions = append(s.sessions, ss)
 	req.conn.Send(&proto.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.m.Name,
-		Tick: s.tick, UpdateRate: uint16(ur), Cvars: s.publicCvars()})
+		Tick: s.w.Tick, UpdateRate: uint16(ur), Cvars: s.publicCvars()})
 	s.log.Info("player joined", "name", name, "id", p.ID, "remote", req.conn.RemoteAddr(), "cl_updaterate", ur)
 	return ""
 }
 
-func (s *Server) uniqueName(name string) string {
-	base := name
-	for n := 2; ; n++ {
-		taken := false
-		for _, p := range s.players {
-			if p.Name == name {
-				taken = true
-				break
-			}
-		}
-		if !taken {
-			return name
-		}
-		name = proto.TruncateUTF8(base, proto.MaxNameLen-4) + fmt.Sprintf("(%d)", n)
-	}
-}
+func (s *Server) uniqueName(name string) string { return s.w.UniqueName(name, proto.MaxNameLen) }
 
 func (s *Server) publicCvars() []proto.Cvar {
 	cv := []proto.Cvar{
@@ -236,12 +220,8 @@ func (s *Server) onCommand(ss *session, m *proto.Command) {
 	}
 	switch fields[0] {
 	case "kill":
-		if s.intermission != 0 {
-			s.print(ss, "kill: not during the intermission")
-			return
-		}
-		if ss.player.Alive() {
-			s.damage(ss.player, ss.player, ss.player.Health, ss.player.State.X, ss.player.State.Y)
+		if err := s.w.Suicide(ss.player); err != nil {
+			s.print(ss, "kill: "+err.Error())
 		}
 	case "rcon":
 		if s.cfg.RconPassword == "" {
@@ -399,7 +379,7 @@ func (s *Server) applyToView(ss *session, snap *sentSnap) {
 		v.Observe(es.Sample(snap.tick), es.Teleport, s.cfg.TickRate)
 	}
 	// Players the snapshot no longer carries have left. The entities are
-	// in ID order (s.players is), so a binary search finds them.
+	// in ID order (s.w.Players is), so a binary search finds them.
 	for id := range ss.view {
 		i := sort.Search(len(snap.ents), func(i int) bool { return snap.ents[i].ID >= id })
 		if i == len(snap.ents) || snap.ents[i].ID != id {
@@ -457,18 +437,18 @@ func (s *Server) dropClosed() {
 	}
 	s.sessions = kept
 	// Bots given up for humans come back when slots free up.
-	for len(s.bots) < s.cfg.Bots && len(s.players) < s.cfg.MaxPlayers {
+	for len(s.w.Bots) < s.cfg.Bots && len(s.w.Players) < s.cfg.MaxPlayers {
 		s.addBot()
 	}
 }
 
 // sendSnapshots sends a snapshot to every client whose update interval is due.
 func (s *Server) sendSnapshots(now time.Time) {
-	if s.scoresDirty {
+	if s.w.ScoresDirty {
 		for _, ss := range s.sessions {
 			ss.scoresDue = true
 		}
-		s.scoresDirty = false
+		s.w.ScoresDirty = false
 	}
 	framed := false // s.frame is built at the first snapshot due this tick
 	s.scoresBuilt = false
@@ -522,7 +502,7 @@ func (s *Server) writeSnapshot(ss *session, now time.Time) []byte {
 	ss.chokes = 0
 	// The scoreboard: once a second when it changed (the kill feed says
 	// who killed whom at once), else every 2 s for the pings.
-	since := s.tick - ss.lastScor
+	since := s.w.Tick - ss.lastScor
 	scoreSent := false
 	if (ss.scoresDue && since >= uint32(s.cfg.TickRate)) || since >= 2*uint32(s.cfg.TickRate) {
 		if !s.scoresBuilt {
@@ -530,14 +510,14 @@ func (s *Server) writeSnapshot(ss *session, now time.Time) []byte {
 			s.scoresBuilt = true
 		}
 		snap.Scores = ss.leanScores(s.scoreBuf)
-		ss.lastScor = s.tick
+		ss.lastScor = s.w.Tick
 		ss.scoresDue = false
 		scoreSent = true
 	}
 	ss.nextSeq++
 	snap.Seq = ss.nextSeq
 	rec := &ss.sent[snap.Seq%sentRing]
-	rec.seq, rec.tick, rec.at = snap.Seq, s.tick, now
+	rec.seq, rec.tick, rec.at = snap.Seq, s.w.Tick, now
 	rec.ents = append(rec.ents[:0], snap.Entities...)
 	rec.names = rec.names[:0]
 	if scoreSent {
@@ -581,8 +561,12 @@ func (s *Server) encodeEntities(ss *session, snap *proto.Snapshot) {
 // writes them per client).
 func (s *Server) buildFrame() {
 	s.frame = s.frame[:0]
-	s.projFrame = s.appendProjectileStates(s.projFrame[:0])
-	for _, o := range s.players {
+	s.projFrame = s.projFrame[:0]
+	for _, pr := range s.w.Projectiles {
+		s.projFrame = append(s.projFrame, proto.ProjectileState{ID: pr.ID, Owner: pr.Owner, Weapon: pr.Weapon,
+			X: proto.ToFixed(pr.X), Y: proto.ToFixed(pr.Y), VX: proto.ToFixed(pr.VX), VY: proto.ToFixed(pr.VY)})
+	}
+	for _, o := range s.w.Players {
 		var flags uint8
 		if o.Alive() {
 			flags |= proto.FlagAlive
@@ -608,7 +592,7 @@ func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 	view := game.ViewRect(s.m, p.State.X, p.State.Y)
 	snap := &ss.snap
 	*snap = proto.Snapshot{
-		Tick:       s.tick,
+		Tick:       s.w.Tick,
 		AckCmd:     ss.lastCmd,
 		Self:       proto.MakeSelf(p.State, p.Health, p.Teleport, ss.snap.Self.Ammo),
 		TickTimeUs: uint32(s.tickStats.meanUs()),
@@ -676,7 +660,7 @@ func eventVisible(e *proto.Event, id uint16, view game.Rect) bool {
 
 // scoreboard appends every player's row to rows.
 func (s *Server) scoreboard(rows []proto.ScoreEntry) []proto.ScoreEntry {
-	for _, p := range s.players {
+	for _, p := range s.w.Players {
 		row := proto.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Bot: p.Bot}
 		if ss := s.sessionOf(p.ID); ss != nil && ss.rttMs > 0 {
 			row.PingMs = uint16(ss.rttMs)

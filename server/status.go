@@ -106,12 +106,12 @@ func (t *tickStats) summary() TickTimeStatus {
 
 func (s *Server) publishStatus() {
 	st := Status{
-		Name: s.cfg.Hostname, Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.tick, Snapshots: s.snapStats,
+		Name: s.cfg.Hostname, Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.w.Tick, Snapshots: s.snapStats,
 		UptimeSec:  math.Round(time.Since(s.start).Seconds()*10) / 10,
 		MaxPlayers: s.cfg.MaxPlayers, TickTimeUs: s.tickStats.summary(),
-		Players: make([]PlayerStatus, 0, len(s.players)),
+		Players: make([]PlayerStatus, 0, len(s.w.Players)),
 	}
-	for _, p := range s.players {
+	for _, p := range s.w.Players {
 		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths, Bot: p.Bot, Alive: p.Alive()}
 		if ss := s.sessionOf(p.ID); ss != nil && ss.rttMs > 0 {
 			ps.PingMs = int(math.Round(ss.rttMs))

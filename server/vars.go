@@ -144,8 +144,8 @@ func (s *Server) exec(line string) string {
 		return strings.TrimSpace(b.String())
 	case "status":
 		var b strings.Builder
-		fmt.Fprintf(&b, "map %s, tick %d at %d/s, tick time %.0f us", s.m.Name, s.tick, s.cfg.TickRate, s.tickStats.meanUs())
-		for _, p := range s.players {
+		fmt.Fprintf(&b, "map %s, tick %d at %d/s, tick time %.0f us", s.m.Name, s.w.Tick, s.cfg.TickRate, s.tickStats.meanUs())
+		for _, p := range s.w.Players {
 			ping := "BOT"
 			if ss := s.sessionOf(p.ID); ss != nil {
 				ping = fmt.Sprintf("%.0f ms, rate %d, updaterate %d, cmdrate %d", math.Max(ss.rttMs, 0), ss.rate, ss.updateRate, ss.cmdRate)

@@ -1,0 +1,592 @@
+package game
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"unicode/utf8"
+
+	"tickshot/shared"
+)
+
+// World is the deathmatch's rules as a deterministic simulation: players,
+// bots, projectiles, damage, respawns and match flow. It steps usercmds
+// through shared.RunCommand (the same code the client predicts with) and
+// reports what happened as domain Events; it knows nothing of sockets,
+// sessions or the wire. The server owns one World and drives it once per
+// tick (NextTick, then each command with RunCommand, then Step), turns its
+// Events into wire events, and passes lag compensation in as a HitboxSource.
+//
+// Same map, seed, rules and calls in the same order give the same states
+// and events: no wall clock, goroutines, map iteration or unseeded
+// randomness (the seed feeds spawn choice and the bots' brains).
+type World struct {
+	Map      *Map
+	Phys     *shared.World // movement constants and collision for shared.RunCommand
+	TickRate int           // ticks/s
+	Tick     uint32        // the current tick
+	Rules    Rules
+
+	// Players are sorted by ID (snapshots list them in this order).
+	Players     []*Player
+	Projectiles []*Projectile
+	Bots        []*BotPlayer
+
+	// MatchStart is the tick the current match started; Intermission the
+	// tick the next one starts, 0 while a match is on.
+	MatchStart, Intermission uint32
+	// ScoresDirty is set when kills, deaths or the player list changed; the
+	// caller clears it when it has sent the scoreboard.
+	ScoresDirty bool
+	// Events are what happened since the caller last took them (TakeEvents).
+	Events []Event
+
+	rng        *rand.Rand
+	nextID     uint16
+	nextProjID uint16
+	boxBuf     []Hitbox
+	botBoxBuf  []Hitbox
+}
+
+// Rules are the match settings the world applies; the server sets them from
+// its console variables (names in brackets).
+type Rules struct {
+	NoDamage    bool    // nobody takes damage (tests, --nodamage)
+	MutualKills bool    // sv_mutualkills: a player killed earlier in a tick still gets that tick's shots
+	ShowImpacts bool    // sv_showimpacts: answer each human shot with an EvImpact to the shooter
+	FragLimit   int     // mp_fraglimit: kills that win the match, 0 = none
+	TimeLimit   float64 // mp_timelimit: minutes a match lasts, 0 = none
+	BotSkill    float64 // bot_difficulty, 0..3
+}
+
+// IntermissionSeconds is the pause between matches, seconds.
+const IntermissionSeconds = 5
+
+// ProjectileLifetimeMs is how long a projectile flies before it explodes, ms.
+const ProjectileLifetimeMs = 3000
+
+// explodeSkin is how far in front of a wall, in world units, a projectile
+// that strikes it explodes. A blast exactly on the wall's surface would have
+// no line of sight to anyone (a segment query that starts on a shape hits it
+// at once), so its splash would hurt no one.
+const explodeSkin = 1.0
+
+// EventKind says what an Event reports.
+type EventKind uint8
+
+// Event kinds. The fields each uses are listed beside it.
+const (
+	EvShot       EventKind = iota + 1 // A fired weapon Value from (X, Y) to (X2, Y2); B is the player hit, 0 none
+	EvHit                             // A hit B for Value damage at (X2, Y2)
+	EvKill                            // A killed B
+	EvJoin                            // A joined; Text is the name
+	EvLeft                            // A left; Text is the reason
+	EvImpact                          // to A only: its command Cmd was traced against B's box at (X, Y); the shot ended at (X2, Y2); Value 1 = hit
+	EvExplode                         // A's projectile exploded at (X, Y) with splash radius Value
+	EvMatchEnd                        // A won (Text its name; A = 0 for a draw); the next match starts in Value seconds
+	EvMatchStart                      // a new match started; scores are reset
+)
+
+// Event is one thing that happened in the world, in world units and ticks.
+type Event struct {
+	Kind         EventKind
+	Tick         uint32
+	A, B         uint16  // player IDs, by Kind
+	Value        int     // damage, weapon, radius, seconds or hit flag, by Kind
+	X, Y, X2, Y2 float64 // world units
+	Text         string
+	Cmd          uint32 // the command number an EvImpact answers
+	To           uint16 // the only player it concerns, 0 = everyone
+}
+
+// HitboxSource gives the hitboxes a hitscan shot is traced against: lag
+// compensation (Bernier 2001) passes one that rewinds every other player to
+// where the shooter of cmd drew them. The slice holds every player, the
+// shooter included (TraceShot skips it), and is only read until the next call.
+type HitboxSource interface {
+	ShotHitboxes(w *World, shooter *Player, cmd *shared.UserCmd) []Hitbox
+}
+
+// BotPlayer is a player driven by a Bot brain; its usercmds run through the
+// same shared.RunCommand as everyone's.
+type BotPlayer struct {
+	Player *Player
+	Brain  *Bot
+	cmdNum uint32
+}
+
+// Projectile is a rocket in flight, simulated by the server only, tick by
+// tick, against the walls and the players' present hitboxes: projectiles are
+// not lag compensated (Bernier 2001, footnote 9), so the shooter leads the
+// target by its own latency, as in Half-Life.
+type Projectile struct {
+	ID     uint16
+	Owner  uint16
+	Weapon uint8
+	X, Y   float64 // world units
+	VX, VY float64 // world units/s
+	Dies   uint32  // tick at which it explodes in the air
+}
+
+// NewWorld starts an empty world on m at tickRate ticks/s; seed drives every
+// random choice (spawn points, bot brains).
+func NewWorld(m *Map, tickRate int, seed uint64, rules Rules) *World {
+	return &World{
+		Map: m, Phys: m.World(tickRate), TickRate: tickRate, Rules: rules,
+		rng:    rand.New(rand.NewPCG(seed, seed*31+7)),
+		nextID: 1,
+	}
+}
+
+// NextTick advances the clock by one tick; commands and Step then run at it.
+func (w *World) NextTick() { w.Tick++ }
+
+// Step runs everything of the tick that no command drives, after the
+// humans' commands: match flow, the bots' commands, projectiles, respawns.
+func (w *World) Step() {
+	w.runMatch()
+	w.runBots()
+	w.moveProjectiles()
+	w.respawn()
+}
+
+// TakeEvents returns the events since the last call and forgets them; the
+// slice is reused by the next tick's events.
+func (w *World) TakeEvents() []Event {
+	ev := w.Events
+	w.Events = w.Events[:0]
+	return ev
+}
+
+func (w *World) emit(e Event) {
+	e.Tick = w.Tick
+	w.Events = append(w.Events, e)
+}
+
+// Player returns the player with id, or nil.
+func (w *World) Player(id uint16) *Player {
+	if i := w.PlayerIndex(id); i >= 0 {
+		return w.Players[i]
+	}
+	return nil
+}
+
+// PlayerIndex is the index of player id in Players, or -1.
+func (w *World) PlayerIndex(id uint16) int {
+	i := sort.Search(len(w.Players), func(i int) bool { return w.Players[i].ID >= id })
+	if i < len(w.Players) && w.Players[i].ID == id {
+		return i
+	}
+	return -1
+}
+
+// AddPlayer spawns a new player named name (the caller makes it unique
+// with UniqueName) and announces it with EvJoin.
+func (w *World) AddPlayer(name string, isBot bool) *Player {
+	id := w.nextID
+	for w.Player(id) != nil || id == 0 {
+		id++ // IDs wrap after 65535 joins
+	}
+	w.nextID = id + 1
+	p := &Player{ID: id, Name: name, Bot: isBot}
+	p.Spawn(w.Map.ChooseSpawn(w.enemyPositions(id), w.rng))
+	i := sort.Search(len(w.Players), func(i int) bool { return w.Players[i].ID > id })
+	w.Players = append(w.Players, nil)
+	copy(w.Players[i+1:], w.Players[i:])
+	w.Players[i] = p
+	w.ScoresDirty = true
+	w.emit(Event{Kind: EvJoin, A: id, Text: name})
+	return p
+}
+
+// RemovePlayer takes player id out of the world (and out of Bots), with
+// EvLeft carrying reason. Its projectiles fly on but harm no one.
+func (w *World) RemovePlayer(id uint16, reason string) {
+	if i := w.PlayerIndex(id); i >= 0 {
+		w.Players = append(w.Players[:i], w.Players[i+1:]...)
+	}
+	for i, b := range w.Bots {
+		if b.Player.ID == id {
+			w.Bots = append(w.Bots[:i], w.Bots[i+1:]...)
+			break
+		}
+	}
+	w.ScoresDirty = true
+	w.emit(Event{Kind: EvLeft, A: id, Text: reason})
+}
+
+// UniqueName returns name, or, when a player already has it, name with
+// "(2)", "(3)", ... appended; the result is at most maxLen bytes (the base
+// is cut at a rune boundary to make room for the suffix).
+func (w *World) UniqueName(name string, maxLen int) string {
+	base := name
+	for n := 2; ; n++ {
+		taken := false
+		for _, p := range w.Players {
+			if p.Name == name {
+				taken = true
+				break
+			}
+		}
+		if !taken {
+			return name
+		}
+		suffix := fmt.Sprintf("(%d)", n)
+		cut := min(len(base), max(maxLen-len(suffix), 0))
+		for cut > 0 && cut < len(base) && !utf8.RuneStart(base[cut]) {
+			cut--
+		}
+		name = base[:cut] + suffix
+	}
+}
+
+var botNames = []string{"Bernier", "Carmack", "Romero", "Abrash", "Newell", "Fiedler", "Gaffer", "Zoid",
+	"Quake", "Thresh", "Fatal1ty", "Xantor", "Rapha", "Cooller", "Vo0", "Toxjq"}
+
+// AddBot adds a bot player with a seeded brain; its name is at most
+// maxNameLen bytes.
+func (w *World) AddBot(maxNameLen int) *BotPlayer {
+	name := fmt.Sprintf("[BOT] %s", botNames[len(w.Bots)%len(botNames)])
+	p := w.AddPlayer(w.UniqueName(name, maxNameLen), true)
+	b := &BotPlayer{Player: p, Brain: NewBot(w.rng.Uint64())}
+	w.Bots = append(w.Bots, b)
+	return b
+}
+
+// RemoveBot removes the newest bot (to make room for a human); false when
+// there is none.
+func (w *World) RemoveBot(reason string) bool {
+	if len(w.Bots) == 0 {
+		return false
+	}
+	w.RemovePlayer(w.Bots[len(w.Bots)-1].Player.ID, reason)
+	return true
+}
+
+func (w *World) enemyPositions(self uint16) []Point {
+	var pts []Point
+	for _, p := range w.Players {
+		if p.ID != self && p.Alive() {
+			pts = append(pts, Point{X: p.State.X, Y: p.State.Y})
+		}
+	}
+	return pts
+}
+
+func (w *World) respawn() {
+	for _, p := range w.Players {
+		if p.State.Dead && w.Tick >= p.RespawnTick {
+			p.Spawn(w.Map.ChooseSpawn(w.enemyPositions(p.ID), w.rng))
+		}
+	}
+}
+
+// RunCommand runs one validated usercmd for p through shared.RunCommand
+// and resolves what it fired. Hitscan shots are traced against lc's
+// hitboxes, or the present ones when lc is nil (bots, sv_unlag 0).
+//
+// Simultaneous kills: commands run in call order, so when two players would
+// kill each other in one tick, the command run first wins and the other
+// player is already dead when its command runs (as CS:GO). With
+// Rules.MutualKills, a player killed earlier in the same tick still gets
+// that tick's shots, from the state it had when it died, so both can die
+// (as Overwatch).
+func (w *World) RunCommand(p *Player, cmd shared.UserCmd, lc HitboxSource) {
+	var res shared.Result
+	if p.State.Dead && w.Rules.MutualKills && p.DiedTick == w.Tick && p.Deaths > 0 {
+		var st shared.PlayerState
+		st, res = shared.RunCommand(p.PreDeath, cmd, w.Phys)
+		p.PreDeath = st
+		p.State.Weapon, p.State.Ammo = st.Weapon, st.Ammo
+	} else {
+		p.State, res = shared.RunCommand(p.State, cmd, w.Phys)
+	}
+	p.Angle = float64(cmd.ViewAngle)
+	if !res.Fired {
+		return
+	}
+	switch shared.Weapons[res.Shot.Weapon].Kind {
+	case shared.Hitscan:
+		w.FireHitscan(p, &cmd, res.Shot, lc)
+	case shared.Projectile:
+		w.fireProjectile(p, res.Shot)
+	}
+}
+
+// PresentHitboxes returns every player's hitbox now (no rewind); the slice
+// is reused by the next call.
+func (w *World) PresentHitboxes() []Hitbox {
+	boxes := w.boxBuf[:0]
+	for _, o := range w.Players {
+		boxes = append(boxes, Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()})
+	}
+	w.boxBuf = boxes
+	return boxes
+}
+
+// FireHitscan resolves a hitscan shot of p fired by cmd: traced against
+// lc's hitboxes (present ones when lc is nil), reported as EvShot (and
+// EvImpact with Rules.ShowImpacts), damage applied. RunCommand calls it; it
+// is exported for tests that trace shots without moving the shooter.
+func (w *World) FireHitscan(p *Player, cmd *shared.UserCmd, shot shared.Shot, lc HitboxSource) {
+	def := &shared.Weapons[shot.Weapon]
+	var boxes []Hitbox
+	if lc != nil {
+		boxes = lc.ShotHitboxes(w, p, cmd)
+	} else {
+		boxes = w.PresentHitboxes()
+	}
+	tr := TraceShot(w.Map, shot.X, shot.Y, shot.DirX, shot.DirY, def.Range, boxes, p.ID)
+	var hit uint16
+	if tr.Hit >= 0 {
+		hit = boxes[tr.Hit].ID
+	}
+	w.emit(Event{Kind: EvShot, A: p.ID, B: hit, Value: int(shot.Weapon), X: shot.X, Y: shot.Y, X2: tr.EndX, Y2: tr.EndY, Cmd: cmd.CommandNumber})
+	if !p.Bot && w.Rules.ShowImpacts {
+		w.showImpact(p, cmd, shot, boxes, tr)
+	}
+	if hit != 0 {
+		w.Damage(p, w.Player(hit), def.Damage, tr.EndX, tr.EndY)
+	}
+}
+
+// showImpact tells the shooter where its shot's target was traced: the box
+// it hit, or else the live box nearest the ray in front of the shooter.
+func (w *World) showImpact(p *Player, cmd *shared.UserCmd, shot shared.Shot, boxes []Hitbox, tr TraceResult) {
+	idx, hit := tr.Hit, 1
+	if idx < 0 {
+		hit = 0
+		best := math.Inf(1)
+		for i, b := range boxes {
+			if b.ID == p.ID || !b.Alive {
+				continue
+			}
+			if d := DistToRay(shot.X, shot.Y, shot.DirX, shot.DirY, b.X, b.Y); d < best &&
+				(b.X-shot.X)*shot.DirX+(b.Y-shot.Y)*shot.DirY > 0 {
+				best, idx = d, i
+			}
+		}
+	}
+	if idx < 0 {
+		return
+	}
+	b := boxes[idx]
+	w.emit(Event{Kind: EvImpact, A: p.ID, B: b.ID, Cmd: cmd.CommandNumber, Value: hit,
+		X: b.X, Y: b.Y, X2: tr.EndX, Y2: tr.EndY, To: p.ID})
+}
+
+// Damage applies amount hit points of damage from attacker to victim at
+// (x, y) and its consequences: EvHit, and on a kill EvKill, the score and,
+// at mp_fraglimit, the end of the match. Nobody takes damage during the
+// intermission or with Rules.NoDamage (the EvHit is still reported).
+func (w *World) Damage(attacker, victim *Player, amount int, x, y float64) {
+	if victim == nil || !victim.Alive() {
+		return
+	}
+	pre := victim.State
+	killed := false
+	if !w.Rules.NoDamage && w.Intermission == 0 {
+		killed = victim.Damage(amount, w.Tick, w.TickRate)
+	}
+	w.emit(Event{Kind: EvHit, A: attacker.ID, B: victim.ID, Value: amount, X2: x, Y2: y})
+	if !killed {
+		return
+	}
+	victim.DiedTick = w.Tick
+	victim.PreDeath = pre
+	if attacker.ID != victim.ID {
+		attacker.Kills++
+		if w.Rules.FragLimit > 0 && attacker.Kills >= w.Rules.FragLimit && w.Intermission == 0 {
+			w.endMatch(attacker)
+		}
+	}
+	w.ScoresDirty = true
+	w.emit(Event{Kind: EvKill, A: attacker.ID, B: victim.ID})
+}
+
+// Suicide kills p (the console's `kill`); it refuses during the intermission.
+func (w *World) Suicide(p *Player) error {
+	if w.Intermission != 0 {
+		return fmt.Errorf("not during the intermission")
+	}
+	if p.Alive() {
+		w.Damage(p, p, p.Health, p.State.X, p.State.Y)
+	}
+	return nil
+}
+
+func (w *World) runMatch() {
+	if w.Intermission != 0 {
+		if w.Tick >= w.Intermission {
+			w.startMatch()
+		}
+		return
+	}
+	if w.Rules.TimeLimit > 0 && float64(w.Tick-w.MatchStart) >= w.Rules.TimeLimit*60*float64(w.TickRate) {
+		// The leader wins; a shared top score (or nobody) is a draw.
+		var leader *Player
+		tied := false
+		for _, p := range w.Players {
+			switch {
+			case leader == nil || p.Kills > leader.Kills:
+				leader, tied = p, false
+			case p.Kills == leader.Kills:
+				tied = true
+			}
+		}
+		if tied {
+			leader = nil
+		}
+		w.endMatch(leader)
+	}
+}
+
+// endMatch announces the winner (nil: nobody) and starts the intermission.
+func (w *World) endMatch(winner *Player) {
+	e := Event{Kind: EvMatchEnd, Value: IntermissionSeconds}
+	if winner != nil {
+		e.A, e.Text = winner.ID, winner.Name
+	}
+	w.emit(e)
+	w.Intermission = w.Tick + uint32(IntermissionSeconds*w.TickRate)
+}
+
+// startMatch resets the scores and respawns everyone.
+func (w *World) startMatch() {
+	w.Intermission = 0
+	w.MatchStart = w.Tick
+	w.Projectiles = w.Projectiles[:0]
+	for _, p := range w.Players {
+		p.Kills, p.Deaths = 0, 0
+		p.Spawn(w.Map.ChooseSpawn(w.enemyPositions(p.ID), w.rng))
+	}
+	w.ScoresDirty = true
+	w.emit(Event{Kind: EvMatchStart})
+}
+
+// runBots thinks for every bot and runs its usercmd.
+func (w *World) runBots() {
+	// Every player's hitbox, once per tick (not once per bot: that was
+	// O(N²) copying); each bot's entry follows it as it moves, so later
+	// bots see where earlier ones went this tick.
+	all := w.botBoxBuf[:0]
+	for _, o := range w.Players {
+		all = append(all, Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()})
+	}
+	w.botBoxBuf = all
+	last := len(all) - 1
+	for _, b := range w.Bots {
+		p := b.Player
+		i := w.PlayerIndex(p.ID)
+		if i < 0 {
+			continue
+		}
+		b.Brain.Skill = w.Rules.BotSkill
+		// The others: the bot's own entry swapped to the end and left out.
+		all[i], all[last] = all[last], all[i]
+		in := b.Brain.Think(w.Map, w.TickRate, p.State, p.Health, all[:last])
+		all[i], all[last] = all[last], all[i]
+		b.cmdNum++
+		cmd := shared.UserCmd{
+			CommandNumber: b.cmdNum, TickCount: w.Tick, Msec: shared.MsecFor(w.TickRate),
+			Buttons: in.Buttons, MoveX: in.MoveX, MoveY: in.MoveY, ViewAngle: in.Angle,
+		}
+		w.RunCommand(p, cmd, nil)
+		all[i].X, all[i].Y, all[i].Alive = p.State.X, p.State.Y, p.Alive()
+	}
+}
+
+func (w *World) fireProjectile(p *Player, shot shared.Shot) {
+	def := &shared.Weapons[shot.Weapon]
+	w.nextProjID++
+	if w.nextProjID == 0 {
+		w.nextProjID = 1
+	}
+	off := shared.PlayerRadius + 6
+	pr := &Projectile{ID: w.nextProjID, Owner: p.ID, Weapon: shot.Weapon,
+		X: shot.X + shot.DirX*off, Y: shot.Y + shot.DirY*off,
+		VX: shot.DirX * def.Speed, VY: shot.DirY * def.Speed,
+		Dies: w.Tick + uint32(shared.Ticks(ProjectileLifetimeMs, w.TickRate))}
+	// Fired point-blank into a wall: explode at the muzzle.
+	if frac := w.Map.RayWalls(shot.X, shot.Y, pr.X, pr.Y); frac < 1 {
+		back := math.Max(frac*off-explodeSkin, 0)
+		w.explode(pr, shot.X+shot.DirX*back, shot.Y+shot.DirY*back, 0)
+		return
+	}
+	w.Projectiles = append(w.Projectiles, pr)
+	w.emit(Event{Kind: EvShot, A: p.ID, Value: int(shot.Weapon), X: shot.X, Y: shot.Y, X2: shot.X, Y2: shot.Y})
+}
+
+// moveProjectiles advances every projectile by one tick and explodes those
+// that hit a wall or a player, or whose time is up.
+func (w *World) moveProjectiles() {
+	dt := w.Phys.Dt()
+	kept := w.Projectiles[:0]
+	for _, pr := range w.Projectiles {
+		nx, ny := pr.X+pr.VX*dt, pr.Y+pr.VY*dt
+		frac := w.Map.RayWalls(pr.X, pr.Y, nx, ny)
+		length := math.Hypot(nx-pr.X, ny-pr.Y)
+		dx, dy := (nx-pr.X)/length, (ny-pr.Y)/length
+		best := frac * length
+		var victim uint16
+		for _, o := range w.Players {
+			if !o.Alive() || o.ID == pr.Owner {
+				continue
+			}
+			if t, ok := RayCircle(pr.X, pr.Y, dx, dy, o.State.X, o.State.Y, shared.PlayerRadius+4); ok && t <= best {
+				best, victim = t, o.ID
+			}
+		}
+		if best < length || victim != 0 {
+			if victim == 0 { // a wall: explode just in front of it
+				best = math.Max(best-explodeSkin, 0)
+			}
+			w.explode(pr, pr.X+dx*best, pr.Y+dy*best, victim)
+			continue
+		}
+		pr.X, pr.Y = nx, ny
+		if w.Tick >= pr.Dies {
+			w.explode(pr, pr.X, pr.Y, 0)
+			continue
+		}
+		kept = append(kept, pr)
+	}
+	for i := len(kept); i < len(w.Projectiles); i++ {
+		w.Projectiles[i] = nil
+	}
+	w.Projectiles = kept
+}
+
+// explode deals splash damage around (x, y): full damage to a direct hit,
+// falling off linearly to zero at SplashRange for anyone in line of sight of
+// the blast, half of that to the owner.
+func (w *World) explode(pr *Projectile, x, y float64, direct uint16) {
+	def := &shared.Weapons[pr.Weapon]
+	w.emit(Event{Kind: EvExplode, A: pr.Owner, X: x, Y: y, Value: int(def.SplashRange)})
+	owner := w.Player(pr.Owner)
+	if owner == nil {
+		return // the owner left; the rocket harms no one
+	}
+	for _, o := range w.Players {
+		if !o.Alive() {
+			continue
+		}
+		dmg := 0
+		if o.ID == direct {
+			dmg = def.Damage
+		} else {
+			d := math.Max(math.Hypot(o.State.X-x, o.State.Y-y)-shared.PlayerRadius, 0)
+			if d >= def.SplashRange || !w.Map.LineOfSight(x, y, o.State.X, o.State.Y) {
+				continue
+			}
+			dmg = int(float64(def.Damage) * (1 - d/def.SplashRange))
+			if o.ID == pr.Owner {
+				dmg /= 2
+			}
+		}
+		if dmg > 0 {
+			w.Damage(owner, o, dmg, o.State.X, o.State.Y)
+		}
+	}
+}
