@@ -47,6 +47,7 @@ type World struct {
 	nextProjID uint16
 	boxBuf     []Hitbox
 	botBoxBuf  []Hitbox
+	cmd        shared.UserCmd // the command being resolved (RunCommand)
 }
 
 // Rules are the match settings the world applies; the server sets them from
@@ -308,7 +309,10 @@ func (w *World) RunCommand(p *Player, cmd shared.UserCmd, lc HitboxSource) {
 	}
 	switch shared.Weapons[res.Shot.Weapon].Kind {
 	case shared.Hitscan:
-		w.FireHitscan(p, &cmd, res.Shot, lc)
+		// The command is handed on from a field: &cmd would escape (the
+		// interface call) and cost an allocation per command.
+		w.cmd = cmd
+		w.FireHitscan(p, &w.cmd, res.Shot, lc)
 	case shared.Projectile:
 		w.fireProjectile(p, res.Shot)
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"tickshot/game"
 	"tickshot/net/proto"
 )
 
@@ -17,7 +16,7 @@ func TestHostileTextCannotBreakOthersSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	watcher := s.w.Players[0]
-	ss := &session{player: watcher, view: map[uint16]*game.EntityView{}, rttMs: -1, updateRate: 20}
+	ss := testSession(watcher, 0)
 
 	// Two joins whose 24-byte names collide and end in a 2-byte character.
 	name := strings.Repeat("a", 19) + "é" + "bbb"
@@ -48,7 +47,7 @@ func TestEventBacklogBounded(t *testing.T) {
 		s.addEvent(proto.Event{Kind: proto.EvLeft, A: 1, Text: strings.Repeat("x", 200)}, 0)
 	}
 	p := s.newPlayer("late", false)
-	old := &session{player: p, view: map[uint16]*game.EntityView{}, rttMs: -1, updateRate: 20}
+	old := testSession(p, 0)
 	snap := s.buildSnapshot(old)
 	if len(snap.Events) > MaxEventsPerSnapshot {
 		t.Fatalf("%d events in one snapshot, limit %d", len(snap.Events), MaxEventsPerSnapshot)
@@ -58,7 +57,7 @@ func TestEventBacklogBounded(t *testing.T) {
 	}
 	// Admission starts the newcomer's acks at the current tick.
 	s.w.Tick += 10
-	fresh := &session{player: p, view: map[uint16]*game.EntityView{}, rttMs: -1, updateRate: 20, ackTick: s.w.Tick}
+	fresh := testSession(p, s.w.Tick)
 	if n := len(s.buildSnapshot(fresh).Events); n != 0 {
 		t.Fatalf("a newcomer got %d old events", n)
 	}

@@ -63,7 +63,7 @@ func TestInterestManagement(t *testing.T) {
 	s.addEvent(proto.Event{Kind: proto.EvKill, A: far.ID, B: near.ID}, 0)
 	s.addEvent(proto.Event{Kind: proto.EvShot, A: near.ID, X: proto.ToFixed(700), Y: proto.ToFixed(500), X2: proto.ToFixed(1900), Y2: proto.ToFixed(1400)}, 0)
 	s.addEvent(proto.Event{Kind: proto.EvHit, A: far.ID, B: me.ID, X2: proto.ToFixed(200), Y2: proto.ToFixed(200)}, 0)
-	ss.ackTick = s.w.Tick - 1
+	ss.acks.ackTick = s.w.Tick - 1
 
 	snap, ents := sendTo(t, s, ss)
 	if !has(ents, near.ID) {
@@ -98,11 +98,11 @@ func TestInterestManagement(t *testing.T) {
 	}
 	rec := &sentSnap{seq: 1, tick: s.w.Tick, ents: []proto.EntityState{{ID: far.ID, X: proto.ToFixed(800), Y: proto.ToFixed(600), Flags: proto.FlagAlive}}}
 	s.applyToView(ss, rec)
-	if ss.view[far.ID] == nil {
+	if ss.view.ents[far.ID] == nil {
 		t.Fatal("no view entry for the player in view")
 	}
 	s.applyToView(ss, &sentSnap{seq: 2, tick: s.w.Tick + 1})
-	if ss.view[far.ID] != nil {
+	if ss.view.ents[far.ID] != nil {
 		t.Error("the server's copy of the client's view kept a player that left it")
 	}
 }
@@ -127,7 +127,7 @@ func TestLeanScoreboard(t *testing.T) {
 		t.Fatalf("first scoreboard names %v", first)
 	}
 	// A snapshot carrying "other" reached the client.
-	s.learnNames(ss, &sentSnap{names: []sentName{{other.ID, "other"}}})
+	ss.view.learn(&sentSnap{names: []sentName{{other.ID, "other"}}})
 	second := names(ss.leanScores(s.scoreboard(nil)))
 	if second[other.ID] != "" || second[me.ID] != "me" {
 		t.Errorf("after the client got \"other\": names %v, want other's omitted and me's still sent", second)
@@ -167,14 +167,14 @@ func TestRewindAfterLeavingAndReenteringView(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		step(1950, 1450) // out of view
 	}
-	if ss.view[target.ID] != nil {
+	if ss.view.ents[target.ID] != nil {
 		t.Fatal("the view kept a player that left it")
 	}
 	back := s.w.Tick
 	for i := 0; i < 30; i++ {
 		step(700+2*float64(i), 450) // back in view, moving right
 	}
-	v := ss.view[target.ID]
+	v := ss.view.ents[target.ID]
 	if v == nil || v.Hist.Len() == 0 {
 		t.Fatal("no view entry after coming back")
 	}

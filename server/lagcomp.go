@@ -124,7 +124,7 @@ type rewindInfo struct {
 // max(cl_interp, cl_interp_ratio / cl_updaterate), plus 1 ms of rounding,
 // at most net.MaxInterpMs.
 func (ss *session) maxLerpMs() float64 {
-	ratio := float64(ss.hello.InterpRatio) / float64(max(ss.updateRate, 1)) * 1000
+	ratio := float64(ss.hello.InterpRatio) / float64(max(ss.rate.updateRate, 1)) * 1000
 	return math.Min(math.Max(float64(ss.hello.InterpMs), ratio)+1, proto.MaxInterpMs)
 }
 
@@ -138,7 +138,7 @@ func (s *Server) rewindTick(ss *session, cmd *shared.UserCmd) rewindInfo {
 	c := *cmd
 	c.LerpMsec = uint16(info.LerpMs)
 	info.ClientTick = c.RenderTick(s.cfg.TickRate)
-	rtt := math.Max(ss.rttMs, 0)
+	rtt := math.Max(ss.acks.rttMs, 0)
 	info.ServerTick = now - (rtt+info.LerpMs)*tr/1000
 	info.Used = info.ClientTick
 	if math.Abs(info.ClientTick-info.ServerTick) > CrossCheckMs*tr/1000 {
@@ -163,7 +163,7 @@ func (s *Server) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hitbo
 	for _, o := range s.w.Players {
 		b := game.Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()}
 		if o.ID != ss.player.ID {
-			if v := ss.view[o.ID]; v != nil && v.Hist.Len() > 0 {
+			if v := ss.view.ents[o.ID]; v != nil && v.Hist.Len() > 0 {
 				smp, _, _ := v.Hist.At(info.Used, maxExtrap)
 				b.X, b.Y = smp.X, smp.Y
 				b.Alive = b.Alive && smp.Alive
@@ -197,7 +197,7 @@ func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared
 	if r.s.log.Enabled(context.Background(), slog.LevelDebug) {
 		r.s.log.Debug("shot", "shooter", shooter.Name, "cmd", cmd.CommandNumber, "tick", w.Tick,
 			"client_render_tick", info.ClientTick, "server_estimate", info.ServerTick, "rewound_to", info.Used,
-			"lerp_ms", info.LerpMs, "rtt_ms", r.ss.rttMs, "used_server_estimate", info.UsedServer, "clamped", info.Clamped,
+			"lerp_ms", info.LerpMs, "rtt_ms", r.ss.acks.rttMs, "used_server_estimate", info.UsedServer, "clamped", info.Clamped,
 			"from_view", info.FromView, "from_record", info.FromRecord, "max_rewind_units", info.MaxRewindGap)
 	}
 	return boxes

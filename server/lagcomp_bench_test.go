@@ -19,8 +19,8 @@ func lcFullServer(b *testing.B) (*Server, *session) {
 	ss := lcSession(s.w.Players[0], 100)
 	now := time.Unix(1000, 0)
 	lcRun(s, &now, 2*s.cfg.TickRate, ss, 3)
-	if len(s.w.Players) != 64 || len(ss.view) != 63 || len(s.lag) != 64 {
-		b.Fatalf("%d players, %d in view, %d lag rings", len(s.w.Players), len(ss.view), len(s.lag))
+	if len(s.w.Players) != 64 || len(ss.view.ents) != 63 || len(s.lag) != 64 {
+		b.Fatalf("%d players, %d in view, %d lag rings", len(s.w.Players), len(ss.view.ents), len(s.lag))
 	}
 	return s, ss
 }
@@ -112,7 +112,7 @@ func BenchmarkSnapshotPipeline(b *testing.B) {
 		n := 0
 		for _, ss := range sessions {
 			n += len(s.writeSnapshot(ss, now))
-			ss.ackSeq, ss.ackTick = ss.nextSeq, s.w.Tick
+			ss.acks.ackSeq, ss.acks.ackTick = ss.acks.nextSeq, s.w.Tick
 		}
 		return n
 	}

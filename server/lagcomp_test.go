@@ -36,8 +36,15 @@ func lcServer(t testing.TB, cfg Config) *Server {
 // lcSession is a session without a connection, for rewind tests: measured
 // RTT rttMs, announced cl_interp 100 ms, cl_interp_ratio 2, cl_updaterate 20.
 func lcSession(p *game.Player, rttMs float64) *session {
-	return &session{player: p, hello: proto.Hello{InterpMs: 100, InterpRatio: 2}, updateRate: 20,
-		rttMs: rttMs, view: map[uint16]*game.EntityView{}}
+	ss := newSession(nil, p, proto.Hello{InterpMs: 100, InterpRatio: 2, UpdateRate: 20}, 0, DefaultTickRate, 16)
+	ss.acks.rttMs = rttMs
+	return ss
+}
+
+// testSession is a session without a connection for player p (no RTT
+// measured yet, cl_updaterate 20) that has acked the snapshot of tick ackTick.
+func testSession(p *game.Player, ackTick uint32) *session {
+	return newSession(nil, p, proto.Hello{UpdateRate: 20}, ackTick, DefaultTickRate, 16)
 }
 
 // lcRun steps s for n ticks at its tick rate from *now; when ss is not nil,
@@ -232,13 +239,13 @@ func TestRewindTickClampsToMaxUnlag(t *testing.T) {
 	}
 	// A command from the future.
 	cmd = shared.UserCmd{TickCount: s.w.Tick + 3, LerpMsec: 0}
-	ss.rttMs = 0
+	ss.acks.rttMs = 0
 	info = s.rewindTick(ss, &cmd)
 	if !info.Clamped || info.Used != now {
 		t.Errorf("rewind %+v: want clamped to now %v", info, now)
 	}
 	// In range: neither clamped nor overridden.
-	ss.rttMs = 100
+	ss.acks.rttMs = 100
 	cmd = shared.UserCmd{TickCount: s.w.Tick - 6, TickFrac: 100, LerpMsec: 100}
 	info = s.rewindTick(ss, &cmd)
 	if info.Clamped || info.UsedServer || info.Used != cmd.RenderTick(64) {
@@ -303,7 +310,7 @@ func TestRewindTickForgedInputs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	deepest := 0.0
 	for i := 0; i < 200000; i++ {
-		ss.rttMs = []float64{-1, 0, 5, 100, 250, 999, 2000}[i%7]
+		ss.acks.rttMs = []float64{-1, 0, 5, 100, 250, 999, 2000}[i%7]
 		var tc uint32
 		switch i % 3 {
 		case 0:
@@ -319,11 +326,11 @@ func TestRewindTickForgedInputs(t *testing.T) {
 		}
 		info := s.rewindTick(ss, &cmd)
 		rewind := now - info.Used
-		bound := (math.Max(ss.rttMs, 0) + maxLerp + CrossCheckMs) * tr / 1000
+		bound := (math.Max(ss.acks.rttMs, 0) + maxLerp + CrossCheckMs) * tr / 1000
 		if rewind < 0 || rewind > bound+1e-9 || rewind > s.vars.maxUnlag*tr+1e-9 || info.LerpMs > maxLerp {
-			t.Fatalf("cmd %+v with RTT %v: rewind %v ticks (%+v), bound %v ticks", cmd, ss.rttMs, rewind, info, bound)
+			t.Fatalf("cmd %+v with RTT %v: rewind %v ticks (%+v), bound %v ticks", cmd, ss.acks.rttMs, rewind, info, bound)
 		}
-		if ss.rttMs == 100 {
+		if ss.acks.rttMs == 100 {
 			deepest = math.Max(deepest, rewind)
 		}
 	}
@@ -349,7 +356,7 @@ func lcSnapshotWorld(s *Server, ss *session) lcWorld {
 	for id, r := range s.lag {
 		w.lag[id] = *r
 	}
-	for id, v := range ss.view {
+	for id, v := range ss.view.ents {
 		w.view[id] = *v
 	}
 	return w
@@ -477,7 +484,7 @@ func TestRewindFromViewMatchesClientInterpolation(t *testing.T) {
 			if b.ID == ss.player.ID {
 				continue
 			}
-			v := ss.view[b.ID]
+			v := ss.view.ents[b.ID]
 			if v == nil {
 				continue // outside the client's view: not in its snapshots, rewound from the record
 			}

@@ -353,7 +353,7 @@ func (s *Server) removePlayer(id uint16, reason string) {
 	s.w.RemovePlayer(id, truncate(reason, 64))
 	delete(s.lag, id)
 	for _, ss := range s.sessions {
-		delete(ss.view, id)
+		ss.view.forget(id)
 	}
 }
 

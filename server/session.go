@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"sort"
 	"strings"
 	"time"
 
@@ -12,77 +11,7 @@ import (
 	"tickshot/net/proto"
 	"tickshot/net/transport"
 	"tickshot/net/ws"
-	"tickshot/shared"
 )
-
-// session is one connected human player.
-type session struct {
-	conn       *proto.Conn
-	player     *game.Player
-	hello      proto.Hello
-	updateRate int
-	snapAcc    float64 // ticks accumulated towards the next snapshot
-
-	lastCmd uint32           // newest CommandNumber run
-	pending []shared.UserCmd // received, not yet run (budget)
-	budget  int              // command ticks the client may still run
-
-	ackTick    uint32              // tick of the newest snapshot the client acked
-	ackSeq     uint32              // Seq of the newest snapshot the client acked: the delta baseline
-	deltaBuf   []byte              // reused for EntityDelta
-	entBuf     []proto.EntityState // reused for the selected entities
-	projBuf    []proto.ProjectileState
-	evBuf      []proto.Event
-	scoreBuf   []proto.ScoreEntry
-	snap       proto.Snapshot // the snapshot being written, reused
-	wire       []byte         // its encoding, reused
-	evWire     []byte         // its EventData, reused
-	sent       [sentRing]sentSnap
-	nextSeq    uint32 // Seq of the next snapshot
-	appliedSeq uint32 // snapshots up to this Seq are reflected in view
-	// view is the client's interpolation state of every other player,
-	// rebuilt from the snapshots it acknowledged (see lagcomp.go).
-	view     map[uint16]*game.EntityView
-	rttMs    float64 // smoothed round trip, ms; <0 until measured
-	rttVar   float64 // mean deviation of the RTT samples, ms
-	lastScor uint32  // tick of the last scoreboard sent
-	// knownNames are the names the client has received (in a snapshot it
-	// acknowledged), by player id: scoreboard rows omit them.
-	knownNames map[uint16]string
-	scoresDue  bool // the scoreboard changed since it was last sent
-
-	// Abuse accounting: counted, logged once.
-	droppedCmds int
-	warned      bool
-	badRcon     bool
-	msgWindow   time.Time
-	msgCount    int
-	msgSeen     uint64 // the connection's PacketsIn when last counted
-
-	// Rates (Hello, then Settings), clamped by net.ClampRates.
-	rate        int     // bytes/s the client accepts
-	cmdRate     int     // command packets/s it sends
-	rateBudget  float64 // bytes that may be sent now; negative = in debt
-	choked      bool    // the due snapshot was held back by rate
-	chokeAcc    float64 // update-interval accumulator while choked
-	chokes      int     // snapshots choked since the last one sent
-	chokesTotal int
-	cmdSeq      proto.SeqTracker
-	kicked      string
-}
-
-// sentRing is how many sent snapshots a session remembers: 2 s at 64/s.
-const sentRing = 128
-
-// sentSnap is a snapshot as it was sent: for RTT and the client's view.
-type sentSnap struct {
-	seq  uint32
-	tick uint32
-	at   time.Time
-	ents []proto.EntityState
-	// names are the names this snapshot's scoreboard carried, by id.
-	names []sentName
-}
 
 type joinReq struct {
 	conn  *proto.Conn
@@ -176,13 +105,9 @@ func (s *Server) admit(req joinReq) string {
 	h := req.hello
 	name := s.uniqueName(h.Name)
 	p := s.w.AddPlayer(name, false)
-	// ackTick starts now: a newcomer gets the events from now on, not the
-	// last seconds' backlog.
-	ss := &session{conn: req.conn, player: p, hello: *h, rttMs: -1, view: map[uint16]*game.EntityView{}, ackTick: s.w.Tick,
-		budget: s.cfg.MaxUsrCmdProcessTicks, snapAcc: float64(s.cfg.TickRate)}
+	ss := newSession(req.conn, p, *h, s.w.Tick, s.cfg.TickRate, s.cfg.MaxUsrCmdProcessTicks)
 	req.conn.SetFakeConditions(s.vars.fake)
-	ss.applyRates(h.Rate, h.UpdateRate, h.CmdRate, h.InterpMs, h.InterpRatio, s.cfg.TickRate)
-	ur := ss.updateRate
+	ur := ss.rate.updateRate
 	s.sessions = append(s.sessions, ss)
 	req.conn.Send(&proto.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.m.Name,
 		Tick: s.w.Tick, UpdateRate: uint16(ur), Cvars: s.publicCvars()})
@@ -205,13 +130,6 @@ func (s *Server) publicCvars() []proto.Cvar {
 }
 
 // applyRates takes the client's announced rates, clamped to their ranges.
-func (ss *session) applyRates(rate uint32, updateRate, cmdRate, interpMs uint16, ratio float32, tickRate int) {
-	r, ur, cr, im := proto.ClampRates(rate, updateRate, cmdRate, interpMs, tickRate)
-	ss.rate, ss.updateRate, ss.cmdRate = int(r), ur, cr
-	ss.hello.InterpMs, ss.hello.InterpRatio = uint16(im), ratio
-	ss.hello.Rate, ss.hello.UpdateRate, ss.hello.CmdRate = r, uint16(ur), uint16(cr)
-}
-
 // onCommand runs a client's console command on the server.
 func (s *Server) onCommand(ss *session, m *proto.Command) {
 	fields := strings.Fields(m.Text)
@@ -260,7 +178,7 @@ const MaxMsgsPerSecond = 400
 // readSession drains a client's received messages (tick goroutine).
 func (s *Server) readSession(ss *session, now time.Time) {
 	// Command time: one tick of budget per server tick, banked up to the cap.
-	ss.budget = min(ss.budget+s.budgetTicks, s.cfg.MaxUsrCmdProcessTicks)
+	ss.cmds.refill(s.budgetTicks, s.cfg.MaxUsrCmdProcessTicks)
 	// Count every frame the connection read, including those its full
 	// receive queue dropped: a burst that overflows the queue is a flood too.
 	if now.Sub(ss.msgWindow) > time.Second {
@@ -287,7 +205,7 @@ func (s *Server) readSession(ss *session, now time.Time) {
 		switch m := pkt.Msg.(type) {
 		case *proto.Cmds:
 			if m.Seq != 0 {
-				ss.cmdSeq.Arrive(m.Seq)
+				ss.cmds.seq.Arrive(m.Seq)
 			}
 			s.onCmds(ss, m, pkt.At)
 			// Run this message's commands before the next message's acks
@@ -308,9 +226,10 @@ func (s *Server) readSession(ss *session, now time.Time) {
 }
 
 func (s *Server) onCmds(ss *session, m *proto.Cmds, at time.Time) {
-	if m.Ack > ss.ackSeq && m.Ack <= ss.nextSeq {
-		s.onAck(ss, m.Ack, m.AckBits, at)
-	}
+	ss.acks.ack(m.Ack, m.AckBits, at, func(snap *sentSnap) {
+		ss.view.apply(snap, s.cfg.TickRate)
+		ss.view.learn(snap)
+	})
 	for i := range m.Cmds {
 		if err := proto.ValidateUserCmd(&m.Cmds[i], s.cfg.TickRate); err != nil {
 			s.kick(ss, "invalid usercmd: "+err.Error())
@@ -318,91 +237,29 @@ func (s *Server) onCmds(ss *session, m *proto.Cmds, at time.Time) {
 		}
 	}
 	for i := range m.Cmds {
-		c := m.Cmds[i]
-		if c.CommandNumber <= ss.lastCmd {
-			continue // a backup copy of a command already run
+		if !ss.cmds.push(m.Cmds[i], 2*s.cfg.MaxUsrCmdProcessTicks) {
+			s.warnDropped(ss)
 		}
-		if len(ss.pending) > 0 && c.CommandNumber <= ss.pending[len(ss.pending)-1].CommandNumber {
-			continue // already queued
-		}
-		if len(ss.pending) >= 2*s.cfg.MaxUsrCmdProcessTicks {
-			s.countDropped(ss, 1)
-			continue
-		}
-		ss.pending = append(ss.pending, c)
 	}
 }
 
-// onAck takes a snapshot acknowledgement: the RTT sample (from the
-// server's own send time, never the client's word) and the arrivals that
-// AckBits reports, applied in order to the session's copy of the client's view.
-func (s *Server) onAck(ss *session, ack, bits uint32, at time.Time) {
-	acked := &ss.sent[ack%sentRing]
-	if acked.seq != ack {
-		return // older than the ring: ignore
-	}
-	ss.ackSeq, ss.ackTick = ack, acked.tick
-	sample := float64(at.Sub(acked.at)) / float64(time.Millisecond)
-	if ss.rttMs < 0 {
-		ss.rttMs, ss.rttVar = sample, sample/2
-	} else {
-		// RFC 6298's estimator: variation first, then the mean.
-		ss.rttVar += (math.Abs(sample-ss.rttMs) - ss.rttVar) * 0.25
-		ss.rttMs += (sample - ss.rttMs) * 0.2
-	}
-	from := ss.appliedSeq + 1
-	if acked.seq-from >= sentRing {
-		from = acked.seq - sentRing + 1
-	}
-	for seq := from; seq <= acked.seq; seq++ {
-		d := acked.seq - seq
-		arrived := d == 0 || (d <= 32 && bits&(1<<(d-1)) != 0)
-		snap := &ss.sent[seq%sentRing]
-		if !arrived || snap.seq != seq {
-			continue
-		}
-		s.applyToView(ss, snap)
-		s.learnNames(ss, snap)
-	}
-	ss.appliedSeq = acked.seq
-}
-
-// applyToView updates the session's view of the other players with a
-// snapshot the client received, exactly as netclient does.
-func (s *Server) applyToView(ss *session, snap *sentSnap) {
-	for _, es := range snap.ents {
-		v := ss.view[es.ID]
-		if v == nil {
-			v = &game.EntityView{Teleport: es.Teleport}
-			ss.view[es.ID] = v
-		}
-		v.Observe(es.Sample(snap.tick), es.Teleport, s.cfg.TickRate)
-	}
-	// Players the snapshot no longer carries have left. The entities are
-	// in ID order (s.w.Players is), so a binary search finds them.
-	for id := range ss.view {
-		i := sort.Search(len(snap.ents), func(i int) bool { return snap.ents[i].ID >= id })
-		if i == len(snap.ents) || snap.ents[i].ID != id {
-			delete(ss.view, id)
-		}
-	}
-}
+// applyToView updates the session's view with a snapshot the client
+// received (clientView.apply).
+func (s *Server) applyToView(ss *session, snap *sentSnap) { ss.view.apply(snap, s.cfg.TickRate) }
 
 // runPending runs queued commands in order while the client has budget.
 func (s *Server) runPending(ss *session) {
-	n := 0
-	for n < len(ss.pending) && ss.budget > 0 {
-		c := ss.pending[n]
-		n++
-		ss.budget--
-		ss.lastCmd = c.CommandNumber
+	for {
+		c, ok := ss.cmds.next()
+		if !ok {
+			return
+		}
 		s.runCommand(ss.player, c, ss)
 	}
-	ss.pending = append(ss.pending[:0], ss.pending[n:]...)
 }
 
-func (s *Server) countDropped(ss *session, n int) {
-	ss.droppedCmds += n
+// warnDropped logs, once per player, that its commands are being dropped.
+func (s *Server) warnDropped(ss *session) {
 	if !ss.warned {
 		ss.warned = true
 		s.log.Warn("usercmds dropped: more command time than real time allows (sv_maxusrcmdprocessticks)",
@@ -453,38 +310,15 @@ func (s *Server) sendSnapshots(now time.Time) {
 	framed := false // s.frame is built at the first snapshot due this tick
 	s.scoresBuilt = false
 	for _, ss := range s.sessions {
-		// rate: the budget grows by rate/tickrate bytes a tick, banked for at
-		// most a quarter second; a snapshot is held back (choked) while the
-		// budget is in debt.
-		ss.rateBudget = math.Min(ss.rateBudget+float64(ss.rate)/float64(s.cfg.TickRate), float64(ss.rate)/4)
-		if ss.snapAcc < float64(s.cfg.TickRate) {
-			ss.snapAcc += float64(ss.updateRate)
-		}
-		if ss.snapAcc < float64(s.cfg.TickRate) {
+		if !ss.rate.due(s.cfg.TickRate) {
 			continue
 		}
-		if ss.rateBudget < 0 {
-			// Held back: one choke for the due snapshot, and one more for
-			// every further update interval spent waiting.
-			if !ss.choked {
-				ss.choked, ss.chokeAcc = true, 0
-				ss.chokes++
-				ss.chokesTotal++
-			} else if ss.chokeAcc += float64(ss.updateRate); ss.chokeAcc >= float64(s.cfg.TickRate) {
-				ss.chokeAcc -= float64(s.cfg.TickRate)
-				ss.chokes++
-				ss.chokesTotal++
-			}
-			continue
-		}
-		ss.choked = false
-		ss.snapAcc -= float64(s.cfg.TickRate)
 		if !framed {
 			s.buildFrame()
 			framed = true
 		}
 		b := s.writeSnapshot(ss, now)
-		ss.rateBudget -= float64(len(b))
+		ss.rate.sent(len(b))
 		// The transport owns what it is given: the reused encoding is copied.
 		ss.conn.SendRaw(append([]byte(nil), b...)) // a full queue drops it: the client sees a lost snapshot
 	}
@@ -498,8 +332,7 @@ func (s *Server) sendSnapshots(now time.Time) {
 // here allocates in the steady state (BenchmarkSnapshotPipeline).
 func (s *Server) writeSnapshot(ss *session, now time.Time) []byte {
 	snap := s.buildSnapshot(ss)
-	snap.Choke = uint16(min(ss.chokes, 65535))
-	ss.chokes = 0
+	snap.Choke = ss.rate.takeChokes()
 	// The scoreboard: once a second when it changed (the kill feed says
 	// who killed whom at once), else every 2 s for the pings.
 	since := s.w.Tick - ss.lastScor
@@ -514,12 +347,9 @@ func (s *Server) writeSnapshot(ss *session, now time.Time) []byte {
 		ss.scoresDue = false
 		scoreSent = true
 	}
-	ss.nextSeq++
-	snap.Seq = ss.nextSeq
-	rec := &ss.sent[snap.Seq%sentRing]
-	rec.seq, rec.tick, rec.at = snap.Seq, s.w.Tick, now
-	rec.ents = append(rec.ents[:0], snap.Entities...)
-	rec.names = rec.names[:0]
+	rec := ss.acks.record(s.w.Tick, now)
+	snap.Seq = rec.seq
+	rec.ents = append(rec.ents, snap.Entities...)
 	if scoreSent {
 		for _, r := range snap.Scores {
 			if r.Name != "" {
@@ -528,14 +358,14 @@ func (s *Server) writeSnapshot(ss *session, now time.Time) []byte {
 		}
 	}
 	s.encodeEntities(ss, snap)
-	ss.evWire = proto.AppendEvents(ss.evWire[:0], snap.Tick, snap.Events)
+	ss.out.evWire = proto.AppendEvents(ss.out.evWire[:0], snap.Tick, snap.Events)
 	snap.EventData = nil
-	if len(ss.evWire) > 0 {
-		snap.EventData = ss.evWire
+	if len(ss.out.evWire) > 0 {
+		snap.EventData = ss.out.evWire
 	}
-	ss.wire = s.enc.Append(ss.wire[:0], snap)
-	s.countSnapshot(snap, len(ss.wire))
-	return ss.wire
+	ss.out.wire = s.enc.Append(ss.out.wire[:0], snap)
+	s.countSnapshot(snap, len(ss.out.wire))
+	return ss.out.wire
 }
 
 // encodeEntities writes the snapshot's entity frame as a delta against
@@ -548,11 +378,11 @@ func (s *Server) writeSnapshot(ss *session, now time.Time) []byte {
 func (s *Server) encodeEntities(ss *session, snap *proto.Snapshot) {
 	var base []proto.EntityState
 	snap.Baseline = 0
-	if b := &ss.sent[ss.ackSeq%sentRing]; !ss.hello.NoDelta && ss.ackSeq != 0 && b.seq == ss.ackSeq && snap.Seq-ss.ackSeq < proto.FrameRingSize {
-		base, snap.Baseline = b.ents, ss.ackSeq
+	if b := ss.acks.baseline(snap.Seq); b != nil && !ss.hello.NoDelta {
+		base, snap.Baseline = b.ents, b.seq
 	}
-	ss.deltaBuf = proto.AppendEntityDelta(ss.deltaBuf[:0], base, snap.Entities)
-	snap.EntityDelta = ss.deltaBuf
+	ss.out.deltaBuf = proto.AppendEntityDelta(ss.out.deltaBuf[:0], base, snap.Entities)
+	snap.EntityDelta = ss.out.deltaBuf
 }
 
 // buildFrame quantizes every player once per tick into s.frame, sorted
@@ -590,27 +420,27 @@ func (s *Server) buildFrame() {
 func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 	p := ss.player
 	view := game.ViewRect(s.m, p.State.X, p.State.Y)
-	snap := &ss.snap
+	snap := &ss.out.snap
 	*snap = proto.Snapshot{
 		Tick:       s.w.Tick,
-		AckCmd:     ss.lastCmd,
-		Self:       proto.MakeSelf(p.State, p.Health, p.Teleport, ss.snap.Self.Ammo),
+		AckCmd:     ss.cmds.lastCmd,
+		Self:       proto.MakeSelf(p.State, p.Health, p.Teleport, ss.out.snap.Self.Ammo),
 		TickTimeUs: uint32(s.tickStats.meanUs()),
 		TickStdUs:  uint32(s.tickStats.stdUs()),
-		PingVarMs:  uint16(math.Min(ss.rttVar, 65535)),
-		CmdLoss:    uint8(math.Round(ss.cmdSeq.LossPct())),
-		PingMs:     uint16(math.Max(ss.rttMs, 0)),
-		Entities:   ss.entBuf[:0],
+		PingVarMs:  uint16(math.Min(ss.acks.rttVar, 65535)),
+		CmdLoss:    uint8(math.Round(ss.cmds.seq.LossPct())),
+		PingMs:     uint16(math.Max(ss.acks.rttMs, 0)),
+		Entities:   ss.out.entBuf[:0],
 		// Reused storage; nil (msgpack nil) when there is none.
-		Projectiles: ss.projBuf[:0:cap(ss.projBuf)],
-		Events:      ss.evBuf[:0:cap(ss.evBuf)],
+		Projectiles: ss.out.projBuf[:0:cap(ss.out.projBuf)],
+		Events:      ss.out.evBuf[:0:cap(ss.out.evBuf)],
 	}
 	for _, pr := range s.projFrame {
 		if view.Contains(proto.FromFixed(pr.X), proto.FromFixed(pr.Y)) {
 			snap.Projectiles = append(snap.Projectiles, pr)
 		}
 	}
-	ss.projBuf = snap.Projectiles
+	ss.out.projBuf = snap.Projectiles
 	if len(snap.Projectiles) == 0 {
 		snap.Projectiles = nil
 	}
@@ -619,14 +449,14 @@ func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 			snap.Entities = append(snap.Entities, e)
 		}
 	}
-	ss.entBuf = snap.Entities
+	ss.out.entBuf = snap.Entities
 	// Events since the newest snapshot the client acked (resent until acked).
 	for i, e := range s.events {
-		if e.Tick > ss.ackTick && (s.eventTo[i] == 0 || s.eventTo[i] == p.ID) && eventVisible(&e, p.ID, view) {
+		if e.Tick > ss.acks.ackTick && (s.eventTo[i] == 0 || s.eventTo[i] == p.ID) && eventVisible(&e, p.ID, view) {
 			snap.Events = append(snap.Events, e)
 		}
 	}
-	ss.evBuf = snap.Events
+	ss.out.evBuf = snap.Events
 	// A snapshot carries at most MaxEventsPerSnapshot, the newest: it must
 	// stay far below the client's frame limit whatever happens.
 	if n := len(snap.Events); n > MaxEventsPerSnapshot {
@@ -662,8 +492,8 @@ func eventVisible(e *proto.Event, id uint16, view game.Rect) bool {
 func (s *Server) scoreboard(rows []proto.ScoreEntry) []proto.ScoreEntry {
 	for _, p := range s.w.Players {
 		row := proto.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Bot: p.Bot}
-		if ss := s.sessionOf(p.ID); ss != nil && ss.rttMs > 0 {
-			row.PingMs = uint16(ss.rttMs)
+		if ss := s.sessionOf(p.ID); ss != nil && ss.acks.rttMs > 0 {
+			row.PingMs = uint16(ss.acks.rttMs)
 		}
 		rows = append(rows, row)
 	}
@@ -679,33 +509,17 @@ func (s *Server) sessionOf(id uint16) *session {
 	return nil
 }
 
-// sentName is a player's name as a snapshot's scoreboard carried it.
-type sentName struct {
-	id   uint16
-	name string
-}
-
 // leanScores is the scoreboard for one client: the rows with the names it
 // has not received yet, the others with Name "" (the client keeps the
 // names it has: FINDINGS measured the names as 27 % of the bytes at 64
 // players when every scoreboard carried them).
 func (ss *session) leanScores(rows []proto.ScoreEntry) []proto.ScoreEntry {
-	out := append(ss.scoreBuf[:0], rows...)
-	ss.scoreBuf = out
+	out := append(ss.out.scoreBuf[:0], rows...)
+	ss.out.scoreBuf = out
 	for i := range out {
-		if n, ok := ss.knownNames[out[i].ID]; ok && n == out[i].Name {
+		if n, ok := ss.view.names[out[i].ID]; ok && n == out[i].Name {
 			out[i].Name = ""
 		}
 	}
 	return out
-}
-
-// learnNames records the names a snapshot that reached the client carried.
-func (s *Server) learnNames(ss *session, snap *sentSnap) {
-	for _, n := range snap.names {
-		if ss.knownNames == nil {
-			ss.knownNames = map[uint16]string{}
-		}
-		ss.knownNames[n.id] = n.name
-	}
 }

@@ -113,8 +113,8 @@ func (s *Server) publishStatus() {
 	}
 	for _, p := range s.w.Players {
 		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths, Bot: p.Bot, Alive: p.Alive()}
-		if ss := s.sessionOf(p.ID); ss != nil && ss.rttMs > 0 {
-			ps.PingMs = int(math.Round(ss.rttMs))
+		if ss := s.sessionOf(p.ID); ss != nil && ss.acks.rttMs > 0 {
+			ps.PingMs = int(math.Round(ss.acks.rttMs))
 		}
 		st.Players = append(st.Players, ps)
 	}

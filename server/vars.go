@@ -148,7 +148,7 @@ func (s *Server) exec(line string) string {
 		for _, p := range s.w.Players {
 			ping := "BOT"
 			if ss := s.sessionOf(p.ID); ss != nil {
-				ping = fmt.Sprintf("%.0f ms, rate %d, updaterate %d, cmdrate %d", math.Max(ss.rttMs, 0), ss.rate, ss.updateRate, ss.cmdRate)
+				ping = fmt.Sprintf("%.0f ms, rate %d, updaterate %d, cmdrate %d", math.Max(ss.acks.rttMs, 0), ss.rate.bytesPerSec, ss.rate.updateRate, ss.rate.cmdRate)
 			}
 			fmt.Fprintf(&b, "\n#%d %s  %d/%d  %s", p.ID, p.Name, p.Kills, p.Deaths, ping)
 		}

@@ -1,0 +1,337 @@
+package server
+
+import (
+	"math"
+	"sort"
+	"time"
+
+	"tickshot/game"
+	"tickshot/net/proto"
+	"tickshot/shared"
+)
+
+// A session is one connected human player, made of the parts a Quake 3 or
+// Source server keeps per client: the usercmds waiting to run (cmdQueue),
+// the rate and update-interval control that decides when a snapshot goes
+// out (rateControl), the snapshots sent and acknowledged by sequence number
+// with the RTT they measure (ackState), and the server's copy of what the
+// client has received and draws (clientView), which lag compensation
+// rewinds to. The tick goroutine owns every session.
+type session struct {
+	conn   *proto.Conn
+	player *game.Player
+	hello  proto.Hello // as announced, with the rates as clamped
+
+	cmds cmdQueue
+	rate rateControl
+	acks ackState
+	view clientView
+	out  snapBuffers
+
+	lastScor  uint32 // tick of the last scoreboard sent
+	scoresDue bool   // the scoreboard changed since it was last sent
+
+	// Abuse accounting: counted, logged once.
+	warned    bool
+	badRcon   bool
+	msgWindow time.Time
+	msgCount  int
+	msgSeen   uint64 // the connection's PacketsIn when last counted
+	kicked    string
+}
+
+// newSession is a session for player p joining with hello, at tick now of
+// a server running tickRate ticks/s with a command budget of maxTicks.
+func newSession(conn *proto.Conn, p *game.Player, hello proto.Hello, now uint32, tickRate, maxTicks int) *session {
+	ss := &session{conn: conn, player: p, hello: hello}
+	ss.acks.rttMs = -1
+	// ackTick starts now: a newcomer gets the events from now on, not the
+	// last seconds' backlog.
+	ss.acks.ackTick = now
+	ss.view.ents = map[uint16]*game.EntityView{}
+	ss.cmds.budget = maxTicks
+	ss.rate.snapAcc = float64(tickRate) // the first snapshot goes out at once
+	ss.applyRates(hello.Rate, hello.UpdateRate, hello.CmdRate, hello.InterpMs, hello.InterpRatio, tickRate)
+	return ss
+}
+
+// applyRates takes the client's rate, cl_updaterate, cl_cmdrate, cl_interp
+// and cl_interp_ratio (Hello, then Settings), clamped by proto.ClampRates.
+func (ss *session) applyRates(rate uint32, updateRate, cmdRate, interpMs uint16, ratio float32, tickRate int) {
+	r, ur, cr, im := proto.ClampRates(rate, updateRate, cmdRate, interpMs, tickRate)
+	ss.rate.bytesPerSec, ss.rate.updateRate, ss.rate.cmdRate = int(r), ur, cr
+	ss.hello.InterpMs, ss.hello.InterpRatio = uint16(im), ratio
+	ss.hello.Rate, ss.hello.UpdateRate, ss.hello.CmdRate = r, uint16(ur), uint16(cr)
+}
+
+// ---- the command queue ----
+
+// cmdQueue holds a client's usercmds received but not yet run, in command
+// number order, and the command time it may still use: one tick of budget
+// per server tick, banked up to sv_maxusrcmdprocessticks, so a client can
+// never run faster than real time (Source's speed-hack defence).
+type cmdQueue struct {
+	lastCmd uint32           // newest CommandNumber run
+	pending []shared.UserCmd // received, not yet run
+	head    int              // pending[:head] have run this tick
+	budget  int              // command ticks the client may still run
+	seq     proto.SeqTracker // Cmds message sequence: the upstream loss
+	dropped int              // commands refused because the queue was full
+}
+
+// refill adds ticks of command time, banked up to limit ticks.
+func (q *cmdQueue) refill(ticks, limit int) { q.budget = min(q.budget+ticks, limit) }
+
+// push queues c unless it already ran or is queued (the backup copies
+// every Cmds message carries). It returns false when c was new but the
+// queue already holds maxPending commands: c is dropped.
+func (q *cmdQueue) push(c shared.UserCmd, maxPending int) bool {
+	if c.CommandNumber <= q.lastCmd {
+		return true // a backup copy of a command already run
+	}
+	if n := len(q.pending); n > q.head && c.CommandNumber <= q.pending[n-1].CommandNumber {
+		return true // already queued
+	}
+	if len(q.pending)-q.head >= maxPending {
+		q.dropped++
+		return false
+	}
+	q.pending = append(q.pending, c)
+	return true
+}
+
+// next pops the oldest queued command while budget remains.
+func (q *cmdQueue) next() (shared.UserCmd, bool) {
+	if q.head >= len(q.pending) || q.budget <= 0 {
+		q.compact()
+		return shared.UserCmd{}, false
+	}
+	c := q.pending[q.head]
+	q.head++
+	q.budget--
+	q.lastCmd = c.CommandNumber
+	return c, true
+}
+
+// compact drops the commands that ran from the front of the queue.
+func (q *cmdQueue) compact() {
+	if q.head > 0 {
+		q.pending = append(q.pending[:0], q.pending[q.head:]...)
+		q.head = 0
+	}
+}
+
+// ---- rate control ----
+
+// rateControl decides when a client's next snapshot is due: every
+// tickrate/cl_updaterate ticks, held back (choked) while the bytes sent
+// exceed the client's rate (Source's rate and cl_updaterate).
+type rateControl struct {
+	bytesPerSec int     // rate: bytes/s the client accepts
+	updateRate  int     // cl_updaterate: snapshots/s
+	cmdRate     int     // cl_cmdrate: command packets/s it sends
+	snapAcc     float64 // ticks accumulated towards the next snapshot
+	budget      float64 // bytes that may be sent now; negative = in debt
+	choked      bool    // the due snapshot is being held back by rate
+	chokeAcc    float64 // update-interval accumulator while choked
+	chokes      int     // snapshots choked since the last one sent
+	chokesTotal int
+}
+
+// due advances one server tick and reports whether a snapshot goes out now.
+// The byte budget grows by rate/tickrate a tick, banked for at most a
+// quarter second; a due snapshot is held back while the budget is in debt,
+// counting one choke for it and one more for every further update
+// interval spent waiting.
+func (r *rateControl) due(tickRate int) bool {
+	tr := float64(tickRate)
+	r.budget = math.Min(r.budget+float64(r.bytesPerSec)/tr, float64(r.bytesPerSec)/4)
+	if r.snapAcc < tr {
+		r.snapAcc += float64(r.updateRate)
+	}
+	if r.snapAcc < tr {
+		return false
+	}
+	if r.budget < 0 {
+		if !r.choked {
+			r.choked, r.chokeAcc = true, 0
+			r.chokes++
+			r.chokesTotal++
+		} else if r.chokeAcc += float64(r.updateRate); r.chokeAcc >= tr {
+			r.chokeAcc -= tr
+			r.chokes++
+			r.chokesTotal++
+		}
+		return false
+	}
+	r.choked = false
+	r.snapAcc -= tr
+	return true
+}
+
+// sent charges a snapshot of n bytes to the budget.
+func (r *rateControl) sent(n int) { r.budget -= float64(n) }
+
+// takeChokes returns the chokes since the last snapshot (its Choke field)
+// and starts counting again.
+func (r *rateControl) takeChokes() uint16 {
+	n := uint16(min(r.chokes, 65535))
+	r.chokes = 0
+	return n
+}
+
+// ---- acks ----
+
+// sentRing is how many sent snapshots a session remembers: 2 s at 64/s.
+const sentRing = 128
+
+// sentSnap is a snapshot as it was sent: for RTT, delta baselines and the
+// client's view.
+type sentSnap struct {
+	seq  uint32
+	tick uint32
+	at   time.Time
+	ents []proto.EntityState
+	// names are the names this snapshot's scoreboard carried, by id.
+	names []sentName
+}
+
+// sentName is a player's name as a snapshot's scoreboard carried it.
+type sentName struct {
+	id   uint16
+	name string
+}
+
+// ackState is what was sent to a client and what it acknowledged, by
+// snapshot sequence number (ioquake3's frames[seq & PACKET_MASK]).
+type ackState struct {
+	sent       [sentRing]sentSnap
+	nextSeq    uint32  // Seq of the newest snapshot sent
+	ackSeq     uint32  // Seq of the newest snapshot acked: the delta baseline
+	ackTick    uint32  // tick of that snapshot: events newer than it are resent
+	appliedSeq uint32  // snapshots up to this Seq are reflected in the view
+	rttMs      float64 // smoothed round trip, ms; <0 until measured
+	rttVar     float64 // mean deviation of the RTT samples, ms
+}
+
+// record starts the ring entry of the next snapshot, sent at tick at time
+// now; the caller fills in its entities and names.
+func (a *ackState) record(tick uint32, now time.Time) *sentSnap {
+	a.nextSeq++
+	rec := &a.sent[a.nextSeq%sentRing]
+	rec.seq, rec.tick, rec.at = a.nextSeq, tick, now
+	rec.ents, rec.names = rec.ents[:0], rec.names[:0]
+	return rec
+}
+
+// baseline is the snapshot a delta for snapshot seq is written against:
+// the newest one acked, when the client still holds it (not more than
+// proto.FrameRingSize snapshots old); nil for a full snapshot.
+func (a *ackState) baseline(seq uint32) *sentSnap {
+	b := &a.sent[a.ackSeq%sentRing]
+	if a.ackSeq == 0 || b.seq != a.ackSeq || seq-a.ackSeq >= proto.FrameRingSize {
+		return nil
+	}
+	return b
+}
+
+// ack takes the acknowledgement of snapshot seq (with bits for the 32
+// before it) received at time at: an RTT sample from the server's own send
+// time, never the client's word, and every snapshot that arrived and was
+// not yet applied, oldest first, passed to arrived. It returns false for
+// an ack that is stale or of a snapshot never sent.
+func (a *ackState) ack(seq, bits uint32, at time.Time, arrived func(*sentSnap)) bool {
+	if seq <= a.ackSeq || seq > a.nextSeq {
+		return false
+	}
+	acked := &a.sent[seq%sentRing]
+	if acked.seq != seq {
+		return false // older than the ring
+	}
+	a.ackSeq, a.ackTick = seq, acked.tick
+	sample := float64(at.Sub(acked.at)) / float64(time.Millisecond)
+	if a.rttMs < 0 {
+		a.rttMs, a.rttVar = sample, sample/2
+	} else {
+		// RFC 6298's estimator: variation first, then the mean.
+		a.rttVar += (math.Abs(sample-a.rttMs) - a.rttVar) * 0.25
+		a.rttMs += (sample - a.rttMs) * 0.2
+	}
+	from := a.appliedSeq + 1
+	if seq-from >= sentRing {
+		from = seq - sentRing + 1
+	}
+	for s := from; s <= seq; s++ {
+		d := seq - s
+		got := d == 0 || (d <= 32 && bits&(1<<(d-1)) != 0)
+		snap := &a.sent[s%sentRing]
+		if got && snap.seq == s {
+			arrived(snap)
+		}
+	}
+	a.appliedSeq = seq
+	return true
+}
+
+// ---- the client's view ----
+
+// clientView is the server's copy of what a client has received: every
+// other player's interpolation history (game.EntityView), fed with exactly
+// the snapshots the client acknowledged, so lag compensation evaluates
+// where the client drew a target with the client's own function; and the
+// player names it holds, which scoreboards then omit.
+type clientView struct {
+	ents  map[uint16]*game.EntityView
+	names map[uint16]string
+}
+
+// apply updates the view with a snapshot the client received, exactly as
+// netclient does: players it carries are observed, players it no longer
+// carries are forgotten (left the game or the view rectangle; a player
+// coming back starts a new history, as after a teleport).
+func (v *clientView) apply(snap *sentSnap, tickRate int) {
+	for _, es := range snap.ents {
+		e := v.ents[es.ID]
+		if e == nil {
+			e = &game.EntityView{Teleport: es.Teleport}
+			v.ents[es.ID] = e
+		}
+		e.Observe(es.Sample(snap.tick), es.Teleport, tickRate)
+	}
+	// The entities are in ID order, so a binary search finds them.
+	for id := range v.ents {
+		i := sort.Search(len(snap.ents), func(i int) bool { return snap.ents[i].ID >= id })
+		if i == len(snap.ents) || snap.ents[i].ID != id {
+			delete(v.ents, id)
+		}
+	}
+}
+
+// learn records the names a snapshot that reached the client carried.
+func (v *clientView) learn(snap *sentSnap) {
+	for _, n := range snap.names {
+		if v.names == nil {
+			v.names = map[uint16]string{}
+		}
+		v.names[n.id] = n.name
+	}
+}
+
+// forget drops player id (it left the game).
+func (v *clientView) forget(id uint16) {
+	delete(v.ents, id)
+	delete(v.names, id)
+}
+
+// snapBuffers is a session's reused storage for writing snapshots: after
+// the first few, writing one allocates nothing (BenchmarkSnapshotPipeline).
+type snapBuffers struct {
+	snap     proto.Snapshot // the snapshot being written
+	entBuf   []proto.EntityState
+	projBuf  []proto.ProjectileState
+	evBuf    []proto.Event
+	scoreBuf []proto.ScoreEntry
+	deltaBuf []byte // EntityDelta
+	evWire   []byte // EventData
+	wire     []byte // the encoded snapshot
+}

@@ -1,0 +1,109 @@
+package server
+
+import (
+	"testing"
+	"time"
+
+	"tickshot/net/proto"
+	"tickshot/shared"
+)
+
+// The session's parts, each alone.
+
+func TestCmdQueueBudgetBackupsAndOverflow(t *testing.T) {
+	var q cmdQueue
+	q.refill(2, 16)
+	for n := uint32(1); n <= 4; n++ {
+		if !q.push(shared.UserCmd{CommandNumber: n}, 8) {
+			t.Fatalf("command %d refused by an empty queue", n)
+		}
+	}
+	q.push(shared.UserCmd{CommandNumber: 3}, 8) // a backup copy: ignored
+	var ran []uint32
+	for c, ok := q.next(); ok; c, ok = q.next() {
+		ran = append(ran, c.CommandNumber)
+	}
+	if len(ran) != 2 || ran[0] != 1 || ran[1] != 2 || q.lastCmd != 2 {
+		t.Fatalf("with 2 ticks of budget ran %v (lastCmd %d), want [1 2]", ran, q.lastCmd)
+	}
+	q.push(shared.UserCmd{CommandNumber: 2}, 8) // already ran: ignored
+	q.refill(100, 16)
+	if q.budget != 16 {
+		t.Fatalf("budget banked to %d, cap 16", q.budget)
+	}
+	ran = ran[:0]
+	for c, ok := q.next(); ok; c, ok = q.next() {
+		ran = append(ran, c.CommandNumber)
+	}
+	if len(ran) != 2 || ran[0] != 3 || ran[1] != 4 {
+		t.Fatalf("then ran %v, want [3 4]", ran)
+	}
+	for n := uint32(5); n < 5+8; n++ {
+		q.push(shared.UserCmd{CommandNumber: n}, 8)
+	}
+	if q.push(shared.UserCmd{CommandNumber: 13}, 8) || q.dropped != 1 {
+		t.Fatalf("a ninth pending command was accepted (dropped %d)", q.dropped)
+	}
+}
+
+func TestRateControlUpdateRateAndChoke(t *testing.T) {
+	r := rateControl{bytesPerSec: 64000, updateRate: 16, snapAcc: 64}
+	var due []int
+	for tick := 0; tick < 64; tick++ {
+		if r.due(64) {
+			due = append(due, tick)
+			r.sent(100)
+		}
+	}
+	if len(due) != 16 || due[1]-due[0] != 4 {
+		t.Fatalf("cl_updaterate 16 at 64 ticks/s: snapshots at ticks %v, want 16, every 4", due)
+	}
+	// One snapshot far over the rate: half a second's worth, against a
+	// bank of a quarter second (full now): 16 000 bytes of debt, paid at
+	// 1 000 bytes a tick. The next snapshots are held for 16 ticks, one
+	// choke per update interval (4 ticks).
+	r.sent(64000 / 2)
+	chokedTicks := 0
+	for tick := 0; tick < 64 && !r.due(64); tick++ {
+		chokedTicks++
+	}
+	if chokedTicks < 15 || chokedTicks > 17 || r.chokesTotal != 4 {
+		t.Fatalf("after 16 000 bytes of debt: %d ticks held, %d chokes; want 16 ticks and 4 chokes", chokedTicks, r.chokesTotal)
+	}
+	if n := r.takeChokes(); n != uint16(r.chokesTotal) || r.takeChokes() != 0 {
+		t.Errorf("takeChokes %d of %d total, then not reset", n, r.chokesTotal)
+	}
+}
+
+func TestAckStateArrivalsRTTAndBaseline(t *testing.T) {
+	var a ackState
+	a.rttMs = -1
+	t0 := time.Unix(1000, 0)
+	for i := 0; i < 5; i++ {
+		rec := a.record(uint32(100+i), t0.Add(time.Duration(i)*50*time.Millisecond))
+		rec.ents = append(rec.ents, proto.EntityState{ID: uint16(i + 1)})
+	}
+	if a.baseline(6) != nil {
+		t.Fatal("a baseline before any ack")
+	}
+	// Snapshot 4 acked at 80 ms after it was sent; bits say 2 arrived, 3 did not.
+	var got []uint32
+	if !a.ack(4, 0b10, t0.Add(150*time.Millisecond+80*time.Millisecond), func(s *sentSnap) { got = append(got, s.seq) }) {
+		t.Fatal("ack of a sent snapshot refused")
+	}
+	if len(got) != 2 || got[0] != 2 || got[1] != 4 {
+		t.Fatalf("arrivals %v, want [2 4] (1 and 3 lost)", got)
+	}
+	if a.rttMs != 80 || a.ackTick != 103 {
+		t.Fatalf("RTT %v ms, ackTick %d; want 80 and 103", a.rttMs, a.ackTick)
+	}
+	if b := a.baseline(6); b == nil || b.seq != 4 {
+		t.Fatalf("baseline for 6: %+v, want snapshot 4", b)
+	}
+	if a.ack(3, 0, t0, func(*sentSnap) {}) || a.ack(99, 0, t0, func(*sentSnap) {}) {
+		t.Fatal("a stale ack or an ack of an unsent snapshot was taken")
+	}
+	if a.baseline(4+proto.FrameRingSize) != nil {
+		t.Fatal("a baseline older than the client's frame ring was used")
+	}
+}
