@@ -284,6 +284,8 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "confirmed %d of %d shots (%.1f%%); rewind error median %.2f, p99 %.2f, max %.2f units (hitbox radius %g); measured RTT %.0f ms; %d snapshots lost\n",
 		res.Confirmed, res.Shots, res.ConfirmedPct, res.ErrMedian, res.ErrP99, res.ErrMax, res.HitboxRadius, res.MeasuredRTTMs, res.SnapshotsLost)
+	fmt.Fprintf(stdout, "rewinds: %d at the render time the client claimed, %d with the claim refused (the server's estimate used), %d limited by sv_maxunlag; see --log debug on a server for each shot's reason\n",
+		res.RewindClaimed, res.RewindRefused, res.RewindClamped)
 	return 0
 }
 

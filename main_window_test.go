@@ -404,23 +404,31 @@ func TestWindowLagCompensationAsSeen(t *testing.T) {
 	rep := filepath.Join(dir, "report.json")
 	cmd := exec.Command(binPath, "play", "--nosound", "--autoplay", "--map", "range", "--bots", "1",
 		"--sv", "sv_showimpacts=1", "--sv", "mp_fraglimit=0", "--cvar", "net_fakelag=150",
-		"--screenshot", filepath.Join(dir, "s.png"), "--screenshot-after", "10s", "--exit-report", rep,
+		"--screenshot", filepath.Join(dir, "s.png"), "--screenshot-after", "15s", "--exit-report", rep,
 		"--width", "640", "--height", "360")
 	if out, err := runWithTimeout(cmd, 60*time.Second); err != nil {
 		t.Fatalf("tickshot play: %v\n%s", err, out)
 	}
 	r := readReport(t, rep)
-	t.Logf("%d shots answered by sv_showimpacts; distances drawn vs rewound: %v", len(r.ImpactErrors), r.ImpactErrors)
-	if len(r.ImpactErrors) < 3 {
-		t.Fatalf("only %d shots answered in 10 s on the range map", len(r.ImpactErrors))
+	t.Logf("%d shots answered by sv_showimpacts; distances drawn vs rewound: %v; claim refused: %v", len(r.ImpactErrors), r.ImpactErrors, r.ImpactRefused)
+	if len(r.ImpactErrors) < 3 || len(r.ImpactRefused) != len(r.ImpactErrors) {
+		t.Fatalf("only %d shots answered in 15 s on the range map (%d verdicts)", len(r.ImpactErrors), len(r.ImpactRefused))
 	}
-	exact := 0
-	for _, d := range r.ImpactErrors {
-		if d < 0.02 {
-			exact++
+	// Every shot whose claimed render time the server took must be rewound
+	// exactly to where the window drew the target; a refused claim is the
+	// server's say-so (counted, with its reason in the server's debug log)
+	// and may be off, but most shots must be taken at their word.
+	claimed := 0
+	for i, d := range r.ImpactErrors {
+		if r.ImpactRefused[i] {
+			continue
+		}
+		claimed++
+		if d >= 0.02 {
+			t.Errorf("shot %d: the server took the claimed render time, yet rewound the target %.2f units from where the window drew it", i, d)
 		}
 	}
-	if exact*2 < len(r.ImpactErrors) {
-		t.Errorf("only %d of %d shots rewound to where the window drew the target", exact, len(r.ImpactErrors))
+	if claimed*2 < len(r.ImpactErrors) {
+		t.Errorf("the server refused %d of %d shots' claimed render times", len(r.ImpactErrors)-claimed, len(r.ImpactErrors))
 	}
 }

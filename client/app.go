@@ -93,6 +93,7 @@ type Game struct {
 	hitsTaken  int
 	seen       map[uint16]bool // other players drawn at least once
 	impactErrs []float64       // sv_showimpacts: client-drawn vs server-rewound distance
+	impactRefd []bool          // whether the server refused that shot's claimed render time
 
 	brain       *game.Bot
 	con         console
@@ -403,7 +404,7 @@ func (g *Game) handleEvents() {
 			if e.A != c.ID {
 				continue
 			}
-			b := impactBox{serverX: proto.FromFixed(e.X), serverY: proto.FromFixed(e.Y), hit: e.Value == 1, left: impactBoxTime}
+			b := impactBox{serverX: proto.FromFixed(e.X), serverY: proto.FromFixed(e.Y), hit: e.Value&game.ImpactHit != 0, left: impactBoxTime}
 			if v, ok := c.ShotViewOf(e.Cmd); ok {
 				for _, o := range v.Others {
 					if o.ID == e.B {
@@ -414,6 +415,7 @@ func (g *Game) handleEvents() {
 			if b.haveClient {
 				d := math.Hypot(proto.FromFixed(proto.ToFixed(b.clientX))-b.serverX, proto.FromFixed(proto.ToFixed(b.clientY))-b.serverY)
 				g.impactErrs = append(g.impactErrs, d)
+				g.impactRefd = append(g.impactRefd, e.Value&game.ImpactRefused != 0)
 			}
 			g.fx.boxes = append(g.fx.boxes, b)
 			if len(g.fx.boxes) > 12 {
@@ -506,12 +508,16 @@ type Report struct {
 	// world units between where this client drew the target when firing
 	// and where the server rewound it.
 	ImpactErrors []float64 `json:"impact_errors,omitempty"`
+	// ImpactRefused says, for each of ImpactErrors, whether the server
+	// refused the shot's claimed render time as not credible and rewound
+	// to its own estimate instead (game.ImpactRefused).
+	ImpactRefused []bool `json:"impact_refused,omitempty"`
 }
 
 // report is the window's state as a Report.
 func (g *Game) report() Report {
 	r := Report{Frames: g.frames, ShotsFired: g.shotsFired, NetGraphUs: g.netGraphUs,
-		HitsDealt: g.hitsDealt, HitsTaken: g.hitsTaken, OthersSeen: len(g.seen), ImpactErrors: g.impactErrs,
+		HitsDealt: g.hitsDealt, HitsTaken: g.hitsTaken, OthersSeen: len(g.seen), ImpactErrors: g.impactErrs, ImpactRefused: g.impactRefd,
 		Phase: [...]string{"connecting", "playing", "error"}[g.phase], ConnectedOnce: g.connectedOnce,
 		FPS: math.Round(g.fps*10) / 10, Resyncs: g.resyncs}
 	if g.err != nil {

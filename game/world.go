@@ -83,7 +83,7 @@ const (
 	EvKill                            // A killed B
 	EvJoin                            // A joined; Text is the name
 	EvLeft                            // A left; Text is the reason
-	EvImpact                          // to A only: its command Cmd was traced against B's box at (X, Y); the shot ended at (X2, Y2); Value 1 = hit
+	EvImpact                          // to A only: its command Cmd was traced against B's box at (X, Y); the shot ended at (X2, Y2); Value: Impact* bits
 	EvExplode                         // A's projectile exploded at (X, Y) with splash radius Value
 	EvMatchEnd                        // A won (Text its name; A = 0 for a draw); the next match starts in Value seconds
 	EvMatchStart                      // a new match started; scores are reset
@@ -104,10 +104,30 @@ type Event struct {
 // HitboxSource gives the hitboxes a hitscan shot is traced against: lag
 // compensation (Bernier 2001) passes one that rewinds every other player to
 // where the shooter of cmd drew them. The slice holds every player, the
-// shooter included (TraceShot skips it), and is only read until the next call.
+// shooter included (TraceShot skips it), and is only read until the next
+// call; the Rewind flags say how the source placed them.
 type HitboxSource interface {
-	ShotHitboxes(w *World, shooter *Player, cmd *shared.UserCmd) []Hitbox
+	ShotHitboxes(w *World, shooter *Player, cmd *shared.UserCmd) ([]Hitbox, Rewind)
 }
+
+// Rewind flags say how a HitboxSource placed a shot's hitboxes; 0 means at
+// the render time the shooter's command claimed, exactly as it drew them.
+type Rewind uint8
+
+const (
+	// RewindRefused: the claimed render time was not credible, so the
+	// source used its own estimate of what the shooter saw.
+	RewindRefused Rewind = 1 << iota
+	// RewindClamped: the rewind was limited to sv_maxunlag (or the present).
+	RewindClamped
+)
+
+// Impact Value bits (EvImpact).
+const (
+	ImpactHit     = 1 // the shot hit B
+	ImpactRefused = 2 // RewindRefused
+	ImpactClamped = 4 // RewindClamped
+)
 
 // BotPlayer is a player driven by a Bot brain; its usercmds run through the
 // same shared.RunCommand as everyone's.
@@ -336,8 +356,9 @@ func (w *World) PresentHitboxes() []Hitbox {
 func (w *World) FireHitscan(p *Player, cmd *shared.UserCmd, shot shared.Shot, lc HitboxSource) {
 	def := &shared.Weapons[shot.Weapon]
 	var boxes []Hitbox
+	var rw Rewind
 	if lc != nil {
-		boxes = lc.ShotHitboxes(w, p, cmd)
+		boxes, rw = lc.ShotHitboxes(w, p, cmd)
 	} else {
 		boxes = w.PresentHitboxes()
 	}
@@ -348,7 +369,7 @@ func (w *World) FireHitscan(p *Player, cmd *shared.UserCmd, shot shared.Shot, lc
 	}
 	w.emit(Event{Kind: EvShot, A: p.ID, B: hit, Value: int(shot.Weapon), X: shot.X, Y: shot.Y, X2: tr.EndX, Y2: tr.EndY, Cmd: cmd.CommandNumber})
 	if !p.Bot && w.Rules.ShowImpacts {
-		w.showImpact(p, cmd, shot, boxes, tr)
+		w.showImpact(p, cmd, shot, boxes, tr, rw)
 	}
 	if hit != 0 {
 		w.Damage(p, w.Player(hit), def.Damage, tr.EndX, tr.EndY)
@@ -357,8 +378,8 @@ func (w *World) FireHitscan(p *Player, cmd *shared.UserCmd, shot shared.Shot, lc
 
 // showImpact tells the shooter where its shot's target was traced: the box
 // it hit, or else the live box nearest the ray in front of the shooter.
-func (w *World) showImpact(p *Player, cmd *shared.UserCmd, shot shared.Shot, boxes []Hitbox, tr TraceResult) {
-	idx, hit := tr.Hit, 1
+func (w *World) showImpact(p *Player, cmd *shared.UserCmd, shot shared.Shot, boxes []Hitbox, tr TraceResult, rw Rewind) {
+	idx, hit := tr.Hit, ImpactHit
 	if idx < 0 {
 		hit = 0
 		best := math.Inf(1)
@@ -376,6 +397,12 @@ func (w *World) showImpact(p *Player, cmd *shared.UserCmd, shot shared.Shot, box
 		return
 	}
 	b := boxes[idx]
+	if rw&RewindRefused != 0 {
+		hit |= ImpactRefused
+	}
+	if rw&RewindClamped != 0 {
+		hit |= ImpactClamped
+	}
 	w.emit(Event{Kind: EvImpact, A: p.ID, B: b.ID, Cmd: cmd.CommandNumber, Value: hit,
 		X: b.X, Y: b.Y, X2: tr.EndX, Y2: tr.EndY, To: p.ID})
 }

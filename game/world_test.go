@@ -343,10 +343,11 @@ func TestWorldRespawnAfterDelay(t *testing.T) {
 type movedTarget struct {
 	id     uint16
 	x, y   float64
+	rewind Rewind
 	called int
 }
 
-func (m *movedTarget) ShotHitboxes(w *World, shooter *Player, cmd *shared.UserCmd) []Hitbox {
+func (m *movedTarget) ShotHitboxes(w *World, shooter *Player, cmd *shared.UserCmd) ([]Hitbox, Rewind) {
 	m.called++
 	boxes := w.PresentHitboxes()
 	for i := range boxes {
@@ -354,14 +355,14 @@ func (m *movedTarget) ShotHitboxes(w *World, shooter *Player, cmd *shared.UserCm
 			boxes[i].X, boxes[i].Y = m.x, m.y
 		}
 	}
-	return boxes
+	return boxes, m.rewind
 }
 
 func TestWorldTracesAgainstTheHitboxSource(t *testing.T) {
 	w := testWorld(t, "range", 1, Rules{ShowImpacts: true})
 	a := testPlayerAt(w, "a", 400, 384)
 	b := testPlayerAt(w, "b", 400, 484) // 100 units below a: not on a shot along +x
-	src := &movedTarget{id: b.ID, x: 500, y: 384}
+	src := &movedTarget{id: b.ID, x: 500, y: 384, rewind: RewindClamped}
 	w.NextTick()
 	fire(w, a, 1, 0, src)
 	if src.called != 1 || b.Health != MaxHealth-shared.Weapons[0].Damage {
@@ -380,8 +381,8 @@ func TestWorldTracesAgainstTheHitboxSource(t *testing.T) {
 	if shot == nil || shot.B != b.ID || math.Abs(shot.X2-(500-shared.PlayerRadius)) > 0.01 {
 		t.Fatalf("shot event %+v: want b hit at the source's box", shot)
 	}
-	if impact == nil || impact.To != a.ID || impact.B != b.ID || impact.X != 500 || impact.Y != 384 || impact.Value != 1 || impact.Cmd != 1 {
-		t.Fatalf("impact %+v: want b's traced box (500, 384), hit, to the shooter only", impact)
+	if impact == nil || impact.To != a.ID || impact.B != b.ID || impact.X != 500 || impact.Y != 384 || impact.Value != ImpactHit|ImpactClamped || impact.Cmd != 1 {
+		t.Fatalf("impact %+v: want b's traced box (500, 384), hit and clamped, to the shooter only", impact)
 	}
 	// Without a source the present counts: b is not on the ray.
 	for i := uint32(0); i < 20; i++ { // past the rifle's interval

@@ -31,8 +31,10 @@ const MaxUnlagTicks = 129
 // client uses and the server's reconstruction of the client's view mirrors.
 const MaxExtrapolateMs = 250
 
-// CrossCheckMs is how far the client's claimed render time may be from the
-// server's own estimate (now - RTT - lerp) before the server's is used.
+// CrossCheckMs is how far the client's claimed render time may be from both
+// of the server's own estimates (now - RTT - lerp, and the tick of the
+// newest snapshot the client acknowledged - lerp) before the claim is
+// refused and the first estimate used.
 const CrossCheckMs = 200
 
 // lagRecord is one player's hitbox state at one tick.
@@ -110,9 +112,10 @@ type rewindInfo struct {
 	Now          uint32
 	ClientTick   float64 // render tick the command claims
 	ServerTick   float64 // now - RTT - lerp, from the server's own measure
+	AckTick      float64 // the newest acknowledged snapshot's tick - lerp; 0 before any ack
 	Used         float64 // the tick rewound to
 	LerpMs       float64 // lerp_msec after clamping
-	UsedServer   bool    // the claim was off by more than CrossCheckMs
+	UsedServer   bool    // the claim was off both estimates by more than CrossCheckMs (refused)
 	Clamped      bool    // Used was limited to [now - sv_maxunlag, now]
 	FromView     int     // hitboxes taken from the client's view
 	FromRecord   int     // hitboxes taken from the tick record
@@ -130,6 +133,14 @@ func (ss *session) maxLerpMs() float64 {
 
 // rewindTick decides the tick to rewind to for cmd (Source's formula,
 // cross-checked and clamped; see CrossCheckMs and sv_maxunlag).
+//
+// The claim is credible when it is near either of two estimates. The RTT
+// one follows the smoothed round trip, which lags behind when the client's
+// frames stall (its acks and commands then leave late, together); the ack
+// one is the snapshot this very command's message acknowledged, the newest
+// the client had when it made the command, which an honest client renders
+// lerp behind. Both can be pushed back only by holding acks back, which
+// sv_maxunlag bounds.
 func (s *Server) rewindTick(ss *session, cmd *shared.UserCmd) rewindInfo {
 	tr := float64(s.cfg.TickRate)
 	now := float64(s.w.Tick)
@@ -141,7 +152,13 @@ func (s *Server) rewindTick(ss *session, cmd *shared.UserCmd) rewindInfo {
 	rtt := math.Max(ss.acks.rttMs, 0)
 	info.ServerTick = now - (rtt+info.LerpMs)*tr/1000
 	info.Used = info.ClientTick
-	if math.Abs(info.ClientTick-info.ServerTick) > CrossCheckMs*tr/1000 {
+	slack := CrossCheckMs * tr / 1000
+	credible := math.Abs(info.ClientTick-info.ServerTick) <= slack
+	if ss.acks.ackSeq != 0 {
+		info.AckTick = float64(ss.acks.ackTick) - info.LerpMs*tr/1000
+		credible = credible || math.Abs(info.ClientTick-info.AckTick) <= slack
+	}
+	if !credible {
 		info.Used, info.UsedServer = info.ServerTick, true
 	}
 	lo := now - s.vars.maxUnlag*tr
@@ -192,13 +209,26 @@ type rewinder struct {
 }
 
 // ShotHitboxes implements game.HitboxSource.
-func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared.UserCmd) []game.Hitbox {
+func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared.UserCmd) ([]game.Hitbox, game.Rewind) {
 	boxes, info := r.s.rewoundHitboxes(r.ss, cmd)
+	var rw game.Rewind
+	st := &r.s.lagStats
+	st.Shots++
+	if info.UsedServer {
+		rw |= game.RewindRefused
+		st.Refused++
+	} else {
+		st.Claimed++
+	}
+	if info.Clamped {
+		rw |= game.RewindClamped
+		st.Clamped++
+	}
 	if r.s.log.Enabled(context.Background(), slog.LevelDebug) {
 		r.s.log.Debug("shot", "shooter", shooter.Name, "cmd", cmd.CommandNumber, "tick", w.Tick,
-			"client_render_tick", info.ClientTick, "server_estimate", info.ServerTick, "rewound_to", info.Used,
+			"client_render_tick", info.ClientTick, "server_estimate", info.ServerTick, "ack_estimate", info.AckTick, "rewound_to", info.Used,
 			"lerp_ms", info.LerpMs, "rtt_ms", r.ss.acks.rttMs, "used_server_estimate", info.UsedServer, "clamped", info.Clamped,
 			"from_view", info.FromView, "from_record", info.FromRecord, "max_rewind_units", info.MaxRewindGap)
 	}
-	return boxes
+	return boxes, rw
 }

@@ -495,3 +495,59 @@ func TestRewindFromViewMatchesClientInterpolation(t *testing.T) {
 		}
 	}
 }
+
+// A client whose frames stalled sends its acks and commands late together:
+// the smoothed RTT has not caught up, but the claim matches the snapshot the
+// command's own message acknowledged, so it is taken; a claim far from both
+// estimates is refused, counted and flagged.
+func TestRewindClaimCredibleByItsAck(t *testing.T) {
+	s := lcServer(t, Config{Seed: 1, Map: "range", Bots: 1, Cvars: [][2]string{{"sv_showimpacts", "1"}}})
+	s.w.Tick = 10000
+	shooter := s.newPlayer("shooter", false)
+	ss := lcSession(shooter, 100) // RTT estimate: now - (100 + 100) ms - lerp
+	tr := float64(s.cfg.TickRate)
+	now := float64(s.w.Tick)
+	ss.acks.ackSeq, ss.acks.ackTick = 5, s.w.Tick-40 // the stalled client's newest snapshot
+	lerp := 100.0 * tr / 1000
+	claim := now - 40 - lerp // what it drew: that snapshot, lerp behind
+	cmd := shared.UserCmd{TickCount: uint32(math.Floor(claim + lerp)), LerpMsec: 100}
+	cmd.TickFrac = uint8(math.Round((claim + lerp - math.Floor(claim+lerp)) * 256))
+	info := s.rewindTick(ss, &cmd)
+	if info.UsedServer || math.Abs(info.Used-claim) > 0.01 {
+		t.Fatalf("claim %.2f, RTT estimate %.2f, ack estimate %.2f: rewound to %.2f (refused %v); want the claim",
+			claim, info.ServerTick, info.AckTick, info.Used, info.UsedServer)
+	}
+	if math.Abs(claim-info.ServerTick) <= CrossCheckMs*tr/1000 {
+		t.Fatalf("the test's claim is within CrossCheckMs of the RTT estimate: it proves nothing")
+	}
+	// 400 ms older than both: refused.
+	forged := cmd
+	forged.TickCount -= uint32(0.4 * tr)
+	info = s.rewindTick(ss, &forged)
+	if !info.UsedServer || info.Used != info.ServerTick {
+		t.Fatalf("a claim 400 ms older than both estimates was taken: %+v", info)
+	}
+	// Through the world: the impact says the claim was refused, and the
+	// server counts it.
+	s.syncRules()
+	s.rewinder.ss = ss
+	bot := s.w.Bots[0].Player
+	dx, dy := bot.State.X-shooter.State.X, bot.State.Y-shooter.State.Y
+	d := math.Hypot(dx, dy)
+	shot := shared.Shot{X: shooter.State.X, Y: shooter.State.Y, DirX: dx / d, DirY: dy / d}
+	before := s.lagStats
+	s.w.FireHitscan(shooter, &forged, shot, &s.rewinder)
+	s.w.FireHitscan(shooter, &cmd, shot, &s.rewinder)
+	if s.lagStats.Shots != before.Shots+2 || s.lagStats.Refused != before.Refused+1 || s.lagStats.Claimed != before.Claimed+1 {
+		t.Fatalf("lag compensation counters %+v after %+v: want one refused and one claimed shot more", s.lagStats, before)
+	}
+	var verdicts []int
+	for _, e := range s.w.TakeEvents() {
+		if e.Kind == game.EvImpact {
+			verdicts = append(verdicts, e.Value&game.ImpactRefused)
+		}
+	}
+	if len(verdicts) != 2 || verdicts[0] == 0 || verdicts[1] != 0 {
+		t.Fatalf("impact verdicts %v: want [refused, claimed]", verdicts)
+	}
+}

@@ -134,6 +134,7 @@ type Server struct {
 	budgetTicks int
 	nextEventID uint32
 	tickStats   tickStats
+	lagStats    LagCompStatus           // lag-compensated shots since start
 	snapStats   SnapshotStatus          // snapshots sent since start
 	frame       []proto.EntityState     // this tick's players, quantized (buildFrame)
 	projFrame   []proto.ProjectileState // this tick's projectiles (buildFrame)

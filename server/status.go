@@ -21,6 +21,18 @@ type Status struct {
 	TickTimeUs TickTimeStatus `json:"tick_time_us"`
 	Players    []PlayerStatus `json:"players"`
 	Snapshots  SnapshotStatus `json:"snapshots"`
+	LagComp    LagCompStatus  `json:"lag_compensation"`
+}
+
+// LagCompStatus counts the lag-compensated hitscan shots since the server
+// started: rewound to the render time the shooter's command claimed, or
+// with the claim refused as not credible (the server's own estimate used
+// instead), and those limited by sv_maxunlag (counted in either).
+type LagCompStatus struct {
+	Shots   uint64 `json:"shots"`
+	Claimed uint64 `json:"claimed"`
+	Refused uint64 `json:"refused"`
+	Clamped uint64 `json:"clamped"`
 }
 
 // SnapshotStatus counts the snapshots sent to all clients since the
@@ -106,7 +118,7 @@ func (t *tickStats) summary() TickTimeStatus {
 
 func (s *Server) publishStatus() {
 	st := Status{
-		Name: s.cfg.Hostname, Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.w.Tick, Snapshots: s.snapStats,
+		Name: s.cfg.Hostname, Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.w.Tick, Snapshots: s.snapStats, LagComp: s.lagStats,
 		UptimeSec:  math.Round(time.Since(s.start).Seconds()*10) / 10,
 		MaxPlayers: s.cfg.MaxPlayers, TickTimeUs: s.tickStats.summary(),
 		Players: make([]PlayerStatus, 0, len(s.w.Players)),

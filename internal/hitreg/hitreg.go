@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"tickshot/client/netclient"
+	"tickshot/game"
 	"tickshot/net/proto"
 	"tickshot/server"
 	"tickshot/shared"
@@ -38,17 +39,24 @@ type Options struct {
 // Result of one run. Distances are world units; the hitbox radius is
 // shared.PlayerRadius.
 type Result struct {
-	RTTMs          float64 `json:"rtt_ms"`
-	JitterMs       float64 `json:"jitter_ms"`
-	LossPct        float64 `json:"loss_pct"`
-	Unlag          bool    `json:"sv_unlag"`
-	Shots          int     `json:"shots"`
-	Confirmed      int     `json:"confirmed"`
-	ConfirmedPct   float64 `json:"confirmed_pct"`
-	Answered       int     `json:"answered"` // shots the server reported an impact for
-	ErrMedian      float64 `json:"rewind_error_median"`
-	ErrP99         float64 `json:"rewind_error_p99"`
-	ErrMax         float64 `json:"rewind_error_max"`
+	RTTMs        float64 `json:"rtt_ms"`
+	JitterMs     float64 `json:"jitter_ms"`
+	LossPct      float64 `json:"loss_pct"`
+	Unlag        bool    `json:"sv_unlag"`
+	Shots        int     `json:"shots"`
+	Confirmed    int     `json:"confirmed"`
+	ConfirmedPct float64 `json:"confirmed_pct"`
+	Answered     int     `json:"answered"` // shots the server reported an impact for
+	ErrMedian    float64 `json:"rewind_error_median"`
+	ErrP99       float64 `json:"rewind_error_p99"`
+	ErrMax       float64 `json:"rewind_error_max"`
+	// RewindClaimed, RewindRefused and RewindClamped count the answered
+	// shots the server rewound to the render time the command claimed, or
+	// with the claim refused (its own estimate used), and those limited by
+	// sv_maxunlag (counted in one of the first two as well).
+	RewindClaimed  int     `json:"rewind_claimed"`
+	RewindRefused  int     `json:"rewind_refused"`
+	RewindClamped  int     `json:"rewind_clamped"`
 	MeasuredRTTMs  float64 `json:"measured_rtt_ms"`
 	SnapshotsLost  int     `json:"snapshots_lost"`
 	HitboxRadius   float64 `json:"hitbox_radius"`
@@ -178,8 +186,16 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 			delete(fired, e.Cmd)
 			fired[e.Cmd|1<<31] = true // answered; keeps the count of shots fired
 			res.Answered++
-			if e.Value == 1 {
+			if e.Value&game.ImpactHit != 0 {
 				res.Confirmed++
+			}
+			if e.Value&game.ImpactRefused != 0 {
+				res.RewindRefused++
+			} else {
+				res.RewindClaimed++
+			}
+			if e.Value&game.ImpactClamped != 0 {
+				res.RewindClamped++
 			}
 			if v, ok := shooter.ShotViewOf(e.Cmd); ok {
 				for _, o := range v.Others {

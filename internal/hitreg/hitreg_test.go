@@ -37,6 +37,15 @@ func TestHitregOverWebsockets(t *testing.T) {
 	if on.ErrMedian != 0 {
 		t.Errorf("sv_unlag 1: median rewind error %v units, want 0", on.ErrMedian)
 	}
+	// Every answered shot has a verdict; on an honest client most claims
+	// are taken at their word (a refused one is the only kind allowed to
+	// be off: the error p99 must then come from refusals).
+	if on.RewindClaimed+on.RewindRefused != on.Answered || on.RewindClaimed < on.Answered*9/10 {
+		t.Errorf("sv_unlag 1: %d claims taken, %d refused, of %d answered shots", on.RewindClaimed, on.RewindRefused, on.Answered)
+	}
+	if on.RewindRefused == 0 && on.ErrMax != 0 {
+		t.Errorf("sv_unlag 1: no claim refused, yet a rewind was %v units off", on.ErrMax)
+	}
 	if on.MeasuredRTTMs < 140 || on.MeasuredRTTMs > 400 {
 		t.Errorf("measured RTT %v ms for 150 ms of fake lag", on.MeasuredRTTMs)
 	}
