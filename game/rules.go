@@ -34,7 +34,13 @@ type Player struct {
 	// Teleport increments at every respawn so that clients restart the
 	// player's interpolation history instead of sliding across the map.
 	Teleport uint8
+	// ProtectedUntil is the tick spawn protection ends (mp_spawnprotection);
+	// firing ends it at once.
+	ProtectedUntil uint32
 }
+
+// Protected reports whether spawn protection covers the player at tick.
+func (p *Player) Protected(tick uint32) bool { return p.Alive() && tick < p.ProtectedUntil }
 
 // Alive reports whether the player is in the game.
 func (p *Player) Alive() bool { return !p.State.Dead }

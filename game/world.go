@@ -59,6 +59,10 @@ type Rules struct {
 	FragLimit   int     // mp_fraglimit: kills that win the match, 0 = none
 	TimeLimit   float64 // mp_timelimit: minutes a match lasts, 0 = none
 	BotSkill    float64 // bot_difficulty, 0..3
+	// SpawnProtection is mp_spawnprotection: seconds after a spawn during
+	// which the player takes no damage and bots leave it alone, ended at
+	// once when it fires.
+	SpawnProtection float64
 }
 
 // IntermissionSeconds is the pause between matches, seconds.
@@ -211,7 +215,7 @@ func (w *World) AddPlayer(name string, isBot bool) *Player {
 	}
 	w.nextID = id + 1
 	p := &Player{ID: id, Name: name, Bot: isBot}
-	p.Spawn(w.Map.ChooseSpawn(w.enemyPositions(id), w.rng))
+	w.spawn(p)
 	i := sort.Search(len(w.Players), func(i int) bool { return w.Players[i].ID > id })
 	w.Players = append(w.Players, nil)
 	copy(w.Players[i+1:], w.Players[i:])
@@ -285,6 +289,13 @@ func (w *World) RemoveBot(reason string) bool {
 	return true
 }
 
+// spawn puts p at the spawn point farthest from the live enemies, with
+// spawn protection.
+func (w *World) spawn(p *Player) {
+	p.Spawn(w.Map.ChooseSpawn(w.enemyPositions(p.ID), w.rng))
+	p.ProtectedUntil = w.Tick + uint32(math.Round(w.Rules.SpawnProtection*float64(w.TickRate)))
+}
+
 func (w *World) enemyPositions(self uint16) []Point {
 	var pts []Point
 	for _, p := range w.Players {
@@ -298,7 +309,7 @@ func (w *World) enemyPositions(self uint16) []Point {
 func (w *World) respawn() {
 	for _, p := range w.Players {
 		if p.State.Dead && w.Tick >= p.RespawnTick {
-			p.Spawn(w.Map.ChooseSpawn(w.enemyPositions(p.ID), w.rng))
+			w.spawn(p)
 		}
 	}
 }
@@ -327,6 +338,7 @@ func (w *World) RunCommand(p *Player, cmd shared.UserCmd, lc HitboxSource) {
 	if !res.Fired {
 		return
 	}
+	p.ProtectedUntil = 0 // firing ends spawn protection
 	switch shared.Weapons[res.Shot.Weapon].Kind {
 	case shared.Hitscan:
 		// The command is handed on from a field: &cmd would escape (the
@@ -415,6 +427,9 @@ func (w *World) Damage(attacker, victim *Player, amount int, x, y float64) {
 	if victim == nil || !victim.Alive() {
 		return
 	}
+	if victim.Protected(w.Tick) {
+		return // spawn protection: no damage, no hit to report
+	}
 	pre := victim.State
 	killed := false
 	if !w.Rules.NoDamage && w.Intermission == 0 {
@@ -442,6 +457,7 @@ func (w *World) Suicide(p *Player) error {
 		return fmt.Errorf("not during the intermission")
 	}
 	if p.Alive() {
+		p.ProtectedUntil = 0
 		w.Damage(p, p, p.Health, p.State.X, p.State.Y)
 	}
 	return nil
@@ -490,7 +506,7 @@ func (w *World) startMatch() {
 	w.Projectiles = w.Projectiles[:0]
 	for _, p := range w.Players {
 		p.Kills, p.Deaths = 0, 0
-		p.Spawn(w.Map.ChooseSpawn(w.enemyPositions(p.ID), w.rng))
+		w.spawn(p)
 	}
 	w.ScoresDirty = true
 	w.emit(Event{Kind: EvMatchStart})
@@ -502,8 +518,10 @@ func (w *World) runBots() {
 	// O(N²) copying); each bot's entry follows it as it moves, so later
 	// bots see where earlier ones went this tick.
 	all := w.botBoxBuf[:0]
+	// A player under spawn protection is left alone: the bots see it as
+	// not there.
 	for _, o := range w.Players {
-		all = append(all, Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()})
+		all = append(all, Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive() && !o.Protected(w.Tick)})
 	}
 	w.botBoxBuf = all
 	last := len(all) - 1
@@ -524,7 +542,7 @@ func (w *World) runBots() {
 			Buttons: in.Buttons, MoveX: in.MoveX, MoveY: in.MoveY, ViewAngle: in.Angle,
 		}
 		w.RunCommand(p, cmd, nil)
-		all[i].X, all[i].Y, all[i].Alive = p.State.X, p.State.Y, p.Alive()
+		all[i].X, all[i].Y, all[i].Alive = p.State.X, p.State.Y, p.Alive() && !p.Protected(w.Tick)
 	}
 }
 

@@ -453,3 +453,68 @@ func TestWorldUniqueName(t *testing.T) {
 		t.Errorf("long taken name: %q (%d bytes), want ééééé(2) within 14 bytes", got, len(got))
 	}
 }
+
+// Spawn protection (mp_spawnprotection): no damage while it lasts; firing
+// ends it at once; it runs out after its time.
+func TestWorldSpawnProtection(t *testing.T) {
+	w := testWorld(t, "range", 1, Rules{SpawnProtection: 2})
+	a := w.AddPlayer("a", false)
+	b := w.AddPlayer("b", false)
+	if !a.Protected(w.Tick) || !b.Protected(w.Tick) {
+		t.Fatal("players are not protected at their spawn")
+	}
+	place := func() {
+		a.State = shared.NewPlayerState(400, 384)
+		b.State = shared.NewPlayerState(460, 384)
+	}
+	num := uint32(0)
+	idle := func(p *Player, ticks int) { // commands without fire, so the rifle is ready again
+		for i := 0; i < ticks; i++ {
+			w.NextTick()
+			num++
+			w.RunCommand(p, shared.UserCmd{CommandNumber: num, TickCount: w.Tick, Msec: shared.MsecFor(w.TickRate)}, nil)
+		}
+	}
+	place()
+	w.NextTick()
+	w.TakeEvents()
+	num++
+	fire(w, a, num, 0, nil)
+	evs := w.TakeEvents()
+	if countEvents(evs, EvShot) != 1 {
+		t.Fatal("a did not fire")
+	}
+	if b.Health != MaxHealth || countEvents(evs, EvHit) != 0 {
+		t.Fatalf("a protected player took a hit: health %d, %d hit events", b.Health, countEvents(evs, EvHit))
+	}
+	if a.Protected(w.Tick) {
+		t.Fatal("firing did not end the shooter's protection")
+	}
+	// b fires (at nothing): its protection ends, and a's next shot hurts.
+	num++
+	fire(w, b, num, math.Pi/2, nil)
+	if b.Protected(w.Tick) {
+		t.Fatal("firing did not end b's protection")
+	}
+	idle(a, 20)
+	place()
+	num++
+	fire(w, a, num, 0, nil)
+	if b.Health != MaxHealth-shared.Weapons[0].Damage {
+		t.Fatalf("after b fired, a's hit left it at %d health", b.Health)
+	}
+	// Protection also runs out by itself: a fresh player, 2 s later.
+	c := w.AddPlayer("c", false)
+	idle(a, 2*w.TickRate)
+	if c.Protected(w.Tick) {
+		t.Fatalf("still protected %d ticks after spawning with 2 s of protection", 2*w.TickRate)
+	}
+	c.State = shared.NewPlayerState(460, 384)
+	b.State = shared.NewPlayerState(460, 500) // out of the way
+	a.State = shared.NewPlayerState(400, 384)
+	num++
+	fire(w, a, num, 0, nil)
+	if c.Health != MaxHealth-shared.Weapons[0].Damage {
+		t.Fatalf("protection ran out, yet c has %d health after a hit", c.Health)
+	}
+}

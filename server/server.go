@@ -361,7 +361,8 @@ func (s *Server) removePlayer(id uint16, reason string) {
 // syncRules hands the console variables to the world's rules.
 func (s *Server) syncRules() {
 	s.w.Rules = game.Rules{NoDamage: s.cfg.NoDamage, MutualKills: s.vars.mutualKills, ShowImpacts: s.vars.showImpacts,
-		FragLimit: s.vars.fragLimit, TimeLimit: s.vars.timeLimit, BotSkill: s.vars.botSkill}
+		FragLimit: s.vars.fragLimit, TimeLimit: s.vars.timeLimit, BotSkill: s.vars.botSkill,
+		SpawnProtection: s.vars.spawnProt}
 }
 
 // runCommand runs one validated usercmd of a player through the world.

@@ -129,7 +129,6 @@ func (s *Server) publicCvars() []proto.Cvar {
 	return cv
 }
 
-// applyRates takes the client's announced rates, clamped to their ranges.
 // onCommand runs a client's console command on the server.
 func (s *Server) onCommand(ss *session, m *proto.Command) {
 	fields := strings.Fields(m.Text)
@@ -404,6 +403,9 @@ func (s *Server) buildFrame() {
 		if o.Bot {
 			flags |= proto.FlagBot
 		}
+		if o.Protected(s.w.Tick) {
+			flags |= proto.FlagProtected
+		}
 		s.frame = append(s.frame, proto.EntityState{
 			ID: o.ID, X: proto.ToFixed(o.State.X), Y: proto.ToFixed(o.State.Y),
 			Angle: proto.AngleToWire(o.Angle), Health: uint8(o.Health), Flags: flags, Teleport: o.Teleport,
@@ -424,7 +426,7 @@ func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 	*snap = proto.Snapshot{
 		Tick:       s.w.Tick,
 		AckCmd:     ss.cmds.lastCmd,
-		Self:       proto.MakeSelf(p.State, p.Health, p.Teleport, ss.out.snap.Self.Ammo),
+		Self:       proto.MakeSelf(p.State, p.Health, p.Teleport, p.Protected(s.w.Tick), ss.out.snap.Self.Ammo),
 		TickTimeUs: uint32(s.tickStats.meanUs()),
 		TickStdUs:  uint32(s.tickStats.stdUs()),
 		PingVarMs:  uint16(math.Min(ss.acks.rttVar, 65535)),

@@ -21,6 +21,7 @@ type vars struct {
 	botSkill    float64 // bot_difficulty
 	fragLimit   int     // mp_fraglimit
 	timeLimit   float64 // mp_timelimit, minutes
+	spawnProt   float64 // mp_spawnprotection, seconds
 }
 
 // CvarInfo describes one server console variable.
@@ -38,13 +39,14 @@ var ServerCvars = []CvarInfo{
 	{"bot_difficulty", "1", "server bots' skill: 0 easy, 1 normal, 2 hard, 3 expert (reaction time and aim)", 0, 3},
 	{"mp_fraglimit", "20", "kills that win the match (0: no limit); then 5 s of intermission and a new match", 0, 1000},
 	{"mp_timelimit", "10", "minutes a match lasts (0: no limit); the leader wins", 0, 600},
+	{"mp_spawnprotection", "3", "seconds after spawning during which a player takes no damage and bots leave it alone; firing ends it (0: off)", 0, 10},
 	{"net_fakelag", "0", "server side: delay every message the server receives by this many ms", 0, 1000},
 	{"net_fakejitter", "0", "server side: random extra delay, 0..this many ms, on every message the server receives", 0, 500},
 	{"net_fakeloss", "0", "server side: drop this percentage of the messages the server receives", 0, 100},
 }
 
 func defaultVars() vars {
-	return vars{unlag: true, maxUnlag: 1, fragLimit: 20, timeLimit: 10, botSkill: 1}
+	return vars{unlag: true, maxUnlag: 1, fragLimit: 20, timeLimit: 10, botSkill: 1, spawnProt: 3}
 }
 
 // set changes a variable, checking its name and range.
@@ -85,6 +87,8 @@ func (v *vars) set(name, value string) error {
 		v.fragLimit = int(f)
 	case "mp_timelimit":
 		v.timeLimit = f
+	case "mp_spawnprotection":
+		v.spawnProt = f
 	case "net_fakelag":
 		v.fake.LagMs = f
 	case "net_fakejitter":
@@ -118,6 +122,8 @@ func (v *vars) get(name string) string {
 		return strconv.Itoa(v.fragLimit)
 	case "mp_timelimit":
 		return strconv.FormatFloat(v.timeLimit, 'g', -1, 64)
+	case "mp_spawnprotection":
+		return strconv.FormatFloat(v.spawnProt, 'g', -1, 64)
 	case "net_fakelag":
 		return strconv.FormatFloat(v.fake.LagMs, 'g', -1, 64)
 	case "net_fakejitter":

@@ -636,6 +636,7 @@ type RenderedEntity struct {
 	Alive        bool
 	Health       int
 	Bot          bool
+	Protected    bool // under spawn protection (mp_spawnprotection)
 	Extrapolated bool
 }
 
@@ -656,7 +657,7 @@ func (c *Client) Rendered() []RenderedEntity {
 			continue
 		}
 		out = append(out, RenderedEntity{ID: e.ID, X: smp.X, Y: smp.Y, Angle: smp.Angle, Alive: smp.Alive,
-			Health: e.Health, Bot: e.Flags&proto.FlagBot != 0, Extrapolated: extra})
+			Health: e.Health, Bot: e.Flags&proto.FlagBot != 0, Protected: e.Flags&proto.FlagProtected != 0, Extrapolated: extra})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out

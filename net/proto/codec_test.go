@@ -80,7 +80,7 @@ func TestRoundTripSelfState(t *testing.T) {
 	st := shared.NewPlayerState(123.456, -78.9)
 	st.VX, st.VY = 280, -13.3
 	st = st.Quantized()
-	self := MakeSelf(st, 77, 4, nil)
+	self := MakeSelf(st, 77, 4, true, nil)
 	b := MustEncode(&Snapshot{Tick: 1, Self: self})
 	m, err := Decode(b)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 2
+const ProtocolVersion = 3
 
 // MsgType is the first byte of every message.
 type MsgType uint8
@@ -206,6 +206,8 @@ func (*Cmds) Type() MsgType { return MsgCmds }
 const (
 	FlagAlive uint8 = 1 << iota // the player is alive
 	FlagBot                     // the player is a server bot
+	_                           // 4: reserved (was "firing", never set)
+	FlagProtected               // spawn protection: the player takes no damage (mp_spawnprotection)
 )
 
 // SelfState is the receiving client's own authoritative state, everything
@@ -223,6 +225,9 @@ type SelfState struct {
 	SwitchTicks uint16
 	Health      uint8
 	Teleport    uint8 // increments at every respawn
+	// Protected is spawn protection (mp_spawnprotection): no damage until it
+	// runs out or the player fires.
+	Protected bool
 }
 
 // EntityState is another player as a snapshot carries it.
@@ -377,12 +382,12 @@ func AngleFromWire(a int16) float64 { return float64(a) / 10000 }
 
 // MakeSelf packs a player state and health for the wire. The ammo counts
 // are appended to ammo[:0] (pass nil, or a buffer to reuse).
-func MakeSelf(s shared.PlayerState, health int, teleport uint8, ammo []uint8) SelfState {
+func MakeSelf(s shared.PlayerState, health int, teleport uint8, protected bool, ammo []uint8) SelfState {
 	return SelfState{
 		X: ToFixed(s.X), Y: ToFixed(s.Y), VX: ToFixed(s.VX), VY: ToFixed(s.VY),
 		Dead: s.Dead, Weapon: s.Weapon, Ammo: append(ammo[:0], s.Ammo[:]...),
 		NextAttack: s.NextAttack, ReloadTicks: s.ReloadTicks, SwitchTicks: s.SwitchTicks,
-		Health: uint8(health), Teleport: teleport,
+		Health: uint8(health), Teleport: teleport, Protected: protected,
 	}
 }
 

@@ -56,7 +56,7 @@ func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
 }
 
 func encodeSelf(e *msgpack.Encoder, s *SelfState) {
-	e.EncodeArrayLen(12)
+	e.EncodeArrayLen(13)
 	e.EncodeInt(int64(s.X))
 	e.EncodeInt(int64(s.Y))
 	e.EncodeInt(int64(s.VX))
@@ -69,4 +69,5 @@ func encodeSelf(e *msgpack.Encoder, s *SelfState) {
 	e.EncodeUint(uint64(s.SwitchTicks))
 	e.EncodeUint(uint64(s.Health))
 	e.EncodeUint(uint64(s.Teleport))
+	e.EncodeBool(s.Protected)
 }
