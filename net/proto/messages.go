@@ -204,10 +204,10 @@ func (*Cmds) Type() MsgType { return MsgCmds }
 
 // Entity flag bits.
 const (
-	FlagAlive uint8 = 1 << iota // the player is alive
-	FlagBot                     // the player is a server bot
-	_                           // 4: reserved (was "firing", never set)
-	FlagProtected               // spawn protection: the player takes no damage (mp_spawnprotection)
+	FlagAlive     uint8 = 1 << iota // the player is alive
+	FlagBot                         // the player is a server bot
+	_                               // 4: reserved (was "firing", never set)
+	FlagProtected                   // spawn protection: the player takes no damage (mp_spawnprotection)
 )
 
 // SelfState is the receiving client's own authoritative state, everything
