@@ -34,7 +34,9 @@ type Bot struct {
 	angle       float64
 	hunting     bool
 	// Skill is bot_difficulty: 0 easy, 1 normal, 2 hard, 3 expert. It
-	// shortens the reaction time (0.45 s .. 0 s) and steadies the aim.
+	// shortens the reaction time (0.8 s at 0, 0.3 s at 1, 0 s at 3) and
+	// steadies the aim; below 1 the bot also fires only 40 % of each second
+	// it tracks a target (Skill 0).
 	Skill float64
 	huntX float64
 	huntY float64
@@ -83,11 +85,16 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 		// Aim error decays while tracking but never below a hand tremor
 		// (about ±0.05 rad at Skill 1: half the shots hit at mid range).
 		b.aimErr = b.aimErr*0.97 + (b.rng.Float64()*2-1)*0.012
-		tremor := (0.08 - 0.03*b.Skill) * math.Sin(float64(b.seenTicks)*0.21+float64(b.target))
-		reaction := int(float64(tickRate) * (0.45 - 0.15*b.Skill))
+		// Below normal (Skill < 1) a bot is a beginner's opponent: slower to
+		// react, shakier, and it fires in short bursts with pauses.
+		easy := math.Max(1-b.Skill, 0)
+		tremor := (0.08 - 0.03*b.Skill + 0.07*easy) * math.Sin(float64(b.seenTicks)*0.21+float64(b.target))
+		reaction := int(float64(tickRate) * (0.45 - 0.15*b.Skill + 0.35*easy))
+		burst := b.seenTicks % tickRate // within each second of tracking...
+		pause := float64(burst) > float64(tickRate)*(1-0.6*easy) // ...the last 60 % is a pause at Skill 0
 		if b.seenTicks > reaction {
 			b.angle = want + b.aimErr + tremor
-			if math.Abs(b.aimErr) < 0.08 && b.rng.IntN(2) == 0 {
+			if math.Abs(b.aimErr) < 0.08 && !pause && b.rng.IntN(2) == 0 {
 				in.Buttons |= shared.ButtonAttack
 			}
 		} else {

@@ -518,3 +518,27 @@ func TestWorldSpawnProtection(t *testing.T) {
 		t.Fatalf("protection ran out, yet c has %d health after a hit", c.Health)
 	}
 }
+
+// bot_difficulty 0 is a beginner's opponent: standing in the open in front
+// of one bot for a minute costs fewer than half the deaths that a normal
+// bot deals.
+func TestWorldEasyBotsAreEasier(t *testing.T) {
+	deaths := func(skill float64) int {
+		w := testWorld(t, "range", 7, Rules{BotSkill: skill})
+		me := w.AddPlayer("me", false)
+		w.AddBot(32)
+		num := uint32(0)
+		for i := 0; i < 60*w.TickRate; i++ {
+			w.NextTick()
+			num++
+			w.RunCommand(me, shared.UserCmd{CommandNumber: num, TickCount: w.Tick, Msec: shared.MsecFor(w.TickRate)}, nil)
+			w.Step()
+		}
+		return me.Deaths
+	}
+	easy, normal := deaths(0), deaths(1)
+	t.Logf("a minute standing still: %d deaths at bot_difficulty 0, %d at 1", easy, normal)
+	if normal < 4 || easy*2 > normal {
+		t.Fatalf("deaths in a minute: %d at bot_difficulty 0, %d at 1; want easy at most half of normal", easy, normal)
+	}
+}
