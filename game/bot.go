@@ -90,7 +90,7 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 		easy := math.Max(1-b.Skill, 0)
 		tremor := (0.08 - 0.03*b.Skill + 0.07*easy) * math.Sin(float64(b.seenTicks)*0.21+float64(b.target))
 		reaction := int(float64(tickRate) * (0.45 - 0.15*b.Skill + 0.35*easy))
-		burst := b.seenTicks % tickRate // within each second of tracking...
+		burst := b.seenTicks % tickRate                          // within each second of tracking...
 		pause := float64(burst) > float64(tickRate)*(1-0.6*easy) // ...the last 60 % is a pause at Skill 0
 		if b.seenTicks > reaction {
 			b.angle = want + b.aimErr + tremor
