@@ -10,7 +10,6 @@ package netclient
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -38,6 +37,10 @@ type Config struct {
 	Smooth      bool    // cl_smooth
 	SmoothMs    int     // cl_smoothtime in ms (default 100)
 	NoDelta     bool    // cl_nodelta: ask for full snapshots only
+	// Timeout is cl_timeout: how long without a snapshot before the client
+	// gives up and disconnects (0: DefaultTimeout). ConnectionProblem
+	// counts down to it.
+	Timeout time.Duration
 }
 
 // DefaultConfig returns Source's defaults.
@@ -113,6 +116,10 @@ type Client struct {
 	newestSeq  uint32 // Seq of the newest snapshot
 	seqBits    uint32 // AckBits: which of the 32 before newestSeq arrived
 	lastSnapAt time.Time
+	// heard is when the stream last showed life: the newest snapshot's
+	// arrival, the connection, or the end of a pause in polling (stall.go).
+	heard    time.Time
+	lastPoll time.Time // the last Poll, to tell a paused owner from a silent server
 
 	// Clock: estimated newest server tick, fractional.
 	clock float64
@@ -160,6 +167,14 @@ func Connect(ctx context.Context, dial Dialer, addr string, cfg Config) (*Client
 		cfg.Name = "player"
 	}
 	cfg.Name = proto.CleanText(cfg.Name, proto.MaxNameLen)
+	c, err := connect(ctx, dial, addr, cfg)
+	if err != nil {
+		return nil, &ConnectError{Addr: addr, Err: err}
+	}
+	return c, nil
+}
+
+func connect(ctx context.Context, dial Dialer, addr string, cfg Config) (*Client, error) {
 	t, err := dial(ctx, addr)
 	if err != nil {
 		return nil, err
@@ -173,22 +188,22 @@ func Connect(ctx context.Context, dial Dialer, addr string, cfg Config) (*Client
 	select {
 	case p, ok := <-conn.Recv():
 		if !ok {
-			reason, _ := conn.Reason()
-			return nil, fmt.Errorf("connect %s: %s", addr, reason)
+			reason, remote := conn.Reason()
+			return nil, &ClosedError{Reason: reason, Remote: remote}
 		}
 		switch m := p.Msg.(type) {
 		case *proto.Accept:
 			return newClient(conn, cfg, m)
 		case *proto.Reject:
 			conn.Close("rejected")
-			return nil, fmt.Errorf("server refused: %s", m.Reason)
+			return nil, &RejectError{Reason: m.Reason}
 		default:
 			conn.Close("protocol error")
 			return nil, fmt.Errorf("connect %s: protocol error: expected accept, got %s", addr, m.Type())
 		}
 	case <-timeout.C:
 		conn.Close("handshake timeout")
-		return nil, fmt.Errorf("connect %s: no answer to hello within %v", addr, proto.HandshakeTimeout)
+		return nil, &HandshakeTimeoutError{Addr: addr, After: proto.HandshakeTimeout}
 	case <-ctx.Done():
 		conn.Close("cancelled")
 		return nil, ctx.Err()
@@ -207,7 +222,7 @@ func newClient(conn *proto.Conn, cfg Config, a *proto.Accept) (*Client, error) {
 	}
 	c := &Client{Cfg: cfg, conn: conn, ID: a.PlayerID, TickRate: int(a.TickRate), Map: m,
 		World: m.World(int(a.TickRate)), Accept: *a, Entities: map[uint16]*Entity{}, projectiles: map[uint16]*projectileView{}, Names: map[uint16]string{},
-		clock: float64(a.Tick)}
+		clock: float64(a.Tick), heard: time.Now()}
 	if c.Cfg.CmdRate <= 0 || c.Cfg.CmdRate > c.TickRate {
 		c.Cfg.CmdRate = c.TickRate
 	}
@@ -319,23 +334,26 @@ func (c *Client) TakeEffects() []shared.Result {
 }
 
 // Poll processes every message that has arrived. It returns the connection
-// error once the connection has ended.
+// error once the connection has ended: the server closed it, the transport
+// failed, or no snapshot arrived for Config.Timeout (a *ClosedError with
+// TimedOut set; the client then closes the connection itself).
 func (c *Client) Poll() error {
+	if c.err != nil {
+		return c.err
+	}
+	now := time.Now()
+	c.notePoll(now)
 	for {
 		select {
 		case p, ok := <-c.conn.Recv():
 			if !ok {
 				reason, remote := c.conn.Reason()
-				if remote {
-					c.err = fmt.Errorf("disconnected by server: %s", reason)
-				} else {
-					c.err = errors.New(reason)
-				}
+				c.err = &ClosedError{Reason: reason, Remote: remote}
 				return c.err
 			}
 			c.handle(p)
 		default:
-			return nil
+			return c.checkTimeout(now)
 		}
 	}
 }
@@ -344,13 +362,14 @@ func (c *Client) handle(p proto.Packet) {
 	c.Net.In.Add(p.At, p.Size)
 	switch m := p.Msg.(type) {
 	case *proto.Snapshot:
+		c.noteSnapshot(p.At)
 		if c.onSnapshot(m, p.At) {
 			c.Net.record(m, p, c)
 		}
 	case *proto.Print:
 		c.prints = append(c.prints, m.Text)
 	case *proto.Reject:
-		c.err = fmt.Errorf("server refused: %s", m.Reason)
+		c.err = &RejectError{Reason: m.Reason}
 	}
 }
 
