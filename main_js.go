@@ -38,7 +38,7 @@ func main() {
 		AutoPlay: autoplay})
 	msg := "You left the game."
 	if err != nil {
-		msg = err.Error()
+		msg = netclient.Describe(err, addr)
 	}
 	if t := js.Global().Get("tickshot"); t.Truthy() {
 		t.Set("exit", msg)

@@ -112,9 +112,12 @@ type Game struct {
 	// the last one ran: frames between updates interpolate (drawPos).
 	prevX, prevY, curX, curY float64
 	lastUpdate               time.Time
-	// connectedOnce is set at the first successful connection, so a later
-	// error reads "Disconnected" rather than "Could not connect".
+	// connectedOnce is set when the current connection attempt succeeds
+	// (and cleared by a new attempt), so a later error reads "Disconnected"
+	// rather than "Could not connect".
 	connectedOnce bool
+	// trouble is what the window showed of stalled snapshots (trouble.go).
+	trouble trouble
 	// resyncs counts clock resynchronisations after a stall (hidden tab).
 	resyncs int
 	bridge  bridge
@@ -174,6 +177,7 @@ func Run(opt Options) error {
 func (g *Game) connect() {
 	g.phase = phaseConnecting
 	g.err = nil
+	g.connectedOnce = false
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	g.cancel = cancel
 	ch := make(chan connResult, 1)
@@ -478,7 +482,7 @@ type Report struct {
 	// Phase is "connecting", "playing" or "error".
 	Phase string `json:"phase"`
 	// ConnectedOnce tells an error after playing ("Disconnected") from a
-	// failed connection ("Could not connect").
+	// failed connection attempt ("Could not connect").
 	ConnectedOnce bool    `json:"connected_once"`
 	Connected     bool    `json:"connected"`
 	PlayerID      uint16  `json:"player_id,omitempty"`
@@ -512,6 +516,18 @@ type Report struct {
 	// refused the shot's claimed render time as not credible and rewound
 	// to its own estimate instead (game.ImpactRefused).
 	ImpactRefused []bool `json:"impact_refused,omitempty"`
+
+	// Error (above) is the reason on the error screen, a sentence
+	// (netclient.Describe); ErrorDetail is the Go error behind it.
+	ErrorDetail string `json:"error_detail,omitempty"`
+	// ConnectionProblem is the warning on screen when the report was made
+	// ("Connection problem, auto-disconnect in N s"), empty when none;
+	// ProblemsShown counts its appearances, ProblemShownAfterMs is the
+	// silence in ms when it last appeared, ProblemWorstMs the longest one.
+	ConnectionProblem   string  `json:"connection_problem,omitempty"`
+	ProblemsShown       int     `json:"problems_shown"`
+	ProblemShownAfterMs float64 `json:"problem_shown_after_ms,omitempty"`
+	ProblemWorstMs      float64 `json:"problem_worst_ms,omitempty"`
 }
 
 // report is the window's state as a Report.
@@ -521,8 +537,9 @@ func (g *Game) report() Report {
 		Phase: [...]string{"connecting", "playing", "error"}[g.phase], ConnectedOnce: g.connectedOnce,
 		FPS: math.Round(g.fps*10) / 10, Resyncs: g.resyncs}
 	if g.err != nil {
-		r.Error = g.err.Error()
+		r.Error, r.ErrorDetail = g.errorText(), g.err.Error()
 	}
+	g.trouble.report(&r)
 	if c := g.c; c != nil {
 		st := c.Predicted()
 		r.Connected = true

@@ -101,13 +101,12 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		drawText(screen, fmt.Sprintf("Connecting to %s ...", g.opt.Addr), 20, false, float64(g.w)/2, float64(g.h)/2, 1, colText)
 		drawText(screen, "Esc: quit", 16, false, float64(g.w)/2, float64(g.h)/2+40, 1, colDim)
 	case phaseError:
-		drawText(screen, "Disconnected", 36, true, float64(g.w)/2, float64(g.h)/2-70, 1, colHPBad)
-		drawText(screen, g.err.Error(), 20, false, float64(g.w)/2, float64(g.h)/2-10, 1, colText)
-		drawText(screen, "Enter: reconnect    Esc: quit", 16, false, float64(g.w)/2, float64(g.h)/2+40, 1, colDim)
+		g.drawError(screen) // trouble.go
 	case phasePlaying:
 		g.drawWorld(screen)
 		g.drawHUD(screen)
 		g.drawNetGraph(screen)
+		g.drawTrouble(screen) // trouble.go
 	}
 	g.drawConsole(screen)
 	g.maybeScreenshot(screen)

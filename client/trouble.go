@@ -1,0 +1,154 @@
+//go:build !headless
+
+package client
+
+import (
+	"image/color"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"tickshot/client/netclient"
+)
+
+// Connection trouble said in words: the warning while snapshots have
+// stopped (netclient.ConnectionProblem: "Connection problem, auto-disconnect
+// in N s", as Source's "WARNING: Connection Problem"), and the screen after
+// a connection failed or ended, whose reason is a sentence
+// (netclient.Describe) wrapped to the window.
+
+var (
+	colTroublePanel = color.RGBA{0x50, 0x0c, 0x0c, 0xe0}
+	colTroubleText  = color.RGBA{0xff, 0xd8, 0x60, 0xff}
+)
+
+// trouble is what the window showed of a stalled snapshot stream.
+type trouble struct {
+	text  string        // the warning on screen now, "" when none
+	shown int           // times the warning appeared
+	first time.Duration // silence when it last appeared (how quickly it did)
+	worst time.Duration // longest silence seen
+}
+
+// report copies what was shown into r.
+func (t *trouble) report(r *Report) {
+	r.ConnectionProblem, r.ProblemsShown = t.text, t.shown
+	r.ProblemShownAfterMs = float64(t.first.Milliseconds())
+	r.ProblemWorstMs = float64(t.worst.Milliseconds())
+}
+
+// update notes the stream's state at now; it returns the warning to show.
+func (t *trouble) update(c *netclient.Client, now time.Time) string {
+	tr, bad := c.ConnectionProblem(now)
+	if !bad {
+		t.text = ""
+		return ""
+	}
+	if t.text == "" {
+		t.shown++
+		t.first = tr.Silence
+	}
+	t.worst = max(t.worst, tr.Silence)
+	t.text = tr.String()
+	return t.text
+}
+
+// drawTrouble draws the connection-problem warning, top centre, while
+// snapshots have stopped.
+func (g *Game) drawTrouble(screen *ebiten.Image) {
+	if g.c == nil {
+		return
+	}
+	msg := g.trouble.update(g.c, time.Now())
+	if msg == "" {
+		return
+	}
+	const size, lineH = 22.0, 30.0
+	W := float64(g.w)
+	lines := wrapWords(msg, W-48, func(s string) float64 { return measure(s, size, true) })
+	w := 0.0
+	for _, l := range lines {
+		w = math.Max(w, measure(l, size, true))
+	}
+	x0, y0 := W/2-w/2-16, 64.0
+	vector.DrawFilledRect(screen, float32(x0), float32(y0), float32(w+32), float32(lineH*float64(len(lines))+16), colTroublePanel, false)
+	for i, l := range lines {
+		drawText(screen, l, size, true, W/2, y0+8+lineH*float64(i), 1, colTroubleText)
+	}
+}
+
+// errorHeading is the title of the error screen: "Disconnected" after
+// playing, "Could not connect" when this attempt never got in.
+func (g *Game) errorHeading() string {
+	if g.connectedOnce {
+		return "Disconnected"
+	}
+	return "Could not connect"
+}
+
+// errorText is the reason on the error screen and in the report: a sentence.
+func (g *Game) errorText() string {
+	return netclient.Describe(g.err, g.opt.Addr)
+}
+
+// drawError draws the error screen: the heading, the reason wrapped inside
+// the window, and the keys.
+func (g *Game) drawError(screen *ebiten.Image) {
+	const size, lineH = 20.0, 28.0
+	W, H := float64(g.w), float64(g.h)
+	lines := wrapWords(g.errorText(), math.Min(W-64, 900), func(s string) float64 { return measure(s, size, false) })
+	top := H/2 - 70 - lineH*float64(len(lines)-1)/2
+	drawText(screen, g.errorHeading(), 36, true, W/2, top, 1, colHPBad)
+	y := top + 60
+	for _, l := range lines {
+		drawText(screen, l, size, false, W/2, y, 1, colText)
+		y += lineH
+	}
+	drawText(screen, "Enter: reconnect    Esc: quit", 16, false, W/2, y+22, 1, colDim)
+}
+
+// measure returns the width in pixels of s in the game's font.
+func measure(s string, size float64, bold bool) float64 {
+	w, _ := text.Measure(s, face(size, bold), 0)
+	return w
+}
+
+// wrapWords breaks s into lines no wider than maxW (by width), at spaces;
+// a word wider than maxW alone is cut where it must be. A maxW too small
+// for one character still makes progress, one character a line.
+func wrapWords(s string, maxW float64, width func(string) float64) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		try := word
+		if line != "" {
+			try = line + " " + word
+		}
+		if width(try) <= maxW {
+			line = try
+			continue
+		}
+		if line != "" {
+			lines = append(lines, line)
+			line = ""
+		}
+		for width(word) > maxW {
+			r := []rune(word)
+			n := 1
+			for n < len(r) && width(string(r[:n+1])) <= maxW {
+				n++
+			}
+			lines = append(lines, string(r[:n]))
+			word = string(r[n:])
+		}
+		line = word
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
+}
