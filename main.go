@@ -1,8 +1,11 @@
 //go:build !js
 
 // Command tickshot is a 2D top-down multiplayer shooter with Half-Life/Source
-// style netcode. Subcommands: play (default), server, connect, bot. Run
-// `tickshot help` for usage.
+// style netcode. Subcommands (internal/cli.Commands): play (default),
+// server, connect, bot, hitreg, loadtest, help. Run `tickshot help` for
+// usage. Built with -tags headless it is tickshot-server, without the game
+// window (main_headless.go); a value out of range or a stray argument exits
+// with status 2 and a message naming the flag.
 package main
 
 import (
@@ -13,8 +16,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
+	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -22,34 +28,29 @@ import (
 	"tickshot/client/botclient"
 	"tickshot/client/netclient"
 	"tickshot/game"
+	"tickshot/internal/cli"
 	"tickshot/internal/hitreg"
 	"tickshot/internal/loadtest"
+	"tickshot/net/proto"
+	"tickshot/net/ws"
 	"tickshot/server"
 )
-
-const usage = `Tickshot: a top-down multiplayer shooter with client-side prediction,
-entity interpolation and lag compensation.
-
-Usage:
-  tickshot [play]                    start a local server with bots and open the game window
-  tickshot server [flags]            run a dedicated (headless) server
-  tickshot connect HOST:PORT [flags] open the game window joined to a server
-  tickshot bot --server HOST:PORT    run headless network bots (tests, load, measurements)
-  tickshot hitreg [flags]            hit-registration benchmark of lag compensation
-  tickshot loadtest --clients N --bots M [flags]
-                                     load test: server tick time, CPU, bandwidth, memory
-  tickshot help [COMMAND]            show help
-
-Run "tickshot COMMAND --help" for a command's flags.
-`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// prog is the program's name in the help (tickshot, tickshot-server).
+var prog = cli.Prog(os.Args[0])
+
+// usage is the top-level help: every subcommand with one line.
+func usage() string { return cli.Usage(prog, hasWindow) }
+
+// run runs the command line args (without the program name) and returns
+// the exit status: 0 done, 1 failed, 2 a mistake on the command line.
 func run(args []string, stdout, stderr io.Writer) int {
 	cmd := "play"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelpFlag(args[0])) {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
@@ -65,16 +66,35 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdHitreg(args, stdout, stderr)
 	case "loadtest":
 		return cmdLoadtest(args, stdout, stderr)
-	case "help", "-h", "--help":
-		if len(args) > 0 {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			fmt.Fprintf(stderr, "%s help: one command at a time, got %q\n", prog, strings.Join(args, " "))
+			return 2
+		}
+		if len(args) == 1 {
+			if !isCommand(args[0]) {
+				fmt.Fprintf(stderr, "%s help: unknown command %q\n\n%s", prog, args[0], usage())
+				return 2
+			}
 			return run([]string{args[0], "--help"}, stdout, stderr)
 		}
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return 0
 	default:
-		fmt.Fprintf(stderr, "tickshot: unknown command %q\n\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "%s: unknown command %q\n\n%s", prog, cmd, usage())
 		return 2
 	}
+}
+
+func isHelpFlag(a string) bool { return a == "-h" || a == "-help" || a == "--help" }
+
+func isCommand(name string) bool {
+	for _, c := range cli.Commands {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // newFlags makes a FlagSet whose --help prints a synopsis and the flags.
@@ -97,6 +117,122 @@ func parse(fs *flag.FlagSet, args []string) (int, bool) {
 		return 2, true
 	}
 	return 0, false
+}
+
+// outOfRange returns nil when ok, else an error naming the flag, the value
+// given and the values wanted.
+func outOfRange(ok bool, name string, v any, want string) error {
+	if ok {
+		return nil
+	}
+	return fmt.Errorf("--%s %v is out of range: want %s", name, v, want)
+}
+
+// finite reports whether v is a number (not NaN or ±Inf): flag parses "NaN".
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// refused prints the first error of errs as a command-line mistake of cmd
+// and reports whether there was one (the command then exits with status 2).
+func refused(stderr io.Writer, cmd string, errs ...error) bool {
+	for _, err := range errs {
+		if err != nil {
+			fmt.Fprintf(stderr, "%s %s: %v\n", prog, cmd, err)
+			return true
+		}
+	}
+	return false
+}
+
+// firstErr returns the first non-nil error of errs.
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// noArgs refuses positional arguments after a command that takes flags only.
+func noArgs(fs *flag.FlagSet) error {
+	if fs.NArg() == 0 {
+		return nil
+	}
+	return fmt.Errorf("unexpected argument %q: this command takes flags only (see --help)", fs.Arg(0))
+}
+
+// withDefaultPort returns a server address with port 27015 added when it
+// has none, as connect does: "localhost" becomes "localhost:27015",
+// "[::1]" "[::1]:27015"; ws:// and wss:// URLs are kept as they are.
+func withDefaultPort(addr string) string {
+	if strings.HasPrefix(addr, "ws://") || strings.HasPrefix(addr, "wss://") || addr == "" || hasPort(addr) {
+		return addr
+	}
+	return addr + ":" + ws.DefaultPort
+}
+
+// hasPort reports whether addr ends in :port (IPv6 literals in brackets).
+func hasPort(addr string) bool {
+	for i := len(addr) - 1; i >= 0; i-- {
+		switch addr[i] {
+		case ':':
+			return i < len(addr)-1
+		case ']':
+			return false
+		}
+	}
+	return false
+}
+
+// checkListenAddr checks a --addr HOST:PORT to listen on (HOST may be empty).
+func checkListenAddr(name, addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		if n, e := strconv.Atoi(port); e != nil || n < 0 || n > 65535 {
+			err = fmt.Errorf("port %q is not a number 0..65535", port)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("--%s %q: want HOST:PORT to listen on, such as :27015 or 127.0.0.1:0 (%v)", name, addr, err)
+	}
+	return nil
+}
+
+// checkMap checks a --map name (empty is the default map when allowEmpty).
+func checkMap(name string, allowEmpty bool) error {
+	if name == "" && allowEmpty {
+		return nil
+	}
+	for _, m := range game.MapNames() {
+		if m == name {
+			return nil
+		}
+	}
+	return fmt.Errorf("--map %q is not a map of this version: want one of %s", name, strings.Join(game.MapNames(), ", "))
+}
+
+// checkCvars checks --cvar (or --sv) name=value pairs against the server's
+// cvars: a known name and a number in its range.
+func checkCvars(flagName string, cvars cvarFlags) error {
+	for _, kv := range cvars {
+		var info *server.CvarInfo
+		for i := range server.ServerCvars {
+			if server.ServerCvars[i].Name == kv[0] {
+				info = &server.ServerCvars[i]
+			}
+		}
+		if info == nil {
+			names := make([]string, 0, len(server.ServerCvars))
+			for _, c := range server.ServerCvars {
+				names = append(names, c.Name)
+			}
+			return fmt.Errorf("--%s %s=%s: no server cvar is called %q (known: %s)", flagName, kv[0], kv[1], kv[0], strings.Join(names, ", "))
+		}
+		if f, err := strconv.ParseFloat(kv[1], 64); err != nil || !finite(f) || f < info.Min || f > info.Max {
+			return fmt.Errorf("--%s %s=%s is out of range: want a number %g..%g", flagName, kv[0], kv[1], info.Min, info.Max)
+		}
+	}
+	return nil
 }
 
 type serverFlags struct {
@@ -128,15 +264,31 @@ func (c *cvarFlags) Set(v string) error {
 func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 	return serverFlags{
 		addr:       fs.String("addr", addr, "listen address HOST:PORT (websocket at /ws, JSON at /status)"),
-		tickrate:   fs.Int("tickrate", server.DefaultTickRate, "sv_tickrate: simulation ticks per second (20..128)"),
+		tickrate:   fs.Int("tickrate", server.DefaultTickRate, fmt.Sprintf("sv_tickrate: simulation ticks per second (%d..%d)", server.MinTickRate, server.MaxTickRate)),
 		maxplayers: fs.Int("maxplayers", server.DefaultMaxPlayers, fmt.Sprintf("player slots, humans and bots together (1..%d); a human joining a full server replaces a bot", server.MaxPlayersLimit)),
-		bots:       fs.Int("bots", bots, "server-side bots"),
+		bots:       fs.Int("bots", bots, "server-side bots (0..--maxplayers)"),
 		mapName:    fs.String("map", game.DefaultMap, "map name (available: "+strings.Join(game.MapNames(), ", ")+")"),
 		logLevel:   fs.String("log", "info", "log level: debug, info, warn or error (debug logs every lag-compensated shot)"),
 		cvars:      cvarVar(fs),
 		rcon:       fs.String("rcon-password", "", "password that lets players run server commands from their console (rcon); empty disables rcon"),
 		hostname:   fs.String("name", server.DefaultHostname, "server name shown on the browser page and in /status (Source's hostname), at most 64 bytes"),
 	}
+}
+
+// check refuses values outside their ranges and stray arguments, naming
+// the flag (the server would take 0 for "the default" silently).
+func (f serverFlags) check(fs *flag.FlagSet) error {
+	return firstErr(noArgs(fs),
+		checkListenAddr("addr", *f.addr),
+		outOfRange(*f.tickrate >= server.MinTickRate && *f.tickrate <= server.MaxTickRate, "tickrate", *f.tickrate,
+			fmt.Sprintf("%d..%d ticks/s", server.MinTickRate, server.MaxTickRate)),
+		outOfRange(*f.maxplayers >= 1 && *f.maxplayers <= server.MaxPlayersLimit, "maxplayers", *f.maxplayers,
+			fmt.Sprintf("1..%d player slots", server.MaxPlayersLimit)),
+		outOfRange(*f.bots >= 0 && *f.bots <= *f.maxplayers, "bots", *f.bots,
+			fmt.Sprintf("0..%d bots (at most --maxplayers)", *f.maxplayers)),
+		checkMap(*f.mapName, false),
+		checkCvars("cvar", *f.cvars),
+		outOfRange(len(*f.hostname) <= 64, "name", fmt.Sprintf("%q", *f.hostname), "at most 64 bytes"))
 }
 
 func cvarVar(fs *flag.FlagSet) *cvarFlags {
@@ -165,24 +317,19 @@ func cmdServer(args []string, stderr io.Writer) int {
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "tickshot server: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
 	cfg, err := sf.config(stderr)
-	if err != nil {
-		fmt.Fprintln(stderr, "tickshot server:", err)
+	if refused(stderr, "server", sf.check(fs), err) {
 		return 2
 	}
 	srv, err := server.New(cfg)
 	if err != nil {
-		fmt.Fprintln(stderr, "tickshot server:", err)
+		fmt.Fprintln(stderr, prog+" server:", err)
 		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := srv.Run(ctx); err != nil {
-		fmt.Fprintln(stderr, "tickshot server:", err)
+		fmt.Fprintln(stderr, prog+" server:", err)
 		return 1
 	}
 	return 0
@@ -190,26 +337,34 @@ func cmdServer(args []string, stderr io.Writer) int {
 
 func cmdBot(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("bot", "Usage: tickshot bot --server HOST:PORT [flags]\n\nRuns headless network players that use the real client netcode (prediction,\nreconciliation, interpolation) and play like bots. On exit each prints a summary.", stderr)
-	addr := fs.String("server", "", "server address HOST:PORT (required)")
-	count := fs.Int("count", 1, "number of bots")
+	addr := fs.String("server", "", "server address HOST[:PORT] (required; port 27015 when none is given)")
+	count := fs.Int("count", 1, "number of bots (1..64)")
 	dur := fs.Duration("duration", 0, "how long to play (e.g. 30s); 0 plays until interrupted")
 	asJSON := fs.Bool("json", false, "print summaries as JSON, one object per line")
-	name := fs.String("name", "netbot", "name prefix")
-	updaterate := fs.Int("updaterate", 20, "cl_updaterate: snapshots per second wanted")
-	lag := fs.Float64("fakelag", 0, "net_fakelag: ms added to every received message")
-	loss := fs.Float64("fakeloss", 0, "net_fakeloss: percent of received messages dropped")
-	jitter := fs.Float64("fakejitter", 0, "net_fakejitter: random extra ms on received messages")
+	name := fs.String("name", "netbot", fmt.Sprintf("name prefix (1..%d bytes; bots are named prefix1, prefix2, ...)", proto.MaxNameLen-2))
+	updaterate := fs.Int("updaterate", 20, fmt.Sprintf("cl_updaterate: snapshots per second wanted (%d..%d)", proto.MinUpdateRate, server.MaxTickRate))
+	lag := fs.Float64("fakelag", 0, "net_fakelag: ms added to every received message (0..1000)")
+	loss := fs.Float64("fakeloss", 0, "net_fakeloss: percent of received messages dropped (0..100)")
+	jitter := fs.Float64("fakejitter", 0, "net_fakejitter: random extra ms on received messages (0..500)")
 	if code, done := parse(fs, args); done {
 		return code
 	}
 	if *addr == "" {
-		fmt.Fprintln(stderr, "tickshot bot: --server HOST:PORT is required")
+		fmt.Fprintf(stderr, "%s bot: --server HOST[:PORT] is required\n", prog)
 		return 2
 	}
-	if *count < 1 || *count > 64 {
-		fmt.Fprintln(stderr, "tickshot bot: --count must be 1..64")
+	if refused(stderr, "bot", noArgs(fs),
+		outOfRange(*count >= 1 && *count <= 64, "count", *count, "1..64 bots"),
+		outOfRange(*dur >= 0, "duration", *dur, "0 (until interrupted) or more"),
+		outOfRange(len(*name) >= 1 && len(*name) <= proto.MaxNameLen-2, "name", fmt.Sprintf("%q", *name), fmt.Sprintf("1..%d bytes", proto.MaxNameLen-2)),
+		outOfRange(*updaterate >= proto.MinUpdateRate && *updaterate <= server.MaxTickRate, "updaterate", *updaterate,
+			fmt.Sprintf("%d..%d snapshots/s", proto.MinUpdateRate, server.MaxTickRate)),
+		outOfRange(finite(*lag) && *lag >= 0 && *lag <= 1000, "fakelag", *lag, "0..1000 ms"),
+		outOfRange(finite(*loss) && *loss >= 0 && *loss <= 100, "fakeloss", *loss, "0..100 percent"),
+		outOfRange(finite(*jitter) && *jitter >= 0 && *jitter <= 500, "fakejitter", *jitter, "0..500 ms")) {
 		return 2
 	}
+	*addr = withDefaultPort(*addr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg := netclient.DefaultConfig("")
@@ -230,7 +385,7 @@ func cmdBot(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s: %.1fs, %d snapshots (%.1f/s, %.0f B/s in, %.0f B/s out), %d cmds sent, %d prediction corrections, mean RTT %.1f ms, %d kills, %d deaths, %d hits",
 				s.Name, s.Seconds, s.SnapshotsReceived, s.SnapshotRate, s.BytesInPerSec, s.BytesOutPerSec, s.CmdsSent, s.Corrections, s.MeanRTTMs, s.Kills, s.Deaths, s.HitsDealt)
 			if s.Error != "" {
-				fmt.Fprintf(stdout, " (ended: %s)", s.Error)
+				fmt.Fprintf(stdout, " (ended: %s [%s])", netclient.Describe(errors.New(s.Error), *addr), s.Error)
 			}
 			fmt.Fprintln(stdout)
 		}
@@ -243,22 +398,24 @@ func cmdBot(args []string, stdout, stderr io.Writer) int {
 
 func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("hitreg", "Usage: tickshot hitreg [flags]\n\nHit-registration benchmark: a server and two headless clients over websockets on\nloopback with fake network conditions on both sides. A target strafes at full speed;\nthe shooter aims at the target's centre as its own client renders it and fires.\nPrints the share of shots the server confirms and the rewind error (world units)\nbetween where the shooter drew the target and where the server traced it.", stderr)
-	rtt := fs.Float64("rtt", 0, "round trip added in ms, split evenly between both directions")
-	jitter := fs.Float64("jitter", 0, "random extra delay in ms, each direction")
-	loss := fs.Float64("loss", 0, "percent of messages lost, each direction")
-	shots := fs.Int("shots", 200, "single shots to fire")
+	rtt := fs.Float64("rtt", 0, "round trip added in ms, split evenly between both directions (0..2000)")
+	jitter := fs.Float64("jitter", 0, "random extra delay in ms, each direction (0..500)")
+	loss := fs.Float64("loss", 0, "percent of messages lost, each direction (0 up to, not including, 100)")
+	shots := fs.Int("shots", 200, "single shots to fire (1..100000)")
 	unlag := fs.Int("unlag", 1, "sv_unlag: 1 lag compensation on, 0 off")
-	tickrate := fs.Int("tickrate", server.DefaultTickRate, "sv_tickrate")
+	tickrate := fs.Int("tickrate", server.DefaultTickRate, fmt.Sprintf("sv_tickrate, ticks/s (%d..%d)", server.MinTickRate, server.MaxTickRate))
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	if *unlag != 0 && *unlag != 1 {
-		fmt.Fprintln(stderr, "tickshot hitreg: --unlag must be 0 or 1")
-		return 2
-	}
-	if *shots < 1 || *shots > 100000 {
-		fmt.Fprintln(stderr, "tickshot hitreg: --shots must be 1..100000")
+	if refused(stderr, "hitreg", noArgs(fs),
+		outOfRange(finite(*rtt) && *rtt >= 0 && *rtt <= 2000, "rtt", *rtt, "0..2000 ms"),
+		outOfRange(finite(*jitter) && *jitter >= 0 && *jitter <= 500, "jitter", *jitter, "0..500 ms"),
+		outOfRange(finite(*loss) && *loss >= 0 && *loss < 100, "loss", *loss, "a percentage from 0 up to, not including, 100"),
+		outOfRange(*shots >= 1 && *shots <= 100000, "shots", *shots, "1..100000"),
+		outOfRange(*unlag == 0 || *unlag == 1, "unlag", *unlag, "0 (off) or 1 (on)"),
+		outOfRange(*tickrate >= server.MinTickRate && *tickrate <= server.MaxTickRate, "tickrate", *tickrate,
+			fmt.Sprintf("%d..%d ticks/s", server.MinTickRate, server.MaxTickRate))) {
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -274,7 +431,7 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "tickshot hitreg:", err)
+		fmt.Fprintln(stderr, prog+" hitreg:", err)
 		return 1
 	}
 	if *asJSON {
@@ -323,8 +480,7 @@ and a warm-up has passed, it measures over --duration and prints:
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "tickshot loadtest: unexpected argument %q\n", fs.Arg(0))
+	if refused(stderr, "loadtest", noArgs(fs), checkMap(*mapName, false)) {
 		return 2
 	}
 	set := map[string]bool{}
@@ -332,21 +488,25 @@ and a warm-up has passed, it measures over --duration and prints:
 	if *addr != "" {
 		for _, name := range []string{"bots", "tickrate", "map"} {
 			if set[name] {
-				fmt.Fprintf(stderr, "tickshot loadtest: --%s applies only to the in-process server; with --server, the server's own settings are used (start it with the %s you want)\n", name, name)
+				fmt.Fprintf(stderr, prog+" loadtest: --%s applies only to the in-process server; with --server, the server's own settings are used (start it with the %s you want)\n", name, name)
 				return 2
 			}
 		}
 	}
+	if refused(stderr, "loadtest", outOfRange(*tickrate >= server.MinTickRate && *tickrate <= server.MaxTickRate, "tickrate", *tickrate,
+		fmt.Sprintf("%d..%d ticks/s", server.MinTickRate, server.MaxTickRate))) {
+		return 2
+	}
 	if *dur <= 0 {
-		fmt.Fprintf(stderr, "tickshot loadtest: --duration must be more than 0, got %v\n", *dur)
+		fmt.Fprintf(stderr, prog+" loadtest: --duration must be more than 0, got %v\n", *dur)
 		return 2
 	}
 	if *warmup < 0 {
-		fmt.Fprintf(stderr, "tickshot loadtest: --warmup must be 0 or more, got %v\n", *warmup)
+		fmt.Fprintf(stderr, prog+" loadtest: --warmup must be 0 or more, got %v\n", *warmup)
 		return 2
 	}
 	if *updaterate < 1 {
-		fmt.Fprintf(stderr, "tickshot loadtest: --updaterate must be 1..%d snapshots/s, got %d\n", server.MaxTickRate, *updaterate)
+		fmt.Fprintf(stderr, prog+" loadtest: --updaterate must be 1..%d snapshots/s, got %d\n", server.MaxTickRate, *updaterate)
 		return 2
 	}
 	opt := loadtest.Options{Server: *addr, Clients: *clients, UpdateRate: *updaterate, Duration: *dur,
@@ -358,7 +518,7 @@ and a warm-up has passed, it measures over --duration and prints:
 		opt.Bots, opt.TickRate, opt.Map = *bots, *tickrate, *mapName
 	}
 	if err := opt.Validate(); err != nil {
-		fmt.Fprintln(stderr, "tickshot loadtest:", err)
+		fmt.Fprintln(stderr, prog+" loadtest:", err)
 		return 2
 	}
 	if !*asJSON {
@@ -368,7 +528,7 @@ and a warm-up has passed, it measures over --duration and prints:
 	defer stop()
 	rep, err := loadtest.Run(ctx, opt)
 	if err != nil {
-		fmt.Fprintln(stderr, "tickshot loadtest:", err)
+		fmt.Fprintln(stderr, prog+" loadtest:", err)
 		return 1
 	}
 	if *asJSON {

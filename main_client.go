@@ -11,13 +11,19 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
 	"tickshot/client"
 	"tickshot/client/netclient"
+	"tickshot/game"
+	"tickshot/net/proto"
 	"tickshot/server"
 )
+
+// hasWindow: this build has the game window (play, connect).
+const hasWindow = true
 
 type clientFlags struct {
 	name       *string
@@ -59,19 +65,31 @@ func addClientFlags(fs interface {
 		name = "player"
 	}
 	return clientFlags{
-		name:       fs.String("name", name, "player name (1..24 bytes)"),
-		updaterate: fs.Int("updaterate", 20, "cl_updaterate: snapshots per second wanted (10..tick rate)"),
-		interp:     fs.Int("interp", 100, "cl_interp: interpolation period in ms (at least cl_interp_ratio/cl_updaterate)"),
+		name:       fs.String("name", name, fmt.Sprintf("player name (1..%d bytes)", proto.MaxNameLen)),
+		updaterate: fs.Int("updaterate", 20, fmt.Sprintf("cl_updaterate: snapshots per second wanted (%d..%d, at most the server's tick rate)", proto.MinUpdateRate, server.MaxTickRate)),
+		interp:     fs.Int("interp", 100, fmt.Sprintf("cl_interp: interpolation period in ms (0..%d; the one used is at least cl_interp_ratio/cl_updaterate)", proto.MaxInterpMs)),
 		noSound:    fs.Bool("nosound", false, "disable sound"),
 		report:     fs.String("exit-report", "", "write a JSON report (position, commands, snapshots, corrections) to this file on exit (testing)"),
 		shot:       fs.String("screenshot", "", "save a PNG of the window to this file after --screenshot-after, then quit (testing)"),
 		shotAfter:  fs.Duration("screenshot-after", 3*time.Second, "when to take --screenshot"),
-		width:      fs.Int("width", 1280, "window width in pixels"),
-		height:     fs.Int("height", 720, "window height in pixels"),
+		width:      fs.Int("width", 1280, "window width in pixels (320..16384)"),
+		height:     fs.Int("height", 720, "window height in pixels (200..16384)"),
 		cvars:      cv,
 		autoplay:   fs.Bool("autoplay", false, "let the bot brain play for you (demo mode)"),
 		config:     fs.String("config", cfgPath, "file of console lines run at start (default: autoexec.cfg in the user config dir, tickshot/, if present)"),
 	}
+}
+
+// check refuses client flag values outside their ranges, naming the flag.
+func (f clientFlags) check() error {
+	return firstErr(
+		outOfRange(len(*f.name) >= 1 && len(*f.name) <= proto.MaxNameLen, "name", fmt.Sprintf("%q", *f.name), fmt.Sprintf("1..%d bytes", proto.MaxNameLen)),
+		outOfRange(*f.updaterate >= proto.MinUpdateRate && *f.updaterate <= server.MaxTickRate, "updaterate", *f.updaterate,
+			fmt.Sprintf("%d..%d snapshots/s", proto.MinUpdateRate, server.MaxTickRate)),
+		outOfRange(*f.interp >= 0 && *f.interp <= proto.MaxInterpMs, "interp", *f.interp, fmt.Sprintf("0..%d ms", proto.MaxInterpMs)),
+		outOfRange(*f.width >= 320 && *f.width <= 16384, "width", *f.width, "320..16384 pixels"),
+		outOfRange(*f.height >= 200 && *f.height <= 16384, "height", *f.height, "200..16384 pixels"),
+		outOfRange(*f.shotAfter >= 0, "screenshot-after", *f.shotAfter, "0 or more"))
 }
 
 func (f clientFlags) options(addr, title string) client.Options {
@@ -85,15 +103,22 @@ func (f clientFlags) options(addr, title string) client.Options {
 
 func cmdPlay(args []string, stderr io.Writer) int {
 	fs := newFlags("play", "Usage: tickshot [play] [flags]\n\nStarts a server on 127.0.0.1 with bots and opens the game window joined to it.\nControls: WASD move, mouse aim, left click fire, R reload, Tab scores, Esc menu.", stderr)
-	bots := fs.Int("bots", 3, "server-side bots to play against")
-	tickrate := fs.Int("tickrate", server.DefaultTickRate, "sv_tickrate of the local server (20..128)")
-	mapName := fs.String("map", "", "map name (default arena)")
+	bots := fs.Int("bots", 3, fmt.Sprintf("server-side bots to play against (0..%d)", server.DefaultMaxPlayers))
+	tickrate := fs.Int("tickrate", server.DefaultTickRate, fmt.Sprintf("sv_tickrate of the local server, ticks/s (%d..%d)", server.MinTickRate, server.MaxTickRate))
+	mapName := fs.String("map", "", "map name (default "+game.DefaultMap+"; available: "+strings.Join(game.MapNames(), ", ")+")")
 	svCvars := &cvarFlags{}
 	fs.Var(svCvars, "sv", "set a server cvar of the local server at start, repeatable (e.g. --sv sv_showimpacts=1)")
 	addr := fs.String("addr", "127.0.0.1:0", "listen address of the local server (port 0 picks a free one; use :27015 to let friends join)")
 	cf := addClientFlags(fs)
 	if code, done := parse(fs, args); done {
 		return code
+	}
+	if refused(stderr, "play", noArgs(fs),
+		outOfRange(*bots >= 0 && *bots <= server.DefaultMaxPlayers, "bots", *bots, fmt.Sprintf("0..%d bots", server.DefaultMaxPlayers)),
+		outOfRange(*tickrate >= server.MinTickRate && *tickrate <= server.MaxTickRate, "tickrate", *tickrate,
+			fmt.Sprintf("%d..%d ticks/s", server.MinTickRate, server.MaxTickRate)),
+		checkMap(*mapName, true), checkCvars("sv", *svCvars), checkListenAddr("addr", *addr), cf.check()) {
+		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv, err := server.New(server.Config{Addr: *addr, TickRate: *tickrate, Bots: *bots, Map: *mapName, Logger: logger, Cvars: *svCvars})
@@ -115,7 +140,7 @@ func cmdPlay(args []string, stderr io.Writer) int {
 	cancel()
 	<-done
 	if err != nil {
-		fmt.Fprintln(stderr, "tickshot play:", err)
+		fmt.Fprintf(stderr, "%s play: %s (%v)\n", prog, netclient.Describe(err, opts.Addr), err)
 		return 1
 	}
 	return 0
@@ -132,35 +157,29 @@ func cmdConnect(args []string, stderr io.Writer) int {
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	if addr == "" && fs.NArg() > 0 {
-		addr = fs.Arg(0)
+	rest := fs.Args()
+	if addr == "" && len(rest) > 0 {
+		addr, rest = rest[0], rest[1:]
 	}
 	if addr == "" {
-		fmt.Fprintln(stderr, "tickshot connect: missing HOST:PORT (for example: tickshot connect 192.0.2.10:27015)")
+		fmt.Fprintf(stderr, "%s connect: missing HOST[:PORT] (for example: %s connect 192.0.2.10:27015)\n", prog, prog)
 		return 2
 	}
-	if !hasPort(addr) {
-		addr += ":27015"
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "%s connect: unexpected argument %q: connect takes one server address (see --help)\n", prog, rest[0])
+		return 2
 	}
+	if refused(stderr, "connect", cf.check()) {
+		return 2
+	}
+	addr = withDefaultPort(addr)
 	opts := cf.options(addr, "Tickshot - "+addr)
 	opts.Quit = interrupted()
 	if err := client.Run(opts); err != nil {
-		fmt.Fprintln(stderr, "tickshot connect:", err)
+		fmt.Fprintf(stderr, "%s connect: %s (%v)\n", prog, netclient.Describe(err, addr), err)
 		return 1
 	}
 	return 0
-}
-
-func hasPort(addr string) bool {
-	for i := len(addr) - 1; i >= 0; i-- {
-		switch addr[i] {
-		case ':':
-			return addr[len(addr)-1] != ']'
-		case ']':
-			return false
-		}
-	}
-	return false
 }
 
 func serverCvarNames() []string {

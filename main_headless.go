@@ -7,14 +7,17 @@ import (
 	"io"
 )
 
+// hasWindow: this build has no game window (play, connect).
+const hasWindow = false
+
 const headlessMsg = "this is the dedicated-server build (-tags headless), which has no game window; build without -tags headless to play"
 
 func cmdPlay(args []string, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "tickshot play:", headlessMsg)
+	fmt.Fprintln(stderr, prog+" play:", headlessMsg)
 	return 2
 }
 
 func cmdConnect(args []string, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "tickshot connect:", headlessMsg)
+	fmt.Fprintln(stderr, prog+" connect:", headlessMsg)
 	return 2
 }

@@ -45,6 +45,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	removeBuilt() // main_cli_test.go
 	os.Exit(code)
 }
 
@@ -361,20 +362,62 @@ func freePort(t *testing.T) int {
 }
 
 // TestWindowShowsConnectionError joins a port where no server listens: the
-// window must show why (the report carries the same text as the screen).
+// window must say why in a sentence, not a Go error, wrapped inside a
+// narrow window (the report carries the same text as the screen, and the
+// Go error beside it).
 func TestWindowShowsConnectionError(t *testing.T) {
 	dir := t.TempDir()
-	rep := filepath.Join(dir, "report.json")
+	rep, shot := filepath.Join(dir, "report.json"), filepath.Join(dir, "err.png")
 	addr := "127.0.0.1:" + strconv.Itoa(freePort(t))
-	cmd := exec.Command(binPath, "connect", addr, "--nosound", "--screenshot", filepath.Join(dir, "err.png"),
+	cmd := exec.Command(binPath, "connect", addr, "--nosound", "--screenshot", shot,
 		"--screenshot-after", "2s", "--exit-report", rep, "--width", "640", "--height", "360")
 	out, _ := runWithTimeout(cmd, 40*time.Second)
 	r := readReport(t, rep)
-	if r.Connected || !strings.Contains(r.Error, "refused") {
-		t.Fatalf("want a 'connection refused' error on screen, got %+v\n%s", r, out)
+	want := "The connection to " + addr + " was refused: nobody is accepting connections there. Is the server running?"
+	if r.Connected || r.ConnectedOnce || r.Error != want {
+		t.Fatalf("want %q on screen under \"Could not connect\", got %+v\n%s", want, r, out)
+	}
+	if !strings.Contains(r.ErrorDetail, "connection refused") {
+		t.Errorf("the report's error_detail %q lost the Go error", r.ErrorDetail)
 	}
 	if !strings.Contains(out, "refused") {
 		t.Errorf("the command's exit message does not say why: %q", out)
+	}
+	// The sentence (about 800 px at 20 px) wraps inside the 640 px window:
+	// its text (colText) forms two or more lines and never touches the edges.
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	lines, inRow, edge := 0, false, 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := 0
+		for x := b.Min.X; x < b.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if near(cr>>8, cg>>8, cb>>8, 0xec, 0xef, 0xf4) {
+				row++
+				if x < b.Min.X+8 || x >= b.Max.X-8 {
+					edge++
+				}
+			}
+		}
+		if row > 0 && !inRow {
+			lines++
+		}
+		inRow = row > 0
+	}
+	t.Logf("reason text: %d lines, %d pixels at the window's edges", lines, edge)
+	if lines < 2 {
+		t.Errorf("the reason takes %d line(s) in a 640 px window: not wrapped", lines)
+	}
+	if edge > 0 {
+		t.Errorf("%d text pixels within 8 px of the window's sides: the reason runs out of the window", edge)
 	}
 }
 

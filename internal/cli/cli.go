@@ -1,0 +1,118 @@
+// Package cli holds what the tickshot command says about itself before it
+// can do anything else: the list of subcommands with their one-line help
+// (Usage) and, in the build with the game window, the check that a display
+// exists (display_linux.go).
+//
+// Keep this package free of imports other than syscall and unsafe. Ebiten
+// opens the display in a package initialiser and panics without one, before
+// main runs; this package is initialised before Ebiten only because it
+// depends on nothing that Ebiten's packages do not already wait for (Go
+// initialises, among the packages whose imports are ready, the one whose
+// import path sorts first: "tickshot/internal/cli" sorts before "time" and
+// "unicode", which Ebiten needs). Importing fmt, os, strings or time here
+// would let Ebiten's initialiser run first and the check come too late.
+package cli
+
+// Command is one subcommand of tickshot.
+type Command struct {
+	Name    string // as typed: tickshot NAME
+	Args    string // what follows the name in the synopsis
+	Summary string // one line
+	Window  bool   // needs the game window (absent from the headless build)
+}
+
+// Commands lists every subcommand, in the order the help shows them.
+var Commands = []Command{
+	{"play", "", "start a local server with bots and open the game window (default)", true},
+	{"server", "", "run a dedicated server, without a window", false},
+	{"connect", "HOST[:PORT]", "open the game window joined to a server (port 27015 if none)", true},
+	{"bot", "--server HOST[:PORT]", "run headless network bots with the real client netcode", false},
+	{"hitreg", "", "measure the hit registration of lag compensation", false},
+	{"loadtest", "--clients N --bots M", "load a server: tick time, CPU, bandwidth, memory", false},
+	{"help", "[COMMAND]", "show this help, or a command's flags", false},
+}
+
+// Usage is the top-level help of the program called prog (tickshot or
+// tickshot-server). window is false in the headless build (-tags headless),
+// whose help marks the commands that need the window as absent.
+func Usage(prog string, window bool) string {
+	s := "Tickshot: a top-down multiplayer shooter with client-side prediction,\n" +
+		"entity interpolation and lag compensation.\n\n" +
+		"Usage: " + prog + " [COMMAND] [flags]\n\nCommands:\n"
+	width := 0
+	for _, c := range Commands {
+		width = max(width, len(c.Name)+1+len(c.Args))
+	}
+	for _, c := range Commands {
+		syn := c.Name + " " + c.Args
+		for len(syn) < width {
+			syn += " "
+		}
+		sum := c.Summary
+		if c.Window && !window {
+			sum += " [not in this build]"
+		}
+		s += "  " + syn + "  " + sum + "\n"
+	}
+	s += "\nRun \"" + prog + " COMMAND --help\" for a command's flags."
+	if window {
+		s += " Without a display, use tickshot-server\n(the headless build: make server) for server, bot, hitreg and loadtest.\n"
+	} else {
+		s += "\n"
+	}
+	return s
+}
+
+// Prog returns the program name to show for argv0: its base name, or
+// "tickshot" when it has none.
+func Prog(argv0 string) string {
+	for i := len(argv0) - 1; i >= 0; i-- {
+		if argv0[i] == '/' {
+			argv0 = argv0[i+1:]
+			break
+		}
+	}
+	if argv0 == "" {
+		return "tickshot"
+	}
+	return argv0
+}
+
+// NoDisplay returns what the windowed build called prog does with args
+// when it has no display (why says how that was found): the exit status,
+// the text, and whether the text goes to stdout (the top-level help, status
+// 0) rather than stderr (one line, status 1).
+func NoDisplay(prog string, args []string, why string) (code int, text string, stdout bool) {
+	if len(args) == 1 && isHelp(args[0]) {
+		return 0, Usage(prog, true), true
+	}
+	cmd := "play"
+	if len(args) > 0 && (len(args[0]) == 0 || args[0][0] != '-') {
+		cmd = args[0]
+	}
+	if cmd == "help" && len(args) > 1 {
+		cmd = args[1]
+	}
+	window := false
+	for _, c := range Commands {
+		if c.Name == cmd {
+			window = c.Window
+		}
+	}
+	if window {
+		return 1, prog + " " + cmd + ": no display (" + why + "), so the game window cannot open; run it in a desktop session " +
+			"or under xvfb-run, or run a dedicated server with tickshot-server (the headless build: make server)\n", false
+	}
+	line := "tickshot-server"
+	for _, a := range args {
+		line += " " + a
+	}
+	return 1, prog + ": no display (" + why + "): this build opens the game window at start and cannot run without one; " +
+		"run `" + line + "` instead (tickshot-server is the headless build: make server)\n", false
+}
+
+func isHelp(a string) bool { return a == "help" || a == "-h" || a == "-help" || a == "--help" }
+
+func hasSuffix(s, suffix string) bool {
+	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
+}
