@@ -281,6 +281,12 @@ func TestCLIRefusesBadValues(t *testing.T) {
 		res := runBin(t, full, nil, tc.args...)
 		checkRefused(t, "tickshot", tc.args, tc.want, res)
 	}
+	// A client cvar is checked by the game itself (status 1): its message
+	// stays as it is, not dressed as a connection failure.
+	res := runBin(t, full, nil, "play", "--nosound", "--cvar", "nosuch=1")
+	if res.code != 1 || !strings.Contains(res.stderr, "tickshot play: --cvar nosuch=1: unknown") || strings.Contains(res.stderr, "connection") {
+		t.Errorf("play --cvar nosuch=1: want status 1 and the cvar's own message, got %s", res)
+	}
 }
 
 func checkRefused(t *testing.T, prog string, args []string, want string, res result) {

@@ -140,7 +140,7 @@ func cmdPlay(args []string, stderr io.Writer) int {
 	cancel()
 	<-done
 	if err != nil {
-		fmt.Fprintf(stderr, "%s play: %s (%v)\n", prog, netclient.Describe(err, opts.Addr), err)
+		fmt.Fprintf(stderr, "%s play: %s\n", prog, explain(err, opts.Addr))
 		return 1
 	}
 	return 0
@@ -176,10 +176,20 @@ func cmdConnect(args []string, stderr io.Writer) int {
 	opts := cf.options(addr, "Tickshot - "+addr)
 	opts.Quit = interrupted()
 	if err := client.Run(opts); err != nil {
-		fmt.Fprintf(stderr, "%s connect: %s (%v)\n", prog, netclient.Describe(err, addr), err)
+		fmt.Fprintf(stderr, "%s connect: %s\n", prog, explain(err, addr))
 		return 1
 	}
 	return 0
+}
+
+// explain says why the window ended: a connection's failure as the
+// sentence the window showed, followed by the Go error; anything else
+// (a bad --cvar, a failed window) as it is.
+func explain(err error, addr string) string {
+	if netclient.IsConnectionError(err) {
+		return fmt.Sprintf("%s (%v)", netclient.Describe(err, addr), err)
+	}
+	return err.Error()
 }
 
 func serverCvarNames() []string {

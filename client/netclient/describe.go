@@ -166,6 +166,16 @@ func Describe(err error, addr string) string {
 	return sentence("The connection ended: " + text)
 }
 
+// IsConnectionError reports whether err says why a connection failed or
+// ended (what Describe words), rather than some other failure.
+func IsConnectionError(err error) bool {
+	var conn *ConnectError
+	var rej *RejectError
+	var hs *HandshakeTimeoutError
+	var closed *ClosedError
+	return errors.As(err, &conn) || errors.As(err, &rej) || errors.As(err, &hs) || errors.As(err, &closed)
+}
+
 // transportReason reports whether a remote reason was made up by the
 // transport (a dead link) rather than said by the server.
 func transportReason(r string) bool {

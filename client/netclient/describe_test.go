@@ -105,6 +105,14 @@ func TestDescribe(t *testing.T) {
 			}
 		}
 	}
+	for _, tc := range tests {
+		if !netclient.IsConnectionError(tc.err) {
+			t.Errorf("%s: IsConnectionError(%q) = false", tc.name, tc.err)
+		}
+	}
+	if netclient.IsConnectionError(errors.New("--cvar x=1: unknown command")) || netclient.IsConnectionError(nil) {
+		t.Error("IsConnectionError is true for an error that is not about a connection")
+	}
 	if got := netclient.Describe(nil, addr); got != "" {
 		t.Errorf("Describe(nil) = %q, want empty", got)
 	}
