@@ -121,7 +121,9 @@ func cmdPlay(args []string, stderr io.Writer) int {
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv, err := server.New(server.Config{Addr: *addr, TickRate: *tickrate, Bots: *bots, Map: *mapName, Logger: logger, Cvars: *svCvars})
+	marker := firstGameMarker()
+	sv := firstGameCvars(*svCvars, marker)
+	srv, err := server.New(server.Config{Addr: *addr, TickRate: *tickrate, Bots: *bots, Map: *mapName, Logger: logger, Cvars: sv})
 	if err != nil {
 		fmt.Fprintln(stderr, "tickshot play:", err)
 		return 1
@@ -137,6 +139,7 @@ func cmdPlay(args []string, stderr io.Writer) int {
 	opts.Host = srv
 	opts.Quit = interrupted()
 	err = client.Run(opts)
+	markPlayed(marker)
 	cancel()
 	<-done
 	if err != nil {
@@ -212,4 +215,43 @@ func interrupted() <-chan struct{} {
 		signal.Stop(sig)
 	}()
 	return ch
+}
+
+// firstGameMarker is the file whose absence makes `tickshot play` a first
+// game ("" when there is no user config dir).
+func firstGameMarker() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "tickshot", "played")
+}
+
+// firstGameCvars returns the local server's cvars for `play`: in a first
+// game (no marker file yet) the bots start one step easier, at
+// bot_difficulty 0, unless --sv set it.
+func firstGameCvars(sv [][2]string, marker string) [][2]string {
+	if marker == "" {
+		return sv
+	}
+	if _, err := os.Stat(marker); err == nil {
+		return sv
+	}
+	for _, kv := range sv {
+		if kv[0] == "bot_difficulty" {
+			return sv
+		}
+	}
+	return append([][2]string{{"bot_difficulty", "0"}}, sv...)
+}
+
+// markPlayed records that a game was played (best effort: a read-only
+// config dir only means the next game starts easy too).
+func markPlayed(marker string) {
+	if marker == "" {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(marker), 0o755); err == nil {
+		_ = os.WriteFile(marker, []byte("the first game is over: bots start at bot_difficulty 1\n"), 0o644)
+	}
 }

@@ -38,6 +38,10 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binPath = filepath.Join(dir, "tickshot")
+	// The games these tests start keep their files (the first-game marker)
+	// out of the user's own config dir.
+	cfgHome := filepath.Join(dir, "config")
+	os.Setenv("XDG_CONFIG_HOME", cfgHome)
 	out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
 	if err != nil {
 		println(string(out))
