@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"time"
 
 	"tickshot/game"
@@ -49,12 +50,18 @@ func DefaultConfig(name string) Config {
 		CmdBackup: 2, Predict: true, Interpolate: true, ExtrapMs: 250, Smooth: true, SmoothMs: 100}
 }
 
-// Input is one tick of the player's controls.
+// Input is the player's controls, held over the ticks of a command or a
+// frame.
 type Input struct {
 	MoveX, MoveY float32 // [-1, 1], world axes
 	Angle        float32 // aim, radians
-	Buttons      uint16
-	Weapon       uint8
+	Buttons      uint16  // shared.Button* bits held down
+	// Pressed are the buttons pressed at some moment since the previous
+	// Frame or Command, even if released since (a click shorter than a
+	// frame). They are latched until a command carries them: the next
+	// command made has them in its Buttons, later ones only if held.
+	Pressed uint16
+	Weapon  uint8
 }
 
 // Entity is another player as the client knows it.
@@ -79,6 +86,8 @@ type Stats struct {
 	SnapshotsLost     int     // snapshots that never arrived (gaps in Seq)
 	FullSnapshots     int     // snapshots without a delta baseline
 	BaselineMissing   int     // delta snapshots dropped: their baseline was not held
+	Resyncs           int     // clock resynchronisations after a stall (Frame)
+	FrameTicksDropped int     // ticks of real time Frame made no command for: frames longer than MaxFrameTime
 }
 
 type predEntry struct {
@@ -107,6 +116,14 @@ type Client struct {
 	cmdAcc    float64
 	errX      float64 // visual smoothing offset, world units
 	errY      float64
+	latched   uint16 // buttons pressed since the last command, not yet carried by one
+
+	// Frame pacing (Frame, DrawPos).
+	frameAt        time.Time     // now of the previous Frame
+	frameAcc       time.Duration // real time elapsed and not yet run as ticks
+	maxFrameTicks  int           // most ticks one Frame runs
+	lastTickAt     time.Time     // real time of the newest tick Frame ran (zero: none)
+	prevLX, prevLY float64       // LocalPos before that tick, world units
 
 	// Authoritative.
 	Server     proto.SelfState // newest own state from the server
@@ -226,6 +243,16 @@ func newClient(conn *proto.Conn, cfg Config, a *proto.Accept) (*Client, error) {
 	if c.Cfg.CmdRate <= 0 || c.Cfg.CmdRate > c.TickRate {
 		c.Cfg.CmdRate = c.TickRate
 	}
+	// A Frame makes at most MaxFrameTime of commands, no more than one
+	// Cmds message holds, nor more than the server queues for a client
+	// (2 × sv_maxusrcmdprocessticks, server/session.go).
+	c.maxFrameTicks = min(c.TickRate*int(MaxFrameTime/time.Millisecond)/1000, proto.MaxCmdsPerMsg)
+	for _, v := range a.Cvars {
+		if n, err := strconv.Atoi(v.Value); err == nil && v.Name == "sv_maxusrcmdprocessticks" && n > 0 {
+			c.maxFrameTicks = min(c.maxFrameTicks, 2*n)
+		}
+	}
+	c.maxFrameTicks = max(c.maxFrameTicks, 1)
 	c.Cfg.UpdateRate = int(a.UpdateRate)
 	c.predicted.Dead = true // until the first snapshot
 	return c, nil
@@ -379,6 +406,123 @@ func (c *Client) Tick(dt time.Duration, in Input) {
 	c.Command(in)
 }
 
+// StallGap is the longest pause between two Frames that is made up with
+// commands. After a longer one (a hidden browser tab runs no frames, a
+// suspended laptop, a debugger) Frame resynchronises the clock instead
+// (Resync): a burst of catch-up commands would be refused by the server's
+// command budget or count as a flood.
+const StallGap = time.Second
+
+// MaxFrameTime is the most real time one Frame turns into commands (at most
+// 32 ticks, and 2 × the server's sv_maxusrcmdprocessticks: what one Cmds
+// message carries and the server queues). A longer frame, up to StallGap,
+// advances the clock by all of it but makes commands for this much only: a
+// player below 2 fps moves slower than real time rather than losing
+// commands in the server's queue.
+const MaxFrameTime = 500 * time.Millisecond
+
+// Frame runs the client for one rendered frame at real time now (any
+// monotonic clock; tests pass a fake one): it makes one usercmd for every
+// tick interval (1 s / TickRate) of real time that elapsed since the
+// previous Frame, each with the input in held during it, so that movement
+// and fire rate follow real time whatever the frame rate. At 5 fps and 64
+// ticks/s a frame makes 12 or 13 commands, at 144 fps most frames make none
+// or one; the time short of a whole tick carries over to the next Frame.
+// This is Source's CL_Move, which the engine runs once per whole tick of
+// accumulated frame time and which sends a packet only on a frame's final
+// tick: the commands of one Frame go out together in one Cmds message when
+// cl_cmdrate says a packet is due.
+//
+// Buttons in in.Pressed (pressed at any moment since the previous Frame,
+// even if released since) are latched until a command carries them: a
+// click shorter than a frame or a tick is never lost, even when this Frame
+// makes no command. A frame longer than MaxFrameTime makes commands for
+// MaxFrameTime only (the rest counted in Stats.FrameTicksDropped); after a
+// gap longer than StallGap Frame resynchronises the clock (Resync, counted
+// in Stats.Resyncs) and makes none. The first Frame only starts the count.
+// Frame returns the number of commands made (none before the first
+// snapshot).
+func (c *Client) Frame(now time.Time, in Input) int {
+	c.latched |= in.Pressed
+	in.Pressed = 0
+	return c.FrameFunc(now, func() Input { return in })
+}
+
+// FrameFunc is Frame with the input of each tick asked of input, once per
+// tick, after the clock advanced (so RenderTick, Rendered and Predicted are
+// those of the command it is for) and before the command is made: for a
+// bot brain that thinks every tick. Pressed buttons in its answers are
+// latched as in Frame.
+func (c *Client) FrameFunc(now time.Time, input func() Input) int {
+	if c.frameAt.IsZero() {
+		c.frameAt = now
+		return 0
+	}
+	elapsed := now.Sub(c.frameAt)
+	c.frameAt = now
+	if elapsed <= 0 {
+		return 0
+	}
+	if elapsed > StallGap {
+		if c.haveSnap {
+			c.Resync()
+			c.Stats.Resyncs++
+		}
+		c.frameAcc = 0
+		return 0
+	}
+	tick := time.Second / time.Duration(c.TickRate)
+	c.frameAcc += elapsed
+	n := int(c.frameAcc / tick)
+	if n > c.maxFrameTicks {
+		// Keep the clock at real time; make commands for the newest ticks only.
+		skip := n - c.maxFrameTicks
+		c.advanceClock(time.Duration(skip) * tick)
+		c.Stats.FrameTicksDropped += skip
+		c.frameAcc -= time.Duration(skip) * tick
+		n = c.maxFrameTicks
+	}
+	made := 0
+	for i := range n {
+		c.frameAcc -= tick
+		if i == n-1 {
+			c.prevLX, c.prevLY = c.LocalPos()
+		}
+		c.Advance(tick)
+		if c.makeCommand(input()) {
+			made++
+		}
+	}
+	if n > 0 {
+		c.lastTickAt = now.Add(-c.frameAcc)
+	}
+	c.sendDue()
+	return made
+}
+
+// DrawPos returns where to draw the local player at real time now (the
+// clock Frame is given): LocalPos before the newest tick Frame ran, moved
+// towards LocalPos after it by the fraction of a tick that has passed since
+// that tick's real time (the render interpolation of Fiedler's "Fix Your
+// Timestep!"). A 144 Hz display so shows smooth motion instead of steps of
+// a tick, at most one tick (1 s / TickRate) behind the prediction; when a
+// Frame ran several ticks, only the last is interpolated over. A jump of
+// more than 64 world units (a respawn) is not slid across. Before the
+// first Frame tick it is LocalPos.
+func (c *Client) DrawPos(now time.Time) (float64, float64) {
+	x, y := c.LocalPos()
+	if c.lastTickAt.IsZero() {
+		return x, y
+	}
+	px, py := c.prevLX, c.prevLY
+	if math.Hypot(x-px, y-py) > 64 {
+		return x, y
+	}
+	a := float64(now.Sub(c.lastTickAt)) * float64(c.TickRate) / float64(time.Second)
+	a = math.Max(0, math.Min(1, a))
+	return px + (x-px)*a, py + (y-py)*a
+}
+
 // Advance moves the client's clock and smoothing on by dt of real time and
 // fixes the render tick of the next command, so that what the player aims
 // at (Rendered) is exactly what that command will tell the server it saw.
@@ -404,9 +548,20 @@ func (c *Client) Advance(dt time.Duration) {
 // Command makes the next usercmd from in (call it once per tick, after
 // Advance): it is predicted at once (shared.RunCommand), stored with its
 // result for reconciliation, and sent when cl_cmdrate says a packet is due.
+// Buttons pressed since the last command (in.Pressed, and those latched by
+// Frame) are added to its Buttons.
 func (c *Client) Command(in Input) {
+	c.makeCommand(in)
+	c.sendDue()
+}
+
+// makeCommand makes, predicts and stores one usercmd from in, carrying the
+// latched presses; it reports whether it made one (not before the first
+// snapshot, when the presses stay latched).
+func (c *Client) makeCommand(in Input) bool {
+	c.latched |= in.Pressed
 	if !c.haveSnap {
-		return
+		return false
 	}
 	c.cmdNum++
 	cmd := shared.UserCmd{
@@ -415,11 +570,12 @@ func (c *Client) Command(in Input) {
 		TickFrac:      c.nextFrac,
 		Msec:          shared.MsecFor(c.TickRate),
 		LerpMsec:      c.nextLerp,
-		Buttons:       in.Buttons & shared.ButtonsValid,
+		Buttons:       (in.Buttons | c.latched) & shared.ButtonsValid,
 		MoveX:         clamp32(in.MoveX), MoveY: clamp32(in.MoveY),
 		ViewAngle: float32(math.Remainder(float64(in.Angle), 2*math.Pi)),
 		Weapon:    min(in.Weapon, shared.NumWeapons-1),
 	}
+	c.latched = 0
 	var res shared.Result
 	c.predicted, res = shared.RunCommand(c.predicted, cmd, c.World)
 	c.ring[c.cmdNum%ringSize] = predEntry{cmd: cmd, state: c.predicted}
@@ -430,8 +586,16 @@ func (c *Client) Command(in Input) {
 		c.effects = append(c.effects, res)
 	}
 	c.cmdAcc += float64(c.Cfg.CmdRate)
-	if c.cmdAcc >= float64(c.TickRate) {
-		c.cmdAcc -= float64(c.TickRate)
+	return true
+}
+
+// sendDue sends the commands not yet sent when cl_cmdrate says a packet is
+// due: cl_cmdrate is added to an accumulator per command made, and a
+// packet is due when it reaches the tick rate. Several commands made
+// together (one Frame) go out in one packet.
+func (c *Client) sendDue() {
+	if tr := float64(c.TickRate); c.cmdAcc >= tr {
+		c.cmdAcc = math.Mod(c.cmdAcc, tr)
 		c.sendCmds()
 	}
 }
@@ -482,6 +646,7 @@ func (c *Client) Resync() {
 	ahead := math.Min(time.Since(c.lastSnapAt).Seconds(), 1) * float64(c.TickRate)
 	c.clock = float64(c.lastSnap) + math.Max(ahead, 0)
 	c.cmdAcc = 0
+	c.frameAcc = 0
 }
 
 // rebuildEntities turns the snapshot's EntityDelta into its entity frame
