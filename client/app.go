@@ -1,7 +1,8 @@
 //go:build !headless
 
-// Package client is Tickshot's Ebiten game window: input sampled into
-// usercmds at the server's tick rate, the local player predicted and
+// Package client is Tickshot's Ebiten game window: input sampled every
+// frame into usercmds for the ticks of real time that passed (Source's
+// CL_Move, netclient.Client.Frame), the local player predicted and
 // everyone else interpolated by package netclient, and the arena, players,
 // tracers, HUD, kill feed, scoreboard and menus drawn every frame.
 package client
@@ -108,10 +109,13 @@ type Game struct {
 	sound       *sounds
 	aim         float64 // current aim, radians
 	weapon      uint8   // weapon the player wants in hand
-	// The local player's drawn position at the last two updates, and when
-	// the last one ran: frames between updates interpolate (drawPos).
-	prevX, prevY, curX, curY float64
-	lastUpdate               time.Time
+	// lastUpdate is when the previous update of play ran (real time).
+	lastUpdate time.Time
+	// moved is the path length of the local player's prediction, world
+	// units; lastPX, lastPY its position at the previous update.
+	moved          float64
+	lastPX, lastPY float64
+	havePos        bool
 	// connectedOnce is set when the current connection attempt succeeds
 	// (and cleared by a new attempt), so a later error reads "Disconnected"
 	// rather than "Could not connect".
@@ -150,7 +154,11 @@ func Run(opt Options) error {
 	ebiten.SetWindowSize(opt.Width, opt.Height)
 	ebiten.SetWindowTitle(opt.Title)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
-	ebiten.SetTPS(64)
+	// One Update per frame, whatever the frame rate: Frame turns the real
+	// time that passed into ticks, and no frame's input is skipped (with a
+	// fixed TPS Ebiten runs Update 0, 1 or more times per frame, and the
+	// input of a frame without one is never seen).
+	ebiten.SetTPS(ebiten.SyncWithFPS)
 	ebiten.SetVsyncEnabled(true)
 	err := ebiten.RunGame(g)
 	if opt.ReportPath != "" {
@@ -202,7 +210,7 @@ func (g *Game) Layout(outsideW, outsideH int) (int, int) {
 	return g.w, g.h
 }
 
-// Update implements ebiten.Game; it runs at the server's tick rate.
+// Update implements ebiten.Game; it runs once per frame (SyncWithFPS).
 func (g *Game) Update() error {
 	if g.quit || (g.opt.ScreenshotPath != "" && g.shotSaved) {
 		return ebiten.Termination
@@ -228,7 +236,6 @@ func (g *Game) Update() error {
 			g.phase = phasePlaying
 			g.connectedOnce = true
 			g.lastUpdate = time.Time{}
-			ebiten.SetTPS(g.c.TickRate)
 			g.c.SetFakeConditions(g.fakeConditions())
 			g.con.print(fmt.Sprintf("connected to %s: map %s, %d ticks/s, you are #%d", g.opt.Addr, g.c.Map.Name, g.c.TickRate, g.c.ID))
 		default:
@@ -249,24 +256,13 @@ func (g *Game) Update() error {
 	return g.updatePlaying()
 }
 
-// stallGap is the pause between two updates after which the client
-// resynchronises its clock instead of catching up (a hidden browser tab, a
-// suspended laptop, a debugger).
-const stallGap = time.Second
-
 func (g *Game) updatePlaying() error {
 	c := g.c
+	now := time.Now()
 	if err := c.Poll(); err != nil {
 		g.phase, g.err = phaseError, err
 		g.c = nil
 		return nil
-	}
-	if !g.lastUpdate.IsZero() && time.Since(g.lastUpdate) > stallGap {
-		// No burst of catch-up commands: they would be refused by the
-		// server's command budget or count as a flood. Jump the clock to
-		// the newest snapshot instead, as on connect.
-		c.Resync()
-		g.resyncs++
 	}
 	for _, p := range c.TakePrints() {
 		g.con.print(p)
@@ -287,30 +283,48 @@ func (g *Game) updatePlaying() error {
 			return ebiten.Termination
 		}
 	}
-	dt := time.Second / time.Duration(c.TickRate)
-	c.Advance(dt)
 	if g.seen == nil {
 		g.seen = map[uint16]bool{}
 	}
 	for id := range c.Entities {
 		g.seen[id] = true
 	}
-	in := g.readInput()
-	c.Command(in)
-	g.prevX, g.prevY = g.curX, g.curY
-	g.curX, g.curY = c.LocalPos()
-	if math.Hypot(g.curX-g.prevX, g.curY-g.prevY) > 64 {
-		g.prevX, g.prevY = g.curX, g.curY // respawn: no slide
+	// The commands for the ticks that passed since the last frame. After
+	// a stall of more than netclient.StallGap (a hidden browser tab) Frame
+	// jumps the clock to the newest snapshot instead of sending a burst of
+	// catch-up commands, which the server's command budget would refuse.
+	resyncs := c.Stats.Resyncs
+	if g.opt.AutoPlay && g.opt.Script == nil {
+		c.FrameFunc(now, g.autoInput) // the brain thinks every tick
+	} else {
+		c.Frame(now, g.readInput())
 	}
-	g.lastUpdate = time.Now()
+	g.resyncs += c.Stats.Resyncs - resyncs
+	dt := time.Duration(0)
+	if !g.lastUpdate.IsZero() {
+		dt = min(max(now.Sub(g.lastUpdate), 0), netclient.StallGap)
+	}
+	g.lastUpdate = now
+	if st := c.Predicted(); !st.Dead && c.HaveSnapshot() {
+		// Further than running can take it in dt (plus the tick of time
+		// a frame may carry over) is a respawn, not a move.
+		reach := shared.MaxSpeed*(dt.Seconds()+1/float64(c.TickRate)) + 1
+		if d := math.Hypot(st.X-g.lastPX, st.Y-g.lastPY); g.havePos && d <= reach {
+			g.moved += d
+		}
+		g.lastPX, g.lastPY, g.havePos = st.X, st.Y, true
+	} else {
+		g.havePos = false
+	}
 	g.handleEvents()
 	g.handleEffects()
 	g.fx.update(dt)
 	return nil
 }
 
-// readInput samples the keyboard and mouse (or the test script) into one
-// tick of input.
+// readInput samples the keyboard and mouse (or the test script) into the
+// input held over this frame's ticks, with the buttons pressed since the
+// last frame (even if already released) in Pressed.
 func (g *Game) readInput() netclient.Input {
 	if g.opt.Script != nil {
 		in, ok := g.opt.Script(time.Since(g.started))
@@ -319,9 +333,6 @@ func (g *Game) readInput() netclient.Input {
 		}
 		g.aim = float64(in.Angle)
 		return in
-	}
-	if g.opt.AutoPlay {
-		return g.autoInput()
 	}
 	var in netclient.Input
 	if g.menu || g.con.open {
@@ -358,15 +369,25 @@ func (g *Game) readInput() netclient.Input {
 		g.weapon = (g.weapon + 1) % shared.NumWeapons
 	}
 	in.Weapon = g.weapon
-	if ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
-		in.Buttons |= shared.ButtonAttack
+	// Buttons: a press seen for the first time is a tap (Pressed),
+	// latched into the next command only; from the next frame on, if still
+	// down, the button is held over every tick. A click shorter than a
+	// frame shows as down in one frame (GLFW's sticky buttons), and its
+	// release only in the next: held over a slow frame's dozen ticks it
+	// would fire twice, where at 60 fps it fires once. Movement keys, by
+	// contrast, count as held over the whole frame they are first seen in,
+	// so that a run covers the same distance at any frame rate.
+	button := func(b uint16, pressed, just bool) {
+		switch {
+		case just:
+			in.Pressed |= b
+		case pressed:
+			in.Buttons |= b
+		}
 	}
-	if ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight) {
-		in.Buttons |= shared.ButtonAttack2
-	}
-	if ebiten.IsKeyPressed(ebiten.KeyR) {
-		in.Buttons |= shared.ButtonReload
-	}
+	button(shared.ButtonAttack, ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft), inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft))
+	button(shared.ButtonAttack2, ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight), inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight))
+	button(shared.ButtonReload, ebiten.IsKeyPressed(ebiten.KeyR), inpututil.IsKeyJustPressed(ebiten.KeyR))
 	return in
 }
 
@@ -490,12 +511,16 @@ type Report struct {
 	FPS           float64 `json:"fps"`
 	PacketsSent   int     `json:"packets_sent"`
 	// Resyncs counts clock resynchronisations after a stall (hidden tab).
-	Resyncs     int     `json:"resyncs"`
-	Error       string  `json:"error,omitempty"`
-	X           float64 `json:"x"`
-	Y           float64 `json:"y"`
-	Health      int     `json:"health"`
-	Commands    uint32  `json:"commands"`
+	Resyncs  int     `json:"resyncs"`
+	Error    string  `json:"error,omitempty"`
+	X        float64 `json:"x"`
+	Y        float64 `json:"y"`
+	Health   int     `json:"health"`
+	Commands uint32  `json:"commands"`
+	// Moved is the path length of the local player's predicted position
+	// in world units (respawns excluded): about 280 a second of running,
+	// whatever the frame rate.
+	Moved       float64 `json:"moved"`
 	Snapshots   int     `json:"snapshots"`
 	Corrections int     `json:"prediction_corrections"`
 	ShotsFired  int     `json:"shots_fired"`
@@ -546,6 +571,7 @@ func (g *Game) report() Report {
 		r.PlayerID = c.ID
 		r.X, r.Y, r.Health = st.X, st.Y, c.Health
 		r.Commands = c.CommandNumber()
+		r.Moved = math.Round(g.moved*10) / 10
 		r.Snapshots = c.Stats.SnapshotsReceived
 		r.Corrections = c.Stats.Corrections
 		r.PingMs = c.Stats.PingMs
@@ -627,17 +653,13 @@ func (g *Game) autoInput() netclient.Input {
 }
 
 // drawPos returns where to draw the local player this frame: between its
-// positions at the last two updates (64 a second), by the time since the
-// last one, so that a 60 or 144 Hz display shows smooth motion instead of
-// steps. It is at most one tick behind the prediction.
+// predicted positions before and after the newest tick, by the time since
+// that tick (netclient.Client.DrawPos), so that a 60 or 144 Hz display
+// shows smooth motion instead of steps. It is at most one tick behind the
+// prediction.
 func (g *Game) drawPos() (float64, float64) {
 	if g.c == nil {
 		return 0, 0
 	}
-	if g.lastUpdate.IsZero() {
-		return g.c.LocalPos()
-	}
-	a := float64(time.Since(g.lastUpdate)) / float64(time.Second/time.Duration(g.c.TickRate))
-	a = math.Max(0, math.Min(1, a))
-	return g.prevX + (g.curX-g.prevX)*a, g.prevY + (g.curY-g.prevY)*a
+	return g.c.DrawPos(time.Now())
 }
