@@ -104,6 +104,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		g.drawError(screen) // trouble.go
 	case phasePlaying:
 		g.drawWorld(screen)
+		g.c.MarkDrawn() // the next frame's commands claim this render time
 		g.drawHUD(screen)
 		g.drawNetGraph(screen)
 		g.drawTrouble(screen) // trouble.go

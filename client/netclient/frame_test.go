@@ -398,3 +398,55 @@ func TestFrameLongFramesAndStall(t *testing.T) {
 		t.Errorf("prediction %+v, server %+v, %d corrections: the server must have run all 33 commands", p, s, c.Stats.Corrections)
 	}
 }
+
+// A window calls MarkDrawn after drawing: every command of the next frame,
+// however many ticks it spans, claims the render time of that drawn frame,
+// and the shot's view is what was drawn. Without a draw, commands claim
+// their own ticks.
+func TestFrameClaimsTheDrawnFrame(t *testing.T) {
+	l := newLockstep(t)
+	c := l.c
+	aim := netclient.Input{Angle: 0.3}
+	now := l.clock
+	l.frame(now, aim)
+	for range 3 {
+		now = now.Add(200 * time.Millisecond)
+		l.frame(now, aim)
+	}
+	drawn := c.RenderTick()
+	c.MarkDrawn()
+	fire := aim
+	fire.Buttons = shared.ButtonAttack
+	first := c.CommandNumber() + 1
+	now = now.Add(200 * time.Millisecond) // a 5 fps frame: 12-13 commands, 2 rifle shots
+	if n := l.frame(now, fire); n < 12 {
+		t.Fatalf("a 200 ms frame made %d commands", n)
+	}
+	var claims []float64
+	for cmd := first; cmd <= c.CommandNumber(); cmd++ {
+		if v, ok := c.ShotViewOf(cmd); ok {
+			claims = append(claims, v.RenderTick)
+		}
+	}
+	if len(claims) < 2 {
+		t.Fatalf("%d shots in a 200 ms frame of held fire, want 2", len(claims))
+	}
+	for _, rt := range claims {
+		if rt != drawn {
+			t.Fatalf("shots of the frame after a draw claim render ticks %v, want all %v (the drawn frame)", claims, drawn)
+		}
+	}
+	// The next frame was not drawn: its shots claim their own ticks.
+	first = c.CommandNumber() + 1
+	now = now.Add(400 * time.Millisecond)
+	l.frame(now, fire)
+	claims = claims[:0]
+	for cmd := first; cmd <= c.CommandNumber(); cmd++ {
+		if v, ok := c.ShotViewOf(cmd); ok {
+			claims = append(claims, v.RenderTick)
+		}
+	}
+	if len(claims) < 2 || claims[0] == claims[len(claims)-1] || claims[0] <= drawn {
+		t.Fatalf("undrawn frame's shots claim %v: want their own, later, ticks", claims)
+	}
+}

@@ -145,7 +145,11 @@ type Client struct {
 	nextTick   uint32 // usercmd fields of the next command, fixed by Advance
 	nextFrac   uint8
 	nextLerp   uint16
-	shotViews  [16]ShotView
+	// drawn is the render-time claim of the frame last drawn (MarkDrawn);
+	// the commands of the next Frame claim it, and frame is the claim the
+	// command being made uses.
+	drawn, frame renderClaim
+	shotViews    [16]ShotView
 
 	Entities    map[uint16]*Entity
 	projectiles map[uint16]*projectileView
@@ -306,8 +310,29 @@ type ShotView struct {
 	Others     []RenderedEntity
 }
 
-func (c *Client) recordShotView(cmd uint32) {
-	c.shotViews[cmd%uint32(len(c.shotViews))] = ShotView{Cmd: cmd, RenderTick: c.renderTick, Others: c.Rendered()}
+func (c *Client) recordShotView(cmd uint32, rt float64) {
+	c.shotViews[cmd%uint32(len(c.shotViews))] = ShotView{Cmd: cmd, RenderTick: rt, Others: c.renderedAt(rt)}
+}
+
+// renderClaim is the render time a usercmd claims: the usercmd fields and
+// the render tick they give (shared.UserCmd.RenderTick).
+type renderClaim struct {
+	tick   uint32
+	frac   uint8
+	lerp   uint16
+	render float64
+	ok     bool
+}
+
+// MarkDrawn tells the client that the frame it last advanced to (by Frame)
+// is the one on screen: the commands of the next Frame then all claim its
+// render time, so a shot is rewound to what the player saw when it clicked,
+// not to a later tick of a slow frame that was never drawn (Bernier 2001:
+// the server must reconstruct "what the player was looking at"). Windows
+// call it from Draw; a client that draws nothing (a bot) does not, and its
+// commands claim their own ticks.
+func (c *Client) MarkDrawn() {
+	c.drawn = renderClaim{tick: c.nextTick, frac: c.nextFrac, lerp: c.nextLerp, render: c.renderTick, ok: true}
 }
 
 // ShotViewOf returns what the client drew when it fired command cmd, if it
@@ -455,7 +480,13 @@ func (c *Client) Frame(now time.Time, in Input) int {
 // latched as in Frame.
 func (c *Client) FrameFunc(now time.Time, input func() Input) int {
 	if c.frameAt.IsZero() {
+		// The first frame: the clock stood still since the handshake (a
+		// window's first frames can take half a second), so start it at the
+		// newest snapshot rather than nudge it there at 5 % for seconds,
+		// during which every shot's claimed render time would lag what the
+		// server can credit.
 		c.frameAt = now
+		c.Resync()
 		return 0
 	}
 	elapsed := now.Sub(c.frameAt)
@@ -482,6 +513,15 @@ func (c *Client) FrameFunc(now time.Time, input func() Input) int {
 		c.frameAcc -= time.Duration(skip) * tick
 		n = c.maxFrameTicks
 	}
+	// The commands of this frame claim the render time of the frame last
+	// drawn (MarkDrawn), if it is at most MaxFrameTime old: what the player
+	// was looking at while it pressed.
+	c.frame = c.drawn
+	c.drawn.ok = false
+	if c.frame.ok && c.renderTick-c.frame.render > MaxFrameTime.Seconds()*float64(c.TickRate) {
+		c.frame.ok = false
+	}
+	defer func() { c.frame.ok = false }()
 	made := 0
 	for i := range n {
 		c.frameAcc -= tick
@@ -575,12 +615,16 @@ func (c *Client) makeCommand(in Input) bool {
 		ViewAngle: float32(math.Remainder(float64(in.Angle), 2*math.Pi)),
 		Weapon:    min(in.Weapon, shared.NumWeapons-1),
 	}
+	rt := c.renderTick
+	if c.frame.ok {
+		cmd.TickCount, cmd.TickFrac, cmd.LerpMsec, rt = c.frame.tick, c.frame.frac, c.frame.lerp, c.frame.render
+	}
 	c.latched = 0
 	var res shared.Result
 	c.predicted, res = shared.RunCommand(c.predicted, cmd, c.World)
 	c.ring[c.cmdNum%ringSize] = predEntry{cmd: cmd, state: c.predicted}
 	if res.Fired {
-		c.recordShotView(cmd.CommandNumber)
+		c.recordShotView(cmd.CommandNumber, rt)
 	}
 	if c.Cfg.Predict && (res.Fired || res.ReloadStarted) {
 		c.effects = append(c.effects, res)
@@ -825,8 +869,10 @@ type RenderedEntity struct {
 }
 
 // Rendered returns every other player at RenderTick, sorted by ID.
-func (c *Client) Rendered() []RenderedEntity {
-	rt := c.RenderTick()
+func (c *Client) Rendered() []RenderedEntity { return c.renderedAt(c.RenderTick()) }
+
+// renderedAt returns every other player at render tick rt, sorted by ID.
+func (c *Client) renderedAt(rt float64) []RenderedEntity {
 	maxExtrap := float64(c.Cfg.ExtrapMs) * float64(c.TickRate) / 1000
 	out := make([]RenderedEntity, 0, len(c.Entities))
 	for _, e := range c.Entities {
