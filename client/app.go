@@ -80,13 +80,14 @@ type Game struct {
 	cancel context.CancelFunc
 	c      *netclient.Client
 
-	w, h      int
-	started   time.Time
-	lastFrame time.Time
-	fps       float64
-	menu      bool
-	quit      bool
-	shotSaved bool
+	w, h       int
+	started    time.Time
+	lastFrame  time.Time
+	fps        float64
+	menu       bool
+	quit       bool
+	shotSaved  bool
+	playFrames int // frames drawn while playing (a screenshot waits for some)
 
 	frames     int
 	shotsFired int

@@ -103,6 +103,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	case phaseError:
 		g.drawError(screen) // trouble.go
 	case phasePlaying:
+		g.playFrames++
 		g.drawWorld(screen)
 		g.c.MarkDrawn() // the next frame's commands claim this render time
 		g.drawHUD(screen)
@@ -401,12 +402,19 @@ func (g *Game) drawMenu(screen *ebiten.Image) {
 }
 
 // maybeScreenshot saves the screen once, after ScreenshotAfter (tests).
+// screenshotMinFrames is how many frames of play --screenshot waits for.
+const screenshotMinFrames = 30
+
 func (g *Game) maybeScreenshot(screen *ebiten.Image) {
 	if g.opt.ScreenshotPath == "" || g.shotSaved || time.Since(g.started) < g.opt.ScreenshotAfter {
 		return
 	}
-	if g.phase == phaseConnecting && time.Since(g.started) < g.opt.ScreenshotAfter+10*time.Second {
-		return // wait for the game to be on screen
+	// Wait for the game to be on screen for some frames, not only for the
+	// time: on a starved machine the first frames come slowly, and a test
+	// reading the screenshot wants the game as it is drawn in play.
+	if (g.phase == phaseConnecting || (g.phase == phasePlaying && g.playFrames < screenshotMinFrames)) &&
+		time.Since(g.started) < g.opt.ScreenshotAfter+20*time.Second {
+		return
 	}
 	b := screen.Bounds()
 	img := image.NewRGBA(b)
