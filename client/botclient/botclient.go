@@ -137,19 +137,22 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 			rttSum += float64(c.Stats.PingMs)
 			rttN++
 		}
-		c.Advance(dt)
-		ents := c.Rendered()
-		boxes := make([]game.Hitbox, 0, len(ents))
-		for _, e := range ents {
-			boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: 16, Alive: e.Alive})
-			if p, ok := firstPos[e.ID]; !ok {
-				firstPos[e.ID] = game.Point{X: e.X, Y: e.Y}
-			} else if math.Hypot(p.X-e.X, p.Y-e.Y) > 50 {
-				moved[e.ID] = true
+		// One command per tick of real time that passed (a ticker drops
+		// ticks on a loaded machine), the brain thinking for each.
+		c.FrameFunc(time.Now(), func() netclient.Input {
+			ents := c.Rendered()
+			boxes := make([]game.Hitbox, 0, len(ents))
+			for _, e := range ents {
+				boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: 16, Alive: e.Alive})
+				if p, ok := firstPos[e.ID]; !ok {
+					firstPos[e.ID] = game.Point{X: e.X, Y: e.Y}
+				} else if math.Hypot(p.X-e.X, p.Y-e.Y) > 50 {
+					moved[e.ID] = true
+				}
 			}
-		}
-		in := brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
-		c.Command(netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons})
+			in := brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
+			return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons}
+		})
 	}
 }
 

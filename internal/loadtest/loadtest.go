@@ -497,13 +497,16 @@ func (cl *client) play(ctx context.Context, addr string, cfg netclient.Config, d
 		cl.graphHead = c.Net.GraphHead
 		c.TakeEvents()
 		c.TakeEffects()
-		c.Advance(dt)
-		boxes = boxes[:0]
-		for _, e := range c.Rendered() {
-			boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: 16, Alive: e.Alive})
-		}
-		in := brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
-		c.Command(netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons})
+		// One command per tick of real time that passed (a ticker drops
+		// ticks when 256 clients share two cores).
+		c.FrameFunc(time.Now(), func() netclient.Input {
+			boxes = boxes[:0]
+			for _, e := range c.Rendered() {
+				boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: 16, Alive: e.Alive})
+			}
+			in := brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
+			return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons}
+		})
 		cl.mu.Unlock()
 	}
 }
