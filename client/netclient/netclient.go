@@ -79,6 +79,7 @@ type Stats struct {
 	CmdsSent          int // usercmds made and sent (each once, backups not counted)
 	PacketsSent       int
 	Corrections       int     // prediction errors: acked state differed from the prediction
+	LifeResets        int     // deaths and respawns: the server replaced the predicted state (not in Corrections)
 	LastErrorDist     float64 // world units of the last correction
 	PingMs            int     // round trip as the server measures it
 	TickTimeUs        int     // server tick time
@@ -761,9 +762,10 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 	if first || math.Abs(float64(s.Tick)-c.clock) > float64(c.TickRate)/2 {
 		c.clock = float64(s.Tick)
 	}
+	lifeChanged := !first && (s.Self.Dead != c.Server.Dead || s.Self.Teleport != c.Server.Teleport)
 	c.Server = s.Self
 	c.Health = int(s.Self.Health)
-	c.reconcile(s)
+	c.reconcile(s, lifeChanged)
 	c.updateEntities(s)
 	c.updateProjectiles(s)
 	for _, e := range s.Events {
@@ -787,9 +789,11 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 }
 
 // reconcile compares the server's state after AckCmd with what was
-// predicted for that command; on a difference it counts a prediction error,
-// takes the server's state and replays the unacknowledged commands.
-func (c *Client) reconcile(s *proto.Snapshot) {
+// predicted for that command; on a difference it counts a prediction error
+// (or, when lifeChanged, a death or respawn: the server's decision, which
+// no prediction foresees), takes the server's state and replays the
+// unacknowledged commands.
+func (c *Client) reconcile(s *proto.Snapshot, lifeChanged bool) {
 	auth := s.Self.State()
 	ack := s.AckCmd
 	if ack > c.cmdNum {
@@ -808,8 +812,12 @@ func (c *Client) reconcile(s *proto.Snapshot) {
 	}
 	if ack > 0 && c.cmdNum-ack < ringSize {
 		p := c.ring[ack%ringSize].state
-		c.Stats.Corrections++
-		c.Stats.LastErrorDist = math.Hypot(p.X-auth.X, p.Y-auth.Y)
+		if lifeChanged {
+			c.Stats.LifeResets++
+		} else {
+			c.Stats.Corrections++
+			c.Stats.LastErrorDist = math.Hypot(p.X-auth.X, p.Y-auth.Y)
+		}
 	}
 	// Rebase and replay.
 	st := auth

@@ -314,8 +314,9 @@ func median(v []int) int {
 // against server bots until it is killed and respawns: changes made by the
 // server, not by the client's commands. After each, the client's prediction
 // must again be the acknowledged server state advanced through the
-// unacknowledged commands, and the correction must be counted. No correction
-// may happen without such a change.
+// unacknowledged commands, and the reset must be counted as a death or
+// respawn (Stats.LifeResets), never as a prediction error: with nothing
+// else external, Stats.Corrections stays 0 throughout.
 func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 	srv := startServer(t, server.Config{TickRate: 64, Bots: 7, Seed: 7, Fake: proto.FakeConditions{LagMs: 40}})
 	c := connect(t, srv.Addr(), netclient.DefaultConfig("victim"))
@@ -340,7 +341,7 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 			t.Fatalf("not killed and respawned within 60 s (killed: %v)", deathSeen)
 		}
 		<-ticker.C
-		wasDead, wasTeleport, corr := c.Server.Dead, c.Server.Teleport, c.Stats.Corrections
+		wasDead, wasTeleport, corr, resets := c.Server.Dead, c.Server.Teleport, c.Stats.Corrections, c.Stats.LifeResets
 		before := c.Predicted()
 		if err := c.Poll(); err != nil {
 			t.Fatalf("poll: %v", err)
@@ -351,8 +352,12 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 			}
 		}
 		changed := c.Server.Dead != wasDead || c.Server.Teleport != wasTeleport
-		if c.Stats.Corrections != corr && !changed {
-			t.Fatalf("prediction corrected (%d -> %d, %.2f units) without a death or respawn", corr, c.Stats.Corrections, c.Stats.LastErrorDist)
+		if c.Stats.Corrections != corr {
+			t.Fatalf("prediction error counted (%d -> %d, %.2f units; dead %v -> %v, teleport %d -> %d): deaths and respawns are not prediction errors",
+				corr, c.Stats.Corrections, c.Stats.LastErrorDist, wasDead, c.Server.Dead, wasTeleport, c.Server.Teleport)
+		}
+		if c.Stats.LifeResets != resets && !changed {
+			t.Fatalf("a death or respawn counted (%d -> %d) without either", resets, c.Stats.LifeResets)
 		}
 		// Whatever happened, the prediction is the acked state plus the unacked commands.
 		if got, want := c.Predicted(), rec.replay(); !got.Equal(want) {
@@ -361,17 +366,17 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 		switch {
 		case !deathSeen && c.Server.Dead && !wasDead:
 			deathSeen, killedAt = true, time.Now()
-			corrDeath = c.Stats.Corrections - corr
+			corrDeath = c.Stats.LifeResets - resets
 			if killTick == 0 {
 				t.Errorf("dead without a kill event for us")
 			}
 			if !c.Predicted().Dead {
 				t.Errorf("server says dead, prediction says alive")
 			}
-			t.Logf("killed at server tick %d, learnt with command %d acked; %d correction(s)", killTick, c.AckCmd(), corrDeath)
+			t.Logf("killed at server tick %d, learnt with command %d acked; %d death/respawn reset(s)", killTick, c.AckCmd(), corrDeath)
 		case deathSeen && c.Server.Teleport != wasTeleport:
 			respawned = true
-			corrRspawn = c.Stats.Corrections - corr
+			corrRspawn = c.Stats.LifeResets - resets
 			p := c.Predicted()
 			if p.Dead {
 				t.Errorf("respawned on the server, still dead in the prediction")
@@ -394,7 +399,7 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 					t.Errorf("drawn at (%.1f, %.1f), predicted (%.1f, %.1f): a respawn must not be smoothed", x, y, p.X, p.Y)
 				}
 			}
-			t.Logf("respawned at (%.1f, %.1f); %d correction(s)", p.X, p.Y, corrRspawn)
+			t.Logf("respawned at (%.1f, %.1f); %d death/respawn reset(s)", p.X, p.Y, corrRspawn)
 		}
 
 		ents := c.Rendered()
@@ -406,26 +411,25 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 		rec.tick(dt, netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons})
 	}
 	if corrDeath < 1 || corrRspawn < 1 {
-		t.Errorf("corrections at death %d and at respawn %d, want each >= 1", corrDeath, corrRspawn)
+		t.Errorf("life resets counted at death %d and at respawn %d, want each >= 1", corrDeath, corrRspawn)
 	}
 
 	// Alive again: within a second the client predicts exactly again.
 	for i := 0; i < hz; i++ {
 		<-ticker.C
 		corr := c.Stats.Corrections
-		wasDead := c.Server.Dead
 		if err := c.Poll(); err != nil {
 			t.Fatalf("poll: %v", err)
 		}
-		if c.Stats.Corrections != corr && c.Server.Dead == wasDead {
-			t.Errorf("correction in the second after the respawn without a death")
+		if c.Stats.Corrections != corr {
+			t.Errorf("prediction error in the second after the respawn")
 		}
 		rec.tick(dt, netclient.Input{MoveX: float32(math.Cos(float64(i) / 10)), MoveY: float32(math.Sin(float64(i) / 10))})
 	}
 	if got, want := c.Predicted(), rec.replay(); !got.Equal(want) {
 		t.Errorf("a second after the respawn: prediction %+v, acked state replayed %+v", got, want)
 	}
-	t.Logf("corrections %d in total, ping %d ms", c.Stats.Corrections, c.Stats.PingMs)
+	t.Logf("corrections %d, deaths and respawns %d in total, ping %d ms", c.Stats.Corrections, c.Stats.LifeResets, c.Stats.PingMs)
 }
 
 // scriptedInput returns varied input for command i: changing directions
