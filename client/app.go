@@ -100,7 +100,7 @@ type Game struct {
 	brain       *game.Bot
 	con         console
 	netGraphUs  float64 // smoothed cost of drawing the net_graph, µs
-	batch       rectBatch
+	draw        drawState
 	ngText      *ebiten.Image // cached net_graph text
 	ngTextAt    time.Time
 	ngTextLevel int
@@ -160,7 +160,8 @@ func Run(opt Options) error {
 	// fixed TPS Ebiten runs Update 0, 1 or more times per frame, and the
 	// input of a frame without one is never seen).
 	ebiten.SetTPS(ebiten.SyncWithFPS)
-	ebiten.SetVsyncEnabled(true)
+	g.applyVsync()
+	ebiten.SetScreenClearedEveryFrame(false) // Draw covers the screen: one full-screen pass less
 	err := ebiten.RunGame(g)
 	if opt.ReportPath != "" {
 		g.writeReport(opt.ReportPath)
@@ -529,6 +530,9 @@ type Report struct {
 	// NetGraphUs is the mean CPU time to issue the net_graph's draw calls
 	// per frame, in µs (0 when it was off).
 	NetGraphUs float64 `json:"net_graph_us"`
+	// LifeResets counts deaths and respawns: the server replaced the
+	// predicted state, which is not a prediction error.
+	LifeResets int `json:"life_resets"`
 	// HitsDealt and HitsTaken count the server's hit events for this player.
 	HitsDealt int `json:"hits_dealt"`
 	HitsTaken int `json:"hits_taken"`
@@ -575,6 +579,7 @@ func (g *Game) report() Report {
 		r.Moved = math.Round(g.moved*10) / 10
 		r.Snapshots = c.Stats.SnapshotsReceived
 		r.Corrections = c.Stats.Corrections
+		r.LifeResets = c.Stats.LifeResets
 		r.PingMs = c.Stats.PingMs
 		r.PacketsSent = c.Stats.PacketsSent
 	}
@@ -590,7 +595,7 @@ func (g *Game) writeReport(path string) {
 // file, then --cvar flags.
 func (g *Game) initCvars() error {
 	cfg := g.opt.Config
-	set := func(name string, v float64) { g.cvars[name].value = fmt.Sprint(v) }
+	set := func(name string, v float64) { g.cvars[name].value = formatNumber(v) }
 	b := func(x bool) float64 {
 		if x {
 			return 1

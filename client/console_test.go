@@ -3,11 +3,14 @@
 package client
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
 
 	"tickshot/server"
 )
@@ -90,7 +93,7 @@ func TestConsoleRanges(t *testing.T) {
 		{"net_fakelag 1001", "outside 0..1000"},
 		{"net_fakelag -1", "outside 0..1000"},
 		{"net_fakeloss 101", "outside 0..100"},
-		{"rate 1000", "outside 2500..1.048576e+06"},
+		{"rate 1000", "outside 2500..1048576"},
 		{"cl_predict 2", "outside 0 or 1"},
 		{"net_fakelag abc", "not a number"},
 		{"net_fakelag 10ms", "not a number"},
@@ -368,5 +371,165 @@ func TestConsoleConfigFile(t *testing.T) {
 	}
 	if err := newTestGame(Options{}).loadConfig(filepath.Join(dir, "missing.cfg")); err == nil {
 		t.Error("loadConfig of a missing file succeeded")
+	}
+}
+
+// TestConsoleNumbersAsWritten: values, ranges and errors print numbers as
+// people write them, never in exponent form (1048576, not 1.048576e+06).
+func TestConsoleNumbersAsWritten(t *testing.T) {
+	g := newTestGame(Options{})
+	cases := []struct{ line, want string }{
+		{"rate 1048576", "rate = 1048576"},
+		{"rate 1e6", "rate = 1000000"},
+		{"cl_interp 0.00001", "cl_interp = 0.00001"},
+		{"cl_interp -0", "cl_interp = 0"},
+		{"rate 2000000", "error: rate: 2000000 is outside 2500..1048576"},
+		{"cl_updaterate 1e1.5", `error: cl_updaterate: "1e1.5" is not a number (range 10..128)`},
+		{"cl_updaterate 12345678.5", "error: cl_updaterate: 12345678.5 is not a whole number (range 10..128)"},
+	}
+	for _, c := range cases {
+		if out := g.exec(c.line); out != c.want {
+			t.Errorf("%q: %q, want %q", c.line, out, c.want)
+		}
+	}
+	if out := g.exec("help rate"); !strings.Contains(out, "(2500..1048576,") {
+		t.Errorf("help rate: %q, want the range 2500..1048576", out)
+	}
+	if out := g.exec("cvarlist"); strings.Contains(out, "e+") || strings.Contains(out, "e-0") {
+		t.Errorf("cvarlist prints a number with an exponent:\n%s", out)
+	}
+	// Values taken from the options at start too.
+	opt := Options{}
+	opt.Config.Rate, opt.Config.UpdateRate, opt.Config.InterpRatio = 1048576, 20, 2
+	g = newTestGame(opt)
+	if err := g.initCvars(); err != nil {
+		t.Fatal(err)
+	}
+	if v := g.cvars["rate"].value; v != "1048576" {
+		t.Errorf("rate from the options: %q, want 1048576", v)
+	}
+}
+
+// TestConsoleFrameRateCvars: fps_max (0 = no limit) and mat_vsync, with
+// Source's names and ranges.
+func TestConsoleFrameRateCvars(t *testing.T) {
+	g := newTestGame(Options{})
+	for _, c := range []struct{ line, want string }{
+		{"fps_max", `fps_max = 0 (0..1000, default "0")`},
+		{"fps_max 60", "fps_max = 60"},
+		{"fps_max 7.5", "fps_max = 7.5"},
+		{"fps_max -1", "error: fps_max: -1 is outside 0..1000"},
+		{"mat_vsync", `mat_vsync = 1 (0 or 1, default "1")`},
+		{"mat_vsync 0", "mat_vsync = 0"},
+		{"mat_vsync 2", "error: mat_vsync: 2 is outside 0 or 1"},
+	} {
+		if out := g.exec(c.line); out != c.want {
+			t.Errorf("%q: %q, want %q", c.line, out, c.want)
+		}
+	}
+	onFrame(func(*ebiten.Image) {
+		if ebiten.IsVsyncEnabled() {
+			t.Errorf("mat_vsync 0 left vsync on")
+		}
+		g.exec("mat_vsync 1")
+		if !ebiten.IsVsyncEnabled() {
+			t.Errorf("mat_vsync 1 left vsync off")
+		}
+		g.exec("mat_vsync 0") // the test loop runs without
+	})
+}
+
+// fixedWidth measures text as 10 pixels a byte.
+func fixedWidth(s string) float64 { return 10 * float64(len(s)) }
+
+func TestConsoleWrapLine(t *testing.T) {
+	cases := []struct {
+		s    string
+		maxW float64
+		want []string
+	}{
+		{"short", 100, []string{"short"}},
+		{"", 100, []string{""}},
+		{"one two three four", 90, []string{"one two", "three", "four"}},
+		{"one two three four", 100, []string{"one two", "three four"}},
+		{"abcdefghijklmnop", 50, []string{"abcde", "fghij", "klmno", "p"}},
+		{"ab  cdefghijklmnop", 50, []string{"ab", "cdefg", "hijkl", "mnop"}},
+		{"ab cd ", 40, []string{"ab", "cd "}},
+		{"x", 5, []string{"x"}}, // narrower than a letter: one a row
+	}
+	for _, c := range cases {
+		if got := wrapLine(c.s, c.maxW, fixedWidth); !slices.Equal(got, c.want) {
+			t.Errorf("wrapLine(%q, %v) = %q, want %q", c.s, c.maxW, got, c.want)
+		}
+	}
+}
+
+// TestConsoleWrapsAtWidth: with the console's font, every row of long
+// output fits the console's width and no word is lost.
+func TestConsoleWrapsAtWidth(t *testing.T) {
+	g := newTestGame(Options{})
+	g.w, g.h = 640, 360
+	g.con.print(g.exec("help")) // long lines: every cvar's name
+	g.con.print(strings.Repeat("x", 300))
+	maxW := float64(g.w) - 2*conMargin
+	width := func(s string) float64 { return textWidth(s, conFont, false) }
+	rows := g.con.rows(maxW, width)
+	if len(rows) <= len(g.con.lines) {
+		t.Fatalf("%d lines gave %d rows at %v px: nothing wrapped", len(g.con.lines), len(rows), maxW)
+	}
+	for _, r := range rows {
+		if w := width(r); w > maxW {
+			t.Errorf("row %q is %.0f px wide, the console %.0f", r, w, maxW)
+		}
+	}
+	if got, want := strings.Join(strings.Fields(strings.Join(rows, " ")), ""), strings.Join(strings.Fields(strings.Join(g.con.lines, " ")), ""); got != want {
+		t.Errorf("wrapping lost or changed text:\n%s\nwant\n%s", got, want)
+	}
+	// A wider console gives fewer rows.
+	if wide := len(g.con.rows(1260, width)); wide >= len(rows) {
+		t.Errorf("1260 px wide: %d rows, 620 px wide: %d", wide, len(rows))
+	}
+}
+
+// TestConsoleScrolls: PageUp and the wheel (scrollBy) move the view back
+// through earlier output, PageDown forward; the view stops at the first
+// and the newest rows, and stays on what is read when new output comes.
+func TestConsoleScrolls(t *testing.T) {
+	var c console
+	for i := 1; i <= 100; i++ {
+		c.print(fmt.Sprintf("line %d", i))
+	}
+	view := func() []string { return c.view(c.rows(1000, fixedWidth), 10) }
+	first := func() string { return view()[0] }
+	if v := view(); len(v) != 10 || v[0] != "line 91" || v[9] != "line 100" {
+		t.Fatalf("at the bottom the view shows %q, want line 91..100", v)
+	}
+	c.scrollBy(9) // PageUp: a page less one row
+	if v := view(); v[0] != "line 82" || v[9] != "line 91" {
+		t.Errorf("a page up: %q, want line 82..91", v)
+	}
+	c.scrollBy(1000)
+	if v := view(); v[0] != "line 1" || c.scroll != 90 {
+		t.Errorf("scrolled past the top: %q (scroll %d), want line 1.. and scroll 90", v, c.scroll)
+	}
+	c.scrollBy(-9) // PageDown
+	if f := first(); f != "line 10" {
+		t.Errorf("a page down from the top shows %q first, want line 10", f)
+	}
+	c.print("new output")
+	if f := first(); f != "line 10" {
+		t.Errorf("new output moved a scrolled-back view: %q first, want line 10", f)
+	}
+	c.scrollBy(-1000)
+	if v := view(); c.scroll != 0 || v[9] != "new output" {
+		t.Errorf("back at the bottom: %q (scroll %d)", v, c.scroll)
+	}
+	c.print("more")
+	if v := view(); v[9] != "more" {
+		t.Errorf("at the bottom new output shows at once: %q", v)
+	}
+	c.clear()
+	if v := view(); len(v) != 0 || c.scroll != 0 {
+		t.Errorf("after clear: %q, scroll %d", v, c.scroll)
 	}
 }

@@ -46,7 +46,16 @@ func (v *cvar) rangeText() string {
 	case cvString:
 		return "text"
 	}
-	return fmt.Sprintf("%g..%g", v.min, v.max)
+	return formatNumber(v.min) + ".." + formatNumber(v.max)
+}
+
+// formatNumber writes f as people write numbers: plain decimals, never an
+// exponent (1048576, not 1.048576e+06; 0.0001, not 1e-04).
+func formatNumber(f float64) string {
+	if f == 0 {
+		return "0" // and not "-0"
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 // newCvars returns the client's console variables with their defaults.
@@ -70,6 +79,8 @@ func newCvars() map[string]*cvar {
 		{name: "net_fakelag", kind: cvFloat, min: 0, max: 1000, def: "0", help: "delay every message you receive by this many ms", apply: (*Game).applyFake},
 		{name: "net_fakejitter", kind: cvFloat, min: 0, max: 500, def: "0", help: "random extra delay, 0..this many ms, on every message you receive", apply: (*Game).applyFake},
 		{name: "net_fakeloss", kind: cvFloat, min: 0, max: 100, def: "0", help: "drop this percentage of the messages you receive", apply: (*Game).applyFake},
+		{name: "fps_max", kind: cvFloat, min: 0, max: 1000, def: "0", help: "most frames drawn per second; 0: no limit (besides mat_vsync)"},
+		{name: "mat_vsync", kind: cvBool, max: 1, def: "1", help: "wait for the display's refresh before showing a frame (no tearing; caps fps at the refresh rate)", apply: (*Game).applyVsync},
 		{name: "rcon_password", kind: cvString, def: "", help: "password for rcon commands on a remote server"},
 	}
 	m := make(map[string]*cvar, len(list))
@@ -108,12 +119,12 @@ func (g *Game) setCvar(name, value string) error {
 			return fmt.Errorf("%s: %q is not a number (range %s)", name, value, v.rangeText())
 		}
 		if v.kind != cvFloat && f != math.Trunc(f) {
-			return fmt.Errorf("%s: %v is not a whole number (range %s)", name, f, v.rangeText())
+			return fmt.Errorf("%s: %s is not a whole number (range %s)", name, formatNumber(f), v.rangeText())
 		}
 		if f < v.min || f > v.max {
-			return fmt.Errorf("%s: %v is outside %s", name, f, v.rangeText())
+			return fmt.Errorf("%s: %s is outside %s", name, formatNumber(f), v.rangeText())
 		}
-		value = strconv.FormatFloat(f, 'g', -1, 64)
+		value = formatNumber(f)
 	}
 	v.value = value
 	if v.apply != nil {

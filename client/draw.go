@@ -10,11 +10,10 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"tickshot/client/netclient"
 	"tickshot/game"
@@ -22,6 +21,7 @@ import (
 )
 
 // Palette: chosen to read at a glance (you: cyan, enemies: orange/red).
+// Colours are color.RGBA, alpha-premultiplied as Go defines that type.
 var (
 	colBG        = color.RGBA{0x14, 0x16, 0x1b, 0xff}
 	colFloor     = color.RGBA{0x22, 0x26, 0x2d, 0xff}
@@ -35,37 +35,27 @@ var (
 	colDim       = color.RGBA{0x9a, 0xa3, 0xb2, 0xff}
 	colHPGood    = color.RGBA{0x5c, 0xd6, 0x5c, 0xff}
 	colHPBad     = color.RGBA{0xe0, 0x4a, 0x4a, 0xff}
-	colTracerMe  = color.NRGBA{0xff, 0xf3, 0xa0, 0xff}
-	colTracerOth = color.NRGBA{0xff, 0xb0, 0x70, 0xff}
+	colTracerMe  = color.RGBA{0xff, 0xf3, 0xa0, 0xff}
+	colTracerOth = color.RGBA{0xff, 0xb0, 0x70, 0xff}
 	colPanel     = color.RGBA{0x0c, 0x0e, 0x12, 0xd0}
+	colGun       = color.RGBA{0xd0, 0xd6, 0xe0, 0xff}
+	colOutline   = color.RGBA{0x10, 0x10, 0x10, 0xff}
 )
 
-func face(size float64, bold bool) *text.GoTextFace {
-	if bold {
-		return &text.GoTextFace{Source: boldSrc, Size: size}
-	}
-	return &text.GoTextFace{Source: fontSrc, Size: size}
+// drawState is what the draw path keeps from frame to frame.
+type drawState struct {
+	textBuf    []byte // HUD text is built here, reused every frame
+	fpsShown   int    // the fps the HUD shows, refreshed 4 times a second
+	fpsShownAt time.Time
+	limiter    frameLimiter // fps_max
+	ngCorner   int          // where the net_graph panel is (netGraphPlace)
 }
 
-// drawText draws s with its top-left (align 0), centre (1) or right (2) at x, y.
-func drawText(dst *ebiten.Image, s string, size float64, bold bool, x, y float64, align int, clr color.Color) {
-	f := face(size, bold)
-	op := &text.DrawOptions{}
-	w, _ := text.Measure(s, f, 0)
-	switch align {
-	case 1:
-		x -= w / 2
-	case 2:
-		x -= w
-	}
-	// A shadow keeps text readable over any background.
-	op.GeoM.Translate(x+1, y+1)
-	op.ColorScale.ScaleWithColor(color.RGBA{0, 0, 0, 0xc0})
-	text.Draw(dst, s, f, op)
-	op = &text.DrawOptions{}
-	op.GeoM.Translate(x, y)
-	op.ColorScale.ScaleWithColor(clr)
-	text.Draw(dst, s, f, op)
+// fade returns c with its opacity scaled by a (0..1).
+func fade(c color.RGBA, a float64) color.RGBA {
+	a = math.Max(0, math.Min(1, a))
+	m := func(v uint8) uint8 { return uint8(float64(v)*a + 0.5) }
+	return color.RGBA{m(c.R), m(c.G), m(c.B), m(c.A)}
 }
 
 // camera returns the world position at the screen's top-left corner
@@ -85,6 +75,7 @@ func (g *Game) worldToScreen(x, y float64) (float64, float64) {
 
 // Draw implements ebiten.Game.
 func (g *Game) Draw(screen *ebiten.Image) {
+	g.limitFrameRate()
 	now := time.Now()
 	if !g.lastFrame.IsZero() {
 		if d := now.Sub(g.lastFrame).Seconds(); d > 0 {
@@ -94,7 +85,12 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	g.lastFrame = now
 	g.frames++
 	defer g.bridgeDrawn()
-	screen.Fill(colBG)
+	defer txt.endFrame()
+	batch.use(screen)
+	batch.flush()
+	if g.phase != phasePlaying {
+		screen.Fill(colBG) // drawWorld covers the screen itself
+	}
 	switch g.phase {
 	case phaseConnecting:
 		drawText(screen, "TICKSHOT", 48, true, float64(g.w)/2, float64(g.h)/2-80, 1, colMe)
@@ -111,82 +107,119 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		g.drawTrouble(screen) // trouble.go
 	}
 	g.drawConsole(screen)
+	batch.flush()
 	g.maybeScreenshot(screen)
 }
 
+// onScreen tells whether a point at screen position x, y (pixels) with
+// things drawn up to margin pixels around it can be seen.
+func (g *Game) onScreen(x, y, margin float64) bool {
+	return x > -margin && y > -margin && x < float64(g.w)+margin && y < float64(g.h)+margin
+}
+
+// drawWorld draws the arena, the effects and the players into the
+// frame's batch: shapes, the bodies' sprites, name plates from the text
+// cache.
 func (g *Game) drawWorld(screen *ebiten.Image) {
 	c := g.c
 	m := c.Map
 	cx, cy := g.camera()
+	W, H := float64(g.w), float64(g.h)
 	f32 := func(v float64) float32 { return float32(v) }
+	b := &batch
+	b.use(screen)
 
-	vector.DrawFilledRect(screen, f32(-cx), f32(-cy), f32(m.Width), f32(m.Height), colFloor, false)
-	for x := 64.0; x < m.Width; x += 64 {
-		vector.StrokeLine(screen, f32(x-cx), f32(-cy), f32(x-cx), f32(m.Height-cy), 1, colGrid, false)
+	// The floor, and the background around it where the view goes past
+	// the map's edges: together they cover the screen once (Ebiten does
+	// not clear it: SetScreenClearedEveryFrame(false)).
+	fx0, fy0 := math.Max(-cx, 0), math.Max(-cy, 0)
+	fx1, fy1 := math.Max(math.Min(m.Width-cx, W), fx0), math.Max(math.Min(m.Height-cy, H), fy0)
+	b.rect(0, 0, f32(W), f32(fy0), colBG)
+	b.rect(0, f32(fy1), f32(W), f32(H-fy1), colBG)
+	b.rect(0, f32(fy0), f32(fx0), f32(fy1-fy0), colBG)
+	b.rect(f32(fx1), f32(fy0), f32(W-fx1), f32(fy1-fy0), colBG)
+	b.rect(f32(fx0), f32(fy0), f32(fx1-fx0), f32(fy1-fy0), colFloor)
+	for x := math.Max(64, math.Ceil(cx/64)*64); x < m.Width && x-cx <= W; x += 64 {
+		b.rect(f32(x-cx-0.5), f32(fy0), 1, f32(fy1-fy0), colGrid)
 	}
-	for y := 64.0; y < m.Height; y += 64 {
-		vector.StrokeLine(screen, f32(-cx), f32(y-cy), f32(m.Width-cx), f32(y-cy), 1, colGrid, false)
+	for y := math.Max(64, math.Ceil(cy/64)*64); y < m.Height && y-cy <= H; y += 64 {
+		b.rect(f32(fx0), f32(y-cy-0.5), f32(fx1-fx0), 1, colGrid)
 	}
 	for _, w := range m.Walls {
 		x, y := w.MinX-cx, w.MinY-cy
-		vector.DrawFilledRect(screen, f32(x), f32(y), f32(w.MaxX-w.MinX), f32(w.MaxY-w.MinY), colWall, false)
-		vector.StrokeRect(screen, f32(x), f32(y), f32(w.MaxX-w.MinX), f32(w.MaxY-w.MinY), 2, colWallEdge, false)
+		ww, wh := w.MaxX-w.MinX, w.MaxY-w.MinY
+		if x > W+2 || y > H+2 || x+ww < -2 || y+wh < -2 {
+			continue
+		}
+		b.rect(f32(x), f32(y), f32(ww), f32(wh), colWall)
+		b.strokeRect(f32(x), f32(y), f32(ww), f32(wh), 2, colWallEdge)
 	}
 
 	for _, im := range g.fx.impacts {
-		a := float32(im.left) / float32(impactTime)
-		vector.DrawFilledCircle(screen, f32(im.x-cx), f32(im.y-cy), 4+6*(1-a), color.NRGBA{0xff, 0x60, 0x40, uint8(200 * a)}, true)
+		a := float64(im.left) / float64(impactTime)
+		b.disc(f32(im.x-cx), f32(im.y-cy), f32(4+6*(1-a)), nrgba(color.NRGBA{0xff, 0x60, 0x40, uint8(200 * a)}))
 	}
 	for _, t := range g.fx.tracers {
-		a := float64(t.left) / float64(tracerTime)
 		col := colTracerOth
 		if t.own {
 			col = colTracerMe
 		}
-		col.A = uint8(255 * a)
-		vector.StrokeLine(screen, f32(t.x0-cx), f32(t.y0-cy), f32(t.x1-cx), f32(t.y1-cy), 2, col, true)
+		b.line(f32(t.x0-cx), f32(t.y0-cy), f32(t.x1-cx), f32(t.y1-cy), 2, fade(col, float64(t.left)/float64(tracerTime)))
 	}
 
 	// sv_showimpacts: red where this client drew the target when firing,
 	// blue where the server traced it after its rewind.
-	for _, b := range g.fx.boxes {
-		a := uint8(255 * math.Min(1, float64(b.left)/float64(time.Second)))
+	for _, bx := range g.fx.boxes {
+		a := uint8(255 * math.Min(1, float64(bx.left)/float64(time.Second)))
 		r := float32(shared.PlayerRadius)
 		// Red a little outside the hitbox, blue a little inside: when the
 		// server agrees with the client they show as two concentric rings.
-		if b.haveClient {
-			vector.StrokeCircle(screen, f32(b.clientX-cx), f32(b.clientY-cy), r+2, 2, color.NRGBA{0xff, 0x30, 0x30, a}, true)
+		if bx.haveClient {
+			b.ring(f32(bx.clientX-cx), f32(bx.clientY-cy), r+2, 2, nrgba(color.NRGBA{0xff, 0x30, 0x30, a}))
 		}
-		vector.StrokeCircle(screen, f32(b.serverX-cx), f32(b.serverY-cy), r-2, 2, color.NRGBA{0x40, 0x80, 0xff, a}, true)
+		b.ring(f32(bx.serverX-cx), f32(bx.serverY-cy), r-2, 2, nrgba(color.NRGBA{0x40, 0x80, 0xff, a}))
 	}
 
 	for _, pr := range c.Projectiles() {
 		x, y := pr.X-cx, pr.Y-cy
+		if !g.onScreen(x, y, 24) {
+			continue
+		}
 		dx, dy := math.Cos(pr.Angle), math.Sin(pr.Angle)
-		vector.StrokeLine(screen, f32(x-dx*18), f32(y-dy*18), f32(x), f32(y), 4, color.NRGBA{0xff, 0x90, 0x30, 0x90}, true)
-		vector.DrawFilledCircle(screen, f32(x), f32(y), 5, color.RGBA{0xff, 0xe0, 0x90, 0xff}, true)
+		b.line(f32(x-dx*18), f32(y-dy*18), f32(x), f32(y), 4, nrgba(color.NRGBA{0xff, 0x90, 0x30, 0x90}))
+		b.disc(f32(x), f32(y), 5, color.RGBA{0xff, 0xe0, 0x90, 0xff})
 	}
 	for _, e := range g.fx.explosions {
 		a := float64(e.left) / float64(explosionTime)
 		r := e.r * (0.4 + 0.6*(1-a))
-		vector.DrawFilledCircle(screen, f32(e.x-cx), f32(e.y-cy), f32(r), color.NRGBA{0xff, 0x80, 0x20, uint8(160 * a)}, true)
-		vector.StrokeCircle(screen, f32(e.x-cx), f32(e.y-cy), f32(r), 3, color.NRGBA{0xff, 0xe0, 0x80, uint8(220 * a)}, true)
+		b.disc(f32(e.x-cx), f32(e.y-cy), f32(r), nrgba(color.NRGBA{0xff, 0x80, 0x20, uint8(160 * a)}))
+		b.ring(f32(e.x-cx), f32(e.y-cy), f32(r), 3, nrgba(color.NRGBA{0xff, 0xe0, 0x80, uint8(220 * a)}))
 	}
 
-	// Other players, interpolated.
-	for _, e := range c.Rendered() {
+	// Other players, interpolated: bodies and health bars in the batch,
+	// then the names over them.
+	ents := c.Rendered()
+	for _, e := range ents {
 		x, y := e.X-cx, e.Y-cy
+		if !g.onScreen(x, y, 60) {
+			continue
+		}
 		if !e.Alive {
-			vector.StrokeLine(screen, f32(x-8), f32(y-8), f32(x+8), f32(y+8), 3, colDim, true)
-			vector.StrokeLine(screen, f32(x-8), f32(y+8), f32(x+8), f32(y-8), 3, colDim, true)
+			b.line(f32(x-8), f32(y-8), f32(x+8), f32(y+8), 3, colDim)
+			b.line(f32(x-8), f32(y+8), f32(x+8), f32(y-8), 3, colDim)
 			continue
 		}
 		col := colEnemy
 		if e.Bot {
 			col = colEnemyBot
 		}
-		g.drawPlayer(screen, x, y, e.Angle, col)
-		g.drawNameplate(screen, x, y, c.Name(e.ID), e.Health)
+		g.drawPlayer(x, y, e.Angle, col)
+		g.drawHealthBar(x, y, e.Health)
+	}
+	for _, e := range ents {
+		if x, y := e.X-cx, e.Y-cy; e.Alive && g.onScreen(x, y, 60) {
+			drawText(screen, c.Name(e.ID), 13, false, x, y-42, 1, colText)
+		}
 	}
 
 	if g.cvars["cl_showhitboxes"].b() {
@@ -194,7 +227,7 @@ func (g *Game) drawWorld(screen *ebiten.Image) {
 		// interpolated one: the distance between them is the interpolation delay.
 		for _, e := range c.Entities {
 			if s, ok := e.Hist.Newest(); ok && s.Alive {
-				vector.StrokeCircle(screen, f32(s.X-cx), f32(s.Y-cy), float32(shared.PlayerRadius), 1.5, color.NRGBA{0xff, 0xff, 0xff, 0x90}, true)
+				b.ring(f32(s.X-cx), f32(s.Y-cy), float32(shared.PlayerRadius), 1.5, nrgba(color.NRGBA{0xff, 0xff, 0xff, 0x90}))
 			}
 		}
 	}
@@ -205,90 +238,62 @@ func (g *Game) drawWorld(screen *ebiten.Image) {
 	if g.cvars["cl_showerror"].f() >= 2 {
 		// Where the server last had you (after the acked command).
 		sv := c.Server.State()
-		vector.StrokeCircle(screen, f32(sv.X-cx), f32(sv.Y-cy), float32(shared.PlayerRadius), 1.5, color.NRGBA{0xff, 0x40, 0x40, 0xc0}, true)
+		b.ring(f32(sv.X-cx), f32(sv.Y-cy), float32(shared.PlayerRadius), 1.5, nrgba(color.NRGBA{0xff, 0x40, 0x40, 0xc0}))
 	}
 	if !st.Dead {
-		g.drawPlayer(screen, px-cx, py-cy, g.aim, colMe)
+		g.drawPlayer(px-cx, py-cy, g.aim, colMe)
 		if g.fx.muzzle > 0 {
 			dx, dy := math.Cos(g.aim), math.Sin(g.aim)
-			vector.DrawFilledCircle(screen, f32(px-cx+dx*26), f32(py-cy+dy*26), 7, color.RGBA{0xff, 0xf0, 0xa0, 0xff}, true)
+			b.disc(f32(px-cx+dx*26), f32(py-cy+dy*26), 7, color.RGBA{0xff, 0xf0, 0xa0, 0xff})
 		}
 	}
 }
 
-func (g *Game) drawPlayer(screen *ebiten.Image, x, y, angle float64, col color.RGBA) {
-	r := float32(shared.PlayerRadius)
+// drawPlayer adds a player at screen position x, y to the shape batch:
+// the gun towards angle (radians), the body, its outline.
+func (g *Game) drawPlayer(x, y, angle float64, col color.RGBA) {
+	b := &batch
 	dx, dy := math.Cos(angle), math.Sin(angle)
-	vector.StrokeLine(screen, float32(x), float32(y), float32(x+dx*26), float32(y+dy*26), 5, color.RGBA{0xd0, 0xd6, 0xe0, 0xff}, true)
-	vector.DrawFilledCircle(screen, float32(x), float32(y), r, col, true)
-	vector.StrokeCircle(screen, float32(x), float32(y), r, 2, color.RGBA{0x10, 0x10, 0x10, 0xff}, true)
+	b.line(float32(x), float32(y), float32(x+dx*26), float32(y+dy*26), 5, colGun)
+	b.body(float32(x), float32(y), col)
 }
 
-func (g *Game) drawNameplate(screen *ebiten.Image, x, y float64, name string, health int) {
-	drawText(screen, name, 13, false, x, y-42, 1, colText)
+// drawHealthBar adds the health bar under a player's name.
+func (g *Game) drawHealthBar(x, y float64, health int) {
+	b := &batch
 	const w = 36
-	vector.DrawFilledRect(screen, float32(x-w/2), float32(y-24), w, 4, color.RGBA{0, 0, 0, 0xb0}, false)
+	b.rect(float32(x-w/2), float32(y-24), w, 4, color.RGBA{0, 0, 0, 0xb0})
 	frac := math.Max(0, math.Min(1, float64(health)/100))
 	col := colHPGood
 	if frac < 0.35 {
 		col = colHPBad
 	}
-	vector.DrawFilledRect(screen, float32(x-w/2), float32(y-24), float32(w*frac), 4, col, false)
+	b.rect(float32(x-w/2), float32(y-24), float32(w*frac), 4, col)
 }
+
+// appendInt appends v in decimal to buf.
+func appendInt(buf []byte, v int) []byte { return strconv.AppendInt(buf, int64(v), 10) }
 
 func (g *Game) drawHUD(screen *ebiten.Image) {
 	c := g.c
 	W, H := float64(g.w), float64(g.h)
 	st := c.Predicted()
+	b := &batch
+	buf := g.draw.textBuf[:0]
+	defer func() { g.draw.textBuf = buf }()
 
+	// Shapes first: the damage flash, the reload bar, the crosshair.
+	b.use(screen)
 	if g.fx.damageFlash > 0 {
-		vector.DrawFilledRect(screen, 0, 0, float32(W), float32(H), color.NRGBA{0xb0, 0, 0, uint8(90 * g.fx.damageFlash)}, false)
+		b.rect(0, 0, float32(W), float32(H), nrgba(color.NRGBA{0xb0, 0, 0, uint8(90 * g.fx.damageFlash)}))
 	}
-
-	// Health and ammo.
-	hpCol := colHPGood
-	if c.Health < 35 {
-		hpCol = colHPBad
-	}
-	drawText(screen, fmt.Sprintf("+ %d", c.Health), 34, true, 24, H-58, 0, hpCol)
 	def := &shared.Weapons[st.Weapon]
-	ammo := fmt.Sprintf("%d / %d", st.Ammo[st.Weapon], def.MagSize)
-	drawText(screen, ammo, 34, true, W-24, H-58, 2, colText)
-	drawText(screen, def.Name, 14, false, W-24, H-76, 2, colDim)
 	if st.ReloadTicks > 0 {
 		total := float64(shared.Ticks(def.ReloadMs, c.TickRate))
 		frac := 1 - float64(st.ReloadTicks)/total
-		vector.DrawFilledRect(screen, float32(W-184), float32(H-18), 160, 6, color.RGBA{0, 0, 0, 0xb0}, false)
-		vector.DrawFilledRect(screen, float32(W-184), float32(H-18), float32(160*frac), 6, colTracerMe, false)
-		drawText(screen, "RELOADING", 14, true, W-24, H-96, 2, colTracerMe)
+		b.rect(float32(W-184), float32(H-18), 160, 6, color.RGBA{0, 0, 0, 0xb0})
+		b.rect(float32(W-184), float32(H-18), float32(160*frac), 6, colTracerMe)
 	}
-
-	// Ping and fps, top-left, and what differs from the defaults.
-	drawText(screen, fmt.Sprintf("ping %d ms   fps %.0f", c.Stats.PingMs, g.fps), 14, false, 12, 10, 0, colDim)
-	if g.cvars["cl_showerror"].f() >= 1 {
-		drawText(screen, fmt.Sprintf("prediction errors %d (last %.2f units)", c.Stats.Corrections, c.Stats.LastErrorDist), 14, false, 12, 30, 0, colTracerMe)
-	}
-	g.drawChangedCvars(screen)
-
-	// Kill feed, top-right.
-	y := 10.0
-	for _, e := range g.fx.feed {
-		var s string
-		col := colText
-		if e.notice != "" {
-			s, col = e.notice, colDim
-		} else {
-			s = fmt.Sprintf("%s  >  %s", e.killer, e.victim)
-			if e.mine {
-				col = colMe
-			} else if e.me {
-				col = colHPBad
-			}
-		}
-		drawText(screen, s, 15, e.notice == "", W-12, y, 2, col)
-		y += 22
-	}
-
 	// Crosshair at the mouse, and hit markers.
 	mx, my := ebiten.CursorPosition()
 	if g.opt.Script != nil || g.opt.AutoPlay {
@@ -296,27 +301,74 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 		mx, my = int(px+math.Cos(g.aim)*120), int(py+math.Sin(g.aim)*120)
 	}
 	fx, fy := float32(mx), float32(my)
-	ch := color.NRGBA{0xf0, 0xf0, 0xf0, 0xe0}
-	vector.StrokeLine(screen, fx-12, fy, fx-4, fy, 2, ch, false)
-	vector.StrokeLine(screen, fx+4, fy, fx+12, fy, 2, ch, false)
-	vector.StrokeLine(screen, fx, fy-12, fx, fy-4, 2, ch, false)
-	vector.StrokeLine(screen, fx, fy+4, fx, fy+12, 2, ch, false)
+	ch := nrgba(color.NRGBA{0xf0, 0xf0, 0xf0, 0xe0})
+	b.rect(fx-12, fy-1, 8, 2, ch)
+	b.rect(fx+4, fy-1, 8, 2, ch)
+	b.rect(fx-1, fy-12, 2, 8, ch)
+	b.rect(fx-1, fy+4, 2, 8, ch)
 	if g.fx.hitMarker > 0 || g.fx.killMarker > 0 {
 		hm := color.RGBA{0xff, 0xff, 0xff, 0xff}
 		if g.fx.killMarker > 0 {
 			hm = colHPBad
 		}
-		for _, s := range [][2]float32{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
-			vector.StrokeLine(screen, fx+s[0]*6, fy+s[1]*6, fx+s[0]*14, fy+s[1]*14, 3, hm, true)
+		for _, s := range [4][2]float32{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
+			b.line(fx+s[0]*6, fy+s[1]*6, fx+s[0]*14, fy+s[1]*14, 3, hm)
 		}
 	}
 
-	if st.Dead {
-		msg := "You died"
-		if g.fx.killedBy != "" {
-			msg = "Killed by " + g.fx.killedBy
+	// Health and ammo.
+	hpCol := colHPGood
+	if c.Health < 35 {
+		hpCol = colHPBad
+	}
+	buf = appendInt(append(buf[:0], "+ "...), c.Health)
+	drawTextBytes(screen, buf, 34, true, 24, H-58, 0, hpCol)
+	buf = appendInt(append(appendInt(buf[:0], int(st.Ammo[st.Weapon])), " / "...), int(def.MagSize))
+	drawTextBytes(screen, buf, 34, true, W-24, H-58, 2, colText)
+	drawText(screen, def.Name, 14, false, W-24, H-76, 2, colDim)
+	if st.ReloadTicks > 0 {
+		drawText(screen, "RELOADING", 14, true, W-24, H-96, 2, colTracerMe)
+	}
+
+	// Ping and fps, top-left, and what differs from the defaults. The fps
+	// shown changes four times a second, as a number one can read.
+	if now := time.Now(); now.Sub(g.draw.fpsShownAt) > 250*time.Millisecond {
+		g.draw.fpsShown, g.draw.fpsShownAt = int(math.Round(g.fps)), now
+	}
+	buf = appendInt(append(appendInt(append(buf[:0], "ping "...), c.Stats.PingMs), " ms   fps "...), g.draw.fpsShown)
+	drawTextBytes(screen, buf, 14, false, 12, 10, 0, colDim)
+	if g.cvars["cl_showerror"].f() >= 1 {
+		buf = appendInt(append(buf[:0], "prediction errors "...), c.Stats.Corrections)
+		buf = append(strconv.AppendFloat(append(buf, " (last "...), c.Stats.LastErrorDist, 'f', 2, 64), " units)"...)
+		buf = appendInt(append(buf, "   deaths/respawns "...), c.Stats.LifeResets)
+		drawTextBytes(screen, buf, 14, false, 12, 30, 0, colTracerMe)
+	}
+	buf = g.drawChangedCvars(screen, buf)
+
+	// Kill feed, top-right.
+	y := 10.0
+	for _, e := range g.fx.feed {
+		col := colText
+		if e.notice != "" {
+			buf, col = append(buf[:0], e.notice...), colDim
+		} else {
+			buf = append(append(append(buf[:0], e.killer...), "  >  "...), e.victim...)
+			if e.mine {
+				col = colMe
+			} else if e.me {
+				col = colHPBad
+			}
 		}
-		drawText(screen, msg, 32, true, W/2, H/2-90, 1, colHPBad)
+		drawTextBytes(screen, buf, 15, e.notice == "", W-12, y, 2, col)
+		y += 22
+	}
+
+	if st.Dead {
+		buf = append(buf[:0], "You died"...)
+		if g.fx.killedBy != "" {
+			buf = append(append(buf[:0], "Killed by "...), g.fx.killedBy...)
+		}
+		drawTextBytes(screen, buf, 32, true, W/2, H/2-90, 1, colHPBad)
 		drawText(screen, "respawning...", 18, false, W/2, H/2-48, 1, colText)
 	}
 
@@ -346,7 +398,8 @@ func (g *Game) drawScoreboard(screen *ebiten.Image) {
 	W := float64(g.w)
 	pw, ph := 560.0, 90+28*float64(len(rows))
 	x0, y0 := W/2-pw/2, 80.0
-	vector.DrawFilledRect(screen, float32(x0), float32(y0), float32(pw), float32(ph), colPanel, false)
+	batch.use(screen)
+	batch.rect(float32(x0), float32(y0), float32(pw), float32(ph), colPanel)
 	title := fmt.Sprintf("Deathmatch  -  %s", c.Map.Title)
 	for _, cv := range c.Accept.Cvars {
 		if cv.Name == "mp_fraglimit" && cv.Value != "0" {
@@ -394,7 +447,8 @@ func toRows(c *netclient.Client) []scoreRow {
 
 func (g *Game) drawMenu(screen *ebiten.Image) {
 	W, H := float64(g.w), float64(g.h)
-	vector.DrawFilledRect(screen, 0, 0, float32(W), float32(H), color.RGBA{0, 0, 0, 0x90}, false)
+	batch.use(screen)
+	batch.rect(0, 0, float32(W), float32(H), color.RGBA{0, 0, 0, 0x90})
 	drawText(screen, "PAUSED (the game goes on)", 30, true, W/2, H/2-80, 1, colText)
 	drawText(screen, "Esc: resume", 20, false, W/2, H/2-20, 1, colText)
 	drawText(screen, "Q: quit", 20, false, W/2, H/2+14, 1, colText)
@@ -427,16 +481,23 @@ func (g *Game) maybeScreenshot(screen *ebiten.Image) {
 	g.shotSaved = true
 }
 
+// changedCvarNames are the netcode switches the HUD lists when they
+// differ from their defaults.
+var changedCvarNames = []string{"cl_predict", "cl_interpolate", "cl_interp", "cl_interp_ratio", "cl_updaterate", "cl_cmdrate", "rate", "cl_cmdbackup", "cl_smooth",
+	"net_fakelag", "net_fakejitter", "net_fakeloss"}
+
 // drawChangedCvars lists, under the ping, the netcode switches that differ
-// from their defaults, so a screenshot says what was being shown.
-func (g *Game) drawChangedCvars(screen *ebiten.Image) {
+// from their defaults, so a screenshot says what was being shown. It
+// returns buf, reused.
+func (g *Game) drawChangedCvars(screen *ebiten.Image, buf []byte) []byte {
 	y := 50.0
-	for _, n := range []string{"cl_predict", "cl_interpolate", "cl_interp", "cl_interp_ratio", "cl_updaterate", "cl_cmdrate", "rate", "cl_cmdbackup", "cl_smooth",
-		"net_fakelag", "net_fakejitter", "net_fakeloss"} {
+	for _, n := range changedCvarNames {
 		v := g.cvars[n]
 		if v.value != v.def {
-			drawText(screen, fmt.Sprintf("%s %s", n, v.value), 14, false, 12, y, 0, ngWarn)
+			buf = append(append(append(buf[:0], n...), ' '), v.value...)
+			drawTextBytes(screen, buf, 14, false, 12, y, 0, ngWarn)
 			y += 18
 		}
 	}
+	return buf
 }

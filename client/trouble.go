@@ -10,7 +10,6 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"tickshot/client/netclient"
 )
@@ -75,7 +74,8 @@ func (g *Game) drawTrouble(screen *ebiten.Image) {
 		w = math.Max(w, measure(l, size, true))
 	}
 	x0, y0 := W/2-w/2-16, 64.0
-	vector.DrawFilledRect(screen, float32(x0), float32(y0), float32(w+32), float32(lineH*float64(len(lines))+16), colTroublePanel, false)
+	batch.use(screen) // the frame's batch (batch.go), so that it layers over the world
+	batch.rect(float32(x0), float32(y0), float32(w+32), float32(lineH*float64(len(lines))+16), colTroublePanel)
 	for i, l := range lines {
 		drawText(screen, l, size, true, W/2, y0+8+lineH*float64(i), 1, colTroubleText)
 	}
