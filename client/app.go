@@ -80,13 +80,16 @@ type Game struct {
 	cancel context.CancelFunc
 	c      *netclient.Client
 
-	w, h       int
-	started    time.Time
-	lastFrame  time.Time
-	fps        float64
-	menu       bool
-	quit       bool
-	shotSaved  bool
+	w, h      int
+	started   time.Time
+	lastFrame time.Time
+	fps       float64
+	menu      bool
+	quit      bool
+	shotSaved bool
+	// fireCmd is the newest command that fired (predicted): the server's
+	// spawn protection flag is stale until it has run that command.
+	fireCmd    uint32
 	playFrames int // frames drawn while playing (a screenshot waits for some)
 
 	frames     int
@@ -475,6 +478,7 @@ func (g *Game) handleEffects() {
 	for _, r := range c.TakeEffects() {
 		if r.Fired {
 			g.shotsFired++
+			g.fireCmd = c.CommandNumber()
 			sh := r.Shot
 			def := &shared.Weapons[sh.Weapon]
 			g.fx.muzzle = muzzleTime

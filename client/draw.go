@@ -214,6 +214,9 @@ func (g *Game) drawWorld(screen *ebiten.Image) {
 			col = colEnemyBot
 		}
 		g.drawPlayer(x, y, e.Angle, col)
+		if e.Protected {
+			b.ring(f32(x), f32(y), float32(shared.PlayerRadius)+6, 2, colShield)
+		}
 		g.drawHealthBar(x, y, e.Health)
 	}
 	for _, e := range ents {
@@ -242,6 +245,11 @@ func (g *Game) drawWorld(screen *ebiten.Image) {
 	}
 	if !st.Dead {
 		g.drawPlayer(px-cx, py-cy, g.aim, colMe)
+		if c.Server.Protected && g.fireCmd <= c.AckCmd() {
+			// Spawn protection: until it runs out or this player fires
+			// (the server's word arrives a round trip later).
+			b.ring(f32(px-cx), f32(py-cy), float32(shared.PlayerRadius)+6, 2, colShield)
+		}
 		if g.fx.muzzle > 0 {
 			dx, dy := math.Cos(g.aim), math.Sin(g.aim)
 			b.disc(f32(px-cx+dx*26), f32(py-cy+dy*26), 7, color.RGBA{0xff, 0xf0, 0xa0, 0xff})
@@ -381,8 +389,8 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 	if g.menu {
 		g.drawMenu(screen)
 	}
-	if !st.Dead && g.opt.Script == nil && !g.opt.AutoPlay && time.Since(g.started) < 8*time.Second {
-		drawText(screen, "WASD move   mouse aim   left click fire   R reload   1/2 weapon   Tab scores   F3 or N net_graph   Esc menu", 15, false, W/2, H-34, 1, colDim)
+	if !st.Dead && g.opt.Script == nil && !g.opt.AutoPlay && g.hintShown() {
+		drawText(screen, controlsHint, 15, false, W/2, H-34, 1, colDim)
 	}
 }
 
@@ -500,4 +508,18 @@ func (g *Game) drawChangedCvars(screen *ebiten.Image, buf []byte) []byte {
 		}
 	}
 	return buf
+}
+
+// controlsHint is the line of controls shown at the bottom of the screen
+// until the player has moved and fired, and again while F1 is held.
+const controlsHint = "WASD move   mouse aim   left click fire   R reload   1/2 weapon   Tab scores   F3 or N net_graph   Esc menu   F1 help"
+
+// colShield is the ring around a player under spawn protection.
+var colShield = color.RGBA{0x90, 0xe0, 0xff, 0xc0}
+
+// hintShown reports whether the controls hint is on screen: until the
+// player has both moved and fired (a newcomer needs it longer than a few
+// seconds), and while F1 is held.
+func (g *Game) hintShown() bool {
+	return g.moved < 64 || g.shotsFired == 0 || ebiten.IsKeyPressed(ebiten.KeyF1)
 }

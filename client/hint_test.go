@@ -1,0 +1,25 @@
+//go:build !headless
+
+package client
+
+import "testing"
+
+// The controls hint stays until the player has both moved and fired.
+func TestControlsHintStaysUntilMovedAndFired(t *testing.T) {
+	g := &Game{}
+	if !g.hintShown() {
+		t.Fatal("no hint for a player who has done nothing")
+	}
+	g.moved = 500
+	if !g.hintShown() {
+		t.Fatal("the hint went after moving only")
+	}
+	g.moved, g.shotsFired = 0, 3
+	if !g.hintShown() {
+		t.Fatal("the hint went after firing only")
+	}
+	g.moved = 500
+	if g.hintShown() {
+		t.Fatal("the hint stayed after moving and firing")
+	}
+}
