@@ -414,6 +414,12 @@ func TestConsoleNumbersAsWritten(t *testing.T) {
 // Source's names and ranges.
 func TestConsoleFrameRateCvars(t *testing.T) {
 	g := newTestGame(Options{})
+	// On the game loop's goroutine, as in the game: setting the cvars
+	// calls into Ebiten.
+	onFrame(func(*ebiten.Image) { testFrameRateCvars(t, g) })
+}
+
+func testFrameRateCvars(t *testing.T, g *Game) {
 	for _, c := range []struct{ line, want string }{
 		{"fps_max", `fps_max = 0 (0..1000, default "0")`},
 		{"fps_max 60", "fps_max = 60"},
@@ -427,16 +433,14 @@ func TestConsoleFrameRateCvars(t *testing.T) {
 			t.Errorf("%q: %q, want %q", c.line, out, c.want)
 		}
 	}
-	onFrame(func(*ebiten.Image) {
-		if ebiten.IsVsyncEnabled() {
-			t.Errorf("mat_vsync 0 left vsync on")
-		}
-		g.exec("mat_vsync 1")
-		if !ebiten.IsVsyncEnabled() {
-			t.Errorf("mat_vsync 1 left vsync off")
-		}
-		g.exec("mat_vsync 0") // the test loop runs without
-	})
+	if ebiten.IsVsyncEnabled() {
+		t.Errorf("mat_vsync 0 left vsync on")
+	}
+	g.exec("mat_vsync 1")
+	if !ebiten.IsVsyncEnabled() {
+		t.Errorf("mat_vsync 1 left vsync off")
+	}
+	g.exec("mat_vsync 0") // the test loop runs without
 }
 
 // fixedWidth measures text as 10 pixels a byte.
@@ -467,6 +471,11 @@ func TestConsoleWrapLine(t *testing.T) {
 // TestConsoleWrapsAtWidth: with the console's font, every row of long
 // output fits the console's width and no word is lost.
 func TestConsoleWrapsAtWidth(t *testing.T) {
+	// Text is measured on the game loop's goroutine, as in the game.
+	onFrame(func(*ebiten.Image) { testConsoleWrapsAtWidth(t) })
+}
+
+func testConsoleWrapsAtWidth(t *testing.T) {
 	g := newTestGame(Options{})
 	g.w, g.h = 640, 360
 	g.con.print(g.exec("help")) // long lines: every cvar's name
@@ -475,7 +484,8 @@ func TestConsoleWrapsAtWidth(t *testing.T) {
 	width := func(s string) float64 { return textWidth(s, conFont, false) }
 	rows := g.con.rows(maxW, width)
 	if len(rows) <= len(g.con.lines) {
-		t.Fatalf("%d lines gave %d rows at %v px: nothing wrapped", len(g.con.lines), len(rows), maxW)
+		t.Errorf("%d lines gave %d rows at %v px: nothing wrapped", len(g.con.lines), len(rows), maxW)
+		return
 	}
 	for _, r := range rows {
 		if w := width(r); w > maxW {

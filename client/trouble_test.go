@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/hajimehoshi/ebiten/v2"
 )
 
 // TestWrapWords: lines stay within the width, break at spaces, keep every
@@ -33,19 +35,23 @@ func TestWrapWords(t *testing.T) {
 		}
 	}
 	// With the game's font: a long reason fits a 640 px window's text column.
-	reason := "The connection to 127.0.0.1:40000 was refused: nobody is accepting connections there. Is the server running?"
-	lines := wrapWords(reason, 576, func(s string) float64 { return measure(s, 20, false) })
-	if len(lines) < 2 {
-		t.Errorf("%q in one line of %.0f px", reason, measure(reason, 20, false))
-	}
-	for _, l := range lines {
-		if w := measure(l, 20, false); w > 576 {
-			t.Errorf("line %q is %.0f px wide, more than 576", l, w)
+	// Text is measured on the game loop's goroutine, as in the game (Ebiten's
+	// text package keeps per-frame state that its Update hook writes).
+	onFrame(func(*ebiten.Image) {
+		reason := "The connection to 127.0.0.1:40000 was refused: nobody is accepting connections there. Is the server running?"
+		lines := wrapWords(reason, 576, func(s string) float64 { return measure(s, 20, false) })
+		if len(lines) < 2 {
+			t.Errorf("%q in one line of %.0f px", reason, measure(reason, 20, false))
 		}
-	}
-	if strings.Join(lines, " ") != reason {
-		t.Errorf("wrapping changed the text: %q", lines)
-	}
+		for _, l := range lines {
+			if w := measure(l, 20, false); w > 576 {
+				t.Errorf("line %q is %.0f px wide, more than 576", l, w)
+			}
+		}
+		if strings.Join(lines, " ") != reason {
+			t.Errorf("wrapping changed the text: %q", lines)
+		}
+	})
 }
 
 // TestErrorHeading: "Disconnected" after playing, "Could not connect" when

@@ -109,8 +109,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	target.SetFakeConditions(half)
 
 	rng := rand.New(rand.NewPCG(opt.Seed, 99))
-	dt := time.Second / time.Duration(opt.TickRate)
-	ticker := time.NewTicker(dt)
+	ticker := time.NewTicker(time.Second / time.Duration(opt.TickRate))
 	defer ticker.Stop()
 	start := time.Now()
 	var moveX, moveY float32
@@ -121,7 +120,8 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	var rttN int
 	warm := 0
 	deadline := time.Now().Add(time.Duration(opt.Shots)*time.Second + 60*time.Second)
-	for tick := 0; ; tick++ {
+	targetTicks := 0
+	for {
 		select {
 		case <-ctx.Done():
 			return res, ctx.Err()
@@ -134,46 +134,56 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 			if err := c.Poll(); err != nil {
 				return res, fmt.Errorf("%s: %w", c.Cfg.Name, err)
 			}
-			c.Advance(dt)
 		}
+		// Both clients make one command per tick of real time that passed
+		// (Client.FrameFunc): a ticker drops ticks on a loaded machine, and
+		// a client clock that falls behind real time claims render times
+		// the server cannot credit.
+		now := time.Now()
 		// Target: full speed, new direction every 0.25..0.8 s, pulled back
 		// towards its spawn when it wanders off.
-		if tick >= nextTurn {
-			a := rng.Float64() * 2 * math.Pi
-			st := target.Predicted()
-			if dx, dy := 736-st.X, 384-st.Y; math.Hypot(dx, dy) > 160 {
-				a = math.Atan2(dy, dx) + (rng.Float64()-0.5)*1.2
+		target.FrameFunc(now, func() netclient.Input {
+			if targetTicks >= nextTurn {
+				a := rng.Float64() * 2 * math.Pi
+				st := target.Predicted()
+				if dx, dy := 736-st.X, 384-st.Y; math.Hypot(dx, dy) > 160 {
+					a = math.Atan2(dy, dx) + (rng.Float64()-0.5)*1.2
+				}
+				moveX, moveY = float32(math.Cos(a)), float32(math.Sin(a))
+				nextTurn = targetTicks + opt.TickRate/4 + rng.IntN(opt.TickRate*55/100)
 			}
-			moveX, moveY = float32(math.Cos(a)), float32(math.Sin(a))
-			nextTurn = tick + opt.TickRate/4 + rng.IntN(opt.TickRate*55/100)
-		}
-		target.Command(netclient.Input{MoveX: moveX, MoveY: moveY})
+			targetTicks++
+			return netclient.Input{MoveX: moveX, MoveY: moveY}
+		})
 
 		// Shooter: aim at the target as rendered, fire when the weapon is ready.
-		in := netclient.Input{}
-		var tgt *netclient.RenderedEntity
-		for _, e := range shooter.Rendered() {
-			if e.ID == target.ID {
-				e := e
-				tgt = &e
+		var attacks []uint32
+		shooter.FrameFunc(now, func() netclient.Input {
+			in := netclient.Input{}
+			var tgt *netclient.RenderedEntity
+			for _, e := range shooter.Rendered() {
+				if e.ID == target.ID {
+					e := e
+					tgt = &e
+				}
 			}
-		}
-		st := shooter.Predicted()
-		if tgt != nil && tgt.Alive {
-			in.Angle = float32(math.Atan2(tgt.Y-st.Y, tgt.X-st.X))
-			warm++
-			ready := st.NextAttack <= 1 && st.ReloadTicks == 0 && st.Ammo[st.Weapon] > 0
-			if warm > opt.TickRate && ready && len(fired) < opt.Shots {
-				in.Buttons = shared.ButtonAttack
-			} else if st.Ammo[st.Weapon] == 0 {
-				in.Buttons = shared.ButtonReload
+			st := shooter.Predicted()
+			if tgt != nil && tgt.Alive {
+				in.Angle = float32(math.Atan2(tgt.Y-st.Y, tgt.X-st.X))
+				warm++
+				ready := st.NextAttack <= 1 && st.ReloadTicks == 0 && st.Ammo[st.Weapon] > 0
+				if warm > opt.TickRate && ready && len(fired)+len(attacks) < opt.Shots {
+					in.Buttons = shared.ButtonAttack
+					attacks = append(attacks, shooter.CommandNumber()+1)
+				} else if st.Ammo[st.Weapon] == 0 {
+					in.Buttons = shared.ButtonReload
+				}
 			}
-		}
-		before := shooter.CommandNumber()
-		shooter.Command(in)
-		if in.Buttons&shared.ButtonAttack != 0 {
-			if _, ok := shooter.ShotViewOf(before + 1); ok {
-				fired[before+1] = true
+			return in
+		})
+		for _, cmd := range attacks {
+			if _, ok := shooter.ShotViewOf(cmd); ok {
+				fired[cmd] = true
 				if opt.Progress != nil && len(fired)%10 == 0 {
 					fmt.Fprint(opt.Progress, ".")
 				}

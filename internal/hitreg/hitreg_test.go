@@ -2,6 +2,8 @@ package hitreg
 
 import (
 	"context"
+	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -58,3 +60,52 @@ func TestHitregOverWebsockets(t *testing.T) {
 		t.Errorf("sv_unlag 0 confirmed %.1f%% >= sv_unlag 1's %.1f%%", off.ConfirmedPct, on.ConfirmedPct)
 	}
 }
+
+// TestHitregUnderCPUHog runs the benchmark while busy goroutines, two per
+// core, compete with the server and both clients for the CPU: every shot
+// whose claimed render time the server took must still be rewound exactly,
+// and every refused claim is counted (none is expected on this load).
+func TestHitregUnderCPUHog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time benchmark over websockets under load (about 20 s)")
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	for range 2 * runtime.NumCPU() {
+		go func() {
+			x := 0
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				for i := 0; i < 1_000_000; i++ {
+					x += i
+				}
+				hogSink.Store(int64(x))
+			}
+		}()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	res, err := Run(ctx, Options{RTTMs: 200, JitterMs: 20, LossPct: 2, Shots: 40, Unlag: true, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("under a CPU hog: %+v", res)
+	if res.Answered < res.Shots*8/10 {
+		t.Fatalf("%d of %d shots answered", res.Answered, res.Shots)
+	}
+	if res.RewindClaimed+res.RewindRefused != res.Answered {
+		t.Errorf("%d claims taken + %d refused != %d answered", res.RewindClaimed, res.RewindRefused, res.Answered)
+	}
+	if res.RewindRefused == 0 && res.ErrMax != 0 {
+		t.Errorf("no claim refused, yet a rewind was %v units off", res.ErrMax)
+	}
+	if res.RewindClaimed < res.Answered*9/10 {
+		t.Errorf("the server refused %d of %d claims under load", res.RewindRefused, res.Answered)
+	}
+}
+
+var hogSink atomic.Int64
