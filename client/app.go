@@ -102,6 +102,7 @@ type Game struct {
 
 	brain       *game.Bot
 	con         console
+	chat        chat
 	netGraphUs  float64 // smoothed cost of drawing the net_graph, µs
 	draw        drawState
 	ngText      *ebiten.Image // cached net_graph text
@@ -276,6 +277,8 @@ func (g *Game) updatePlaying() error {
 	if g.c == nil || g.quit {
 		return nil // the console disconnected or quit
 	}
+	// The chat line, like the console, has the keyboard while it is open.
+	consoleOpen = consoleOpen || g.updateChat()
 	// F3 as in Source; N too, since browsers may take F3 for "find".
 	if (inpututil.IsKeyJustPressed(ebiten.KeyF3) || inpututil.IsKeyJustPressed(ebiten.KeyN)) && !consoleOpen {
 		_ = g.setCvar("net_graph", fmt.Sprint((int(g.cvars["net_graph"].f())+1)%4))
@@ -340,7 +343,7 @@ func (g *Game) readInput() netclient.Input {
 		return in
 	}
 	var in netclient.Input
-	if g.menu || g.con.open {
+	if g.menu || g.con.open || g.chat.open {
 		return netclient.Input{Angle: float32(g.aim), Weapon: g.weapon}
 	}
 	if ebiten.IsKeyPressed(ebiten.KeyA) || ebiten.IsKeyPressed(ebiten.KeyArrowLeft) {
@@ -467,6 +470,8 @@ func (g *Game) handleEvents() {
 			g.fx.addNotice(fmt.Sprintf("%s joined", e.Text))
 		case proto.EvLeft:
 			g.fx.addNotice(fmt.Sprintf("%s left", c.Name(e.A)))
+		case proto.EvChat:
+			g.onChat(&e)
 		}
 	}
 }

@@ -44,6 +44,9 @@ var consoleCommands = map[string]string{
 	"quit":       "quit: close the game",
 	"rcon":       "rcon COMMAND: run a server command (sv_* cvars, net_fake* on the server side, status, cvarlist); the listen-server host needs no password, elsewhere set rcon_password first",
 	"clear":      "clear: empty the console",
+	"say":        "say TEXT: chat to everyone on the server (or press Y or Enter in the game)",
+	"mute":       "mute NAME: hide that player's chat (for this game)",
+	"unmute":     "unmute NAME: show that player's chat again",
 }
 
 func (c *console) print(s string) {
@@ -310,6 +313,16 @@ func (g *Game) exec(line string) string {
 		}
 		g.c.SendCommand("kill", "")
 		return ""
+	case "say":
+		if len(args) == 0 {
+			return consoleCommands["say"]
+		}
+		return g.say(strings.Join(args, " "))
+	case "mute", "unmute":
+		if len(args) == 0 {
+			return consoleCommands[name]
+		}
+		return g.mute(strings.Join(args, " "), name == "mute")
 	case "rcon":
 		if len(args) == 0 {
 			return consoleCommands["rcon"]

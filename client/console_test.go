@@ -543,3 +543,20 @@ func TestConsoleScrolls(t *testing.T) {
 		t.Errorf("after clear: %q, scroll %d", v, c.scroll)
 	}
 }
+
+// say needs a server; mute and unmute keep a list of hidden names.
+func TestConsoleSayAndMute(t *testing.T) {
+	g := newTestGame(Options{})
+	if out := g.exec("say hello"); out != "not connected" {
+		t.Errorf("say without a server: %q", out)
+	}
+	if out := g.exec("say"); !strings.HasPrefix(out, "say TEXT") {
+		t.Errorf("say alone: %q, want its help", out)
+	}
+	if out := g.exec("mute Bad Guy"); out != "muted Bad Guy" || !g.chat.muted["Bad Guy"] {
+		t.Errorf("mute: %q, muted %v", out, g.chat.muted)
+	}
+	if out := g.exec("unmute Bad Guy"); out != "unmuted Bad Guy" || g.chat.muted["Bad Guy"] {
+		t.Errorf("unmute: %q, muted %v", out, g.chat.muted)
+	}
+}

@@ -103,6 +103,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		g.drawWorld(screen)
 		g.c.MarkDrawn() // the next frame's commands claim this render time
 		g.drawHUD(screen)
+		g.drawChat(screen) // chat.go
 		g.drawNetGraph(screen)
 		g.drawTrouble(screen) // trouble.go
 	}

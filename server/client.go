@@ -31,6 +31,12 @@ type session struct {
 	lastScor  uint32 // tick of the last scoreboard sent
 	scoresDue bool   // the scoreboard changed since it was last sent
 
+	// Chat flood control (say): tokens left, and the tick they were last
+	// refilled to; refused messages.
+	chatTokens  int
+	chatAt      uint32
+	chatRefused int
+
 	// Abuse accounting: counted, logged once.
 	warned    bool
 	badRcon   bool
@@ -49,6 +55,7 @@ func newSession(conn *proto.Conn, p *game.Player, hello proto.Hello, now uint32,
 	// last seconds' backlog.
 	ss.acks.ackTick = now
 	ss.view.ents = map[uint16]*game.EntityView{}
+	ss.chatTokens, ss.chatAt = ChatBurst, now
 	ss.cmds.budget = maxTicks
 	ss.rate.snapAcc = float64(tickRate) // the first snapshot goes out at once
 	ss.applyRates(hello.Rate, hello.UpdateRate, hello.CmdRate, hello.InterpMs, hello.InterpRatio, tickRate)

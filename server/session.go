@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"tickshot/game"
 	"tickshot/net/proto"
@@ -140,6 +141,8 @@ func (s *Server) onCommand(ss *session, m *proto.Command) {
 		if err := s.w.Suicide(ss.player); err != nil {
 			s.print(ss, "kill: "+err.Error())
 		}
+	case "say":
+		s.say(ss, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m.Text), "say")))
 	case "rcon":
 		if s.cfg.RconPassword == "" {
 			s.print(ss, "rcon is disabled on this server (no --rcon-password)")
@@ -524,4 +527,53 @@ func (ss *session) leanScores(rows []proto.ScoreEntry) []proto.ScoreEntry {
 		}
 	}
 	return out
+}
+
+// Chat flood control: a player may say ChatBurst messages at once, then one
+// every ChatIntervalMs (a token bucket); more are refused with a message to
+// the sender, never passed on.
+const (
+	ChatBurst      = 4
+	ChatIntervalMs = 1000
+)
+
+// say passes a chat message on to every player (EvChat): control
+// characters stripped, cut to proto.MaxChatLen bytes, rate-limited.
+func (s *Server) say(ss *session, text string) {
+	text = proto.TruncateUTF8(stripControl(text), proto.MaxChatLen)
+	if text == "" {
+		return
+	}
+	now := s.w.Tick
+	refill := uint32(ChatIntervalMs * s.cfg.TickRate / 1000)
+	if ss.chatTokens < ChatBurst && now > ss.chatAt {
+		gained := min(int((now-ss.chatAt)/max(refill, 1)), ChatBurst)
+		if gained > 0 {
+			ss.chatTokens = min(ss.chatTokens+gained, ChatBurst)
+			ss.chatAt += uint32(gained) * refill
+		}
+	}
+	if ss.chatTokens <= 0 {
+		ss.chatRefused++
+		if ss.chatRefused == 1 {
+			s.log.Info("chat flood: messages refused", "player", ss.player.Name, "id", ss.player.ID)
+		}
+		s.print(ss, "chat: you are sending messages too fast; wait a second")
+		return
+	}
+	if ss.chatTokens == ChatBurst {
+		ss.chatAt = now // the bucket was full: refill from now
+	}
+	ss.chatTokens--
+	s.addEvent(proto.Event{Kind: proto.EvChat, A: ss.player.ID, Text: text}, 0)
+}
+
+// stripControl removes control characters and invalid UTF-8 from s.
+func stripControl(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, ""))
 }

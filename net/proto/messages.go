@@ -65,6 +65,7 @@ type Message interface{ Type() MsgType }
 const (
 	MaxNameLen     = 24   // bytes of a player name
 	MaxReasonLen   = 256  // bytes of a reject/disconnect reason
+	MaxChatLen     = 128  // bytes of a chat message (EvChat)
 	MaxCommandLen  = 256  // bytes of a console command
 	MaxPrintLen    = 8192 // bytes of a Print (may hold several lines)
 	MaxCmdsPerMsg  = 32   // usercmds in one Cmds message (new + backup)
@@ -259,6 +260,9 @@ const (
 	EvMatchEnd uint8 = 8
 	// EvMatchStart: a new match started; scores are reset.
 	EvMatchStart uint8 = 9
+	// EvChat: player A says Text (at most MaxChatLen bytes, control
+	// characters stripped by the server).
+	EvChat uint8 = 10
 )
 
 // ProjectileState is a projectile in flight. Positions and velocities are

@@ -1,0 +1,138 @@
+//go:build !headless
+
+package client
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"tickshot/net/proto"
+)
+
+// Chat: `say` on the console or the chat key (Y or Enter) in the game; the
+// server strips control characters, cuts messages to proto.MaxChatLen
+// bytes and rate-limits them (server.ChatBurst), and sends them to every
+// player as EvChat. Messages show at the bottom left for chatShowTime and
+// stay in the console; `mute NAME` hides a player's.
+
+// chatShowTime is how long a message stays on the HUD; chatLines how many show.
+const (
+	chatShowTime = 10 * time.Second
+	chatLines    = 6
+)
+
+// chatLine is one message received: the sender's name is looked up when
+// drawn (it may arrive with the scoreboard after the message).
+type chatLine struct {
+	from uint16
+	text string
+	at   time.Time
+}
+
+// chat is the chat's state: the input line while typing, and the messages.
+type chat struct {
+	open  bool
+	input []rune
+	lines []chatLine
+	muted map[string]bool
+}
+
+// say sends text as chat; it returns what the console shows.
+func (g *Game) say(text string) string {
+	if g.c == nil {
+		return "not connected"
+	}
+	text = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, strings.TrimSpace(text))
+	if text == "" {
+		return ""
+	}
+	g.c.SendCommand("say "+proto.TruncateUTF8(text, proto.MaxChatLen), "")
+	return ""
+}
+
+// mute hides (or shows again) a player's chat.
+func (g *Game) mute(name string, on bool) string {
+	if g.chat.muted == nil {
+		g.chat.muted = map[string]bool{}
+	}
+	if on {
+		g.chat.muted[name] = true
+		return "muted " + name
+	}
+	delete(g.chat.muted, name)
+	return "unmuted " + name
+}
+
+// onChat takes an EvChat: into the console and onto the HUD, unless muted.
+func (g *Game) onChat(e *proto.Event) {
+	name := g.c.Name(e.A)
+	if g.chat.muted[name] {
+		return
+	}
+	g.con.print(fmt.Sprintf("%s: %s", name, e.Text))
+	g.chat.lines = append(g.chat.lines, chatLine{from: e.A, text: e.Text, at: time.Now()})
+	if len(g.chat.lines) > chatLines {
+		g.chat.lines = g.chat.lines[len(g.chat.lines)-chatLines:]
+	}
+}
+
+// updateChat handles the chat key and the line being typed; it returns true
+// while the chat has the keyboard.
+func (g *Game) updateChat() bool {
+	ch := &g.chat
+	if !ch.open {
+		if g.menu || g.opt.Script != nil || g.opt.AutoPlay {
+			return false
+		}
+		if inpututil.IsKeyJustPressed(ebiten.KeyY) || inpututil.IsKeyJustPressed(ebiten.KeyEnter) {
+			ch.open, ch.input = true, ch.input[:0]
+			return true
+		}
+		return false
+	}
+	for _, r := range ebiten.AppendInputChars(nil) {
+		if !unicode.IsControl(r) && len(string(ch.input)) < proto.MaxChatLen {
+			ch.input = append(ch.input, r)
+		}
+	}
+	switch {
+	case inpututil.IsKeyJustPressed(ebiten.KeyEscape):
+		ch.open = false
+	case repeat(ebiten.KeyBackspace) && len(ch.input) > 0:
+		ch.input = ch.input[:len(ch.input)-1]
+	case inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter):
+		if out := g.say(string(ch.input)); out != "" {
+			g.con.print(out)
+		}
+		ch.open = false
+	}
+	return true
+}
+
+// drawChat draws the recent messages and the line being typed at the
+// bottom left, above the health.
+func (g *Game) drawChat(screen *ebiten.Image) {
+	y := float64(g.h) - 96
+	if g.chat.open {
+		drawText(screen, "say: "+string(g.chat.input)+"_", 16, false, 24, y, 0, colText)
+	}
+	now := time.Now()
+	for i := len(g.chat.lines) - 1; i >= 0; i-- {
+		l := g.chat.lines[i]
+		if now.Sub(l.at) > chatShowTime && !g.chat.open {
+			continue
+		}
+		y -= 22
+		drawText(screen, g.c.Name(l.from)+": "+l.text, 16, false, 24, y, 0, colText)
+	}
+}
