@@ -67,14 +67,18 @@ func allocText(w, h int) (x, y int, ok bool) {
 	if txt.resetFrame == txt.frame && txt.frame != 0 {
 		return 0, 0, false // full again within a frame: do not thrash
 	}
-	// Full: what the batch holds still refers to the old text; draw it,
-	// then start over.
+	dropText(img)
+	return atl.shelf.alloc(w, h)
+}
+
+// dropText empties the atlas of text (it is full). What the batch holds
+// still refers to the old text: it is drawn first.
+func dropText(img *ebiten.Image) {
 	batch.flush()
 	img.SubImage(image.Rect(0, spriteRowH, atlasW, atlasH)).(*ebiten.Image).Clear()
 	atl.shelf = shelfPacker{w: atlasW, h: atlasH, top: spriteRowH}
 	atl.resets++
 	txt.drop()
-	return atl.shelf.alloc(w, h)
 }
 
 // whiteSource is a plain white image: the source of the batch that draws

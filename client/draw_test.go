@@ -25,6 +25,11 @@ func TestDrawCostIndependentOfPlayers(t *testing.T) {
 		g := newDrawGame(newFakeClient(t, fakeWorld{others: others}), testScreenW, testScreenH, 3)
 		var r result
 		onFrame(func(*ebiten.Image) {
+			// Start from an atlas empty of text: what earlier tests left in
+			// it (TestTextFromAtlas fills it on purpose) could make it
+			// overflow during the measured frames, and laying every name out
+			// again would count as per-player allocations.
+			dropText(atlasImage())
 			dst := ebiten.NewImage(testScreenW, testScreenH)
 			defer dst.Deallocate()
 			g.Draw(dst) // the first frame lays the text out
