@@ -5,9 +5,7 @@ package main
 import (
 	"encoding/json"
 	"image"
-	"image/png"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -92,15 +90,7 @@ func TestWindowConnectionProblem(t *testing.T) {
 	}
 
 	// The warning is drawn: its yellow text on a dark red panel, top centre.
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v", err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, shot)
 	b := img.Bounds()
 	yellow := countNear(img, image.Rect(b.Dx()/4, 60, b.Dx()*3/4, 110), 0xff, 0xd8, 0x60)
 	if yellow < 100 {

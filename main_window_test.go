@@ -10,8 +10,8 @@ package main
 import (
 	"encoding/json"
 
+	"image"
 	"image/png"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -84,15 +84,7 @@ func TestWindowShowsArena(t *testing.T) {
 	if !r.Connected || r.Snapshots == 0 {
 		t.Fatalf("client did not play: %+v", r)
 	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v", err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, shot)
 	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 720 {
 		t.Fatalf("screenshot is %v, want 1280x720", b)
 	}
@@ -253,15 +245,7 @@ func TestWindowNetGraph(t *testing.T) {
 	if r.NetGraphUs <= 0 {
 		t.Errorf("net_graph cost not measured: was it drawn?")
 	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, shot)
 	// The panel is in the bottom half, at the right, or at the left when
 	// the player is drawn at the right (netGraphPlace); count bar pixels there.
 	var bars, dark int
@@ -292,7 +276,7 @@ func TestWindowNetGraph(t *testing.T) {
 // the small range map so they meet): both must see each other and shots
 // must land.
 func TestWindowTwoClientsPlayEachOther(t *testing.T) {
-	port := freePort(t)
+	port := pickPort(t)
 	addr := "127.0.0.1:" + strconv.Itoa(port)
 	srv := exec.Command(binPath, "server", "--addr", addr, "--map", "range", "--bots", "0")
 	srvOut := &syncBuffer{}
@@ -356,14 +340,19 @@ func TestWindowTwoClientsPlayEachOther(t *testing.T) {
 	}
 }
 
-func freePort(t *testing.T) int {
+// readPNG decodes the screenshot at path.
+func readPNG(t *testing.T, path string) image.Image {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return img
 }
 
 // TestWindowShowsConnectionError joins a port where no server listens: the
@@ -373,7 +362,7 @@ func freePort(t *testing.T) int {
 func TestWindowShowsConnectionError(t *testing.T) {
 	dir := t.TempDir()
 	rep, shot := filepath.Join(dir, "report.json"), filepath.Join(dir, "err.png")
-	addr := "127.0.0.1:" + strconv.Itoa(freePort(t))
+	addr := "127.0.0.1:" + strconv.Itoa(pickPort(t))
 	cmd := exec.Command(binPath, "connect", addr, "--nosound", "--screenshot", shot,
 		"--screenshot-after", "2s", "--exit-report", rep, "--width", "640", "--height", "360")
 	out, _ := runWithTimeout(cmd, 40*time.Second)
@@ -390,15 +379,7 @@ func TestWindowShowsConnectionError(t *testing.T) {
 	}
 	// The sentence (about 800 px at 20 px) wraps inside the 640 px window:
 	// its text (colText) forms two or more lines and never touches the edges.
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v", err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, shot)
 	b := img.Bounds()
 	lines, inRow, edge := 0, false, 0
 	for y := b.Min.Y; y < b.Max.Y; y++ {
