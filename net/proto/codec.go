@@ -313,6 +313,9 @@ func Check(m Message) error {
 			if err := checkText("score name", r.Name, MaxNameLen); err != nil {
 				return err
 			}
+			if r.Team > MaxTeam {
+				return fmt.Errorf("team %d of player %d does not exist", r.Team, r.ID)
+			}
 		}
 	}
 	return nil

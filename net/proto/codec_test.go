@@ -41,7 +41,7 @@ func sampleMessages() []Message {
 				{ID: 1, Tick: 4990, Kind: EvShot, A: 2, X: 10, Y: 20, X2: 300, Y2: -400},
 				{ID: 2, Tick: 4991, Kind: EvJoin, A: 4, Text: "Alyx"},
 			}),
-			Scores:     []ScoreEntry{{ID: 2, Name: "[BOT] Bernier", Kills: 3, Deaths: 1, PingMs: 0, Bot: true}},
+			Scores:     []ScoreEntry{{ID: 2, Name: "[BOT] Bernier", Kills: 3, Deaths: 1, PingMs: 0, Bot: true, Team: TeamBlue}},
 			TickTimeUs: 250, PingMs: 42},
 		&Disconnect{Reason: "kicked: message flood"},
 	}

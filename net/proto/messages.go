@@ -16,7 +16,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 3
+const ProtocolVersion = 4
 
 // MsgType is the first byte of every message.
 type MsgType uint8
@@ -311,7 +311,21 @@ type ScoreEntry struct {
 	Deaths   int16
 	PingMs   uint16
 	Bot      bool
+	// Team is the player's team, Source's numbering: TeamNone (free-for-all),
+	// TeamSpectator, TeamRed or TeamBlue.
+	Team uint8
 }
+
+// Teams, numbered as Source numbers them (0 unassigned, 1 spectator, 2 and 3
+// the two playing teams).
+const (
+	TeamNone      uint8 = 0 // free-for-all (mp_gamemode dm)
+	TeamSpectator uint8 = 1 // watching, no body
+	TeamRed       uint8 = 2
+	TeamBlue      uint8 = 3
+	// MaxTeam is the highest valid Team value.
+	MaxTeam = TeamBlue
+)
 
 // Snapshot is the world as the server sends it to one client.
 type Snapshot struct {

@@ -38,13 +38,14 @@ func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
 		e.EncodeArrayLen(len(s.Scores))
 		for i := range s.Scores {
 			r := &s.Scores[i]
-			e.EncodeArrayLen(6)
+			e.EncodeArrayLen(7)
 			e.EncodeUint(uint64(r.ID))
 			e.EncodeString(r.Name)
 			e.EncodeInt(int64(r.Kills))
 			e.EncodeInt(int64(r.Deaths))
 			e.EncodeUint(uint64(r.PingMs))
 			e.EncodeBool(r.Bot)
+			e.EncodeUint(uint64(r.Team))
 		}
 	}
 	e.EncodeUint(uint64(s.TickTimeUs))
