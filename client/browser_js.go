@@ -38,8 +38,10 @@ func (g *Game) initBridge() {
 // the published state.
 func (g *Game) bridgeUpdate() {
 	b := &g.bridge
-	if b.reconnect.Swap(false) && g.phase == phaseError {
-		g.connect()
+	if b.reconnect.Swap(false) {
+		if s, ok := g.scenes.Current().(*connectScene); ok {
+			s.retry(g.ctx)
+		}
 	}
 	if time.Since(b.last) < 200*time.Millisecond {
 		return

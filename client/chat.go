@@ -88,10 +88,10 @@ func (g *Game) onChat(e *proto.Event) {
 
 // updateChat handles the chat key and the line being typed; it returns true
 // while the chat has the keyboard.
-func (g *Game) updateChat() bool {
+func (g *Game) updateChat(paused bool) bool {
 	ch := &g.chat
 	if !ch.open {
-		if g.menu || g.opt.Script != nil || g.opt.AutoPlay {
+		if paused || g.opt.Script != nil || g.opt.AutoPlay {
 			return false
 		}
 		if inpututil.IsKeyJustPressed(ebiten.KeyY) || inpututil.IsKeyJustPressed(ebiten.KeyEnter) {

@@ -299,13 +299,11 @@ func (g *Game) exec(line string) string {
 		if len(args) != 1 {
 			return "usage: connect HOST:PORT"
 		}
-		g.disconnect("connecting elsewhere")
-		g.opt.Addr = args[0]
-		g.connect()
+		g.ctx.Connect(args[0])
 		return "connecting to " + args[0]
 	case "disconnect":
 		g.disconnect("disconnected by player")
-		g.phase, g.err = phaseError, fmt.Errorf("you left the server")
+		g.scenes.Switch(newErrorScene(g.opt.Addr, fmt.Errorf("you left the server"), true))
 		return ""
 	case "kill":
 		if g.c == nil {

@@ -18,7 +18,7 @@ import (
 // newTestGame is a Game with its cvars and nothing running: no window, no
 // connection (exec, complete and setCvar need no more).
 func newTestGame(opt Options) *Game {
-	return &Game{opt: opt, cvars: newCvars()}
+	return newGame(opt)
 }
 
 func serverCvarNames() []string {

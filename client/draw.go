@@ -73,7 +73,7 @@ func (g *Game) worldToScreen(x, y float64) (float64, float64) {
 	return x - cx, y - cy
 }
 
-// Draw implements ebiten.Game.
+// Draw implements ebiten.Game: the current scene, then the console over it.
 func (g *Game) Draw(screen *ebiten.Image) {
 	g.limitFrameRate()
 	now := time.Now()
@@ -83,33 +83,27 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		}
 	}
 	g.lastFrame = now
-	g.frames++
+	g.stats.frames++
 	defer g.bridgeDrawn()
 	defer txt.endFrame()
 	batch.use(screen)
 	batch.flush()
-	if g.phase != phasePlaying {
-		screen.Fill(colBG) // drawWorld covers the screen itself
-	}
-	switch g.phase {
-	case phaseConnecting:
-		drawText(screen, "TICKSHOT", 48, true, float64(g.w)/2, float64(g.h)/2-80, 1, colMe)
-		drawText(screen, fmt.Sprintf("Connecting to %s ...", g.opt.Addr), 20, false, float64(g.w)/2, float64(g.h)/2, 1, colText)
-		drawText(screen, "Esc: quit", 16, false, float64(g.w)/2, float64(g.h)/2+40, 1, colDim)
-	case phaseError:
-		g.drawError(screen) // trouble.go
-	case phasePlaying:
-		g.playFrames++
-		g.drawWorld(screen)
-		g.c.MarkDrawn() // the next frame's commands claim this render time
-		g.drawHUD(screen)
-		g.drawChat(screen) // chat.go
-		g.drawNetGraph(screen)
-		g.drawTrouble(screen) // trouble.go
-	}
+	g.scenes.Draw(screen)
 	g.drawConsole(screen)
 	batch.flush()
 	g.maybeScreenshot(screen)
+}
+
+// Draw implements Scene: the world, the HUD, chat, net_graph and warnings.
+func (p *playScene) Draw(screen *ebiten.Image) {
+	g := p.g
+	g.stats.playFrames++
+	p.drawWorld(screen)
+	p.c.MarkDrawn() // the next frame's commands claim this render time
+	p.drawHUD(screen)
+	g.drawChat(screen) // chat.go
+	g.drawNetGraph(screen)
+	g.drawTrouble(screen) // trouble.go
 }
 
 // onScreen tells whether a point at screen position x, y (pixels) with
@@ -121,8 +115,8 @@ func (g *Game) onScreen(x, y, margin float64) bool {
 // drawWorld draws the arena, the effects and the players into the
 // frame's batch: shapes, the bodies' sprites, name plates from the text
 // cache.
-func (g *Game) drawWorld(screen *ebiten.Image) {
-	c := g.c
+func (p *playScene) drawWorld(screen *ebiten.Image) {
+	g, c := p.g, p.c
 	m := c.Map
 	cx, cy := g.camera()
 	W, H := float64(g.w), float64(g.h)
@@ -245,14 +239,14 @@ func (g *Game) drawWorld(screen *ebiten.Image) {
 		b.ring(f32(sv.X-cx), f32(sv.Y-cy), float32(shared.PlayerRadius), 1.5, nrgba(color.NRGBA{0xff, 0x40, 0x40, 0xc0}))
 	}
 	if !st.Dead {
-		g.drawPlayer(px-cx, py-cy, g.aim, colMe)
-		if c.Server.Protected && g.fireCmd <= c.AckCmd() {
+		g.drawPlayer(px-cx, py-cy, p.aim, colMe)
+		if c.Server.Protected && p.fireCmd <= c.AckCmd() {
 			// Spawn protection: until it runs out or this player fires
 			// (the server's word arrives a round trip later).
 			b.ring(f32(px-cx), f32(py-cy), float32(shared.PlayerRadius)+6, 2, colShield)
 		}
 		if g.fx.muzzle > 0 {
-			dx, dy := math.Cos(g.aim), math.Sin(g.aim)
+			dx, dy := math.Cos(p.aim), math.Sin(p.aim)
 			b.disc(f32(px-cx+dx*26), f32(py-cy+dy*26), 7, color.RGBA{0xff, 0xf0, 0xa0, 0xff})
 		}
 	}
@@ -283,8 +277,8 @@ func (g *Game) drawHealthBar(x, y float64, health int) {
 // appendInt appends v in decimal to buf.
 func appendInt(buf []byte, v int) []byte { return strconv.AppendInt(buf, int64(v), 10) }
 
-func (g *Game) drawHUD(screen *ebiten.Image) {
-	c := g.c
+func (p *playScene) drawHUD(screen *ebiten.Image) {
+	g, c := p.g, p.c
 	W, H := float64(g.w), float64(g.h)
 	st := c.Predicted()
 	b := &batch
@@ -307,7 +301,7 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 	mx, my := ebiten.CursorPosition()
 	if g.opt.Script != nil || g.opt.AutoPlay {
 		px, py := g.worldToScreen(g.drawPos())
-		mx, my = int(px+math.Cos(g.aim)*120), int(py+math.Sin(g.aim)*120)
+		mx, my = int(px+math.Cos(p.aim)*120), int(py+math.Sin(p.aim)*120)
 	}
 	fx, fy := float32(mx), float32(my)
 	ch := nrgba(color.NRGBA{0xf0, 0xf0, 0xf0, 0xe0})
@@ -387,8 +381,8 @@ func (g *Game) drawHUD(screen *ebiten.Image) {
 	if ebiten.IsKeyPressed(ebiten.KeyTab) || (g.fx.bannerLeft > 0 && g.fx.banner != "New match") {
 		g.drawScoreboard(screen)
 	}
-	if g.menu {
-		g.drawMenu(screen)
+	if p.menu {
+		p.drawMenu(screen)
 	}
 	if !st.Dead && g.opt.Script == nil && !g.opt.AutoPlay && g.hintShown() {
 		drawText(screen, controlsHint, 15, false, W/2, H-34, 1, colDim)
@@ -454,14 +448,15 @@ func toRows(c *netclient.Client) []scoreRow {
 	return rows
 }
 
-func (g *Game) drawMenu(screen *ebiten.Image) {
+func (p *playScene) drawMenu(screen *ebiten.Image) {
+	g := p.g
 	W, H := float64(g.w), float64(g.h)
 	batch.use(screen)
 	batch.rect(0, 0, float32(W), float32(H), color.RGBA{0, 0, 0, 0x90})
 	drawText(screen, "PAUSED (the game goes on)", 30, true, W/2, H/2-80, 1, colText)
 	drawText(screen, "Esc: resume", 20, false, W/2, H/2-20, 1, colText)
 	drawText(screen, "Q: quit", 20, false, W/2, H/2+14, 1, colText)
-	drawText(screen, "Connected to "+g.opt.Addr, 14, false, W/2, H/2+60, 1, colDim)
+	drawText(screen, "Connected to "+p.addr, 14, false, W/2, H/2+60, 1, colDim)
 }
 
 // maybeScreenshot saves the screen once, after ScreenshotAfter (tests).
@@ -475,7 +470,14 @@ func (g *Game) maybeScreenshot(screen *ebiten.Image) {
 	// Wait for the game to be on screen for some frames, not only for the
 	// time: on a starved machine the first frames come slowly, and a test
 	// reading the screenshot wants the game as it is drawn in play.
-	if (g.phase == phaseConnecting || (g.phase == phasePlaying && g.playFrames < screenshotMinFrames)) &&
+	connecting := false
+	switch s := g.scenes.Current().(type) {
+	case *connectScene:
+		connecting = s.err == nil
+	case *playScene:
+		connecting = g.stats.playFrames < screenshotMinFrames
+	}
+	if connecting &&
 		time.Since(g.started) < g.opt.ScreenshotAfter+20*time.Second {
 		return
 	}
@@ -522,5 +524,5 @@ var colShield = color.RGBA{0x90, 0xe0, 0xff, 0xc0}
 // player has both moved and fired (a newcomer needs it longer than a few
 // seconds), and while F1 is held.
 func (g *Game) hintShown() bool {
-	return g.moved < 64 || g.shotsFired == 0 || ebiten.IsKeyPressed(ebiten.KeyF1)
+	return g.stats.moved < 64 || g.stats.shotsFired == 0 || ebiten.IsKeyPressed(ebiten.KeyF1)
 }

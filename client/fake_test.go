@@ -129,8 +129,9 @@ func newFakeClient(tb testing.TB, w fakeWorld) *netclient.Client {
 // newDrawGame is a Game playing on c, w×h pixels, with net_graph at level
 // netGraph: what Draw needs, without a window of its own.
 func newDrawGame(c *netclient.Client, w, h, netGraph int) *Game {
-	g := &Game{opt: Options{Addr: "pipe", AutoPlay: true}, cvars: newCvars(), w: w, h: h,
-		c: c, phase: phasePlaying, started: time.Now().Add(-time.Minute)}
+	g := newGame(Options{Addr: "pipe", AutoPlay: true, Width: w, Height: h})
+	g.started = time.Now().Add(-time.Minute)
+	g.scenes.Switch(newPlayScene(g, c, "pipe"))
 	g.cvars["net_graph"].value = fmt.Sprint(netGraph)
 	return g
 }

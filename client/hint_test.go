@@ -10,15 +10,15 @@ func TestControlsHintStaysUntilMovedAndFired(t *testing.T) {
 	if !g.hintShown() {
 		t.Fatal("no hint for a player who has done nothing")
 	}
-	g.moved = 500
+	g.stats.moved = 500
 	if !g.hintShown() {
 		t.Fatal("the hint went after moving only")
 	}
-	g.moved, g.shotsFired = 0, 3
+	g.stats.moved, g.stats.shotsFired = 0, 3
 	if !g.hintShown() {
 		t.Fatal("the hint went after firing only")
 	}
-	g.moved = 500
+	g.stats.moved = 500
 	if g.hintShown() {
 		t.Fatal("the hint stayed after moving and firing")
 	}

@@ -62,7 +62,7 @@ func (g *Game) drawTrouble(screen *ebiten.Image) {
 	if g.c == nil {
 		return
 	}
-	msg := g.trouble.update(g.c, time.Now())
+	msg := g.stats.trouble.update(g.c, time.Now())
 	if msg == "" {
 		return
 	}
@@ -83,26 +83,25 @@ func (g *Game) drawTrouble(screen *ebiten.Image) {
 
 // errorHeading is the title of the error screen: "Disconnected" after
 // playing, "Could not connect" when this attempt never got in.
-func (g *Game) errorHeading() string {
-	if g.connectedOnce {
+func (s *connectScene) errorHeading() string {
+	if s.connectedOnce {
 		return "Disconnected"
 	}
 	return "Could not connect"
 }
 
 // errorText is the reason on the error screen and in the report: a sentence.
-func (g *Game) errorText() string {
-	return netclient.Describe(g.err, g.opt.Addr)
+func (s *connectScene) errorText() string {
+	return netclient.Describe(s.err, s.addr)
 }
 
 // drawError draws the error screen: the heading, the reason wrapped inside
 // the window, and the keys.
-func (g *Game) drawError(screen *ebiten.Image) {
+func (s *connectScene) drawError(screen *ebiten.Image, W, H float64) {
 	const size, lineH = 20.0, 28.0
-	W, H := float64(g.w), float64(g.h)
-	lines := wrapWords(g.errorText(), math.Min(W-64, 900), func(s string) float64 { return measure(s, size, false) })
+	lines := wrapWords(s.errorText(), math.Min(W-64, 900), func(s string) float64 { return measure(s, size, false) })
 	top := H/2 - 70 - lineH*float64(len(lines)-1)/2
-	drawText(screen, g.errorHeading(), 36, true, W/2, top, 1, colHPBad)
+	drawText(screen, s.errorHeading(), 36, true, W/2, top, 1, colHPBad)
 	y := top + 60
 	for _, l := range lines {
 		drawText(screen, l, size, false, W/2, y, 1, colText)

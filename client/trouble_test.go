@@ -3,6 +3,7 @@
 package client
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -57,7 +58,7 @@ func TestWrapWords(t *testing.T) {
 // TestErrorHeading: "Disconnected" after playing, "Could not connect" when
 // the attempt never got in.
 func TestErrorHeading(t *testing.T) {
-	g := &Game{}
+	g := newErrorScene("127.0.0.1:1", errors.New("refused"), false)
 	if got := g.errorHeading(); got != "Could not connect" {
 		t.Errorf("never connected: %q", got)
 	}
