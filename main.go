@@ -228,8 +228,12 @@ func checkCvars(flagName string, cvars cvarFlags) error {
 			}
 			return fmt.Errorf("--%s %s=%s: no server cvar is called %q (known: %s)", flagName, kv[0], kv[1], kv[0], strings.Join(names, ", "))
 		}
-		if f, err := strconv.ParseFloat(kv[1], 64); err != nil || !finite(f) || f < info.Min || f > info.Max {
-			return fmt.Errorf("--%s %s=%s is out of range: want a number %g..%g", flagName, kv[0], kv[1], info.Min, info.Max)
+		if _, err := info.Number(kv[1]); err != nil {
+			want := info.RangeText()
+			if len(info.Values) == 0 {
+				want = "a number " + want
+			}
+			return fmt.Errorf("--%s %s=%s is out of range: want %s", flagName, kv[0], kv[1], want)
 		}
 	}
 	return nil
@@ -295,7 +299,7 @@ func cvarVar(fs *flag.FlagSet) *cvarFlags {
 	c := &cvarFlags{}
 	help := "set a server console variable, repeatable:"
 	for _, v := range server.ServerCvars {
-		help += fmt.Sprintf("\n  %s (%g..%g, default %s): %s", v.Name, v.Min, v.Max, v.Default, v.Help)
+		help += fmt.Sprintf("\n  %s (%s, default %s): %s", v.Name, v.RangeText(), v.Default, v.Help)
 	}
 	fs.Var(c, "cvar", help)
 	return c

@@ -40,6 +40,10 @@ type Bot struct {
 	Skill float64
 	huntX float64
 	huntY float64
+	// Team is the bot's team in team deathmatch: hitboxes of the same
+	// team are teammates, never targeted nor hunted. TeamNone: everyone
+	// is an enemy.
+	Team Team
 }
 
 // NewBot returns a bot brain whose choices follow seed.
@@ -61,7 +65,7 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 	ti := -1
 	bestD := math.Inf(1)
 	for i, e := range enemies {
-		if !e.Alive {
+		if !e.Alive || b.teammate(e) {
 			continue
 		}
 		d := math.Hypot(e.X-x, e.Y-y)
@@ -135,7 +139,7 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 			// Now and then hunt: head for the nearest enemy's last known
 			// position, if it can be walked to in a straight line.
 			if b.rng.IntN(2) == 0 {
-				if e, ok := nearestAlive(enemies, x, y); ok && m.LineOfSight(x, y, e.X, e.Y) {
+				if e, ok := b.nearestEnemy(enemies, x, y); ok && m.LineOfSight(x, y, e.X, e.Y) {
 					b.waypoint = Point{e.X, e.Y}
 				} else if ok {
 					b.huntX, b.huntY, b.hunting = e.X, e.Y, true
@@ -195,11 +199,15 @@ func norm32(x, y float64) (float32, float32) {
 	return float32(x / l), float32(y / l)
 }
 
-func nearestAlive(hs []Hitbox, x, y float64) (Hitbox, bool) {
+// teammate reports whether h is on the bot's team (team deathmatch).
+func (b *Bot) teammate(h Hitbox) bool { return b.Team.Playing() && h.Team == b.Team }
+
+// nearestEnemy is the nearest live hitbox not on the bot's team.
+func (b *Bot) nearestEnemy(hs []Hitbox, x, y float64) (Hitbox, bool) {
 	best, ok := Hitbox{}, false
 	bd := math.Inf(1)
 	for _, h := range hs {
-		if d := math.Hypot(h.X-x, h.Y-y); h.Alive && d < bd {
+		if d := math.Hypot(h.X-x, h.Y-y); h.Alive && !b.teammate(h) && d < bd {
 			best, bd, ok = h, d, true
 		}
 	}

@@ -10,6 +10,9 @@ type Hitbox struct {
 	X, Y  float64
 	R     float64
 	Alive bool
+	// Team is the player's team (bots leave teammates alone); sources that
+	// do not know it leave it TeamNone.
+	Team Team
 }
 
 // TraceResult is the outcome of a hitscan trace.

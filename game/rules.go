@@ -16,9 +16,11 @@ const (
 // Player is the server's record of one player: the predicted state plus the
 // rules' state (health, score, respawn).
 type Player struct {
-	ID    uint16
-	Name  string
-	Bot   bool
+	ID   uint16
+	Name string
+	Bot  bool
+	// Team is TeamNone in deathmatch, TeamRed or TeamBlue in team deathmatch.
+	Team  Team
 	State shared.PlayerState
 	// Angle is the aim of the newest command, radians.
 	Angle float64

@@ -43,10 +43,12 @@ type World struct {
 	Events []Event
 
 	rng        *rand.Rand
+	teamPlay   bool // the current match is team deathmatch (TeamPlay)
 	nextID     uint16
 	nextProjID uint16
 	boxBuf     []Hitbox
 	botBoxBuf  []Hitbox
+	shotBoxBuf []Hitbox       // sparedTeammates
 	cmd        shared.UserCmd // the command being resolved (RunCommand)
 }
 
@@ -63,6 +65,16 @@ type Rules struct {
 	// which the player takes no damage and bots leave it alone, ended at
 	// once when it fires.
 	SpawnProtection float64
+	// TeamPlay is mp_gamemode tdm: two teams (teams.go). A change restarts
+	// the match at the next Step.
+	TeamPlay bool
+	// FriendlyFire is mp_friendlyfire: teammates' shots and splash hurt
+	// (and a teamkill or a suicide costs a frag); off, they pass through
+	// teammates and are not confirmed as hits.
+	FriendlyFire bool
+	// AutoTeamBalance is mp_autoteambalance: move a player of a team two or
+	// more bigger at their respawn, and refuse jointeam to the bigger team.
+	AutoTeamBalance bool
 }
 
 // IntermissionSeconds is the pause between matches, seconds.
@@ -89,8 +101,10 @@ const (
 	EvLeft                            // A left; Text is the reason
 	EvImpact                          // to A only: its command Cmd was traced against B's box at (X, Y); the shot ended at (X2, Y2); Value: Impact* bits
 	EvExplode                         // A's projectile exploded at (X, Y) with splash radius Value
-	EvMatchEnd                        // A won (Text its name; A = 0 for a draw); the next match starts in Value seconds
+	EvMatchEnd                        // A won (Text its name; A = 0 for a draw); in tdm A = 0 and B is the winning Team (0 a draw); the next match starts in Value seconds
 	EvMatchStart                      // a new match started; scores are reset
+	_                                 // 10: chat, the server's own (proto.EvChat)
+	EvTeam                            // A is now on Team Value; Text says why when the server chose (TeamBalanceReason)
 )
 
 // Event is one thing that happened in the world, in world units and ticks.
@@ -160,7 +174,7 @@ func NewWorld(m *Map, tickRate int, seed uint64, rules Rules) *World {
 	return &World{
 		Map: m, Phys: m.World(tickRate), TickRate: tickRate, Rules: rules,
 		rng:    rand.New(rand.NewPCG(seed, seed*31+7)),
-		nextID: 1,
+		nextID: 1, teamPlay: rules.TeamPlay,
 	}
 }
 
@@ -207,7 +221,8 @@ func (w *World) PlayerIndex(id uint16) int {
 }
 
 // AddPlayer spawns a new player named name (the caller makes it unique
-// with UniqueName) and announces it with EvJoin.
+// with UniqueName) and announces it with EvJoin (Value: its team). In team
+// deathmatch it joins the smaller team (ties: the lower score, then red).
 func (w *World) AddPlayer(name string, isBot bool) *Player {
 	id := w.nextID
 	for w.Player(id) != nil || id == 0 {
@@ -215,13 +230,16 @@ func (w *World) AddPlayer(name string, isBot bool) *Player {
 	}
 	w.nextID = id + 1
 	p := &Player{ID: id, Name: name, Bot: isBot}
+	if w.teamPlay {
+		p.Team = w.smallerTeam(nil)
+	}
 	w.spawn(p)
 	i := sort.Search(len(w.Players), func(i int) bool { return w.Players[i].ID > id })
 	w.Players = append(w.Players, nil)
 	copy(w.Players[i+1:], w.Players[i:])
 	w.Players[i] = p
 	w.ScoresDirty = true
-	w.emit(Event{Kind: EvJoin, A: id, Text: name})
+	w.emit(Event{Kind: EvJoin, A: id, Text: name, Value: int(p.Team)})
 	return p
 }
 
@@ -289,17 +307,17 @@ func (w *World) RemoveBot(reason string) bool {
 	return true
 }
 
-// spawn puts p at the spawn point farthest from the live enemies, with
-// spawn protection.
+// spawn puts p at the spawn point farthest from the live enemies (in team
+// deathmatch the other team's players), with spawn protection.
 func (w *World) spawn(p *Player) {
-	p.Spawn(w.Map.ChooseSpawn(w.enemyPositions(p.ID), w.rng))
+	p.Spawn(w.Map.ChooseSpawn(w.enemyPositions(p), w.rng))
 	p.ProtectedUntil = w.Tick + uint32(math.Round(w.Rules.SpawnProtection*float64(w.TickRate)))
 }
 
-func (w *World) enemyPositions(self uint16) []Point {
+func (w *World) enemyPositions(self *Player) []Point {
 	var pts []Point
 	for _, p := range w.Players {
-		if p.ID != self && p.Alive() {
+		if p.ID != self.ID && p.Alive() && !w.Teammates(self, p) {
 			pts = append(pts, Point{X: p.State.X, Y: p.State.Y})
 		}
 	}
@@ -309,6 +327,7 @@ func (w *World) enemyPositions(self uint16) []Point {
 func (w *World) respawn() {
 	for _, p := range w.Players {
 		if p.State.Dead && w.Tick >= p.RespawnTick {
+			w.balanceAtRespawn(p)
 			w.spawn(p)
 		}
 	}
@@ -355,7 +374,7 @@ func (w *World) RunCommand(p *Player, cmd shared.UserCmd, lc HitboxSource) {
 func (w *World) PresentHitboxes() []Hitbox {
 	boxes := w.boxBuf[:0]
 	for _, o := range w.Players {
-		boxes = append(boxes, Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()})
+		boxes = append(boxes, Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive(), Team: o.Team})
 	}
 	w.boxBuf = boxes
 	return boxes
@@ -374,6 +393,7 @@ func (w *World) FireHitscan(p *Player, cmd *shared.UserCmd, shot shared.Shot, lc
 	} else {
 		boxes = w.PresentHitboxes()
 	}
+	boxes = w.sparedTeammates(p, boxes)
 	tr := TraceShot(w.Map, shot.X, shot.Y, shot.DirX, shot.DirY, def.Range, boxes, p.ID)
 	var hit uint16
 	if tr.Hit >= 0 {
@@ -430,6 +450,9 @@ func (w *World) Damage(attacker, victim *Player, amount int, x, y float64) {
 	if victim.Protected(w.Tick) {
 		return // spawn protection: no damage, no hit to report
 	}
+	if w.friendlySpared(attacker, victim) {
+		return // mp_friendlyfire 0: no damage, no hit to confirm
+	}
 	pre := victim.State
 	killed := false
 	if !w.Rules.NoDamage && w.Intermission == 0 {
@@ -441,7 +464,10 @@ func (w *World) Damage(attacker, victim *Player, amount int, x, y float64) {
 	}
 	victim.DiedTick = w.Tick
 	victim.PreDeath = pre
-	if attacker.ID != victim.ID {
+	switch {
+	case w.teamPlay:
+		w.scoreTeamKill(attacker, victim)
+	case attacker.ID != victim.ID:
 		attacker.Kills++
 		if w.Rules.FragLimit > 0 && attacker.Kills >= w.Rules.FragLimit && w.Intermission == 0 {
 			w.endMatch(attacker)
@@ -464,6 +490,12 @@ func (w *World) Suicide(p *Player) error {
 }
 
 func (w *World) runMatch() {
+	if w.Rules.TeamPlay != w.teamPlay {
+		// mp_gamemode changed: the match restarts in the new mode.
+		w.setMode()
+		w.startMatch()
+		return
+	}
 	if w.Intermission != 0 {
 		if w.Tick >= w.Intermission {
 			w.startMatch()
@@ -471,6 +503,10 @@ func (w *World) runMatch() {
 		return
 	}
 	if w.Rules.TimeLimit > 0 && float64(w.Tick-w.MatchStart) >= w.Rules.TimeLimit*60*float64(w.TickRate) {
+		if w.teamPlay {
+			w.endTeamMatch(w.teamWinner())
+			return
+		}
 		// The leader wins; a shared top score (or nobody) is a draw.
 		var leader *Player
 		tied := false
@@ -521,7 +557,7 @@ func (w *World) runBots() {
 	// A player under spawn protection is left alone: the bots see it as
 	// not there.
 	for _, o := range w.Players {
-		all = append(all, Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive() && !o.Protected(w.Tick)})
+		all = append(all, Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive() && !o.Protected(w.Tick), Team: o.Team})
 	}
 	w.botBoxBuf = all
 	last := len(all) - 1
@@ -532,6 +568,7 @@ func (w *World) runBots() {
 			continue
 		}
 		b.Brain.Skill = w.Rules.BotSkill
+		b.Brain.Team = p.Team
 		// The others: the bot's own entry swapped to the end and left out.
 		all[i], all[last] = all[last], all[i]
 		in := b.Brain.Think(w.Map, w.TickRate, p.State, p.Health, all[:last])
@@ -573,6 +610,7 @@ func (w *World) moveProjectiles() {
 	dt := w.Phys.Dt()
 	kept := w.Projectiles[:0]
 	for _, pr := range w.Projectiles {
+		owner := w.Player(pr.Owner)
 		nx, ny := pr.X+pr.VX*dt, pr.Y+pr.VY*dt
 		frac := w.Map.RayWalls(pr.X, pr.Y, nx, ny)
 		length := math.Hypot(nx-pr.X, ny-pr.Y)
@@ -580,8 +618,8 @@ func (w *World) moveProjectiles() {
 		best := frac * length
 		var victim uint16
 		for _, o := range w.Players {
-			if !o.Alive() || o.ID == pr.Owner {
-				continue
+			if !o.Alive() || o.ID == pr.Owner || (owner != nil && w.friendlySpared(owner, o)) {
+				continue // with friendly fire off a rocket passes through the owner's teammates
 			}
 			if t, ok := RayCircle(pr.X, pr.Y, dx, dy, o.State.X, o.State.Y, shared.PlayerRadius+4); ok && t <= best {
 				best, victim = t, o.ID

@@ -177,9 +177,8 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.w = game.NewWorld(m, cfg.TickRate, cfg.Seed, game.Rules{})
+	s.w = game.NewWorld(m, cfg.TickRate, cfg.Seed, s.rules())
 	s.rewinder.s = s
-	s.syncRules()
 	for i := 0; i < cfg.Bots; i++ {
 		s.addBot()
 	}
@@ -359,10 +358,14 @@ func (s *Server) removePlayer(id uint16, reason string) {
 }
 
 // syncRules hands the console variables to the world's rules.
-func (s *Server) syncRules() {
-	s.w.Rules = game.Rules{NoDamage: s.cfg.NoDamage, MutualKills: s.vars.mutualKills, ShowImpacts: s.vars.showImpacts,
+func (s *Server) syncRules() { s.w.Rules = s.rules() }
+
+// rules are the world's rules from the console variables.
+func (s *Server) rules() game.Rules {
+	return game.Rules{NoDamage: s.cfg.NoDamage, MutualKills: s.vars.mutualKills, ShowImpacts: s.vars.showImpacts,
 		FragLimit: s.vars.fragLimit, TimeLimit: s.vars.timeLimit, BotSkill: s.vars.botSkill,
-		SpawnProtection: s.vars.spawnProt}
+		SpawnProtection: s.vars.spawnProt, TeamPlay: s.vars.teamPlay, FriendlyFire: s.vars.friendly,
+		AutoTeamBalance: s.vars.autoBalance}
 }
 
 // runCommand runs one validated usercmd of a player through the world.
@@ -401,7 +404,16 @@ func (s *Server) takeWorldEvents() {
 			if s.log.Enabled(context.Background(), slog.LevelDebug) {
 				s.log.Debug("kill", "killer", s.playerName(e.A), "victim", s.playerName(e.B), "tick", e.Tick)
 			}
+		case game.EvTeam:
+			if e.Text != "" {
+				if ss := s.sessionOf(e.A); ss != nil {
+					s.print(ss, fmt.Sprintf("you were moved to the %s team (%s)", game.Team(e.Value), e.Text))
+				}
+			}
 		case game.EvMatchEnd:
+			if e.A == 0 && e.B != 0 {
+				s.log.Info("match won", "team", e.Text, "score", s.w.TeamScore(game.Team(e.B)))
+			}
 			if e.A != 0 {
 				kills := 0
 				if p := s.player(e.A); p != nil {

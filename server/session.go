@@ -141,8 +141,10 @@ func (s *Server) onCommand(ss *session, m *proto.Command) {
 		if err := s.w.Suicide(ss.player); err != nil {
 			s.print(ss, "kill: "+err.Error())
 		}
-	case "say":
-		s.say(ss, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m.Text), "say")))
+	case "say", "say_team":
+		s.say(ss, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m.Text), fields[0])), fields[0] == "say_team")
+	case "jointeam":
+		s.joinTeam(ss, fields[1:])
 	case "rcon":
 		if s.cfg.RconPassword == "" {
 			s.print(ss, "rcon is disabled on this server (no --rcon-password)")
@@ -496,7 +498,7 @@ func eventVisible(e *proto.Event, id uint16, view game.Rect) bool {
 // scoreboard appends every player's row to rows.
 func (s *Server) scoreboard(rows []proto.ScoreEntry) []proto.ScoreEntry {
 	for _, p := range s.w.Players {
-		row := proto.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Bot: p.Bot}
+		row := proto.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Bot: p.Bot, Team: uint8(p.Team)}
 		if ss := s.sessionOf(p.ID); ss != nil && ss.acks.rttMs > 0 {
 			row.PingMs = uint16(ss.acks.rttMs)
 		}
@@ -538,8 +540,11 @@ const (
 )
 
 // say passes a chat message on to every player (EvChat): control
-// characters stripped, cut to proto.MaxChatLen bytes, rate-limited.
-func (s *Server) say(ss *session, text string) {
+// characters stripped, cut to proto.MaxChatLen bytes, rate-limited. With
+// team (say_team) in team deathmatch it goes to the sender's team only,
+// marked proto.ChatTeam; in deathmatch say_team is say, as in Source.
+// say and say_team share the token bucket.
+func (s *Server) say(ss *session, text string, team bool) {
 	text = proto.TruncateUTF8(stripControl(text), proto.MaxChatLen)
 	if text == "" {
 		return
@@ -565,7 +570,36 @@ func (s *Server) say(ss *session, text string) {
 		ss.chatAt = now // the bucket was full: refill from now
 	}
 	ss.chatTokens--
-	s.addEvent(proto.Event{Kind: proto.EvChat, A: ss.player.ID, Text: text}, 0)
+	if !team || !s.w.TeamPlay() || !ss.player.Team.Playing() {
+		s.addEvent(proto.Event{Kind: proto.EvChat, A: ss.player.ID, Text: text}, 0)
+		return
+	}
+	// One event per teammate with a connection (the sender included, so
+	// that it sees its message as the others do).
+	for _, o := range s.sessions {
+		if o.player.Team == ss.player.Team {
+			s.addEvent(proto.Event{Kind: proto.EvChat, A: ss.player.ID, Text: text, Value: proto.ChatTeam}, o.player.ID)
+		}
+	}
+}
+
+// joinTeam is the jointeam command: red (2), blue (3) or auto (0), as
+// game.World.JoinTeam rules; the answer or the refusal goes to the
+// player's console.
+func (s *Server) joinTeam(ss *session, args []string) {
+	if len(args) != 1 {
+		s.print(ss, "usage: jointeam red|blue|auto (or 2|3|0)")
+		return
+	}
+	t, err := game.ParseTeam(strings.ToLower(args[0]))
+	if err == nil {
+		err = s.w.JoinTeam(ss.player, t)
+	}
+	if err != nil {
+		s.print(ss, "jointeam: "+err.Error())
+		return
+	}
+	s.print(ss, fmt.Sprintf("you joined the %s team", ss.player.Team))
 }
 
 // stripControl removes control characters and invalid UTF-8 from s.

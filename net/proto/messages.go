@@ -16,7 +16,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 4
+const ProtocolVersion = 5
 
 // MsgType is the first byte of every message.
 type MsgType uint8
@@ -247,7 +247,7 @@ const (
 	EvShot uint8 = 1 // A fired from (X, Y) to (X2, Y2): tracer
 	EvHit  uint8 = 2 // A hit B for Value damage at (X2, Y2)
 	EvKill uint8 = 3 // A killed B
-	EvJoin uint8 = 4 // A joined, Text is the name
+	EvJoin uint8 = 4 // A joined, Text is the name, Value the Team it joined
 	EvLeft uint8 = 5 // A left, Text is the reason
 	// EvImpact (sv_showimpacts, to the shooter only): for the shooter's
 	// command Cmd, the server traced against B's hitbox rewound to (X, Y);
@@ -256,14 +256,23 @@ const (
 	// EvExplode: A's projectile exploded at (X, Y) with radius Value.
 	EvExplode uint8 = 7
 	// EvMatchEnd: A won the match (Text is the name; A is 0 for a draw);
-	// Value is the intermission in seconds before the next match starts.
+	// in team deathmatch A is 0, B is the winning Team (0 for a draw) and
+	// Text "red team" or "blue team". Value is the intermission in seconds
+	// before the next match starts.
 	EvMatchEnd uint8 = 8
 	// EvMatchStart: a new match started; scores are reset.
 	EvMatchStart uint8 = 9
 	// EvChat: player A says Text (at most MaxChatLen bytes, control
-	// characters stripped by the server).
+	// characters stripped by the server). Value ChatTeam marks say_team in
+	// team deathmatch: only A's team receives it.
 	EvChat uint8 = 10
+	// EvTeam: player A is now on Team Value (team deathmatch: jointeam, or
+	// moved by mp_autoteambalance, when Text is "auto-balance").
+	EvTeam uint8 = 11
 )
+
+// ChatTeam is EvChat's Value for a team-only message (say_team).
+const ChatTeam = 1
 
 // ProjectileState is a projectile in flight. Positions and velocities are
 // fixed-point 1/shared.PosScale world units (per second).

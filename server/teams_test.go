@@ -1,0 +1,149 @@
+package server_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"tickshot/client/netclient"
+	"tickshot/game"
+	"tickshot/internal/testserver"
+	"tickshot/net/proto"
+	"tickshot/server"
+)
+
+// The wire's team numbers and event kinds are the world's.
+func TestTeamNumbersMatchTheWorld(t *testing.T) {
+	if proto.TeamNone != uint8(game.TeamNone) || proto.TeamSpectator != uint8(game.TeamSpectator) ||
+		proto.TeamRed != uint8(game.TeamRed) || proto.TeamBlue != uint8(game.TeamBlue) {
+		t.Error("proto.Team* and game.Team* differ")
+	}
+	if proto.EvTeam != uint8(game.EvTeam) || proto.EvMatchEnd != uint8(game.EvMatchEnd) {
+		t.Error("proto.EvTeam or EvMatchEnd differ from the world's kinds")
+	}
+}
+
+// pump polls every client for d, returning each one's events and prints.
+func pump(t *testing.T, d time.Duration, cs ...*netclient.Client) ([][]proto.Event, [][]string) {
+	t.Helper()
+	evs, prints := make([][]proto.Event, len(cs)), make([][]string, len(cs))
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		for i, c := range cs {
+			if err := c.Poll(); err != nil {
+				t.Fatal(err)
+			}
+			c.Advance(time.Second / time.Duration(c.TickRate))
+			evs[i] = append(evs[i], c.TakeEvents()...)
+			prints[i] = append(prints[i], c.TakePrints()...)
+		}
+	}
+	return evs, prints
+}
+
+// Team deathmatch over real websockets on loopback: three bots and three
+// humans join; the scoreboard gives every row a team, three on each;
+// say_team reaches the sender's teammates (marked) and not the enemy;
+// jointeam refuses the bigger team and accepts the smaller one.
+func TestTeamDeathmatchOverWebsockets(t *testing.T) {
+	srv := testserver.Start(t, server.Config{Bots: 3, Cvars: [][2]string{{"mp_gamemode", "tdm"}}})
+	var cs []*netclient.Client
+	for _, n := range []string{"alice", "bob", "carol"} {
+		cs = append(cs, testserver.Connect(t, srv.Addr(), netclient.DefaultConfig(n)))
+	}
+	// The scoreboard with all six, each on red or blue.
+	team := map[uint16]uint8{}
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); {
+		pump(t, 50*time.Millisecond, cs...)
+		sc := cs[0].Scores
+		if len(sc) == 6 {
+			for _, r := range sc {
+				team[r.ID] = r.Team
+			}
+			break
+		}
+	}
+	red, blue := 0, 0
+	for _, tm := range team {
+		switch tm {
+		case proto.TeamRed:
+			red++
+		case proto.TeamBlue:
+			blue++
+		}
+	}
+	if red != 3 || blue != 3 {
+		t.Fatalf("scoreboard teams %v: %d red, %d blue; want 3 and 3", team, red, blue)
+	}
+	// Two humans share a team: one says something to it.
+	var sender, mate, enemy *netclient.Client
+	for i, a := range cs {
+		for _, b := range cs[i+1:] {
+			if team[a.ID] == team[b.ID] {
+				sender, mate = a, b
+			}
+		}
+	}
+	for _, c := range cs {
+		if c != sender && c != mate {
+			enemy = c
+		}
+	}
+	if sender == nil || enemy == nil || team[enemy.ID] == team[sender.ID] {
+		t.Fatalf("three humans on two teams, yet no pair shares one: %v", team)
+	}
+	sender.SendCommand("say_team push left", "")
+	sender.SendCommand("say gg all", "")
+	evs, _ := pump(t, 1500*time.Millisecond, sender, mate, enemy)
+	chats := func(evs []proto.Event) (teamMsgs, all []string) {
+		for _, e := range evs {
+			if e.Kind == proto.EvChat && e.A == sender.ID {
+				if e.Value == proto.ChatTeam {
+					teamMsgs = append(teamMsgs, e.Text)
+				} else {
+					all = append(all, e.Text)
+				}
+			}
+		}
+		return
+	}
+	for i, who := range []string{"sender", "teammate"} {
+		tm, all := chats(evs[i])
+		if len(tm) != 1 || tm[0] != "push left" || len(all) != 1 {
+			t.Errorf("%s got team chat %q and chat %q; want \"push left\" marked and \"gg all\"", who, tm, all)
+		}
+	}
+	if tm, all := chats(evs[2]); len(tm) != 0 || len(all) != 1 || all[0] != "gg all" {
+		t.Errorf("the enemy got team chat %q and chat %q; want only \"gg all\"", tm, all)
+	}
+	// jointeam: the sender's team has 3, the other 3: joining the other
+	// would make it 4 against 2.
+	sender.SendCommand("jointeam "+map[uint8]string{proto.TeamRed: "blue", proto.TeamBlue: "red"}[team[sender.ID]], "")
+	_, prints := pump(t, 500*time.Millisecond, sender)
+	if p := strings.Join(prints[0], "\n"); !strings.Contains(p, "enough players") {
+		t.Errorf("jointeam to the bigger team answered %q; want a refusal saying why", p)
+	}
+	sender.SendCommand("jointeam spectator", "")
+	_, prints = pump(t, 500*time.Millisecond, sender)
+	if p := strings.Join(prints[0], "\n"); !strings.Contains(p, "not available") {
+		t.Errorf("jointeam spectator answered %q; want not available", p)
+	}
+}
+
+// In deathmatch say_team is say: everyone receives it, unmarked (Source).
+func TestSayTeamInDeathmatchGoesToAll(t *testing.T) {
+	srv := testserver.Start(t, server.Config{})
+	a := testserver.Connect(t, srv.Addr(), netclient.DefaultConfig("a"))
+	b := testserver.Connect(t, srv.Addr(), netclient.DefaultConfig("b"))
+	pump(t, 300*time.Millisecond, a, b)
+	a.SendCommand("say_team hello", "")
+	evs, _ := pump(t, 1000*time.Millisecond, a, b)
+	got := false
+	for _, e := range evs[1] {
+		if e.Kind == proto.EvChat && e.A == a.ID && e.Text == "hello" && e.Value == 0 {
+			got = true
+		}
+	}
+	if !got {
+		t.Errorf("say_team in deathmatch did not reach the other player as plain chat: %+v", evs[1])
+	}
+}
