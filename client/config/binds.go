@@ -1,0 +1,42 @@
+package config
+
+// Actions are the bindable commands with what the menu calls them, in the
+// order the settings screen lists them (Source's command names).
+var Actions = []struct{ Command, Label string }{
+	{"+forward", "Move up"},
+	{"+back", "Move down"},
+	{"+moveleft", "Move left"},
+	{"+moveright", "Move right"},
+	{"+attack", "Fire"},
+	{"+attack2", "Alternate fire"},
+	{"+reload", "Reload"},
+	{"slot1", "Weapon 1"},
+	{"slot2", "Weapon 2"},
+	{"invnext", "Next weapon"},
+	{"+showscores", "Scores"},
+	{"messagemode", "Chat"},
+	{"incrementvar net_graph 0 3 1", "Cycle net_graph"},
+	{"+showhelp", "Controls help"},
+}
+
+// DefaultBinds returns the keys of the game before bindings existed, as
+// bindings: WASD and the arrows move, mouse1 fires, mouse2 alternate
+// fire, R reloads, 1 and 2 pick a weapon, Q and the wheel cycle them, Tab
+// shows the scores, Y and Enter open the chat, F3 and N cycle net_graph,
+// F1 shows the controls. (Esc and ` are fixed: the menu and the console.)
+func DefaultBinds() []Bind {
+	return []Bind{
+		{"w", "+forward"}, {"uparrow", "+forward"},
+		{"s", "+back"}, {"downarrow", "+back"},
+		{"a", "+moveleft"}, {"leftarrow", "+moveleft"},
+		{"d", "+moveright"}, {"rightarrow", "+moveright"},
+		{"mouse1", "+attack"}, {"mouse2", "+attack2"},
+		{"r", "+reload"},
+		{"1", "slot1"}, {"2", "slot2"},
+		{"q", "invnext"}, {"mwheelup", "invnext"}, {"mwheeldown", "invnext"},
+		{"tab", "+showscores"},
+		{"y", "messagemode"}, {"enter", "messagemode"},
+		{"f3", "incrementvar net_graph 0 3 1"}, {"n", "incrementvar net_graph 0 3 1"},
+		{"f1", "+showhelp"},
+	}
+}
