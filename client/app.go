@@ -52,11 +52,12 @@ type Options struct {
 	Cvars [][2]string
 	// Quit, when closed, closes the window cleanly (e.g. on SIGINT).
 	Quit <-chan struct{}
-	// AutoPlay drives the local player with the bot brain (a demo mode,
-	// and the way README's screenshots are taken).
+	// AutoPlay drives the local player with the bot brain (BotInput: a
+	// demo mode, and the way README's screenshots are taken).
 	AutoPlay bool
-	// Script, when set, replaces the keyboard and mouse (for tests).
-	Script func(t time.Duration) (netclient.Input, bool)
+	// Input, when set, is the input source instead of the keyboard and
+	// mouse or AutoPlay's brain (a ScriptedInput in tests).
+	Input InputSource
 	// Start, when set, makes the first scene instead of connecting to
 	// Addr: the main menu, a demo's playback.
 	Start func(ctx *SceneContext) Scene
@@ -73,6 +74,8 @@ type Game struct {
 	opt    Options
 	scenes *SceneManager
 	ctx    *SceneContext
+	// input is where the local player's input comes from (input.go).
+	input InputSource
 	// c is the connection of the game being played, nil outside one (set
 	// by playScene): the console's commands act on it.
 	c *netclient.Client
@@ -128,6 +131,14 @@ type windowStats struct {
 func newGame(opt Options) *Game {
 	g := &Game{opt: opt, w: opt.Width, h: opt.Height, started: time.Now(), cvars: newCvars()}
 	g.ctx = &SceneContext{Game: g}
+	switch {
+	case opt.Input != nil:
+		g.input = opt.Input
+	case opt.AutoPlay:
+		g.input = &BotInput{}
+	default:
+		g.input = &KeyboardMouse{}
+	}
 	g.scenes = NewSceneManager(g.ctx)
 	return g
 }

@@ -86,18 +86,14 @@ func (g *Game) onChat(e *proto.Event) {
 	}
 }
 
-// updateChat handles the chat key and the line being typed; it returns true
-// while the chat has the keyboard.
-func (g *Game) updateChat(paused bool) bool {
+// openChat opens the chat line (the chat key: Y or Enter).
+func (g *Game) openChat() { g.chat.open, g.chat.input = true, g.chat.input[:0] }
+
+// updateChat handles the line being typed; it returns true while the chat
+// has the keyboard.
+func (g *Game) updateChat() bool {
 	ch := &g.chat
 	if !ch.open {
-		if paused || g.opt.Script != nil || g.opt.AutoPlay {
-			return false
-		}
-		if inpututil.IsKeyJustPressed(ebiten.KeyY) || inpututil.IsKeyJustPressed(ebiten.KeyEnter) {
-			ch.open, ch.input = true, ch.input[:0]
-			return true
-		}
 		return false
 	}
 	for _, r := range ebiten.AppendInputChars(nil) {

@@ -298,8 +298,8 @@ func (p *playScene) drawHUD(screen *ebiten.Image) {
 		b.rect(float32(W-184), float32(H-18), float32(160*frac), 6, colTracerMe)
 	}
 	// Crosshair at the mouse, and hit markers.
-	mx, my := ebiten.CursorPosition()
-	if g.opt.Script != nil || g.opt.AutoPlay {
+	mx, my := int(p.cursorX), int(p.cursorY)
+	if !p.human {
 		px, py := g.worldToScreen(g.drawPos())
 		mx, my = int(px+math.Cos(p.aim)*120), int(py+math.Sin(p.aim)*120)
 	}
@@ -378,13 +378,13 @@ func (p *playScene) drawHUD(screen *ebiten.Image) {
 	if g.fx.bannerLeft > 0 {
 		drawText(screen, g.fx.banner, 40, true, W/2, 24, 1, colTracerMe)
 	}
-	if ebiten.IsKeyPressed(ebiten.KeyTab) || (g.fx.bannerLeft > 0 && g.fx.banner != "New match") {
+	if p.held&KeyScores != 0 || (g.fx.bannerLeft > 0 && g.fx.banner != "New match") {
 		g.drawScoreboard(screen)
 	}
 	if p.menu {
 		p.drawMenu(screen)
 	}
-	if !st.Dead && g.opt.Script == nil && !g.opt.AutoPlay && g.hintShown() {
+	if !st.Dead && p.human && g.hintShown(p.held&KeyHelp != 0) {
 		drawText(screen, controlsHint, 15, false, W/2, H-34, 1, colDim)
 	}
 }
@@ -523,6 +523,6 @@ var colShield = color.RGBA{0x90, 0xe0, 0xff, 0xc0}
 // hintShown reports whether the controls hint is on screen: until the
 // player has both moved and fired (a newcomer needs it longer than a few
 // seconds), and while F1 is held.
-func (g *Game) hintShown() bool {
-	return g.stats.moved < 64 || g.stats.shotsFired == 0 || ebiten.IsKeyPressed(ebiten.KeyF1)
+func (g *Game) hintShown(help bool) bool {
+	return g.stats.moved < 64 || g.stats.shotsFired == 0 || help
 }

@@ -7,9 +7,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/inpututil"
-
 	"tickshot/client/netclient"
 	"tickshot/game"
 	"tickshot/net/proto"
@@ -24,10 +21,16 @@ type playScene struct {
 	c    *netclient.Client
 	addr string // the server, as the pause screen names it
 
-	brain  *game.Bot
-	aim    float64 // current aim, radians
-	weapon uint8   // weapon the player wants in hand
-	menu   bool    // the pause screen is open
+	// view is what the input source sees this frame.
+	view InputView
+	// aim is the aim drawn, radians: the input's newest.
+	aim  float64
+	menu bool // the pause screen is open
+	// human: a person plays (the source's word): the crosshair at the
+	// cursor (cursorX, cursorY), the controls hint, chat.
+	human            bool
+	cursorX, cursorY float64
+	held             UIKeys // UI keys held this frame (Tab, F1)
 	// fireCmd is the newest command that fired (predicted): the server's
 	// spawn protection flag is stale until it has run that command.
 	fireCmd uint32
@@ -54,6 +57,15 @@ func (p *playScene) OnLeave(*SceneContext) {
 	}
 }
 
+// tick returns the per-tick input function of a TickSource for FrameFunc.
+func (p *playScene) tick(ts TickSource) func() netclient.Input {
+	return func() netclient.Input {
+		in := ts.Tick(&p.view)
+		p.aim = float64(in.Angle)
+		return in
+	}
+}
+
 // report fills the phase.
 func (p *playScene) report(r *Report) { r.Phase, r.ConnectedOnce = "playing", true }
 
@@ -68,24 +80,31 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	for _, p := range c.TakePrints() {
 		g.con.print(p)
 	}
-	consoleOpen := g.updateConsole()
+	typing := g.updateConsole()
 	if g.c != c || g.quit {
 		return nil // the console disconnected or quit
 	}
 	// The chat line, like the console, has the keyboard while it is open.
-	consoleOpen = consoleOpen || g.updateChat(p.menu)
-	// F3 as in Source; N too, since browsers may take F3 for "find".
-	if (inpututil.IsKeyJustPressed(ebiten.KeyF3) || inpututil.IsKeyJustPressed(ebiten.KeyN)) && !consoleOpen {
+	typing = typing || g.updateChat()
+	p.view = InputView{Client: c, Elapsed: now.Sub(g.started), Typing: typing, Paused: p.menu}
+	p.view.PlayerX, p.view.PlayerY = g.worldToScreen(g.drawPos())
+	f := g.input.Frame(&p.view)
+	p.human, p.cursorX, p.cursorY, p.held = f.Human, f.CursorX, f.CursorY, f.Held
+	if f.Ended {
+		g.quit = true
+	}
+	if f.Keys&KeyNetGraph != 0 {
 		_ = g.setCvar("net_graph", fmt.Sprint((int(g.cvars["net_graph"].f())+1)%4))
 	}
-	if g.opt.Script == nil && !consoleOpen {
-		if inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
-			p.menu = !p.menu
-		}
-		if p.menu && inpututil.IsKeyJustPressed(ebiten.KeyQ) {
-			ctx.Home()
-			return nil
-		}
+	if f.Keys&KeyPause != 0 {
+		p.menu = !p.menu
+	}
+	if p.menu && f.Keys&KeyQuit != 0 {
+		ctx.Home()
+		return nil
+	}
+	if f.Human && !p.menu && f.Keys&KeyChat != 0 {
+		g.openChat()
 	}
 	if g.stats.seen == nil {
 		g.stats.seen = map[uint16]bool{}
@@ -98,10 +117,11 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	// jumps the clock to the newest snapshot instead of sending a burst of
 	// catch-up commands, which the server's command budget would refuse.
 	resyncs := c.Stats.Resyncs
-	if g.opt.AutoPlay && g.opt.Script == nil {
-		c.FrameFunc(now, p.autoInput) // the brain thinks every tick
+	if ts, ok := g.input.(TickSource); ok {
+		c.FrameFunc(now, p.tick(ts)) // the brain thinks every tick
 	} else {
-		c.Frame(now, p.readInput())
+		p.aim = float64(f.Input.Angle)
+		c.Frame(now, f.Input)
 	}
 	g.stats.resyncs += c.Stats.Resyncs - resyncs
 	dt := time.Duration(0)
@@ -124,76 +144,6 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	p.handleEffects()
 	g.fx.update(dt)
 	return nil
-}
-
-// readInput samples the keyboard and mouse (or the test script) into the
-// input held over this frame's ticks, with the buttons pressed since the
-// last frame (even if already released) in Pressed.
-func (p *playScene) readInput() netclient.Input {
-	g := p.g
-	if g.opt.Script != nil {
-		in, ok := g.opt.Script(time.Since(g.started))
-		if !ok {
-			g.quit = true
-		}
-		p.aim = float64(in.Angle)
-		return in
-	}
-	var in netclient.Input
-	if p.menu || g.con.open || g.chat.open {
-		return netclient.Input{Angle: float32(p.aim), Weapon: p.weapon}
-	}
-	if ebiten.IsKeyPressed(ebiten.KeyA) || ebiten.IsKeyPressed(ebiten.KeyArrowLeft) {
-		in.MoveX--
-	}
-	if ebiten.IsKeyPressed(ebiten.KeyD) || ebiten.IsKeyPressed(ebiten.KeyArrowRight) {
-		in.MoveX++
-	}
-	if ebiten.IsKeyPressed(ebiten.KeyW) || ebiten.IsKeyPressed(ebiten.KeyArrowUp) {
-		in.MoveY--
-	}
-	if ebiten.IsKeyPressed(ebiten.KeyS) || ebiten.IsKeyPressed(ebiten.KeyArrowDown) {
-		in.MoveY++
-	}
-	// Aim from the player's on-screen position to the mouse.
-	mx, my := ebiten.CursorPosition()
-	px, py := g.worldToScreen(g.drawPos())
-	if dx, dy := float64(mx)-px, float64(my)-py; dx*dx+dy*dy > 4 {
-		p.aim = math.Atan2(dy, dx)
-	}
-	in.Angle = float32(p.aim)
-	switch {
-	case inpututil.IsKeyJustPressed(ebiten.Key1):
-		p.weapon = 0
-	case inpututil.IsKeyJustPressed(ebiten.Key2):
-		p.weapon = 1
-	case inpututil.IsKeyJustPressed(ebiten.KeyQ):
-		p.weapon = (p.weapon + 1) % shared.NumWeapons
-	}
-	if _, wy := ebiten.Wheel(); wy != 0 {
-		p.weapon = (p.weapon + 1) % shared.NumWeapons
-	}
-	in.Weapon = p.weapon
-	// Buttons: a press seen for the first time is a tap (Pressed),
-	// latched into the next command only; from the next frame on, if still
-	// down, the button is held over every tick. A click shorter than a
-	// frame shows as down in one frame (GLFW's sticky buttons), and its
-	// release only in the next: held over a slow frame's dozen ticks it
-	// would fire twice, where at 60 fps it fires once. Movement keys, by
-	// contrast, count as held over the whole frame they are first seen in,
-	// so that a run covers the same distance at any frame rate.
-	button := func(b uint16, pressed, just bool) {
-		switch {
-		case just:
-			in.Pressed |= b
-		case pressed:
-			in.Buttons |= b
-		}
-	}
-	button(shared.ButtonAttack, ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft), inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft))
-	button(shared.ButtonAttack2, ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight), inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight))
-	button(shared.ButtonReload, ebiten.IsKeyPressed(ebiten.KeyR), inpututil.IsKeyJustPressed(ebiten.KeyR))
-	return in
 }
 
 // handleEvents turns server events into kill feed entries, hit markers,
@@ -303,20 +253,4 @@ func (p *playScene) handleEffects() {
 			g.sound.play(sndReload)
 		}
 	}
-}
-
-// autoInput lets the bot brain play for the local player (--autoplay).
-func (p *playScene) autoInput() netclient.Input {
-	c := p.c
-	if p.brain == nil {
-		p.brain = game.NewBot(uint64(time.Now().UnixNano()))
-	}
-	ents := c.Rendered()
-	boxes := make([]game.Hitbox, 0, len(ents))
-	for _, e := range ents {
-		boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: shared.PlayerRadius, Alive: e.Alive})
-	}
-	in := p.brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
-	p.aim = float64(in.Angle)
-	return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons, Weapon: p.weapon}
 }

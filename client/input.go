@@ -1,0 +1,224 @@
+//go:build !headless
+
+package client
+
+import (
+	"math"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"tickshot/client/netclient"
+	"tickshot/game"
+	"tickshot/shared"
+)
+
+// Input sources: where the local player's input comes from, apart from
+// the scene that turns it into usercmds. The keyboard and mouse
+// (KeyboardMouse), a script (ScriptedInput, for tests) and the bot brain
+// (BotInput, --autoplay) are the three; the game scene asks its source
+// once per frame (Frame), and a source that decides every tick (TickSource:
+// the brain) once per command the frame makes as well.
+
+// InputSource makes the local player's input and the window's UI keys.
+type InputSource interface {
+	// Frame samples this frame: the input held over the frame's ticks
+	// (buttons tapped since the last frame in Pressed), the UI keys, and
+	// whether the source has ended.
+	Frame(v *InputView) InputFrame
+}
+
+// TickSource is an InputSource that decides every tick, as a bot brain
+// thinks (netclient.Client.FrameFunc): the scene calls Tick once per
+// command the frame makes, after the clock advanced to it, instead of
+// holding Frame's input over the frame.
+type TickSource interface {
+	InputSource
+	Tick(v *InputView) netclient.Input
+}
+
+// InputView is what a source may look at.
+type InputView struct {
+	// Client is the connection played on: the map, the prediction, the
+	// other players as rendered.
+	Client *netclient.Client
+	// Elapsed is the time since the window opened.
+	Elapsed time.Duration
+	// PlayerX, PlayerY are where the local player is drawn, screen pixels
+	// (the mouse aims from there).
+	PlayerX, PlayerY float64
+	// Typing: the console or the chat line has the keyboard; no keys count.
+	Typing bool
+	// Paused: the pause screen is open; UI keys count, game input does not.
+	Paused bool
+}
+
+// UIKeys is a set of the window's own keys (not the player's buttons).
+type UIKeys uint16
+
+// The window's keys.
+const (
+	KeyPause    UIKeys = 1 << iota // Esc: open or close the pause screen
+	KeyQuit                        // Q on the pause screen: leave the game
+	KeyNetGraph                    // F3 (as Source) or N: cycle net_graph
+	KeyChat                        // Y or Enter: open the chat line
+	KeyScores                      // Tab: the scoreboard (held)
+	KeyHelp                        // F1: the controls hint (held)
+)
+
+// InputFrame is one frame of a source.
+type InputFrame struct {
+	Input netclient.Input
+	// Keys are the UI keys pressed this frame; Held those held down.
+	Keys, Held UIKeys
+	// Human: a person is at the keys, so the crosshair follows the mouse
+	// (CursorX, CursorY, screen pixels), the controls hint shows and chat
+	// can be opened.
+	Human            bool
+	CursorX, CursorY float64
+	// Ended: the source has no more input (a script ran out); the window
+	// closes.
+	Ended bool
+}
+
+// KeyboardMouse is the player at the keyboard and mouse: WASD or the arrows
+// move, the mouse aims from the player's position on screen, left and right
+// button fire, R reloads, 1/2, Q and the wheel choose the weapon.
+type KeyboardMouse struct {
+	aim    float64 // radians, kept while the mouse is on the player
+	weapon uint8
+}
+
+// uiKeys reads the UI keys from the keyboard.
+func uiKeys(v *InputView) (keys, held UIKeys) {
+	if v.Typing {
+		return 0, 0
+	}
+	just := inpututil.IsKeyJustPressed
+	if just(ebiten.KeyEscape) {
+		keys |= KeyPause
+	}
+	if v.Paused && just(ebiten.KeyQ) {
+		keys |= KeyQuit
+	}
+	if just(ebiten.KeyF3) || just(ebiten.KeyN) {
+		keys |= KeyNetGraph
+	}
+	if just(ebiten.KeyY) || just(ebiten.KeyEnter) {
+		keys |= KeyChat
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyTab) {
+		held |= KeyScores
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyF1) {
+		held |= KeyHelp
+	}
+	return keys, held
+}
+
+// Frame implements InputSource.
+func (k *KeyboardMouse) Frame(v *InputView) InputFrame {
+	f := InputFrame{Human: true}
+	f.Keys, f.Held = uiKeys(v)
+	mx, my := ebiten.CursorPosition()
+	f.CursorX, f.CursorY = float64(mx), float64(my)
+	if v.Typing || v.Paused {
+		f.Input = netclient.Input{Angle: float32(k.aim), Weapon: k.weapon}
+		return f
+	}
+	in := &f.Input
+	if ebiten.IsKeyPressed(ebiten.KeyA) || ebiten.IsKeyPressed(ebiten.KeyArrowLeft) {
+		in.MoveX--
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyD) || ebiten.IsKeyPressed(ebiten.KeyArrowRight) {
+		in.MoveX++
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyW) || ebiten.IsKeyPressed(ebiten.KeyArrowUp) {
+		in.MoveY--
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyS) || ebiten.IsKeyPressed(ebiten.KeyArrowDown) {
+		in.MoveY++
+	}
+	// Aim from the player's on-screen position to the mouse.
+	if dx, dy := f.CursorX-v.PlayerX, f.CursorY-v.PlayerY; dx*dx+dy*dy > 4 {
+		k.aim = math.Atan2(dy, dx)
+	}
+	in.Angle = float32(k.aim)
+	switch {
+	case inpututil.IsKeyJustPressed(ebiten.Key1):
+		k.weapon = 0
+	case inpututil.IsKeyJustPressed(ebiten.Key2):
+		k.weapon = 1
+	case inpututil.IsKeyJustPressed(ebiten.KeyQ):
+		k.weapon = (k.weapon + 1) % shared.NumWeapons
+	}
+	if _, wy := ebiten.Wheel(); wy != 0 {
+		k.weapon = (k.weapon + 1) % shared.NumWeapons
+	}
+	in.Weapon = k.weapon
+	// Buttons: a press seen for the first time is a tap (Pressed),
+	// latched into the next command only; from the next frame on, if still
+	// down, the button is held over every tick. A click shorter than a
+	// frame shows as down in one frame (GLFW's sticky buttons), and its
+	// release only in the next: held over a slow frame's dozen ticks it
+	// would fire twice, where at 60 fps it fires once. Movement keys, by
+	// contrast, count as held over the whole frame they are first seen in,
+	// so that a run covers the same distance at any frame rate.
+	button := func(b uint16, pressed, just bool) {
+		switch {
+		case just:
+			in.Pressed |= b
+		case pressed:
+			in.Buttons |= b
+		}
+	}
+	button(shared.ButtonAttack, ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft), inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft))
+	button(shared.ButtonAttack2, ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight), inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight))
+	button(shared.ButtonReload, ebiten.IsKeyPressed(ebiten.KeyR), inpututil.IsKeyJustPressed(ebiten.KeyR))
+	return f
+}
+
+// ScriptedInput plays a script for tests: the frame at t since the window
+// opened. The window closes when it returns Ended.
+type ScriptedInput func(t time.Duration) InputFrame
+
+// Frame implements InputSource.
+func (s ScriptedInput) Frame(v *InputView) InputFrame { return s(v.Elapsed) }
+
+// BotInput lets the bot brain (game.Bot, the server bots' own) play for the
+// local player, thinking every tick (--autoplay, a demo mode and the way
+// README's screenshots are taken). The window's UI keys still come from the
+// keyboard, except the chat key.
+type BotInput struct {
+	// Seed seeds the brain (0: the time it first thinks).
+	Seed  uint64
+	brain *game.Bot
+	boxes []game.Hitbox
+}
+
+// Frame implements InputSource: the UI keys; the movement is Tick's.
+func (b *BotInput) Frame(v *InputView) InputFrame {
+	f := InputFrame{}
+	f.Keys, f.Held = uiKeys(v)
+	f.Keys &^= KeyChat
+	return f
+}
+
+// Tick implements TickSource: one tick of the brain's thinking.
+func (b *BotInput) Tick(v *InputView) netclient.Input {
+	c := v.Client
+	if b.brain == nil {
+		if b.Seed == 0 {
+			b.Seed = uint64(time.Now().UnixNano())
+		}
+		b.brain = game.NewBot(b.Seed)
+	}
+	ents := c.Rendered()
+	b.boxes = b.boxes[:0]
+	for _, e := range ents {
+		b.boxes = append(b.boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: shared.PlayerRadius, Alive: e.Alive})
+	}
+	in := b.brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, b.boxes)
+	return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons}
+}
