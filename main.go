@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"tickshot/client/botclient"
@@ -31,6 +32,7 @@ import (
 	"tickshot/internal/cli"
 	"tickshot/internal/hitreg"
 	"tickshot/internal/loadtest"
+	"tickshot/net/lan"
 	"tickshot/net/proto"
 	"tickshot/net/ws"
 	"tickshot/server"
@@ -66,6 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdHitreg(args, stdout, stderr)
 	case "loadtest":
 		return cmdLoadtest(args, stdout, stderr)
+	case "servers":
+		return cmdServers(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "%s help: one command at a time, got %q\n", prog, strings.Join(args, " "))
@@ -249,6 +253,7 @@ type serverFlags struct {
 	cvars      *cvarFlags
 	rcon       *string
 	hostname   *string
+	lan        *bool
 }
 
 // cvarFlags collects repeated --cvar name=value flags.
@@ -275,7 +280,8 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		logLevel:   fs.String("log", "info", "log level: debug, info, warn or error (debug logs every lag-compensated shot)"),
 		cvars:      cvarVar(fs),
 		rcon:       fs.String("rcon-password", "", "password that lets players run server commands from their console (rcon); empty disables rcon"),
-		hostname:   fs.String("name", server.DefaultHostname, "server name shown on the browser page and in /status (Source's hostname), at most 64 bytes"),
+		hostname:   fs.String("name", server.DefaultHostname, "server name shown on the browser page, in the LAN server list and in /status (Source's hostname), at most 64 bytes"),
+		lan:        fs.Bool("lan", true, "announce the server on the local network (mDNS/DNS-SD) so that 'tickshot servers' and the game's server list find it"),
 	}
 }
 
@@ -312,7 +318,7 @@ func (f serverFlags) config(stderr io.Writer) (server.Config, error) {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 	return server.Config{Addr: *f.addr, TickRate: *f.tickrate, MaxPlayers: *f.maxplayers,
-		Bots: *f.bots, Map: *f.mapName, Logger: logger, Cvars: *f.cvars, RconPassword: *f.rcon, Hostname: *f.hostname}, nil
+		Bots: *f.bots, Map: *f.mapName, Logger: logger, Cvars: *f.cvars, RconPassword: *f.rcon, Hostname: *f.hostname, LAN: *f.lan}, nil
 }
 
 func cmdServer(args []string, stderr io.Writer) int {
@@ -542,4 +548,86 @@ and a warm-up has passed, it measures over --duration and prints:
 	}
 	rep.WriteTable(stdout)
 	return 0
+}
+
+// DefaultBrowseTimeout is how long `tickshot servers` listens by default.
+const DefaultBrowseTimeout = 2 * time.Second
+
+func cmdServers(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("servers", "Usage: tickshot servers [--timeout D] [--json]\n\nLists the Tickshot servers on the local network: they announce themselves with\nmulticast DNS (service "+lan.ServiceType+"), and each one's details come from its\n/status. Join one with: tickshot connect ADDRESS.", stderr)
+	timeout := fs.Duration("timeout", DefaultBrowseTimeout, "how long to listen for servers, e.g. 2s (100ms..1m)")
+	asJSON := fs.Bool("json", false, "print the list as a JSON array")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if refused(stderr, "servers", noArgs(fs),
+		outOfRange(*timeout >= 100*time.Millisecond && *timeout <= time.Minute, "timeout", *timeout, "100ms..1m")) {
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	list, err := lan.Browse(ctx, *timeout)
+	if err != nil {
+		fmt.Fprintln(stderr, prog+" servers:", err)
+		return 1
+	}
+	if *asJSON {
+		writeServersJSON(stdout, list)
+		return 0
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(stdout, "no servers found (listened %v for %s on the local network)\n", *timeout, lan.ServiceType)
+		return 0
+	}
+	writeServersTable(stdout, list)
+	return 0
+}
+
+// serverJSON is one server of `tickshot servers --json`.
+type serverJSON struct {
+	Name       string  `json:"name"`
+	Addr       string  `json:"addr"`
+	Map        string  `json:"map"`
+	Players    int     `json:"players"`
+	Bots       int     `json:"bots"`
+	Spectators int     `json:"spectators"`
+	MaxPlayers int     `json:"maxplayers"`
+	PingMs     float64 `json:"ping_ms"`
+	Password   bool    `json:"password"`
+	Protocol   int     `json:"protocol"`
+}
+
+func writeServersJSON(w io.Writer, list []lan.Server) {
+	out := make([]serverJSON, 0, len(list))
+	for _, s := range list {
+		out = append(out, serverJSON{Name: s.Name, Addr: s.Addr, Map: s.Map, Players: s.Players, Bots: s.Bots,
+			Spectators: s.Spectators, MaxPlayers: s.MaxPlayers, PingMs: math.Round(float64(s.Ping)/float64(time.Millisecond)*10) / 10,
+			Password: s.Password, Protocol: s.Version})
+	}
+	b, _ := json.MarshalIndent(out, "", "  ")
+	fmt.Fprintln(w, string(b))
+}
+
+func writeServersTable(w io.Writer, list []lan.Server) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tADDRESS\tMAP\tPLAYERS\tPING\tPASSWORD\t")
+	for _, s := range list {
+		players := fmt.Sprintf("%d/%d", s.Players+s.Bots, s.MaxPlayers)
+		switch {
+		case s.Bots == 1:
+			players += " (1 bot)"
+		case s.Bots > 1:
+			players += fmt.Sprintf(" (%d bots)", s.Bots)
+		}
+		pw := "no"
+		if s.Password {
+			pw = "yes"
+		}
+		name := s.Name
+		if !s.Compatible() {
+			name += fmt.Sprintf(" [protocol %d, this game speaks %d]", s.Version, proto.ProtocolVersion)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d ms\t%s\t\n", name, s.Addr, s.Map, players, s.Ping.Milliseconds(), pw)
+	}
+	tw.Flush()
 }

@@ -162,13 +162,13 @@ func TestCLIHelpListsEverySubcommand(t *testing.T) {
 	for _, c := range cli.Commands {
 		names = append(names, c.Name)
 	}
-	for _, want := range []string{"play", "server", "connect", "bot", "hitreg", "loadtest", "help"} {
+	for _, want := range []string{"play", "server", "connect", "bot", "servers", "hitreg", "loadtest", "help"} {
 		if !strings.Contains(" "+strings.Join(names, " ")+" ", " "+want+" ") {
 			t.Errorf("the help does not list %q", want)
 		}
 	}
 	// Each command's own help works without a display through tickshot-server.
-	for _, cmd := range []string{"server", "bot", "hitreg", "loadtest"} {
+	for _, cmd := range []string{"server", "bot", "servers", "hitreg", "loadtest"} {
 		for _, args := range [][]string{{cmd, "--help"}, {"help", cmd}} {
 			res := runBin(t, headless, nil, args...)
 			if res.code != 0 || !strings.Contains(res.stderr, "Usage: tickshot "+cmd) || !strings.Contains(res.stderr, "Flags:") {
@@ -246,6 +246,9 @@ func TestCLIRefusesBadValues(t *testing.T) {
 		{[]string{"loadtest", "--clients", "1", "--bots", "-1"}, "--bots"},
 		{[]string{"loadtest", "--clients", "1", "--tickrate", "0"}, "--tickrate"},
 		{[]string{"loadtest", "--clients", "1", "extra"}, "\"extra\""},
+		{[]string{"servers", "--timeout", "0s"}, "--timeout 0s"},
+		{[]string{"servers", "--timeout", "2h"}, "--timeout 2h0m0s"},
+		{[]string{"servers", "extra"}, "\"extra\""},
 		{[]string{"help", "nothing"}, "\"nothing\""},
 		{[]string{"nothing"}, "\"nothing\""},
 	}

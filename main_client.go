@@ -109,6 +109,7 @@ func cmdPlay(args []string, stderr io.Writer) int {
 	svCvars := &cvarFlags{}
 	fs.Var(svCvars, "sv", "set a server cvar of the local server at start, repeatable (e.g. --sv sv_showimpacts=1)")
 	addr := fs.String("addr", "127.0.0.1:0", "listen address of the local server (port 0 picks a free one; use :27015 to let friends join)")
+	announce := fs.Bool("lan", true, "announce the local server on the network (only to this computer while --addr is a loopback address), so 'tickshot servers' and server lists find it")
 	cf := addClientFlags(fs)
 	if code, done := parse(fs, args); done {
 		return code
@@ -123,7 +124,8 @@ func cmdPlay(args []string, stderr io.Writer) int {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	marker := firstGameMarker()
 	sv := firstGameCvars(*svCvars, marker)
-	srv, err := server.New(server.Config{Addr: *addr, TickRate: *tickrate, Bots: *bots, Map: *mapName, Logger: logger, Cvars: sv})
+	srv, err := server.New(server.Config{Addr: *addr, TickRate: *tickrate, Bots: *bots, Map: *mapName, Logger: logger, Cvars: sv,
+		LAN: *announce, Hostname: *cf.name + "'s game"})
 	if err != nil {
 		fmt.Fprintln(stderr, "tickshot play:", err)
 		return 1

@@ -17,6 +17,7 @@ import (
 
 	"tickshot/assets/web"
 	"tickshot/game"
+	"tickshot/net/lan"
 	"tickshot/net/proto"
 	"tickshot/shared"
 )
@@ -57,6 +58,11 @@ type Config struct {
 	Cvars [][2]string
 	// Logger receives the server's log; default slog.Default().
 	Logger *slog.Logger
+	// LAN announces the server on the local network while it runs (DNS-SD
+	// over multicast DNS, package net/lan), so `tickshot servers` and the
+	// menu's server list find it. Off by default; the commands turn it on
+	// (--lan).
+	LAN bool
 }
 
 // Defaults.
@@ -228,7 +234,10 @@ func (s *Server) Run(ctx context.Context) error {
 		s.log.Warn("this server was built without the browser client; build it with 'make server' so players can join from a browser")
 	}
 
+	s.publishStatus() // /status answers with the server's name from the start
+	stopAnnounce := s.announce()
 	err := s.loop(ctx, httpErr)
+	stopAnnounce() // first, so that browsers drop the server at once
 
 	for _, ss := range s.sessions {
 		ss.conn.Close(ShutdownReason)
@@ -247,6 +256,35 @@ func (s *Server) Run(ctx context.Context) error {
 	close(s.stopped)
 	s.log.Info("server stopped", "ticks", s.w.Tick)
 	return err
+}
+
+// announce starts the LAN announcement when cfg.LAN is set and returns
+// what withdraws it. A host without a usable interface still runs the game.
+func (s *Server) announce() (stop func()) {
+	if !s.cfg.LAN {
+		return func() {}
+	}
+	acfg := lan.AnnounceConfig{Addr: s.Addr(), Name: s.cfg.Hostname, Map: s.m.Name, MaxPlayers: s.cfg.MaxPlayers,
+		Bots: s.cfg.Bots, Version: proto.ProtocolVersion,
+		Refresh: func(c *lan.AnnounceConfig) {
+			st := s.CurrentStatus()
+			c.Players, c.Bots = 0, 0
+			for _, p := range st.Players {
+				if p.Bot {
+					c.Bots++
+				} else {
+					c.Players++
+				}
+			}
+			c.Players = max(c.Players-st.Spectators, 0)
+		}}
+	stop, err := lan.Announce(acfg)
+	if err != nil {
+		s.log.Warn("not announced on the LAN", "err", err)
+		return func() {}
+	}
+	s.log.Info("announced on the LAN", "service", lan.ServiceType, "name", s.cfg.Hostname)
+	return stop
 }
 
 // Handler returns the server's HTTP endpoints: /ws (the game), /status

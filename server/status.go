@@ -12,12 +12,18 @@ import (
 
 // Status is the JSON body of GET /status.
 type Status struct {
-	Name       string         `json:"name"` // the server's name (Hostname)
-	Map        string         `json:"map"`
-	TickRate   int            `json:"tickrate"`
-	Tick       uint32         `json:"tick"`
-	UptimeSec  float64        `json:"uptime_s"`
-	MaxPlayers int            `json:"maxplayers"`
+	Name       string  `json:"name"` // the server's name (Hostname)
+	Map        string  `json:"map"`
+	TickRate   int     `json:"tickrate"`
+	Tick       uint32  `json:"tick"`
+	UptimeSec  float64 `json:"uptime_s"`
+	MaxPlayers int     `json:"maxplayers"`
+	// Spectators is how many of Players watch without a body (0 until
+	// spectators exist: issue 10 item 5).
+	Spectators int `json:"spectators"`
+	// Protocol is the protocol version (proto.ProtocolVersion): a client
+	// of another version cannot join.
+	Protocol   int            `json:"protocol"`
 	TickTimeUs TickTimeStatus `json:"tick_time_us"`
 	Players    []PlayerStatus `json:"players"`
 	Snapshots  SnapshotStatus `json:"snapshots"`
@@ -120,7 +126,7 @@ func (s *Server) publishStatus() {
 	st := Status{
 		Name: s.cfg.Hostname, Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.w.Tick, Snapshots: s.snapStats, LagComp: s.lagStats,
 		UptimeSec:  math.Round(time.Since(s.start).Seconds()*10) / 10,
-		MaxPlayers: s.cfg.MaxPlayers, TickTimeUs: s.tickStats.summary(),
+		MaxPlayers: s.cfg.MaxPlayers, Protocol: proto.ProtocolVersion, TickTimeUs: s.tickStats.summary(),
 		Players: make([]PlayerStatus, 0, len(s.w.Players)),
 	}
 	for _, p := range s.w.Players {

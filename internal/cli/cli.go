@@ -27,6 +27,7 @@ var Commands = []Command{
 	{"server", "", "run a dedicated server, without a window", false},
 	{"connect", "HOST[:PORT]", "open the game window joined to a server (port 27015 if none)", true},
 	{"bot", "--server HOST[:PORT]", "run headless network bots with the real client netcode", false},
+	{"servers", "[--timeout D] [--json]", "list the servers on the local network (LAN)", false},
 	{"hitreg", "", "measure the hit registration of lag compensation", false},
 	{"loadtest", "--clients N --bots M", "load a server: tick time, CPU, bandwidth, memory", false},
 	{"help", "[COMMAND]", "show this help, or a command's flags", false},

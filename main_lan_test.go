@@ -1,0 +1,85 @@
+//go:build unix && !js
+
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"tickshot/client/netclient"
+)
+
+// TestServersCommand runs two real tickshot-server processes, one with
+// --lan=false, joins the other with a client, and lists the LAN with
+// `tickshot-server servers`: the announced one is there with its name,
+// map, players and bots, in JSON and in the table; the other is not.
+func TestServersCommand(t *testing.T) {
+	_, headless := binaries(t)
+	addr, _ := startServerProcess(t, headless, "--name", "CLI LAN test", "--map", "range", "--bots", "1", "--maxplayers", "5")
+	quiet, _ := startServerProcess(t, headless, "--name", "CLI LAN quiet", "--lan=false")
+	connectRetry(t, addr, netclient.DefaultConfig("lister"))
+	connectRetry(t, quiet, netclient.DefaultConfig("lister"))
+
+	res := runBin(t, headless, nil, "servers", "--json", "--timeout", "2s")
+	if res.code != 0 {
+		t.Fatalf("servers --json: %s", res)
+	}
+	var list []serverJSON
+	if err := json.Unmarshal([]byte(res.stdout), &list); err != nil {
+		t.Fatalf("servers --json printed no JSON array: %v\n%s", err, res)
+	}
+	var found *serverJSON
+	for i, s := range list {
+		if s.Addr == addr {
+			found = &list[i]
+		}
+		if s.Addr == quiet || s.Name == "CLI LAN quiet" {
+			t.Errorf("the server started with --lan=false is listed: %+v", s)
+		}
+	}
+	if found == nil {
+		t.Fatalf("%s is not in the list: %s", addr, res.stdout)
+	}
+	if found.Name != "CLI LAN test" || found.Map != "range" || found.Players != 1 || found.Bots != 1 || found.MaxPlayers != 5 ||
+		found.Password || found.PingMs <= 0 {
+		t.Errorf("listed as %+v: want name \"CLI LAN test\", map range, 1 player, 1 bot, 5 slots, no password, a ping", *found)
+	}
+
+	res = runBin(t, headless, nil, "servers", "--timeout", "1500ms")
+	if res.code != 0 || !strings.Contains(res.stdout, "NAME") {
+		t.Fatalf("servers: want a table, got %s", res)
+	}
+	for _, line := range strings.Split(res.stdout, "\n") {
+		if strings.Contains(line, addr) {
+			for _, want := range []string{"CLI LAN test", "range", "2/5 (1 bot)", " ms", "no"} {
+				if !strings.Contains(line, want) {
+					t.Errorf("table row %q lacks %q", line, want)
+				}
+			}
+			return
+		}
+	}
+	t.Errorf("the table has no row for %s:\n%s", addr, res.stdout)
+}
+
+// TestServersCommandEmpty: on a network where nobody announces (a new
+// network namespace with only loopback up), `servers` says so and exits 0.
+func TestServersCommandEmpty(t *testing.T) {
+	_, headless := binaries(t)
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("no unshare(1)")
+	}
+	if err := exec.Command("unshare", "-n", "true").Run(); err != nil {
+		t.Skipf("cannot make a network namespace here: %v", err)
+	}
+	res := runBin(t, "unshare", nil, "-n", "sh", "-c", `ip link set lo up 2>/dev/null || ifconfig lo up; exec "$0" servers --timeout 1s`, headless)
+	if res.code != 0 || !strings.Contains(res.stdout, "no servers found") {
+		t.Errorf("servers on an empty network: want \"no servers found\" and status 0, got %s", res)
+	}
+	res = runBin(t, "unshare", nil, "-n", "sh", "-c", `ip link set lo up 2>/dev/null || ifconfig lo up; exec "$0" servers --json --timeout 1s`, headless)
+	if res.code != 0 || strings.TrimSpace(res.stdout) != "[]" {
+		t.Errorf("servers --json on an empty network: want [] and status 0, got %s", res)
+	}
+}
