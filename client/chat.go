@@ -14,7 +14,8 @@ import (
 	"tickshot/net/proto"
 )
 
-// Chat: `say` on the console or the chat key (Y or Enter) in the game; the
+// Chat: `say` on the console or the chat key (Y or Enter) in the game,
+// `say_team` or U for the team only (team deathmatch, teams.go); the
 // server strips control characters, cuts messages to proto.MaxChatLen
 // bytes and rate-limits them (server.ChatBurst), and sends them to every
 // player as EvChat. Messages show at the bottom left for chatShowTime and
@@ -32,18 +33,23 @@ type chatLine struct {
 	from uint16
 	text string
 	at   time.Time
+	team bool // said to the sender's team only (say_team in tdm)
 }
 
 // chat is the chat's state: the input line while typing, and the messages.
 type chat struct {
 	open  bool
 	input []rune
+	team  bool // the line being typed goes to the team (U: say_team)
 	lines []chatLine
 	muted map[string]bool
 }
 
 // say sends text as chat; it returns what the console shows.
-func (g *Game) say(text string) string {
+func (g *Game) say(text string) string { return g.sendChat("say", text) }
+
+// sendChat sends text with the chat command cmd (say or say_team).
+func (g *Game) sendChat(cmd, text string) string {
 	if g.c == nil {
 		return "not connected"
 	}
@@ -56,7 +62,7 @@ func (g *Game) say(text string) string {
 	if text == "" {
 		return ""
 	}
-	g.c.SendCommand("say "+proto.TruncateUTF8(text, proto.MaxChatLen), "")
+	g.c.SendCommand(cmd+" "+proto.TruncateUTF8(text, proto.MaxChatLen), "")
 	return ""
 }
 
@@ -79,15 +85,19 @@ func (g *Game) onChat(e *proto.Event) {
 	if g.chat.muted[name] {
 		return
 	}
-	g.con.print(fmt.Sprintf("%s: %s", name, e.Text))
-	g.chat.lines = append(g.chat.lines, chatLine{from: e.A, text: e.Text, at: time.Now()})
+	team := e.Value == proto.ChatTeam
+	g.con.print(fmt.Sprintf("%s%s: %s", chatPrefix(team), name, e.Text))
+	g.chat.lines = append(g.chat.lines, chatLine{from: e.A, text: e.Text, at: time.Now(), team: team})
 	if len(g.chat.lines) > chatLines {
 		g.chat.lines = g.chat.lines[len(g.chat.lines)-chatLines:]
 	}
 }
 
 // openChat opens the chat line (the chat key: Y or Enter).
-func (g *Game) openChat() { g.chat.open, g.chat.input = true, g.chat.input[:0] }
+func (g *Game) openChat() { g.chat.open, g.chat.input, g.chat.team = true, g.chat.input[:0], false }
+
+// openTeamChat opens the chat line for the team (U: Source's messagemode2).
+func (g *Game) openTeamChat() { g.chat.open, g.chat.input, g.chat.team = true, g.chat.input[:0], true }
 
 // updateChat handles the line being typed; it returns true while the chat
 // has the keyboard.
@@ -107,7 +117,11 @@ func (g *Game) updateChat() bool {
 	case repeat(ebiten.KeyBackspace) && len(ch.input) > 0:
 		ch.input = ch.input[:len(ch.input)-1]
 	case inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter):
-		if out := g.say(string(ch.input)); out != "" {
+		cmd := "say"
+		if ch.team {
+			cmd = "say_team"
+		}
+		if out := g.sendChat(cmd, string(ch.input)); out != "" {
 			g.con.print(out)
 		}
 		ch.open = false
@@ -120,7 +134,11 @@ func (g *Game) updateChat() bool {
 func (g *Game) drawChat(screen *ebiten.Image) {
 	y := float64(g.h) - 96
 	if g.chat.open {
-		drawText(screen, "say: "+string(g.chat.input)+"_", 16, false, 24, y, 0, colText)
+		prompt := "say: "
+		if g.chat.team {
+			prompt = "say_team: "
+		}
+		drawText(screen, prompt+string(g.chat.input)+"_", 16, false, 24, y, 0, colText)
 	}
 	now := time.Now()
 	for i := len(g.chat.lines) - 1; i >= 0; i-- {
@@ -129,6 +147,14 @@ func (g *Game) drawChat(screen *ebiten.Image) {
 			continue
 		}
 		y -= 22
-		drawText(screen, g.c.Name(l.from)+": "+l.text, 16, false, 24, y, 0, colText)
+		drawText(screen, chatPrefix(l.team)+g.c.Name(l.from)+": "+l.text, 16, false, 24, y, 0, colText)
 	}
+}
+
+// chatPrefix marks a team message as Source does: "(TEAM) name: text".
+func chatPrefix(team bool) string {
+	if team {
+		return "(TEAM) "
+	}
+	return ""
 }

@@ -45,6 +45,8 @@ var consoleCommands = map[string]string{
 	"rcon":       "rcon COMMAND: run a server command (sv_* cvars, net_fake* on the server side, status, cvarlist); the listen-server host needs no password, elsewhere set rcon_password first",
 	"clear":      "clear: empty the console",
 	"say":        "say TEXT: chat to everyone on the server (or press Y or Enter in the game)",
+	"say_team":   "say_team TEXT: chat to your team only in team deathmatch, shown as (TEAM); to everyone in deathmatch (or press U in the game)",
+	"jointeam":   "jointeam red|blue|auto (or 2|3|0): change team in team deathmatch (you die and respawn on it); refused for the bigger team while mp_autoteambalance is on",
 	"mute":       "mute NAME: hide that player's chat (for this game)",
 	"unmute":     "unmute NAME: show that player's chat again",
 }
@@ -316,6 +318,13 @@ func (g *Game) exec(line string) string {
 			return consoleCommands["say"]
 		}
 		return g.say(strings.Join(args, " "))
+	case "say_team":
+		if len(args) == 0 {
+			return consoleCommands["say_team"]
+		}
+		return g.sayTeam(strings.Join(args, " "))
+	case "jointeam":
+		return g.jointeam(args)
 	case "mute", "unmute":
 		if len(args) == 0 {
 			return consoleCommands[name]

@@ -204,11 +204,7 @@ func (p *playScene) drawWorld(screen *ebiten.Image) {
 			b.line(f32(x-8), f32(y+8), f32(x+8), f32(y-8), 3, colDim)
 			continue
 		}
-		col := colEnemy
-		if e.Bot {
-			col = colEnemyBot
-		}
-		g.drawPlayer(x, y, e.Angle, col)
+		g.drawPlayer(x, y, e.Angle, g.otherColour(e.ID, e.Bot)) // team colour in tdm (teams.go)
 		if e.Protected {
 			b.ring(f32(x), f32(y), float32(shared.PlayerRadius)+6, 2, colShield)
 		}
@@ -239,7 +235,7 @@ func (p *playScene) drawWorld(screen *ebiten.Image) {
 		b.ring(f32(sv.X-cx), f32(sv.Y-cy), float32(shared.PlayerRadius), 1.5, nrgba(color.NRGBA{0xff, 0x40, 0x40, 0xc0}))
 	}
 	if !st.Dead {
-		g.drawPlayer(px-cx, py-cy, p.aim, colMe)
+		g.drawPlayer(px-cx, py-cy, p.aim, g.selfColour())
 		if c.Server.Protected && p.fireCmd <= c.AckCmd() {
 			// Spawn protection: until it runs out or this player fires
 			// (the server's word arrives a round trip later).
@@ -390,6 +386,9 @@ func (p *playScene) drawHUD(screen *ebiten.Image) {
 }
 
 func (g *Game) drawScoreboard(screen *ebiten.Image) {
+	if g.drawTeamScoreboard(screen) { // teams.go
+		return
+	}
 	c := g.c
 	rows := append([]scoreRow(nil), toRows(c)...)
 	sort.SliceStable(rows, func(i, j int) bool {

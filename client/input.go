@@ -65,6 +65,7 @@ const (
 	KeyChat                        // Y or Enter: open the chat line
 	KeyScores                      // Tab: the scoreboard (held)
 	KeyHelp                        // F1: the controls hint (held)
+	KeyTeamChat                    // U: open the chat line for the team (Source's messagemode2)
 )
 
 // InputFrame is one frame of a source.
@@ -107,6 +108,9 @@ func uiKeys(v *InputView) (keys, held UIKeys) {
 	}
 	if just(ebiten.KeyY) || just(ebiten.KeyEnter) {
 		keys |= KeyChat
+	}
+	if just(ebiten.KeyU) {
+		keys |= KeyTeamChat
 	}
 	if ebiten.IsKeyPressed(ebiten.KeyTab) {
 		held |= KeyScores
@@ -201,7 +205,7 @@ type BotInput struct {
 func (b *BotInput) Frame(v *InputView) InputFrame {
 	f := InputFrame{}
 	f.Keys, f.Held = uiKeys(v)
-	f.Keys &^= KeyChat
+	f.Keys &^= KeyChat | KeyTeamChat
 	return f
 }
 
@@ -217,8 +221,9 @@ func (b *BotInput) Tick(v *InputView) netclient.Input {
 	ents := c.Rendered()
 	b.boxes = b.boxes[:0]
 	for _, e := range ents {
-		b.boxes = append(b.boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: shared.PlayerRadius, Alive: e.Alive})
+		b.boxes = append(b.boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: shared.PlayerRadius, Alive: e.Alive, Team: game.Team(teamOf(c, e.ID))})
 	}
+	b.brain.Team = game.Team(teamOf(c, c.ID)) // tdm: teammates are not targets (teams.go)
 	in := b.brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, b.boxes)
 	return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons}
 }

@@ -106,6 +106,9 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	if f.Human && !p.menu && f.Keys&KeyChat != 0 {
 		g.openChat()
 	}
+	if f.Human && !p.menu && f.Keys&KeyTeamChat != 0 {
+		g.openTeamChat()
+	}
 	if g.stats.seen == nil {
 		g.stats.seen = map[uint16]bool{}
 	}
@@ -209,12 +212,17 @@ func (p *playScene) handleEvents() {
 			if e.A == c.ID {
 				g.fx.banner = "You win the match!"
 			}
+			if b, ok := g.matchEndBanner(&e); ok {
+				g.fx.banner = b
+			}
 			g.fx.bannerLeft = time.Duration(e.Value) * time.Second
 		case proto.EvMatchStart:
 			g.fx.banner, g.fx.bannerLeft = "New match", 2*time.Second
 			g.fx.killedBy = ""
-		case proto.EvJoin:
-			g.fx.addNotice(fmt.Sprintf("%s joined", e.Text))
+		case proto.EvJoin, proto.EvTeam:
+			if n := g.onTeamEvent(&e); n != "" {
+				g.fx.addNotice(n)
+			}
 		case proto.EvLeft:
 			g.fx.addNotice(fmt.Sprintf("%s left", c.Name(e.A)))
 		case proto.EvChat:
@@ -242,7 +250,7 @@ func (p *playScene) handleEffects() {
 			ents := c.Rendered()
 			boxes := make([]game.Hitbox, 0, len(ents))
 			for _, e := range ents {
-				boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: shared.PlayerRadius, Alive: e.Alive})
+				boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: shared.PlayerRadius, Alive: e.Alive && !passesThrough(c, e.ID)})
 			}
 			tr := game.TraceShot(c.Map, sh.X, sh.Y, sh.DirX, sh.DirY, def.Range, boxes, c.ID)
 			g.fx.addTracer(sh.X, sh.Y, tr.EndX, tr.EndY, true)

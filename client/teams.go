@@ -1,0 +1,261 @@
+//go:build !headless
+
+package client
+
+import (
+	"fmt"
+	"image/color"
+	"sort"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"tickshot/client/netclient"
+	"tickshot/game"
+	"tickshot/net/proto"
+)
+
+// Team deathmatch in the window (mp_gamemode tdm): players drawn in their
+// team's colour, the scoreboard grouped by team with the team scores, team
+// chat (say_team, the U key, Source's messagemode2) and jointeam. The
+// window knows a player's team from the scoreboard rows
+// (proto.ScoreEntry.Team), patched at once by EvJoin and EvTeam; a team's
+// score is the sum of its rows' kills, as the server counts it
+// (docs/PROTOCOL.md, "Team deathmatch").
+
+// Team colours: red and blue at a glance; bots a shade darker, the local
+// player a shade lighter (as colMe stands apart from colEnemy in dm).
+var (
+	colRed      = color.RGBA{0xe8, 0x48, 0x48, 0xff}
+	colRedBot   = color.RGBA{0xc0, 0x38, 0x38, 0xff}
+	colRedMe    = color.RGBA{0xff, 0x94, 0x8c, 0xff}
+	colBlue     = color.RGBA{0x40, 0x84, 0xf0, 0xff}
+	colBlueBot  = color.RGBA{0x30, 0x68, 0xc8, 0xff}
+	colBlueMe   = color.RGBA{0x8c, 0xc4, 0xff, 0xff}
+	colTeamText = map[uint8]color.RGBA{proto.TeamRed: {0xff, 0x80, 0x78, 0xff}, proto.TeamBlue: {0x80, 0xb4, 0xff, 0xff}}
+)
+
+// teamOf is player id's team from the scoreboard, proto.TeamNone when it
+// has none or is not on it.
+func teamOf(c *netclient.Client, id uint16) uint8 {
+	for i := range c.Scores {
+		if c.Scores[i].ID == id {
+			return c.Scores[i].Team
+		}
+	}
+	return proto.TeamNone
+}
+
+// teamPlay reports whether the scoreboard shows team deathmatch: a row on
+// red or blue.
+func teamPlay(c *netclient.Client) bool {
+	for i := range c.Scores {
+		if t := c.Scores[i].Team; t == proto.TeamRed || t == proto.TeamBlue {
+			return true
+		}
+	}
+	return false
+}
+
+// teamScores are the two teams' scores: the sums of their rows' kills.
+func teamScores(c *netclient.Client) (red, blue int) {
+	for _, r := range c.Scores {
+		switch r.Team {
+		case proto.TeamRed:
+			red += int(r.Kills)
+		case proto.TeamBlue:
+			blue += int(r.Kills)
+		}
+	}
+	return red, blue
+}
+
+// otherColour is the body colour of another player: its team's in team
+// deathmatch, the deathmatch colours otherwise.
+func (g *Game) otherColour(id uint16, bot bool) color.RGBA {
+	switch teamOf(g.c, id) {
+	case proto.TeamRed:
+		return pick(bot, colRedBot, colRed)
+	case proto.TeamBlue:
+		return pick(bot, colBlueBot, colBlue)
+	}
+	return pick(bot, colEnemyBot, colEnemy)
+}
+
+// selfColour is the local player's body colour: its team's, lighter, in
+// team deathmatch; colMe otherwise.
+func (g *Game) selfColour() color.RGBA {
+	switch teamOf(g.c, g.c.ID) {
+	case proto.TeamRed:
+		return colRedMe
+	case proto.TeamBlue:
+		return colBlueMe
+	}
+	return colMe
+}
+
+func pick(cond bool, a, b color.RGBA) color.RGBA {
+	if cond {
+		return a
+	}
+	return b
+}
+
+// friendlyFire is the server's mp_friendlyfire as it was when this client
+// joined (Accept's cvars).
+func friendlyFire(c *netclient.Client) bool {
+	for _, cv := range c.Accept.Cvars {
+		if cv.Name == "mp_friendlyfire" {
+			return cv.Value != "0"
+		}
+	}
+	return false
+}
+
+// passesThrough reports whether the local player's shots pass through
+// player id: a teammate with friendly fire off (the server traces them so;
+// the predicted tracer must agree).
+func passesThrough(c *netclient.Client, id uint16) bool {
+	t := teamOf(c, id)
+	return (t == proto.TeamRed || t == proto.TeamBlue) && t == teamOf(c, c.ID) && !friendlyFire(c)
+}
+
+// onTeamEvent applies EvJoin's and EvTeam's team to the scoreboard at once
+// (the next scoreboard, built after the event, agrees) and returns the
+// notice for the kill feed, "" for none.
+func (g *Game) onTeamEvent(e *proto.Event) string {
+	c := g.c
+	t := uint8(e.Value)
+	if t > proto.MaxTeam {
+		return ""
+	}
+	i := sort.Search(len(c.Scores), func(i int) bool { return c.Scores[i].ID >= e.A })
+	switch {
+	case i < len(c.Scores) && c.Scores[i].ID == e.A:
+		c.Scores[i].Team = t
+	case e.Kind == proto.EvJoin:
+		c.Scores = append(c.Scores, proto.ScoreEntry{})
+		copy(c.Scores[i+1:], c.Scores[i:])
+		c.Scores[i] = proto.ScoreEntry{ID: e.A, Name: e.Text, Team: t}
+	}
+	if e.Kind == proto.EvJoin {
+		if t == proto.TeamRed || t == proto.TeamBlue {
+			return fmt.Sprintf("%s joined the %s team", e.Text, game.Team(t))
+		}
+		return fmt.Sprintf("%s joined", e.Text)
+	}
+	switch {
+	case e.A == c.ID && e.Text != "":
+		return fmt.Sprintf("You were moved to the %s team (%s)", game.Team(t), e.Text)
+	case e.A == c.ID:
+		return fmt.Sprintf("You joined the %s team", game.Team(t))
+	}
+	return fmt.Sprintf("%s joined the %s team", c.Name(e.A), game.Team(t))
+}
+
+// matchEndBanner is the banner of a team match's end (EvMatchEnd with B
+// the winning team); ok is false for a deathmatch's.
+func (g *Game) matchEndBanner(e *proto.Event) (banner string, ok bool) {
+	if e.A != 0 || !teamPlay(g.c) {
+		return "", false
+	}
+	red, blue := teamScores(g.c)
+	switch uint8(e.B) {
+	case proto.TeamRed, proto.TeamBlue:
+		who := "Red"
+		if uint8(e.B) == proto.TeamBlue {
+			who = "Blue"
+		}
+		if uint8(e.B) == teamOf(g.c, g.c.ID) {
+			who = "Your team (" + who + ")"
+		}
+		return fmt.Sprintf("%s wins the match  %d : %d", who, max(red, blue), min(red, blue)), true
+	}
+	return fmt.Sprintf("Draw  %d : %d", red, blue), true
+}
+
+// sayTeam sends text to the player's team (say_team; everyone in
+// deathmatch, as in Source); it returns what the console shows.
+func (g *Game) sayTeam(text string) string { return g.sendChat("say_team", text) }
+
+// jointeam asks the server for a team: red, blue or auto (2, 3, 0).
+func (g *Game) jointeam(args []string) string {
+	if len(args) != 1 {
+		return consoleCommands["jointeam"]
+	}
+	if g.c == nil {
+		return "not connected"
+	}
+	if _, err := game.ParseTeam(args[0]); err != nil {
+		return "jointeam: " + err.Error()
+	}
+	g.c.SendCommand("jointeam "+args[0], "")
+	return ""
+}
+
+// drawTeamScoreboard draws the scoreboard of a team match: a section per
+// team, with its score and players by kills; false (nothing drawn) in
+// deathmatch.
+func (g *Game) drawTeamScoreboard(screen *ebiten.Image) bool {
+	c := g.c
+	if !teamPlay(c) {
+		return false
+	}
+	red, blue := teamScores(c)
+	W := float64(g.w)
+	pw, ph := 560.0, 90+34*2+28*float64(len(c.Scores))
+	x0, y0 := W/2-pw/2, 80.0
+	batch.use(screen)
+	batch.rect(float32(x0), float32(y0), float32(pw), float32(ph), colPanel)
+	title := fmt.Sprintf("Team deathmatch  -  %s", c.Map.Title)
+	for _, cv := range c.Accept.Cvars {
+		if cv.Name == "mp_fraglimit" && cv.Value != "0" {
+			title += "  -  first team to " + cv.Value
+		}
+	}
+	drawText(screen, title, 20, true, W/2, y0+12, 1, colText)
+	hy := y0 + 50
+	drawText(screen, "Player", 14, true, x0+20, hy, 0, colDim)
+	drawText(screen, "Kills", 14, true, x0+340, hy, 2, colDim)
+	drawText(screen, "Deaths", 14, true, x0+430, hy, 2, colDim)
+	drawText(screen, "Ping", 14, true, x0+pw-20, hy, 2, colDim)
+	y := hy + 26
+	for _, team := range []struct {
+		t     uint8
+		name  string
+		score int
+		col   color.RGBA
+	}{{proto.TeamRed, "RED", red, colRed}, {proto.TeamBlue, "BLUE", blue, colBlue}} {
+		var rows []scoreRow
+		for _, s := range c.Scores {
+			if s.Team == team.t {
+				rows = append(rows, scoreRow{s.ID, s.Name, int(s.Kills), int(s.Deaths), int(s.PingMs), s.Bot})
+			}
+		}
+		sort.SliceStable(rows, func(i, j int) bool {
+			if rows[i].kills != rows[j].kills {
+				return rows[i].kills > rows[j].kills
+			}
+			return rows[i].deaths < rows[j].deaths
+		})
+		batch.rect(float32(x0+10), float32(y-2), float32(pw-20), 28, fade(team.col, 0.35))
+		drawText(screen, fmt.Sprintf("%s  %d", team.name, team.score), 18, true, x0+20, y, 0, colText)
+		drawText(screen, fmt.Sprintf("%d players", len(rows)), 14, false, x0+pw-20, y+2, 2, colText)
+		y += 34
+		for _, r := range rows {
+			col := colTeamText[team.t]
+			if r.id == c.ID {
+				col = colText
+			}
+			drawText(screen, r.name, 16, r.id == c.ID, x0+20, y, 0, col)
+			drawText(screen, fmt.Sprint(r.kills), 16, false, x0+340, y, 2, col)
+			drawText(screen, fmt.Sprint(r.deaths), 16, false, x0+430, y, 2, col)
+			ping := fmt.Sprint(r.ping)
+			if r.bot {
+				ping = "BOT"
+			}
+			drawText(screen, ping, 16, false, x0+pw-20, y, 2, col)
+			y += 28
+		}
+	}
+	return true
+}

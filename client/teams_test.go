@@ -1,0 +1,159 @@
+//go:build !headless
+
+package client
+
+import (
+	"image/color"
+	"strings"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"tickshot/net/proto"
+)
+
+// pixel reads the colour at (x, y) of img (game loop only).
+func pixel(img *ebiten.Image, x, y float64) color.RGBA {
+	return color.RGBAModel.Convert(img.At(int(x), int(y))).(color.RGBA)
+}
+
+// Team deathmatch in the window: bodies in deathmatch colours while the
+// scoreboard has no teams, in their team's colour (bots darker, the local
+// player lighter) once it has; the team scoreboard draws a band per team;
+// EvJoin and EvTeam update the teams at once with a notice; team chat is
+// marked; the match end names the team; the local tracer passes through
+// teammates with friendly fire off.
+func TestTeamColoursScoreboardAndChat(t *testing.T) {
+	c := newFakeClient(t, fakeWorld{others: 4})
+	g := newDrawGame(c, testScreenW, testScreenH, 0)
+	bodies := func() map[uint16]color.RGBA {
+		got := map[uint16]color.RGBA{}
+		onFrame(func(*ebiten.Image) {
+			dst := ebiten.NewImage(testScreenW, testScreenH)
+			defer dst.Deallocate()
+			g.Draw(dst)
+			cx, cy := g.camera()
+			for _, e := range c.Rendered() {
+				got[e.ID] = pixel(dst, e.X-cx, e.Y-cy)
+			}
+			px, py := g.drawPos()
+			got[c.ID] = pixel(dst, px-cx, py-cy)
+		})
+		return got
+	}
+	bot := map[uint16]bool{}
+	for _, e := range c.Rendered() {
+		bot[e.ID] = e.Bot
+	}
+	dm := bodies()
+	for _, e := range c.Rendered() {
+		if want := pick(e.Bot, colEnemyBot, colEnemy); dm[e.ID] != want {
+			t.Errorf("deathmatch: player %d drawn %v, want %v", e.ID, dm[e.ID], want)
+		}
+	}
+	if dm[c.ID] != colMe {
+		t.Errorf("deathmatch: you are drawn %v, want %v", dm[c.ID], colMe)
+	}
+
+	// Teams: you (1) and 3, 5 red; 2, 4 blue.
+	for i := range c.Scores {
+		c.Scores[i].Team = []uint8{proto.TeamBlue, proto.TeamRed}[c.Scores[i].ID%2]
+	}
+	tdm := bodies()
+	for id, col := range tdm {
+		want := colRedMe
+		switch {
+		case id == c.ID:
+		case id%2 == 1:
+			want = pick(bot[id], colRedBot, colRed)
+		default:
+			want = pick(bot[id], colBlueBot, colBlue)
+		}
+		if col != want {
+			t.Errorf("team deathmatch: player %d drawn %v, want %v", id, col, want)
+		}
+	}
+	if !passesThrough(c, 3) || passesThrough(c, 2) {
+		t.Error("with friendly fire off the local tracer must pass through teammate 3 and stop at enemy 2")
+	}
+
+	// The scoreboard: RED band then its rows, then the BLUE band.
+	red, blue := teamScores(c)
+	wantRed, wantBlue := 0, 0
+	for _, r := range c.Scores {
+		if r.Team == proto.TeamRed {
+			wantRed += int(r.Kills)
+		} else {
+			wantBlue += int(r.Kills)
+		}
+	}
+	if red != wantRed || blue != wantBlue || red+blue == 0 {
+		t.Errorf("team scores %d : %d, want the sums of the rows' kills %d : %d", red, blue, wantRed, wantBlue)
+	}
+	onFrame(func(*ebiten.Image) {
+		dst := ebiten.NewImage(testScreenW, testScreenH)
+		defer dst.Deallocate()
+		dst.Fill(colBG)
+		batch.use(dst)
+		if !g.drawTeamScoreboard(dst) {
+			t.Error("no team scoreboard with teams on the board")
+		}
+		batch.flush()
+		txt.endFrame()
+		W := float64(testScreenW)
+		redBand := pixel(dst, W/2, 80+50+26+12)
+		blueBand := pixel(dst, W/2, 80+50+26+34+28*3+12) // 3 red rows
+		if !(int(redBand.R) > int(redBand.B)+30) || !(int(blueBand.B) > int(blueBand.R)+30) {
+			t.Errorf("scoreboard bands: red %v, blue %v; want a red one above a blue one", redBand, blueBand)
+		}
+	})
+
+	// EvTeam: 3 moves to blue; you are moved by auto-balance; EvJoin of 9.
+	if n := g.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 3, Value: int16(proto.TeamBlue)}); teamOf(c, 3) != proto.TeamBlue || !strings.Contains(n, "joined the blue team") {
+		t.Errorf("EvTeam: player 3 on %d, notice %q", teamOf(c, 3), n)
+	}
+	if n := g.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: c.ID, Value: int16(proto.TeamBlue), Text: "auto-balance"}); n != "You were moved to the blue team (auto-balance)" {
+		t.Errorf("auto-balance notice %q", n)
+	}
+	if g.selfColour() != colBlueMe {
+		t.Errorf("after the move you are drawn %v, want %v", g.selfColour(), colBlueMe)
+	}
+	if n := g.onTeamEvent(&proto.Event{Kind: proto.EvJoin, A: 9, Value: int16(proto.TeamRed), Text: "late"}); teamOf(c, 9) != proto.TeamRed || n != "late joined the red team" {
+		t.Errorf("EvJoin: player 9 on %d, notice %q", teamOf(c, 9), n)
+	}
+	for i := 1; i < len(c.Scores); i++ {
+		if c.Scores[i-1].ID >= c.Scores[i].ID {
+			t.Fatalf("scoreboard rows out of ID order after a join: %+v", c.Scores)
+		}
+	}
+
+	// Team chat is marked in the console and on the HUD.
+	g.onChat(&proto.Event{Kind: proto.EvChat, A: 2, Text: "push left", Value: proto.ChatTeam})
+	g.onChat(&proto.Event{Kind: proto.EvChat, A: 2, Text: "gg"})
+	lines := g.con.lines
+	if len(lines) < 2 || lines[len(lines)-2] != "(TEAM) Player 2: push left" || lines[len(lines)-1] != "Player 2: gg" {
+		t.Errorf("console chat lines %q", lines[max(0, len(lines)-2):])
+	}
+	if l := g.chat.lines; len(l) < 2 || !l[len(l)-2].team || l[len(l)-1].team {
+		t.Error("the HUD's chat lines do not mark the team message")
+	}
+
+	// The match end names the team; yours says so.
+	if b, ok := g.matchEndBanner(&proto.Event{Kind: proto.EvMatchEnd, B: uint16(proto.TeamBlue), Text: "blue team"}); !ok || !strings.HasPrefix(b, "Your team (Blue) wins the match") {
+		t.Errorf("match end banner %q", b)
+	}
+	if b, _ := g.matchEndBanner(&proto.Event{Kind: proto.EvMatchEnd}); !strings.HasPrefix(b, "Draw") {
+		t.Errorf("draw banner %q", b)
+	}
+
+	// Console: usage and refusals are local, a good team goes to the server.
+	if out := g.exec("jointeam"); !strings.Contains(out, "red|blue|auto") {
+		t.Errorf("jointeam without a team: %q", out)
+	}
+	if out := g.exec("jointeam purple"); !strings.Contains(out, "unknown team") {
+		t.Errorf("jointeam purple: %q", out)
+	}
+	if out := g.exec("help say_team"); !strings.Contains(out, "team") {
+		t.Errorf("help say_team: %q", out)
+	}
+}
