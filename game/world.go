@@ -29,7 +29,9 @@ type World struct {
 	Rules    Rules
 
 	// Players are sorted by ID (snapshots list them in this order).
-	Players     []*Player
+	Players []*Player
+	// Spectators are the players without a body, sorted by ID (spectate.go).
+	Spectators  []*Player
 	Projectiles []*Projectile
 	Bots        []*BotPlayer
 
@@ -225,7 +227,7 @@ func (w *World) PlayerIndex(id uint16) int {
 // deathmatch it joins the smaller team (ties: the lower score, then red).
 func (w *World) AddPlayer(name string, isBot bool) *Player {
 	id := w.nextID
-	for w.Player(id) != nil || id == 0 {
+	for w.idTaken(id) {
 		id++ // IDs wrap after 65535 joins
 	}
 	w.nextID = id + 1
@@ -249,6 +251,7 @@ func (w *World) RemovePlayer(id uint16, reason string) {
 	if i := w.PlayerIndex(id); i >= 0 {
 		w.Players = append(w.Players[:i], w.Players[i+1:]...)
 	}
+	w.removeSpectator(id)
 	for i, b := range w.Bots {
 		if b.Player.ID == id {
 			w.Bots = append(w.Bots[:i], w.Bots[i+1:]...)
@@ -265,14 +268,7 @@ func (w *World) RemovePlayer(id uint16, reason string) {
 func (w *World) UniqueName(name string, maxLen int) string {
 	base := name
 	for n := 2; ; n++ {
-		taken := false
-		for _, p := range w.Players {
-			if p.Name == name {
-				taken = true
-				break
-			}
-		}
-		if !taken {
+		if !w.nameTaken(name) {
 			return name
 		}
 		suffix := fmt.Sprintf("(%d)", n)
@@ -543,6 +539,9 @@ func (w *World) startMatch() {
 	for _, p := range w.Players {
 		p.Kills, p.Deaths = 0, 0
 		w.spawn(p)
+	}
+	for _, p := range w.Spectators {
+		p.Kills, p.Deaths = 0, 0
 	}
 	w.ScoresDirty = true
 	w.emit(Event{Kind: EvMatchStart})

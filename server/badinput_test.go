@@ -543,7 +543,9 @@ func TestSpeedHack(t *testing.T) {
 func reasonOf(c *proto.Conn) string { r, _ := c.Reason(); return r }
 
 func TestFullServer(t *testing.T) {
-	_, addr := startServer(t, server.Config{MaxPlayers: 1, Bots: 0})
+	// No spectator slots: a full server then refuses (with slots, the next
+	// client is admitted as a spectator: TestFullServerAdmitsSpectators).
+	_, addr := startServer(t, server.Config{MaxPlayers: 1, Bots: 0, Cvars: [][2]string{{"sv_maxspectators", "0"}}})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	first, err := netclient.Connect(ctx, netclient.Websocket, addr, netclient.DefaultConfig("first"))

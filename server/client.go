@@ -21,6 +21,9 @@ type session struct {
 	conn   *proto.Conn
 	player *game.Player
 	hello  proto.Hello // as announced, with the rates as clamped
+	// spectator: player is in the world's Spectators, not its Players
+	// (spectate.go): no body, commands acknowledged but not run, no culling.
+	spectator bool
 
 	cmds cmdQueue
 	rate rateControl

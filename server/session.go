@@ -98,21 +98,26 @@ func (s *Server) acceptJoins() {
 }
 
 func (s *Server) admit(req joinReq) string {
-	if len(s.w.Players) >= s.cfg.MaxPlayers {
-		if !s.w.RemoveBot("bot removed to make room") {
-			return fmt.Sprintf("server is full (%d/%d players)", len(s.w.Players), s.cfg.MaxPlayers)
-		}
-	}
 	h := req.hello
+	spectate, reason := s.admitAs(h) // spectate.go
+	if reason != "" {
+		return reason
+	}
 	name := s.uniqueName(h.Name)
-	p := s.w.AddPlayer(name, false)
+	var p *game.Player
+	if spectate {
+		p = s.w.AddSpectator(name)
+	} else {
+		p = s.w.AddPlayer(name, false)
+	}
 	ss := newSession(req.conn, p, *h, s.w.Tick, s.cfg.TickRate, s.cfg.MaxUsrCmdProcessTicks)
+	ss.spectator = spectate
 	req.conn.SetFakeConditions(s.vars.fake)
 	ur := ss.rate.updateRate
 	s.sessions = append(s.sessions, ss)
 	req.conn.Send(&proto.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.m.Name,
-		Tick: s.w.Tick, UpdateRate: uint16(ur), Cvars: s.publicCvars()})
-	s.log.Info("player joined", "name", name, "id", p.ID, "remote", req.conn.RemoteAddr(), "cl_updaterate", ur)
+		Tick: s.w.Tick, UpdateRate: uint16(ur), Cvars: s.publicCvars(), Spectator: spectate})
+	s.log.Info("player joined", "name", name, "id", p.ID, "remote", req.conn.RemoteAddr(), "cl_updaterate", ur, "spectator", spectate)
 	return ""
 }
 
@@ -145,6 +150,10 @@ func (s *Server) onCommand(ss *session, m *proto.Command) {
 		s.say(ss, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m.Text), fields[0])), fields[0] == "say_team")
 	case "jointeam":
 		s.joinTeam(ss, fields[1:])
+	case "spectate":
+		s.spectate(ss) // spectate.go
+	case "join":
+		s.joinGame(ss, game.TeamNone)
 	case "rcon":
 		if s.cfg.RconPassword == "" {
 			s.print(ss, "rcon is disabled on this server (no --rcon-password)")
@@ -257,6 +266,9 @@ func (s *Server) runPending(ss *session) {
 		c, ok := ss.cmds.next()
 		if !ok {
 			return
+		}
+		if ss.spectator {
+			continue // acknowledged (AckCmd), not run: a spectator has no body
 		}
 		s.runCommand(ss.player, c, ss)
 	}
@@ -427,11 +439,14 @@ func (s *Server) buildFrame() {
 func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 	p := ss.player
 	view := game.ViewRect(s.m, p.State.X, p.State.Y)
+	if ss.spectator {
+		view = everywhere // a spectator's camera goes anywhere: nothing is culled
+	}
 	snap := &ss.out.snap
 	*snap = proto.Snapshot{
 		Tick:       s.w.Tick,
 		AckCmd:     ss.cmds.lastCmd,
-		Self:       proto.MakeSelf(p.State, p.Health, p.Teleport, p.Protected(s.w.Tick), ss.out.snap.Self.Ammo),
+		Self:       s.selfState(ss),
 		TickTimeUs: uint32(s.tickStats.meanUs()),
 		TickStdUs:  uint32(s.tickStats.stdUs()),
 		PingVarMs:  uint16(math.Min(ss.acks.rttVar, 65535)),
@@ -504,7 +519,7 @@ func (s *Server) scoreboard(rows []proto.ScoreEntry) []proto.ScoreEntry {
 		}
 		rows = append(rows, row)
 	}
-	return rows
+	return s.spectatorRows(rows)
 }
 
 func (s *Server) sessionOf(id uint16) *session {
@@ -592,6 +607,9 @@ func (s *Server) joinTeam(ss *session, args []string) {
 		return
 	}
 	t, err := game.ParseTeam(strings.ToLower(args[0]))
+	if err == nil && s.spectatorTeam(ss, t) { // spectate.go
+		return
+	}
 	if err == nil {
 		err = s.w.JoinTeam(ss.player, t)
 	}

@@ -26,8 +26,12 @@ type Status struct {
 	Protocol   int            `json:"protocol"`
 	TickTimeUs TickTimeStatus `json:"tick_time_us"`
 	Players    []PlayerStatus `json:"players"`
-	Snapshots  SnapshotStatus `json:"snapshots"`
-	LagComp    LagCompStatus  `json:"lag_compensation"`
+	// Spectators are the clients watching without a body (not in
+	// Players, not counted against MaxPlayers), at most MaxSpectators.
+	Spectators    []PlayerStatus `json:"spectators"`
+	MaxSpectators int            `json:"maxspectators"`
+	Snapshots     SnapshotStatus `json:"snapshots"`
+	LagComp       LagCompStatus  `json:"lag_compensation"`
 }
 
 // LagCompStatus counts the lag-compensated hitscan shots since the server
@@ -135,6 +139,14 @@ func (s *Server) publishStatus() {
 			ps.PingMs = int(math.Round(ss.acks.rttMs))
 		}
 		st.Players = append(st.Players, ps)
+	}
+	st.Spectators, st.MaxSpectators = make([]PlayerStatus, 0, len(s.w.Spectators)), s.vars.maxSpectators
+	for _, p := range s.w.Spectators {
+		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths}
+		if ss := s.sessionOf(p.ID); ss != nil && ss.acks.rttMs > 0 {
+			ps.PingMs = int(math.Round(ss.acks.rttMs))
+		}
+		st.Spectators = append(st.Spectators, ps)
 	}
 	s.statusMu.Lock()
 	s.status = st

@@ -26,6 +26,9 @@ type vars struct {
 	teamPlay    bool    // mp_gamemode: false dm, true tdm
 	friendly    bool    // mp_friendlyfire
 	autoBalance bool    // mp_autoteambalance
+	// maxSpectators is sv_maxspectators: spectators admitted besides the
+	// player slots (spectate.go).
+	maxSpectators int
 }
 
 // CvarInfo describes one server console variable.
@@ -79,13 +82,15 @@ var ServerCvars = []CvarInfo{
 	{"mp_gamemode", "dm", "dm: deathmatch, everyone for themselves; tdm: team deathmatch, red against blue, team score = the sum of its players' frags (mp_fraglimit applies to it). A change restarts the match at once", 0, 1, []string{"dm", "tdm"}},
 	{"mp_friendlyfire", "0", "team deathmatch: teammates' shots and splash hurt, and a teamkill or a suicide costs a frag (1); off, shots pass through teammates (0)", 0, 1, nil},
 	{"mp_autoteambalance", "1", "team deathmatch: when a team has 2 or more players more than the other, move one at their next respawn, and refuse jointeam to the bigger team (1)", 0, 1, nil},
+	{"sv_maxspectators", "8", "spectators admitted besides the player slots (joining as one, or when every slot is taken by a human); 0: no spectators", 0, MaxPlayersLimit, nil},
 	{"net_fakelag", "0", "server side: delay every message the server receives by this many ms", 0, 1000, nil},
 	{"net_fakejitter", "0", "server side: random extra delay, 0..this many ms, on every message the server receives", 0, 500, nil},
 	{"net_fakeloss", "0", "server side: drop this percentage of the messages the server receives", 0, 100, nil},
 }
 
 func defaultVars() vars {
-	return vars{unlag: true, maxUnlag: 1, fragLimit: 20, timeLimit: 10, botSkill: 1, spawnProt: 3, autoBalance: true}
+	return vars{unlag: true, maxUnlag: 1, fragLimit: 20, timeLimit: 10, botSkill: 1, spawnProt: 3, autoBalance: true,
+		maxSpectators: DefaultMaxSpectators}
 }
 
 // set changes a variable, checking its name and range.
@@ -131,6 +136,8 @@ func (v *vars) set(name, value string) error {
 		v.friendly = f != 0
 	case "mp_autoteambalance":
 		v.autoBalance = f != 0
+	case "sv_maxspectators":
+		v.maxSpectators = int(f)
 	case "net_fakelag":
 		v.fake.LagMs = f
 	case "net_fakejitter":
@@ -175,6 +182,8 @@ func (v *vars) get(name string) string {
 		return b(v.friendly)
 	case "mp_autoteambalance":
 		return b(v.autoBalance)
+	case "sv_maxspectators":
+		return strconv.Itoa(v.maxSpectators)
 	case "net_fakelag":
 		return strconv.FormatFloat(v.fake.LagMs, 'g', -1, 64)
 	case "net_fakejitter":
@@ -212,6 +221,9 @@ func (s *Server) exec(line string) string {
 				team = "  " + p.Team.String()
 			}
 			fmt.Fprintf(&b, "\n#%d %s  %d/%d  %s%s", p.ID, p.Name, p.Kills, p.Deaths, ping, team)
+		}
+		for _, p := range s.w.Spectators {
+			fmt.Fprintf(&b, "\n#%d %s  %d/%d  spectator", p.ID, p.Name, p.Kills, p.Deaths)
 		}
 		return b.String()
 	}

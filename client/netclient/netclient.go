@@ -38,6 +38,7 @@ type Config struct {
 	Smooth      bool    // cl_smooth
 	SmoothMs    int     // cl_smoothtime in ms (default 100)
 	NoDelta     bool    // cl_nodelta: ask for full snapshots only
+	Spectate    bool    // join as a spectator (--spectate): no body, every entity in view
 	// Timeout is cl_timeout: how long without a snapshot before the client
 	// gives up and disconnects (0: DefaultTimeout). ConnectionProblem
 	// counts down to it.
@@ -151,6 +152,7 @@ type Client struct {
 	// command being made uses.
 	drawn, frame renderClaim
 	shotViews    [16]ShotView
+	spec         specCam // the spectator camera (spectate.go)
 
 	Entities    map[uint16]*Entity
 	projectiles map[uint16]*projectileView
@@ -204,7 +206,7 @@ func connect(ctx context.Context, dial Dialer, addr string, cfg Config) (*Client
 	conn := proto.NewConn(t)
 	conn.Send(&proto.Hello{Protocol: proto.ProtocolVersion, Name: cfg.Name, Rate: uint32(cfg.Rate),
 		UpdateRate: uint16(cfg.UpdateRate), CmdRate: uint16(cfg.CmdRate), InterpMs: uint16(cfg.InterpMs),
-		InterpRatio: float32(cfg.InterpRatio), NoDelta: cfg.NoDelta})
+		InterpRatio: float32(cfg.InterpRatio), NoDelta: cfg.NoDelta, Spectate: cfg.Spectate})
 	timeout := time.NewTimer(proto.HandshakeTimeout)
 	defer timeout.Stop()
 	select {
@@ -604,6 +606,10 @@ func (c *Client) makeCommand(in Input) bool {
 	if !c.haveSnap {
 		return false
 	}
+	if c.Spectating() {
+		// No body: a command without input, for the acks (spectate.go).
+		in, c.latched = Input{}, 0
+	}
 	c.cmdNum++
 	cmd := shared.UserCmd{
 		CommandNumber: c.cmdNum,
@@ -762,7 +768,8 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 	if first || math.Abs(float64(s.Tick)-c.clock) > float64(c.TickRate)/2 {
 		c.clock = float64(s.Tick)
 	}
-	lifeChanged := !first && (s.Self.Dead != c.Server.Dead || s.Self.Teleport != c.Server.Teleport)
+	lifeChanged := !first && (s.Self.Dead != c.Server.Dead || s.Self.Teleport != c.Server.Teleport ||
+		s.Self.Spectator != c.Server.Spectator)
 	c.Server = s.Self
 	c.Health = int(s.Self.Health)
 	c.reconcile(s, lifeChanged)
@@ -800,6 +807,19 @@ func (c *Client) reconcile(s *proto.Snapshot, lifeChanged bool) {
 		ack = c.cmdNum // cannot ack what was never made; treat as newest
 	}
 	c.ackCmd = ack
+	if s.Self.Spectator {
+		// No body to predict: every command's result is the server's
+		// state, and nothing is an error (spectate.go).
+		start := max(ack, 1)
+		if c.cmdNum >= ringSize {
+			start = max(start, c.cmdNum-ringSize+1)
+		}
+		for n := start; n <= c.cmdNum; n++ {
+			c.ring[n%ringSize].state = auth
+		}
+		c.predicted, c.errX, c.errY = auth, 0, 0
+		return
+	}
 	oldX, oldY := c.predicted.X, c.predicted.Y
 	match := false
 	if ack > 0 && c.cmdNum-ack < ringSize {

@@ -16,7 +16,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 5
+const ProtocolVersion = 6
 
 // MsgType is the first byte of every message.
 type MsgType uint8
@@ -99,6 +99,9 @@ type Hello struct {
 	// NoDelta asks for full snapshots only (Quake 3's cl_nodelta): for
 	// comparing bandwidth, or a client that cannot keep baselines.
 	NoDelta bool
+	// Spectate asks to join as a spectator: no body in the world, a view
+	// of every entity (the console's spectate, --spectate).
+	Spectate bool
 }
 
 // Type implements Message.
@@ -161,6 +164,9 @@ type Accept struct {
 	UpdateRate uint16
 	// Cvars are the server's public console variables (sv_*).
 	Cvars []Cvar
+	// Spectator says the client joined as a spectator (no body): it asked
+	// to (Hello.Spectate) or every player slot was taken by a human.
+	Spectator bool
 }
 
 // Type implements Message.
@@ -229,6 +235,11 @@ type SelfState struct {
 	// Protected is spawn protection (mp_spawnprotection): no damage until it
 	// runs out or the player fires.
 	Protected bool
+	// Spectator: the client has no body in the world (it watches). The
+	// rest of SelfState is then meaningless: the server sends the zero
+	// state with Dead set, and AckCmd still acknowledges its commands,
+	// which it does not run.
+	Spectator bool
 }
 
 // EntityState is another player as a snapshot carries it.

@@ -57,7 +57,7 @@ func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
 }
 
 func encodeSelf(e *msgpack.Encoder, s *SelfState) {
-	e.EncodeArrayLen(13)
+	e.EncodeArrayLen(14)
 	e.EncodeInt(int64(s.X))
 	e.EncodeInt(int64(s.Y))
 	e.EncodeInt(int64(s.VX))
@@ -71,4 +71,5 @@ func encodeSelf(e *msgpack.Encoder, s *SelfState) {
 	e.EncodeUint(uint64(s.Health))
 	e.EncodeUint(uint64(s.Teleport))
 	e.EncodeBool(s.Protected)
+	e.EncodeBool(s.Spectator)
 }

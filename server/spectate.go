@@ -1,0 +1,135 @@
+package server
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"tickshot/game"
+	"tickshot/net/proto"
+	"tickshot/shared"
+)
+
+// Spectators (issue 10): a session whose player has no body in the world
+// (game.World.Spectators). It is admitted as one when it asks
+// (proto.Hello.Spectate) or when every player slot is taken by a human, up
+// to sv_maxspectators (QuakeWorld's maxspectators; Source has
+// mp_allowspectators and SourceTV's tv_maxclients); it becomes one with the
+// console's `spectate` and plays again with `join`. A spectator is never
+// hit or spawned and takes no part in the match; its usercmds are
+// acknowledged (Snapshot.AckCmd) but not run; it receives every entity, as
+// nothing culls a camera that can go anywhere, which makes it the natural
+// view for a stream; it chats and is on the scoreboard with Team
+// proto.TeamSpectator.
+
+// DefaultMaxSpectators is sv_maxspectators' default.
+const DefaultMaxSpectators = 8
+
+// everywhere is a spectator's view rectangle: no culling.
+var everywhere = game.Rect{MinX: math.Inf(-1), MinY: math.Inf(-1), MaxX: math.Inf(1), MaxY: math.Inf(1)}
+
+// admitAs decides how a Hello is admitted: as a player, as a spectator
+// (asked for, or the server is full of humans), or not at all (reject is
+// the reason). A bot gives up its slot to a human who wants to play.
+func (s *Server) admitAs(h *proto.Hello) (spectate bool, reject string) {
+	specs, maxSpecs := len(s.w.Spectators), s.vars.maxSpectators
+	if h.Spectate {
+		if specs >= maxSpecs {
+			return false, fmt.Sprintf("no spectator slots (%d/%d spectators)", specs, maxSpecs)
+		}
+		return true, ""
+	}
+	if len(s.w.Players) < s.cfg.MaxPlayers || s.w.RemoveBot("bot removed to make room") {
+		return false, ""
+	}
+	if specs < maxSpecs {
+		return true, ""
+	}
+	return false, fmt.Sprintf("server is full (%d/%d players, %d/%d spectators)", len(s.w.Players), s.cfg.MaxPlayers, specs, maxSpecs)
+}
+
+// spectate takes a player's body out of the world (console `spectate`).
+func (s *Server) spectate(ss *session) {
+	if ss.spectator {
+		s.print(ss, "spectate: you are already spectating (join: play)")
+		return
+	}
+	if n := len(s.w.Spectators); n >= s.vars.maxSpectators {
+		s.print(ss, fmt.Sprintf("spectate: no spectator slots (%d/%d spectators)", n, s.vars.maxSpectators))
+		return
+	}
+	p, err := s.w.Spectate(ss.player.ID)
+	if err != nil {
+		s.print(ss, "spectate: "+err.Error())
+		return
+	}
+	ss.spectator = true
+	delete(s.lag, p.ID) // no hitbox to rewind any more
+	s.log.Info("player spectating", "name", p.Name, "id", p.ID)
+}
+
+// spectatorTeam is jointeam where spectators are concerned: `jointeam
+// spectator` (or 1) is spectate, and a spectator's jointeam red, blue or
+// auto is join on that team (Source's team menu). It reports whether it
+// handled the command.
+func (s *Server) spectatorTeam(ss *session, t game.Team) bool {
+	switch {
+	case t == game.TeamSpectator:
+		s.spectate(ss)
+	case ss.spectator:
+		s.joinGame(ss, t)
+	default:
+		return false
+	}
+	return true
+}
+
+// joinGame brings a spectator back into play (console `join`; jointeam
+// with team want) when there is a slot: a free one, or a bot's.
+func (s *Server) joinGame(ss *session, want game.Team) {
+	if !ss.spectator {
+		s.print(ss, "join: you are already playing")
+		return
+	}
+	if len(s.w.Players) >= s.cfg.MaxPlayers && !s.w.RemoveBot("bot removed to make room") {
+		s.print(ss, fmt.Sprintf("join: server is full (%d/%d players); you are still spectating", len(s.w.Players), s.cfg.MaxPlayers))
+		return
+	}
+	p, err := s.w.JoinGame(ss.player.ID, want)
+	if err != nil {
+		s.print(ss, "join: "+err.Error())
+		return
+	}
+	ss.spectator = false
+	s.log.Info("spectator joined the game", "name", p.Name, "id", p.ID)
+}
+
+// selfState is the Self of a snapshot to ss: its player's state, or for a
+// spectator the zero state with Dead and Spectator set.
+func (s *Server) selfState(ss *session) proto.SelfState {
+	if ss.spectator {
+		self := proto.MakeSelf(shared.PlayerState{Dead: true}, 0, 0, false, ss.out.snap.Self.Ammo)
+		self.Spectator = true
+		return self
+	}
+	p := ss.player
+	return proto.MakeSelf(p.State, p.Health, p.Teleport, p.Protected(s.w.Tick), ss.out.snap.Self.Ammo)
+}
+
+// spectatorRows adds the spectators to a scoreboard (Team
+// proto.TeamSpectator), keeping the rows sorted by id.
+func (s *Server) spectatorRows(rows []proto.ScoreEntry) []proto.ScoreEntry {
+	if len(s.w.Spectators) == 0 {
+		return rows
+	}
+	for _, p := range s.w.Spectators {
+		row := proto.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Team: proto.TeamSpectator}
+		if ss := s.sessionOf(p.ID); ss != nil && ss.acks.rttMs > 0 {
+			row.PingMs = uint16(ss.acks.rttMs)
+		}
+		rows = append(rows, row)
+	}
+	slices.SortFunc(rows, func(a, b proto.ScoreEntry) int { return cmp.Compare(a.ID, b.ID) })
+	return rows
+}
