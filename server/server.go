@@ -276,7 +276,6 @@ func (s *Server) announce() (stop func()) {
 					c.Players++
 				}
 			}
-			c.Players = max(c.Players-st.Spectators, 0)
 		}}
 	stop, err := lan.Announce(acfg)
 	if err != nil {

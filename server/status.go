@@ -18,17 +18,18 @@ type Status struct {
 	Tick       uint32  `json:"tick"`
 	UptimeSec  float64 `json:"uptime_s"`
 	MaxPlayers int     `json:"maxplayers"`
-	// Spectators is how many of Players watch without a body (0 until
-	// spectators exist: issue 10 item 5).
+	// Spectators is how many clients watch without a body: they are not
+	// in Players and do not count against MaxPlayers (SpectatorList
+	// names them).
 	Spectators int `json:"spectators"`
 	// Protocol is the protocol version (proto.ProtocolVersion): a client
 	// of another version cannot join.
 	Protocol   int            `json:"protocol"`
 	TickTimeUs TickTimeStatus `json:"tick_time_us"`
 	Players    []PlayerStatus `json:"players"`
-	// Spectators are the clients watching without a body (not in
-	// Players, not counted against MaxPlayers), at most MaxSpectators.
-	Spectators    []PlayerStatus `json:"spectators"`
+	// SpectatorList are the spectators (Spectators of them, at most
+	// MaxSpectators: sv_maxspectators).
+	SpectatorList []PlayerStatus `json:"spectator_list"`
 	MaxSpectators int            `json:"maxspectators"`
 	Snapshots     SnapshotStatus `json:"snapshots"`
 	LagComp       LagCompStatus  `json:"lag_compensation"`
@@ -140,13 +141,14 @@ func (s *Server) publishStatus() {
 		}
 		st.Players = append(st.Players, ps)
 	}
-	st.Spectators, st.MaxSpectators = make([]PlayerStatus, 0, len(s.w.Spectators)), s.vars.maxSpectators
+	st.Spectators, st.MaxSpectators = len(s.w.Spectators), s.vars.maxSpectators
+	st.SpectatorList = make([]PlayerStatus, 0, len(s.w.Spectators))
 	for _, p := range s.w.Spectators {
 		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths}
 		if ss := s.sessionOf(p.ID); ss != nil && ss.acks.rttMs > 0 {
 			ps.PingMs = int(math.Round(ss.acks.rttMs))
 		}
-		st.Spectators = append(st.Spectators, ps)
+		st.SpectatorList = append(st.SpectatorList, ps)
 	}
 	s.statusMu.Lock()
 	s.status = st

@@ -135,8 +135,8 @@ func TestSpectatorJoinsWithoutBody(t *testing.T) {
 		t.Errorf("spectator counted %d prediction errors and %d life resets, want 0", eve.Stats.Corrections, eve.Stats.LifeResets)
 	}
 	st := getStatus(t, srv.Addr())
-	if len(st.Spectators) != 1 || st.Spectators[0].Name != "eve" || len(st.Players) != 4 {
-		t.Errorf("/status: %d players, spectators %+v; want 4 players and eve", len(st.Players), st.Spectators)
+	if st.Spectators != 1 || len(st.SpectatorList) != 1 || st.SpectatorList[0].Name != "eve" || len(st.Players) != 4 {
+		t.Errorf("/status: %d players, %d spectators %+v; want 4 players and eve", len(st.Players), st.Spectators, st.SpectatorList)
 	}
 }
 
@@ -262,8 +262,8 @@ func TestSpectateThenJoin(t *testing.T) {
 	if r, _ := scoreRow(alice, bob.ID); r.Deaths != 1 {
 		t.Errorf("bob's deaths as a spectator %d, want 1 (kept)", r.Deaths)
 	}
-	if st := getStatus(t, srv.Addr()); len(st.Players) != 1 || len(st.Spectators) != 1 || st.Spectators[0].ID != bob.ID {
-		t.Errorf("/status after spectate: players %+v, spectators %+v", st.Players, st.Spectators)
+	if st := getStatus(t, srv.Addr()); len(st.Players) != 1 || len(st.SpectatorList) != 1 || st.SpectatorList[0].ID != bob.ID {
+		t.Errorf("/status after spectate: players %+v, spectators %+v", st.Players, st.SpectatorList)
 	}
 	// Held for a second: the body stays out.
 	specDrive(t, time.Second, cs, nil, func() bool {
@@ -294,8 +294,8 @@ func TestSpectateThenJoin(t *testing.T) {
 	if r, _ := scoreRow(alice, bob.ID); r.Team == proto.TeamSpectator || r.Deaths != 1 {
 		t.Errorf("bob's row after join %+v: want a player with 1 death", r)
 	}
-	if st := getStatus(t, srv.Addr()); len(st.Players) != 2 || len(st.Spectators) != 0 {
-		t.Errorf("/status after join: %d players, %d spectators; want 2 and 0", len(st.Players), len(st.Spectators))
+	if st := getStatus(t, srv.Addr()); len(st.Players) != 2 || st.Spectators != 0 {
+		t.Errorf("/status after join: %d players, %d spectators; want 2 and 0", len(st.Players), st.Spectators)
 	}
 }
 

@@ -185,7 +185,7 @@ func readStatus(r io.Reader) (Server, error) {
 	if err := json.NewDecoder(io.LimitReader(r, MaxStatusBytes)).Decode(&d); err != nil {
 		return Server{}, fmt.Errorf("bad /status: %w", err)
 	}
-	if d.MaxPlayers < 0 || d.MaxPlayers > 1<<16 || len(d.Players) > 1<<16 || d.Spectators < 0 || d.Spectators > len(d.Players) {
+	if d.MaxPlayers < 0 || d.MaxPlayers > 1<<16 || len(d.Players) > 1<<16 || d.Spectators < 0 || d.Spectators > 1<<16 {
 		return Server{}, fmt.Errorf("bad /status: counts out of range (maxplayers %d, %d players, %d spectators)",
 			d.MaxPlayers, len(d.Players), d.Spectators)
 	}
@@ -198,8 +198,7 @@ func readStatus(r io.Reader) (Server, error) {
 			s.Players++
 		}
 	}
-	s.Players = max(s.Players-s.Spectators, 0)
-	return s, nil
+	return s, nil // spectators are not in players (server.Status)
 }
 
 // sortServers orders a list by name, then address.

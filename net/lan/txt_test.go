@@ -35,11 +35,11 @@ func TestReadStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "n?x" || s.Map != "arena" || s.MaxPlayers != 8 || s.Players != 2 || s.Bots != 1 || s.Spectators != 1 || !s.Password || s.Version != 4 {
+	if s.Name != "n?x" || s.Map != "arena" || s.MaxPlayers != 8 || s.Players != 3 || s.Bots != 1 || s.Spectators != 1 || !s.Password || s.Version != 4 {
 		t.Errorf("read %+v", s)
 	}
 	for _, body := range []string{
-		``, `[]`, `{"maxplayers":-1}`, `{"maxplayers":99999999}`, `{"spectators":2,"players":[{}]}`,
+		``, `[]`, `{"maxplayers":-1}`, `{"maxplayers":99999999}`, `{"spectators":-1}`,
 		`{"players":` + strings.Repeat("[", 20000) + `}`, `{"name":5}`,
 	} {
 		if s, err := readStatus(strings.NewReader(body)); err == nil {
