@@ -373,6 +373,8 @@ func (p *playScene) drawHUD(screen *ebiten.Image) {
 
 	if g.fx.bannerLeft > 0 {
 		drawText(screen, g.fx.banner, 40, true, W/2, 24, 1, colTracerMe)
+	} else {
+		buf = g.drawTeamScore(screen, buf) // tdm: the team scores at the top (teams.go)
 	}
 	if p.held&KeyScores != 0 || (g.fx.bannerLeft > 0 && g.fx.banner != "New match") {
 		g.drawScoreboard(screen)

@@ -36,14 +36,7 @@ var (
 
 // teamOf is player id's team from the scoreboard, proto.TeamNone when it
 // has none or is not on it.
-func teamOf(c *netclient.Client, id uint16) uint8 {
-	for i := range c.Scores {
-		if c.Scores[i].ID == id {
-			return c.Scores[i].Team
-		}
-	}
-	return proto.TeamNone
-}
+func teamOf(c *netclient.Client, id uint16) uint8 { return c.Team(id) }
 
 // teamPlay reports whether the scoreboard shows team deathmatch: a row on
 // red or blue.
@@ -143,6 +136,9 @@ func (g *Game) onTeamEvent(e *proto.Event) string {
 		}
 		return fmt.Sprintf("%s joined", e.Text)
 	}
+	if e.A == c.ID {
+		g.fx.killedBy = "" // a change of team kills: nobody did it
+	}
 	switch {
 	case e.A == c.ID && e.Text != "":
 		return fmt.Sprintf("You were moved to the %s team (%s)", game.Team(t), e.Text)
@@ -171,6 +167,22 @@ func (g *Game) matchEndBanner(e *proto.Event) (banner string, ok bool) {
 		return fmt.Sprintf("%s wins the match  %d : %d", who, max(red, blue), min(red, blue)), true
 	}
 	return fmt.Sprintf("Draw  %d : %d", red, blue), true
+}
+
+// drawTeamScore draws the two team scores at the top centre in team
+// deathmatch ("RED 12 : 9 BLUE"); buf is the HUD's reused text buffer.
+func (g *Game) drawTeamScore(screen *ebiten.Image, buf []byte) []byte {
+	if !teamPlay(g.c) {
+		return buf
+	}
+	red, blue := teamScores(g.c)
+	W := float64(g.w)
+	buf = appendInt(append(buf[:0], "RED  "...), red)
+	drawTextBytes(screen, buf, 22, true, W/2-14, 10, 2, colTeamText[proto.TeamRed])
+	drawText(screen, ":", 22, true, W/2, 10, 1, colText)
+	buf = append(appendInt(buf[:0], blue), "  BLUE"...)
+	drawTextBytes(screen, buf, 22, true, W/2+14, 10, 0, colTeamText[proto.TeamBlue])
+	return buf
 }
 
 // sayTeam sends text to the player's team (say_team; everyone in

@@ -26,12 +26,23 @@ func pixel(img *ebiten.Image, x, y float64) color.RGBA {
 func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	c := newFakeClient(t, fakeWorld{others: 4})
 	g := newDrawGame(c, testScreenW, testScreenH, 0)
+	// redText: how many pixels of the top centre's left half are the red
+	// team's text colour (the HUD's team score).
+	redText := 0
 	bodies := func() map[uint16]color.RGBA {
 		got := map[uint16]color.RGBA{}
 		onFrame(func(*ebiten.Image) {
 			dst := ebiten.NewImage(testScreenW, testScreenH)
 			defer dst.Deallocate()
 			g.Draw(dst)
+			redText = 0
+			for x := testScreenW/2 - 120; x < testScreenW/2-14; x++ {
+				for y := 8; y < 36; y++ {
+					if p := pixel(dst, float64(x), float64(y)); p.R > 0xe0 && p.B < 0x90 && p.G < 0x90 {
+						redText++
+					}
+				}
+			}
 			cx, cy := g.camera()
 			for _, e := range c.Rendered() {
 				got[e.ID] = pixel(dst, e.X-cx, e.Y-cy)
@@ -54,12 +65,18 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	if dm[c.ID] != colMe {
 		t.Errorf("deathmatch: you are drawn %v, want %v", dm[c.ID], colMe)
 	}
+	if redText != 0 {
+		t.Errorf("deathmatch: %d red pixels where team deathmatch shows the red score", redText)
+	}
 
 	// Teams: you (1) and 3, 5 red; 2, 4 blue.
 	for i := range c.Scores {
 		c.Scores[i].Team = []uint8{proto.TeamBlue, proto.TeamRed}[c.Scores[i].ID%2]
 	}
 	tdm := bodies()
+	if redText < 20 {
+		t.Errorf("team deathmatch: %d red pixels at the top centre; want the red team's score", redText)
+	}
 	for id, col := range tdm {
 		want := colRedMe
 		switch {
