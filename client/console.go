@@ -46,7 +46,7 @@ var consoleCommands = map[string]string{
 	"clear":      "clear: empty the console",
 	"say":        "say TEXT: chat to everyone on the server (or press Y or Enter in the game)",
 	"say_team":   "say_team TEXT: chat to your team only in team deathmatch, shown as (TEAM); to everyone in deathmatch (or press U in the game)",
-	"jointeam":   "jointeam red|blue|auto (or 2|3|0): change team in team deathmatch (you die and respawn on it); refused for the bigger team while mp_autoteambalance is on",
+	"jointeam":   "jointeam red|blue|auto|spectator (or 2|3|0|1): change team in team deathmatch (you die and respawn on it); refused for the bigger team while mp_autoteambalance is on; spectator is spectate",
 	"mute":       "mute NAME: hide that player's chat (for this game)",
 	"unmute":     "unmute NAME: show that player's chat again",
 }

@@ -130,22 +130,32 @@ func (g *Game) onTeamEvent(e *proto.Event) string {
 		copy(c.Scores[i+1:], c.Scores[i:])
 		c.Scores[i] = proto.ScoreEntry{ID: e.A, Name: e.Text, Team: t}
 	}
+	name, you := c.Name(e.A), e.A == c.ID
 	if e.Kind == proto.EvJoin {
-		if t == proto.TeamRed || t == proto.TeamBlue {
-			return fmt.Sprintf("%s joined the %s team", e.Text, game.Team(t))
-		}
-		return fmt.Sprintf("%s joined", e.Text)
+		name, you = e.Text, false
 	}
-	if e.A == c.ID {
+	if you {
 		g.fx.killedBy = "" // a change of team kills: nobody did it
 	}
 	switch {
+	case t == proto.TeamSpectator && you:
+		return "You are spectating"
+	case t == proto.TeamSpectator && e.Kind == proto.EvJoin:
+		return name + " joined as a spectator"
+	case t == proto.TeamSpectator:
+		return name + " is spectating"
+	case t == proto.TeamNone && you:
+		return "You joined the game"
+	case t == proto.TeamNone:
+		return name + " joined"
+	case e.Kind == proto.EvJoin:
+		return fmt.Sprintf("%s joined the %s team", name, game.Team(t))
 	case e.A == c.ID && e.Text != "":
 		return fmt.Sprintf("You were moved to the %s team (%s)", game.Team(t), e.Text)
 	case e.A == c.ID:
 		return fmt.Sprintf("You joined the %s team", game.Team(t))
 	}
-	return fmt.Sprintf("%s joined the %s team", c.Name(e.A), game.Team(t))
+	return fmt.Sprintf("%s joined the %s team", name, game.Team(t))
 }
 
 // matchEndBanner is the banner of a team match's end (EvMatchEnd with B
@@ -214,7 +224,19 @@ func (g *Game) drawTeamScoreboard(screen *ebiten.Image) bool {
 	}
 	red, blue := teamScores(c)
 	W := float64(g.w)
-	pw, ph := 560.0, 90+34*2+28*float64(len(c.Scores))
+	players, spectators := 0, false
+	for _, s := range c.Scores {
+		switch s.Team {
+		case proto.TeamRed, proto.TeamBlue:
+			players++
+		case proto.TeamSpectator:
+			spectators = true
+		}
+	}
+	pw, ph := 560.0, 90+34*2+28*float64(players)
+	if spectators {
+		ph += 28
+	}
 	x0, y0 := W/2-pw/2, 80.0
 	batch.use(screen)
 	batch.rect(float32(x0), float32(y0), float32(pw), float32(ph), colPanel)
@@ -268,6 +290,19 @@ func (g *Game) drawTeamScoreboard(screen *ebiten.Image) bool {
 			drawText(screen, ping, 16, false, x0+pw-20, y, 2, col)
 			y += 28
 		}
+	}
+	// Spectators: one line of names under the teams.
+	var specs []byte
+	for _, s := range c.Scores {
+		if s.Team == proto.TeamSpectator {
+			if len(specs) > 0 {
+				specs = append(specs, ", "...)
+			}
+			specs = append(specs, c.Name(s.ID)...)
+		}
+	}
+	if len(specs) > 0 {
+		drawTextBytes(screen, append([]byte("Spectators: "), specs...), 14, false, x0+20, y+4, 0, colDim)
 	}
 	return true
 }

@@ -138,6 +138,12 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	if n := g.onTeamEvent(&proto.Event{Kind: proto.EvJoin, A: 9, Value: int16(proto.TeamRed), Text: "late"}); teamOf(c, 9) != proto.TeamRed || n != "late joined the red team" {
 		t.Errorf("EvJoin: player 9 on %d, notice %q", teamOf(c, 9), n)
 	}
+	if n := g.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 5, Value: int16(proto.TeamSpectator)}); teamOf(c, 5) != proto.TeamSpectator || n != "Player 5 is spectating" {
+		t.Errorf("EvTeam spectator: player 5 on %d, notice %q", teamOf(c, 5), n)
+	}
+	if r, b := teamScores(c); r+b != wantRed+wantBlue-int(c.Scores[4].Kills) {
+		t.Errorf("a spectator's kills still count for a team: %d : %d", r, b)
+	}
 	for i := 1; i < len(c.Scores); i++ {
 		if c.Scores[i-1].ID >= c.Scores[i].ID {
 			t.Fatalf("scoreboard rows out of ID order after a join: %+v", c.Scores)
