@@ -170,6 +170,15 @@ type Client struct {
 	cmdSeq uint32
 	prints []string
 	err    error
+
+	// Demos (demo.go): the clock (nil: time.Now), the recording sink, the
+	// Accept as received, and recorded commands that replace the ones
+	// made (playback).
+	nowFunc   func() time.Time
+	rec       *recording
+	acceptRaw []byte
+	acceptAt  time.Time
+	replay    []shared.UserCmd
 }
 
 // Dialer opens a transport to a server address. Websocket is the one
@@ -217,7 +226,11 @@ func connect(ctx context.Context, dial Dialer, addr string, cfg Config) (*Client
 		}
 		switch m := p.Msg.(type) {
 		case *proto.Accept:
-			return newClient(conn, cfg, m)
+			c, err := newClient(conn, cfg, m)
+			if c != nil {
+				c.acceptRaw, c.acceptAt = p.Raw, p.At
+			}
+			return c, err
 		case *proto.Reject:
 			conn.Close("rejected")
 			return nil, &RejectError{Reason: m.Reason}
@@ -396,7 +409,7 @@ func (c *Client) Poll() error {
 	if c.err != nil {
 		return c.err
 	}
-	now := time.Now()
+	now := c.now()
 	c.notePoll(now)
 	for {
 		select {
@@ -414,6 +427,9 @@ func (c *Client) Poll() error {
 }
 
 func (c *Client) handle(p proto.Packet) {
+	if c.rec != nil {
+		c.recordPacket(p)
+	}
 	c.Net.In.Add(p.At, p.Size)
 	switch m := p.Msg.(type) {
 	case *proto.Snapshot:
@@ -482,6 +498,10 @@ func (c *Client) Frame(now time.Time, in Input) int {
 // bot brain that thinks every tick. Pressed buttons in its answers are
 // latched as in Frame.
 func (c *Client) FrameFunc(now time.Time, input func() Input) int {
+	if c.rec != nil {
+		c.rec.frame = DemoFrame{Now: now}
+		defer c.recordFrame()
+	}
 	if c.frameAt.IsZero() {
 		// The first frame: the clock stood still since the handshake (a
 		// window's first frames can take half a second), so start it at the
@@ -489,7 +509,10 @@ func (c *Client) FrameFunc(now time.Time, input func() Input) int {
 		// during which every shot's claimed render time would lag what the
 		// server can credit.
 		c.frameAt = now
-		c.Resync()
+		c.resyncAt(now)
+		if c.rec != nil {
+			c.rec.frame.Resync = true
+		}
 		return 0
 	}
 	elapsed := now.Sub(c.frameAt)
@@ -499,8 +522,11 @@ func (c *Client) FrameFunc(now time.Time, input func() Input) int {
 	}
 	if elapsed > StallGap {
 		if c.haveSnap {
-			c.Resync()
+			c.resyncAt(now)
 			c.Stats.Resyncs++
+			if c.rec != nil {
+				c.rec.frame.Resync = true
+			}
 		}
 		c.frameAcc = 0
 		return 0
@@ -515,7 +541,17 @@ func (c *Client) FrameFunc(now time.Time, input func() Input) int {
 		c.Stats.FrameTicksDropped += skip
 		c.frameAcc -= time.Duration(skip) * tick
 		n = c.maxFrameTicks
+		if c.rec != nil {
+			c.rec.frame.Skip = skip
+		}
 	}
+	return c.runTicks(now, n, input)
+}
+
+// runTicks runs n ticks of one Frame at real time now: each advances the
+// clock and makes one command from input.
+func (c *Client) runTicks(now time.Time, n int, input func() Input) int {
+	tick := time.Second / time.Duration(c.TickRate)
 	// The commands of this frame claim the render time of the frame last
 	// drawn (MarkDrawn), if it is at most MaxFrameTime old: what the player
 	// was looking at while it pressed.
@@ -538,6 +574,9 @@ func (c *Client) FrameFunc(now time.Time, input func() Input) int {
 	}
 	if n > 0 {
 		c.lastTickAt = now.Add(-c.frameAcc)
+	}
+	if c.rec != nil {
+		c.rec.frame.Ticks = n
 	}
 	c.sendDue()
 	return made
@@ -626,6 +665,12 @@ func (c *Client) makeCommand(in Input) bool {
 	if c.frame.ok {
 		cmd.TickCount, cmd.TickFrac, cmd.LerpMsec, rt = c.frame.tick, c.frame.frac, c.frame.lerp, c.frame.render
 	}
+	if len(c.replay) > 0 {
+		cmd = c.takeReplay(cmd) // demo playback: the recorded command
+	}
+	if c.rec != nil {
+		c.rec.frame.Cmds = append(c.rec.frame.Cmds, cmd)
+	}
 	c.latched = 0
 	var res shared.Result
 	c.predicted, res = shared.RunCommand(c.predicted, cmd, c.World)
@@ -681,7 +726,7 @@ func (c *Client) sendCmds() {
 		c.Stats.CmdsSent += int(c.cmdNum - c.sentUpTo)
 		c.Stats.PacketsSent++
 		c.sentUpTo = c.cmdNum
-		c.Net.Out.Add(time.Now(), len(b))
+		c.Net.Out.Add(c.now(), len(b))
 	}
 }
 
@@ -690,11 +735,14 @@ func (c *Client) sendCmds() {
 // stall (a hidden browser tab runs no frames): catching up at 5 % would
 // take minutes, and making up the missed commands would be a burst the
 // server refuses.
-func (c *Client) Resync() {
+func (c *Client) Resync() { c.resyncAt(c.now()) }
+
+// resyncAt is Resync at real time now.
+func (c *Client) resyncAt(now time.Time) {
 	if !c.haveSnap {
 		return
 	}
-	ahead := math.Min(time.Since(c.lastSnapAt).Seconds(), 1) * float64(c.TickRate)
+	ahead := math.Min(now.Sub(c.lastSnapAt).Seconds(), 1) * float64(c.TickRate)
 	c.clock = float64(c.lastSnap) + math.Max(ahead, 0)
 	c.cmdAcc = 0
 	c.frameAcc = 0

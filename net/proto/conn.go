@@ -15,6 +15,7 @@ type Packet struct {
 	Msg  Message
 	Size int       // bytes on the wire (frame payload)
 	At   time.Time // arrival (with fake lag: the simulated arrival)
+	Raw  []byte    // the frame as received (a demo records it as is)
 }
 
 // Stats are a connection's traffic counters (frame payload bytes).
@@ -198,7 +199,7 @@ func (c *Conn) handle(f transport.Frame) bool {
 		return false
 	}
 	select {
-	case c.in <- Packet{Msg: m, Size: len(f.Data), At: f.At}:
+	case c.in <- Packet{Msg: m, Size: len(f.Data), At: f.At, Raw: f.Data}:
 	default:
 		c.mu.Lock()
 		c.dropped++ // the owner is not keeping up, or a flood
