@@ -111,13 +111,13 @@ func script(d time.Duration) netclient.Input {
 
 // recordSession plays a scripted client against a real server with bots
 // over loopback websockets for dur, recording from connect into path.
-func recordSession(t *testing.T, path string, dur time.Duration) *trace {
+func recordSession(t *testing.T, path string, dur time.Duration, fake proto.FakeConditions) *trace {
 	t.Helper()
 	srv := testserver.Start(t, server.Config{TickRate: 64, Bots: 3, Seed: 5})
 	c := testserver.Connect(t, srv.Addr(), netclient.DefaultConfig("recorder"))
 	// Received frames are delayed, jittered and some lost: the recording
 	// holds what the client took, so playback sees the same.
-	c.SetFakeConditions(proto.FakeConditions{LagMs: 30, JitterMs: 10, LossPct: 2})
+	c.SetFakeConditions(fake)
 	r, err := newRecorder(path)
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestRecordAndReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := recordSession(t, path, 20*time.Second)
+	live := recordSession(t, path, 20*time.Second, proto.FakeConditions{LagMs: 30, JitterMs: 10, LossPct: 2})
 	if live.snapshot < 300 || len(live.cmds) < 1000 {
 		t.Fatalf("recorded only %d snapshots and %d commands in 20 s", live.snapshot, len(live.cmds))
 	}
@@ -318,7 +318,7 @@ func TestMidGameRecording(t *testing.T) {
 // the tick asked for, forwards and backwards; a paused demo does not move.
 func TestSeekAndPause(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "seek.dem")
-	recordSession(t, path, 4*time.Second)
+	recordSession(t, path, 4*time.Second, proto.FakeConditions{LagMs: 30, JitterMs: 10})
 	d, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -327,18 +327,19 @@ func TestSeekAndPause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	interval := uint32(64/p.C.Cfg.UpdateRate + 1)
-	for _, n := range []uint32{d.FirstTick + 150, d.FirstTick + 40, d.LastTick - 10, d.FirstTick + 1} {
+	interval := uint32(math.Ceil(64 / float64(p.C.Cfg.UpdateRate))) // 4 ticks at 20 snapshots/s
+	for _, n := range []uint32{d.FirstTick + 150, d.FirstTick + 40, d.LastTick - 10, d.FirstTick + 10} {
 		if err := p.GotoTick(n); err != nil {
 			t.Fatal(err)
 		}
 		got := p.C.SnapshotTick()
-		if got < n || got > n+interval {
+		if got < n || got >= n+interval {
 			t.Errorf("demo_gototick %d: the client is at snapshot tick %d (interval %d ticks)", n, got, interval)
 		}
 		if st := p.C.ServerTick(); math.Abs(st-float64(n)) > float64(interval) {
-			t.Errorf("demo_gototick %d: the client's server tick is %.1f", n, st)
+			t.Errorf("demo_gototick %d: the client's server tick is %.1f (interval %d ticks)", n, st, interval)
 		}
+		t.Logf("demo_gototick %d: snapshot tick %d, server tick %.2f", n, got, p.C.ServerTick())
 	}
 	p.Paused = true
 	before, tick := p.T, p.C.SnapshotTick()

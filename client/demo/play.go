@@ -216,8 +216,9 @@ func (p *Player) apply(r *Record) error {
 // GotoTick seeks to server tick n (Source's demo_gototick): forward, it
 // plays records without drawing until a snapshot of tick n or later has
 // been applied; backwards, it restarts from the beginning first. The
-// demo clock then stands at that snapshot's arrival, so the client's
-// server tick is within one snapshot interval of n.
+// demo clock then stands at that snapshot's arrival: the client's newest
+// snapshot is the first recorded at tick n or later, within one snapshot
+// interval of n unless the one before was lost.
 func (p *Player) GotoTick(n uint32) error {
 	if n < p.C.SnapshotTick() || p.err != nil {
 		if err := p.restart(); err != nil {
@@ -225,12 +226,6 @@ func (p *Player) GotoTick(n uint32) error {
 		}
 	}
 	for p.err == nil && !p.Done() && p.C.SnapshotTick() < n {
-		if err := p.Step(); err != nil {
-			return err
-		}
-	}
-	// The frames that ran right after that snapshot's arrival too.
-	for p.err == nil && !p.Done() && p.Demo.Records[p.next].Kind != KindPacket && p.Demo.Records[p.next].At <= p.T {
 		if err := p.Step(); err != nil {
 			return err
 		}
