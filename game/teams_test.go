@@ -406,3 +406,26 @@ func TestWorldDeterministicTDM(t *testing.T) {
 		t.Fatal("two runs with the same seed differ")
 	}
 }
+
+// Spawns avoid the other team only: a teammate standing on the spawn
+// point farthest from the enemy does not keep a respawning player off it.
+func TestTeamSpawnAwayFromEnemies(t *testing.T) {
+	w := testWorld(t, "arena", 5, tdmRules(false))
+	testSteps(w, 1)
+	mate := testPlayerAt(w, "mate", 1920, 1408) // red, on the spawn farthest from the enemy
+	enemy := testPlayerAt(w, "enemy", 128, 128) // blue
+	p := w.AddPlayer("p", false)                // red
+	if mate.Team != TeamRed || enemy.Team != TeamBlue || p.Team != TeamRed {
+		t.Fatalf("teams %v %v %v", mate.Team, enemy.Team, p.Team)
+	}
+	for i := 0; i < 5; i++ {
+		p.ProtectedUntil = 0
+		w.Damage(p, p, MaxHealth, 0, 0)
+		testSteps(w, 3*w.TickRate)
+		if !p.Alive() || p.State.X != 1920 || p.State.Y != 1408 {
+			t.Fatalf("respawn %d at (%.0f, %.0f), alive %v; want the spawn farthest from the enemy, (1920, 1408)", i, p.State.X, p.State.Y, p.Alive())
+		}
+		mate.State = shared.NewPlayerState(1920, 1408)
+		enemy.State = shared.NewPlayerState(128, 128)
+	}
+}

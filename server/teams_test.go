@@ -148,3 +148,43 @@ func TestSayTeamInDeathmatchGoesToAll(t *testing.T) {
 		t.Errorf("say_team in deathmatch did not reach the other player as plain chat: %+v", evs[1])
 	}
 }
+
+// Auto-balance over websockets: two players of one team leave; the next
+// player of the bigger team to respawn (after `kill`) is moved to the
+// other team and told so on its console, and everyone gets EvTeam.
+func TestAutoBalanceMovesAtRespawn(t *testing.T) {
+	srv := testserver.Start(t, server.Config{Cvars: [][2]string{{"mp_gamemode", "tdm"}}})
+	var cs []*netclient.Client
+	for _, n := range []string{"a", "b", "c", "d"} {
+		cs = append(cs, testserver.Connect(t, srv.Addr(), netclient.DefaultConfig(n)))
+		pump(t, 100*time.Millisecond, cs...) // join in this order: red, blue, red, blue
+	}
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && len(cs[0].Scores) < 4; {
+		pump(t, 50*time.Millisecond, cs...)
+	}
+	a, c := cs[0], cs[2]
+	if a.Team(a.ID) != proto.TeamRed || a.Team(cs[1].ID) != proto.TeamBlue || a.Team(c.ID) != proto.TeamRed || a.Team(cs[3].ID) != proto.TeamBlue {
+		t.Fatalf("teams in join order: %+v; want red, blue, red, blue", a.Scores)
+	}
+	cs[1].Close("leaving")
+	cs[3].Close("leaving")
+	pump(t, 300*time.Millisecond, a, c)
+	a.SendCommand("kill", "")
+	evs, prints := pump(t, 3*time.Second, a, c) // respawn after 2 s
+	var moves []proto.Event
+	for _, e := range evs[1] {
+		if e.Kind == proto.EvTeam {
+			moves = append(moves, e)
+		}
+	}
+	if len(moves) != 1 || moves[0].A != a.ID || moves[0].Value != int16(proto.TeamBlue) || moves[0].Text != "auto-balance" {
+		t.Errorf("team moves seen by the teammate: %+v; want a moved to blue by auto-balance", moves)
+	}
+	if p := strings.Join(prints[0], "\n"); !strings.Contains(p, "moved to the blue team (auto-balance)") {
+		t.Errorf("the moved player's console: %q", p)
+	}
+	pump(t, 1500*time.Millisecond, a, c)
+	if a.Team(a.ID) != proto.TeamBlue || a.Team(c.ID) != proto.TeamRed {
+		t.Errorf("after the move the scoreboard has a on %d, c on %d", a.Team(a.ID), a.Team(c.ID))
+	}
+}
