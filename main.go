@@ -30,6 +30,7 @@ import (
 	"tickshot/client/netclient"
 	"tickshot/game"
 	"tickshot/internal/cli"
+	"tickshot/internal/cvar"
 	"tickshot/internal/hitreg"
 	"tickshot/internal/loadtest"
 	"tickshot/net/lan"
@@ -219,10 +220,10 @@ func checkMap(name string, allowEmpty bool) error {
 // cvars: a known name and a number in its range.
 func checkCvars(flagName string, cvars cvarFlags) error {
 	for _, kv := range cvars {
-		var info *server.CvarInfo
-		for i := range server.ServerCvars {
-			if server.ServerCvars[i].Name == kv[0] {
-				info = &server.ServerCvars[i]
+		var info *cvar.Var
+		for _, c := range server.ServerCvars {
+			if c.Name == kv[0] {
+				info = c
 			}
 		}
 		if info == nil {
@@ -232,7 +233,7 @@ func checkCvars(flagName string, cvars cvarFlags) error {
 			}
 			return fmt.Errorf("--%s %s=%s: no server cvar is called %q (known: %s)", flagName, kv[0], kv[1], kv[0], strings.Join(names, ", "))
 		}
-		if _, err := info.Number(kv[1]); err != nil {
+		if _, _, err := info.Parse(kv[1]); err != nil {
 			want := info.RangeText()
 			if len(info.Values) == 0 {
 				want = "a number " + want

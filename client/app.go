@@ -20,6 +20,7 @@ import (
 
 	"tickshot/client/netclient"
 	"tickshot/game"
+	"tickshot/internal/cvar"
 	"tickshot/net/proto"
 )
 
@@ -101,7 +102,8 @@ type Game struct {
 	ngTextAt    time.Time
 	ngTextLevel int
 	ngMaxSize   float64
-	cvars       map[string]*cvar
+	cvars       *cvar.Registry
+	cv          clientCvars // typed handles into cvars
 	fx          effects
 	sound       *sounds
 	bridge      bridge
@@ -129,7 +131,8 @@ type windowStats struct {
 // newGame returns the window's Game with its cvars at their defaults and
 // no scene.
 func newGame(opt Options) *Game {
-	g := &Game{opt: opt, w: opt.Width, h: opt.Height, started: time.Now(), cvars: newCvars()}
+	g := &Game{opt: opt, w: opt.Width, h: opt.Height, started: time.Now()}
+	g.bindCvars()
 	g.ctx = &SceneContext{Game: g}
 	switch {
 	case opt.Input != nil:
@@ -328,7 +331,7 @@ func (g *Game) writeReport(path string) {
 // file, then --cvar flags.
 func (g *Game) initCvars() error {
 	cfg := g.opt.Config
-	set := func(name string, v float64) { g.cvars[name].value = formatNumber(v) }
+	set := func(name string, v float64) { _ = g.cvars.Set(name, formatNumber(v)) }
 	b := func(x bool) float64 {
 		if x {
 			return 1
@@ -360,8 +363,7 @@ func (g *Game) initCvars() error {
 
 // fakeConditions returns net_fakelag, net_fakejitter and net_fakeloss.
 func (g *Game) fakeConditions() proto.FakeConditions {
-	return proto.FakeConditions{LagMs: g.cvars["net_fakelag"].f(), JitterMs: g.cvars["net_fakejitter"].f(),
-		LossPct: g.cvars["net_fakeloss"].f()}
+	return proto.FakeConditions{LagMs: g.cv.fakeLag.Get(), JitterMs: g.cv.fakeJitter.Get(), LossPct: g.cv.fakeLoss.Get()}
 }
 
 // disconnect leaves the current server.

@@ -11,6 +11,8 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"tickshot/internal/cvar"
 )
 
 // console is the in-game console (backquote key): read and set cvars, run
@@ -248,7 +250,7 @@ func (g *Game) completionNames() []string {
 	}
 	if g.opt.Host != nil {
 		for _, n := range g.opt.ServerCvars {
-			if g.cvars[n] == nil {
+			if g.cvars.Lookup(n) == nil {
 				names = append(names, n)
 			}
 		}
@@ -278,15 +280,15 @@ func (g *Game) exec(line string) string {
 		if h, ok := consoleCommands[args[0]]; ok {
 			return h
 		}
-		if v := g.cvars[args[0]]; v != nil {
-			return fmt.Sprintf("%s (%s, default %q): %s", v.name, v.rangeText(), v.def, v.help)
+		if v := g.cvars.Lookup(args[0]); v != nil {
+			return fmt.Sprintf("%s (%s, default %q): %s", v.Name, v.RangeText(), v.Default, v.Help)
 		}
 		return fmt.Sprintf("unknown command or cvar %q", args[0])
 	case "cvarlist":
 		var b strings.Builder
 		for _, n := range g.cvarNames() {
-			v := g.cvars[n]
-			fmt.Fprintf(&b, "%-22s %-8s (%s)\n", n, v.value, v.rangeText())
+			v := g.cvars.Lookup(n)
+			fmt.Fprintf(&b, "%-22s %-8s (%s)\n", n, v.String(), v.RangeText())
 		}
 		return strings.TrimRight(b.String(), "\n")
 	case "clear":
@@ -336,21 +338,22 @@ func (g *Game) exec(line string) string {
 		}
 		return g.serverCommand(strings.Join(args, " "))
 	}
-	if v := g.cvars[name]; v != nil {
+	if v := g.cvars.Lookup(name); v != nil {
+		protected := v.Flags&cvar.Protected != 0
 		if len(args) == 0 {
-			val := v.value
-			if v.name == "rcon_password" && val != "" {
+			val := v.String()
+			if protected && val != "" {
 				val = "(set)"
 			}
-			return fmt.Sprintf("%s = %s (%s, default %q)", v.name, val, v.rangeText(), v.def)
+			return fmt.Sprintf("%s = %s (%s, default %q)", v.Name, val, v.RangeText(), v.Default)
 		}
-		if err := g.setCvar(name, strings.Join(args, " ")); err != nil {
+		if err := v.Set(strings.Join(args, " ")); err != nil {
 			return "error: " + err.Error()
 		}
-		if v.name == "rcon_password" {
+		if protected {
 			return ""
 		}
-		return fmt.Sprintf("%s = %s", v.name, v.value)
+		return fmt.Sprintf("%s = %s", v.Name, v.String())
 	}
 	for _, sv := range g.opt.ServerCvars {
 		if sv == name {
@@ -375,7 +378,7 @@ func (g *Game) serverCommand(cmd string) string {
 	if g.c == nil {
 		return "not connected"
 	}
-	pw := g.cvars["rcon_password"].value
+	pw := g.cv.rconPassword.Get()
 	if pw == "" {
 		return "set rcon_password first"
 	}

@@ -42,7 +42,7 @@ func TestConsoleSetAndShow(t *testing.T) {
 	if out := g.exec("net_fakelag 150"); out != "net_fakelag = 150" {
 		t.Errorf("net_fakelag 150: %q, want %q", out, "net_fakelag = 150")
 	}
-	if v := g.cvars["net_fakelag"].value; v != "150" {
+	if v := g.cvars.Lookup("net_fakelag").String(); v != "150" {
 		t.Errorf("value %q, want 150", v)
 	}
 	if f := g.fakeConditions(); f.LagMs != 150 {
@@ -107,13 +107,13 @@ func TestConsoleRanges(t *testing.T) {
 	}
 	for _, c := range cases {
 		name := strings.Fields(c.line)[0]
-		before := g.cvars[name].value
+		before := g.cvars.Lookup(name).String()
 		out := g.exec(c.line)
 		if !strings.HasPrefix(out, "error: ") || !strings.Contains(out, c.want) || !strings.Contains(out, name) {
 			t.Errorf("%q: %q, want an error naming %s with %q", c.line, out, name, c.want)
 		}
-		if g.cvars[name].value != before {
-			t.Errorf("%q changed %s from %q to %q", c.line, name, before, g.cvars[name].value)
+		if g.cvars.Lookup(name).String() != before {
+			t.Errorf("%q changed %s from %q to %q", c.line, name, before, g.cvars.Lookup(name).String())
 		}
 	}
 	// The message gives the range for a non-number too.
@@ -144,7 +144,7 @@ func TestConsoleUnknownAndHelp(t *testing.T) {
 			t.Errorf("help does not list command %s", c)
 		}
 	}
-	for n := range g.cvars {
+	for _, n := range g.cvars.Names() {
 		if !strings.Contains(help, n) {
 			t.Errorf("help does not list cvar %s", n)
 		}
@@ -165,8 +165,9 @@ func TestConsoleUnknownAndHelp(t *testing.T) {
 		t.Errorf("help nothing_here: %q", out)
 	}
 	// Every cvar has help text.
-	for n, v := range g.cvars {
-		if v.help == "" {
+	for _, v := range g.cvars.All() {
+		n := v.Name
+		if v.Help == "" {
 			t.Errorf("cvar %s has no help", n)
 		}
 	}
@@ -177,8 +178,8 @@ func TestConsoleCvarlist(t *testing.T) {
 	g.exec("net_fakeloss 12.5")
 	out := g.exec("cvarlist")
 	lines := strings.Split(out, "\n")
-	if len(lines) != len(g.cvars) {
-		t.Errorf("cvarlist has %d lines for %d cvars:\n%s", len(lines), len(g.cvars), out)
+	if len(lines) != len(g.cvars.All()) {
+		t.Errorf("cvarlist has %d lines for %d cvars:\n%s", len(lines), len(g.cvars.All()), out)
 	}
 	listed := map[string]string{}
 	for _, l := range lines {
@@ -189,14 +190,15 @@ func TestConsoleCvarlist(t *testing.T) {
 		}
 		listed[f[0]] = l
 	}
-	for n, v := range g.cvars {
+	for _, v := range g.cvars.All() {
+		n := v.Name
 		l, ok := listed[n]
 		if !ok {
 			t.Errorf("cvarlist lacks %s", n)
 			continue
 		}
-		if !strings.Contains(l, v.rangeText()) {
-			t.Errorf("cvarlist line %q lacks the range %s", l, v.rangeText())
+		if !strings.Contains(l, v.RangeText()) {
+			t.Errorf("cvarlist line %q lacks the range %s", l, v.RangeText())
 		}
 	}
 	if f := strings.Fields(listed["net_fakeloss"]); len(f) < 2 || f[1] != "12.5" {
@@ -265,7 +267,7 @@ func TestConsoleComplete(t *testing.T) {
 		if d := slices.Compact(slices.Clone(all)); len(d) != len(all) {
 			t.Errorf("host %v: duplicate candidates in %q", host, all)
 		}
-		for n := range g.cvars {
+		for _, n := range g.cvars.Names() {
 			if !slices.Contains(all, n) {
 				t.Errorf("host %v: %s is not completed", host, n)
 			}
@@ -339,7 +341,7 @@ func TestConsoleConfigFile(t *testing.T) {
 	}
 	for name, want := range map[string]string{"net_fakelag": "80", "net_fakeloss": "2.5", "cl_interp_ratio": "3",
 		"cl_updaterate": "64", "net_graph": "2", "cl_predict": "1"} {
-		if got := g.cvars[name].value; got != want {
+		if got := g.cvars.Lookup(name).String(); got != want {
 			t.Errorf("after config: %s = %q, want %q", name, got, want)
 		}
 	}
@@ -405,7 +407,7 @@ func TestConsoleNumbersAsWritten(t *testing.T) {
 	if err := g.initCvars(); err != nil {
 		t.Fatal(err)
 	}
-	if v := g.cvars["rate"].value; v != "1048576" {
+	if v := g.cvars.Lookup("rate").String(); v != "1048576" {
 		t.Errorf("rate from the options: %q, want 1048576", v)
 	}
 }

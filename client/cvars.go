@@ -6,142 +6,105 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"sort"
-	"strconv"
 	"strings"
+
+	"tickshot/internal/cvar"
 )
 
-// Console variables of the client, with Source's names. Each has a default,
-// a range and help text; values are kept as text and parsed on set.
-type cvarKind int
-
-const (
-	cvBool cvarKind = iota
-	cvInt
-	cvFloat
-	cvString
-)
-
-type cvar struct {
-	name, help string
-	kind       cvarKind
-	min, max   float64
-	def        string
-	value      string
-	// apply pushes the value into the running game (may be nil).
-	apply func(g *Game)
+// clientCvars are the window's console variables (Source's names), typed
+// handles into the Game's registry (package cvar, shared with the server's
+// cvars): read with Get every frame, set by name from the console, flags
+// and config files.
+type clientCvars struct {
+	predict, interpolate          *cvar.Bool
+	interp, interpRatio           *cvar.Float
+	updateRate, cmdRate, rate     *cvar.Int
+	noDelta, cmdBackup            *cvar.Int
+	extrapolate                   *cvar.Float
+	smooth                        *cvar.Bool
+	smoothTime                    *cvar.Float
+	showError                     *cvar.Int
+	showHitboxes                  *cvar.Bool
+	netGraph                      *cvar.Int
+	fakeLag, fakeJitter, fakeLoss *cvar.Float
+	fpsMax                        *cvar.Float
+	vsync                         *cvar.Bool
+	rconPassword                  *cvar.String
+	// switches are the netcode switches the HUD lists when they differ
+	// from their defaults.
+	switches []*cvar.Var
 }
 
-func (v *cvar) f() float64 {
-	f, _ := strconv.ParseFloat(v.value, 64)
-	return f
-}
-
-func (v *cvar) b() bool { return v.f() != 0 }
-
-func (v *cvar) rangeText() string {
-	switch v.kind {
-	case cvBool:
-		return "0 or 1"
-	case cvString:
-		return "text"
+// registerClientCvars registers the window's cvars in r with their
+// defaults, ranges and help, and returns their handles. The change hooks
+// (applyNetConfig and the others) are the Game's, set by bindCvars.
+func registerClientCvars(r *cvar.Registry) clientCvars {
+	const cl, arch = cvar.Client, cvar.Client | cvar.Archive
+	return clientCvars{
+		predict:      r.Bool("cl_predict", true, cl, "predict your own movement and shots locally (0: wait for the server, feel the full round trip)"),
+		interpolate:  r.Bool("cl_interpolate", true, cl, "draw other players interpolated between snapshots (0: draw the newest snapshot as is)"),
+		interp:       r.Float("cl_interp", 0.1, 0, 0.5, arch, "interpolation period in seconds; the one used is max(cl_interp, cl_interp_ratio/cl_updaterate)"),
+		interpRatio:  r.Float("cl_interp_ratio", 2, 1, 5, arch, "interpolation period in snapshot intervals (2 survives one lost snapshot)"),
+		updateRate:   r.Int("cl_updaterate", 20, 10, 128, arch, "snapshots per second to ask the server for (at most its tick rate)"),
+		cmdRate:      r.Int("cl_cmdrate", 128, 10, 128, arch, "command packets per second to send (at most the tick rate)"),
+		rate:         r.Int("rate", 196608, 2500, 1048576, arch, "most bytes per second the server may send you; snapshots beyond it are held back (choke)"),
+		noDelta:      r.Int("cl_nodelta", 0, 0, 1, cl, "1 asks the server for full snapshots only, no delta compression (compare the bandwidth in net_graph)"),
+		cmdBackup:    r.Int("cl_cmdbackup", 2, 0, 10, arch, "earlier usercmds resent in every command packet, so a lost packet loses no input"),
+		extrapolate:  r.Float("cl_extrapolate_amount", 0.25, 0, 1, arch, "seconds to extrapolate other players when snapshots run out"),
+		smooth:       r.Bool("cl_smooth", true, arch, "hide prediction corrections by easing the drawn position over cl_smoothtime"),
+		smoothTime:   r.Float("cl_smoothtime", 0.1, 0.01, 2, arch, "seconds over which a prediction correction is eased out"),
+		showError:    r.Int("cl_showerror", 0, 0, 2, cl, "prediction errors: 1 count them on screen, 2 also draw the server's position of you"),
+		showHitboxes: r.Bool("cl_showhitboxes", false, cl, "draw every player's newest server position as a ghost beside the interpolated one"),
+		netGraph:     r.Int("net_graph", 0, 0, 3, arch, "network graph: 1 text, 2 plus packet graph, 3 plus loss/choke/jitter/server details (F3 or N cycles)"),
+		fakeLag:      r.Float("net_fakelag", 0, 0, 1000, cl, "delay every message you receive by this many ms"),
+		fakeJitter:   r.Float("net_fakejitter", 0, 0, 500, cl, "random extra delay, 0..this many ms, on every message you receive"),
+		fakeLoss:     r.Float("net_fakeloss", 0, 0, 100, cl, "drop this percentage of the messages you receive"),
+		fpsMax:       r.Float("fps_max", 0, 0, 1000, arch, "most frames drawn per second; 0: no limit (besides mat_vsync)"),
+		vsync:        r.Bool("mat_vsync", true, arch, "wait for the display's refresh before showing a frame (no tearing; caps fps at the refresh rate)"),
+		rconPassword: r.String("rcon_password", "", cl|cvar.Protected, "password for rcon commands on a remote server"),
 	}
-	return formatNumber(v.min) + ".." + formatNumber(v.max)
 }
 
-// formatNumber writes f as people write numbers: plain decimals, never an
-// exponent (1048576, not 1.048576e+06; 0.0001, not 1e-04).
-func formatNumber(f float64) string {
-	if f == 0 {
-		return "0" // and not "-0"
+// bindCvars registers the window's cvars in g.cvars and hooks the ones
+// that push their value into the running game.
+func (g *Game) bindCvars() {
+	g.cvars = cvar.NewRegistry()
+	g.cv = registerClientCvars(g.cvars)
+	cv := &g.cv
+	for _, v := range []*cvar.Var{&cv.predict.Var, &cv.interpolate.Var, &cv.cmdBackup.Var, &cv.extrapolate.Var, &cv.smooth.Var, &cv.smoothTime.Var} {
+		v.OnChange(g.applyNetConfig)
 	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
+	for _, v := range []*cvar.Var{&cv.interp.Var, &cv.interpRatio.Var, &cv.updateRate.Var, &cv.cmdRate.Var, &cv.rate.Var, &cv.noDelta.Var} {
+		v.OnChange(g.applyRates)
+	}
+	for _, v := range []*cvar.Var{&cv.fakeLag.Var, &cv.fakeJitter.Var, &cv.fakeLoss.Var} {
+		v.OnChange(g.applyFake)
+	}
+	cv.vsync.OnChange(g.applyVsync)
+	cv.switches = []*cvar.Var{&cv.predict.Var, &cv.interpolate.Var, &cv.interp.Var, &cv.interpRatio.Var, &cv.updateRate.Var, &cv.cmdRate.Var,
+		&cv.rate.Var, &cv.cmdBackup.Var, &cv.smooth.Var, &cv.fakeLag.Var, &cv.fakeJitter.Var, &cv.fakeLoss.Var}
 }
 
-// newCvars returns the client's console variables with their defaults.
-func newCvars() map[string]*cvar {
-	list := []*cvar{
-		{name: "cl_predict", kind: cvBool, max: 1, def: "1", help: "predict your own movement and shots locally (0: wait for the server, feel the full round trip)", apply: (*Game).applyNetConfig},
-		{name: "cl_interpolate", kind: cvBool, max: 1, def: "1", help: "draw other players interpolated between snapshots (0: draw the newest snapshot as is)", apply: (*Game).applyNetConfig},
-		{name: "cl_interp", kind: cvFloat, max: 0.5, def: "0.1", help: "interpolation period in seconds; the one used is max(cl_interp, cl_interp_ratio/cl_updaterate)", apply: (*Game).applyRates},
-		{name: "cl_interp_ratio", kind: cvFloat, min: 1, max: 5, def: "2", help: "interpolation period in snapshot intervals (2 survives one lost snapshot)", apply: (*Game).applyRates},
-		{name: "cl_updaterate", kind: cvInt, min: 10, max: 128, def: "20", help: "snapshots per second to ask the server for (at most its tick rate)", apply: (*Game).applyRates},
-		{name: "cl_cmdrate", kind: cvInt, min: 10, max: 128, def: "128", help: "command packets per second to send (at most the tick rate)", apply: (*Game).applyRates},
-		{name: "rate", kind: cvInt, min: 2500, max: 1048576, def: "196608", help: "most bytes per second the server may send you; snapshots beyond it are held back (choke)", apply: (*Game).applyRates},
-		{name: "cl_nodelta", kind: cvInt, min: 0, max: 1, def: "0", help: "1 asks the server for full snapshots only, no delta compression (compare the bandwidth in net_graph)", apply: (*Game).applyRates},
-		{name: "cl_cmdbackup", kind: cvInt, min: 0, max: 10, def: "2", help: "earlier usercmds resent in every command packet, so a lost packet loses no input", apply: (*Game).applyNetConfig},
-		{name: "cl_extrapolate_amount", kind: cvFloat, min: 0, max: 1, def: "0.25", help: "seconds to extrapolate other players when snapshots run out", apply: (*Game).applyNetConfig},
-		{name: "cl_smooth", kind: cvBool, max: 1, def: "1", help: "hide prediction corrections by easing the drawn position over cl_smoothtime", apply: (*Game).applyNetConfig},
-		{name: "cl_smoothtime", kind: cvFloat, min: 0.01, max: 2, def: "0.1", help: "seconds over which a prediction correction is eased out", apply: (*Game).applyNetConfig},
-		{name: "cl_showerror", kind: cvInt, min: 0, max: 2, def: "0", help: "prediction errors: 1 count them on screen, 2 also draw the server's position of you"},
-		{name: "cl_showhitboxes", kind: cvBool, max: 1, def: "0", help: "draw every player's newest server position as a ghost beside the interpolated one"},
-		{name: "net_graph", kind: cvInt, min: 0, max: 3, def: "0", help: "network graph: 1 text, 2 plus packet graph, 3 plus loss/choke/jitter/server details (F3 or N cycles)"},
-		{name: "net_fakelag", kind: cvFloat, min: 0, max: 1000, def: "0", help: "delay every message you receive by this many ms", apply: (*Game).applyFake},
-		{name: "net_fakejitter", kind: cvFloat, min: 0, max: 500, def: "0", help: "random extra delay, 0..this many ms, on every message you receive", apply: (*Game).applyFake},
-		{name: "net_fakeloss", kind: cvFloat, min: 0, max: 100, def: "0", help: "drop this percentage of the messages you receive", apply: (*Game).applyFake},
-		{name: "fps_max", kind: cvFloat, min: 0, max: 1000, def: "0", help: "most frames drawn per second; 0: no limit (besides mat_vsync)"},
-		{name: "mat_vsync", kind: cvBool, max: 1, def: "1", help: "wait for the display's refresh before showing a frame (no tearing; caps fps at the refresh rate)", apply: (*Game).applyVsync},
-		{name: "rcon_password", kind: cvString, def: "", help: "password for rcon commands on a remote server"},
-	}
-	m := make(map[string]*cvar, len(list))
-	for _, v := range list {
-		v.value = v.def
-		m[v.name] = v
-	}
-	return m
-}
+// formatNumber writes f as people write numbers (cvar.FormatNumber).
+func formatNumber(f float64) string { return cvar.FormatNumber(f) }
 
 // cvarNames returns the sorted names.
-func (g *Game) cvarNames() []string {
-	names := make([]string, 0, len(g.cvars))
-	for n := range g.cvars {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func (g *Game) cvarNames() []string { return g.cvars.Names() }
 
 // setCvar checks and sets a variable; an out-of-range value is refused
 // with the range in the message.
-func (g *Game) setCvar(name, value string) error {
-	v := g.cvars[name]
-	if v == nil {
-		return fmt.Errorf("unknown cvar %q", name)
-	}
-	switch v.kind {
-	case cvString:
-		if len(value) > 64 {
-			return fmt.Errorf("%s: longer than 64 characters", name)
-		}
-	default:
-		f, err := strconv.ParseFloat(value, 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			return fmt.Errorf("%s: %q is not a number (range %s)", name, value, v.rangeText())
-		}
-		if v.kind != cvFloat && f != math.Trunc(f) {
-			return fmt.Errorf("%s: %s is not a whole number (range %s)", name, formatNumber(f), v.rangeText())
-		}
-		if f < v.min || f > v.max {
-			return fmt.Errorf("%s: %s is outside %s", name, formatNumber(f), v.rangeText())
-		}
-		value = formatNumber(f)
-	}
-	v.value = value
-	if v.apply != nil {
-		v.apply(g)
-	}
-	return nil
-}
+func (g *Game) setCvar(name, value string) error { return g.cvars.Set(name, value) }
 
 // applyNetConfig copies the prediction/interpolation switches into the netcode.
 func (g *Game) applyNetConfig() {
 	cfg := &g.opt.Config
-	cfg.Predict = g.cvars["cl_predict"].b()
-	cfg.Interpolate = g.cvars["cl_interpolate"].b()
-	cfg.CmdBackup = int(g.cvars["cl_cmdbackup"].f())
-	cfg.ExtrapMs = int(g.cvars["cl_extrapolate_amount"].f() * 1000)
-	cfg.Smooth = g.cvars["cl_smooth"].b()
-	cfg.SmoothMs = int(g.cvars["cl_smoothtime"].f() * 1000)
+	cv := &g.cv
+	cfg.Predict = cv.predict.Get()
+	cfg.Interpolate = cv.interpolate.Get()
+	cfg.CmdBackup = cv.cmdBackup.Get()
+	cfg.ExtrapMs = int(cv.extrapolate.Get() * 1000)
+	cfg.Smooth = cv.smooth.Get()
+	cfg.SmoothMs = int(cv.smoothTime.Get() * 1000)
 	if g.c != nil {
 		c := &g.c.Cfg
 		c.Predict, c.Interpolate, c.CmdBackup, c.ExtrapMs = cfg.Predict, cfg.Interpolate, cfg.CmdBackup, cfg.ExtrapMs
@@ -152,12 +115,13 @@ func (g *Game) applyNetConfig() {
 // applyRates copies the rates into the netcode and tells the server.
 func (g *Game) applyRates() {
 	cfg := &g.opt.Config
-	cfg.InterpMs = int(math.Round(g.cvars["cl_interp"].f() * 1000))
-	cfg.InterpRatio = g.cvars["cl_interp_ratio"].f()
-	cfg.UpdateRate = int(g.cvars["cl_updaterate"].f())
-	cfg.CmdRate = int(g.cvars["cl_cmdrate"].f())
-	cfg.Rate = int(g.cvars["rate"].f())
-	cfg.NoDelta = g.cvars["cl_nodelta"].b()
+	cv := &g.cv
+	cfg.InterpMs = int(math.Round(cv.interp.Get() * 1000))
+	cfg.InterpRatio = cv.interpRatio.Get()
+	cfg.UpdateRate = cv.updateRate.Get()
+	cfg.CmdRate = cv.cmdRate.Get()
+	cfg.Rate = cv.rate.Get()
+	cfg.NoDelta = cv.noDelta.Get() != 0
 	if g.c != nil {
 		c := &g.c.Cfg
 		c.InterpMs, c.InterpRatio, c.Rate, c.NoDelta = cfg.InterpMs, cfg.InterpRatio, cfg.Rate, cfg.NoDelta

@@ -216,7 +216,7 @@ func (p *playScene) drawWorld(screen *ebiten.Image) {
 		}
 	}
 
-	if g.cvars["cl_showhitboxes"].b() {
+	if g.cv.showHitboxes.Get() {
 		// The newest server position of every other player, beside the
 		// interpolated one: the distance between them is the interpolation delay.
 		for _, e := range c.Entities {
@@ -229,7 +229,7 @@ func (p *playScene) drawWorld(screen *ebiten.Image) {
 	// The local player, predicted.
 	st := c.Predicted()
 	px, py := g.drawPos()
-	if g.cvars["cl_showerror"].f() >= 2 {
+	if g.cv.showError.Get() >= 2 {
 		// Where the server last had you (after the acked command).
 		sv := c.Server.State()
 		b.ring(f32(sv.X-cx), f32(sv.Y-cy), float32(shared.PlayerRadius), 1.5, nrgba(color.NRGBA{0xff, 0x40, 0x40, 0xc0}))
@@ -336,7 +336,7 @@ func (p *playScene) drawHUD(screen *ebiten.Image) {
 	}
 	buf = appendInt(append(appendInt(append(buf[:0], "ping "...), c.Stats.PingMs), " ms   fps "...), g.draw.fpsShown)
 	drawTextBytes(screen, buf, 14, false, 12, 10, 0, colDim)
-	if g.cvars["cl_showerror"].f() >= 1 {
+	if g.cv.showError.Get() >= 1 {
 		buf = appendInt(append(buf[:0], "prediction errors "...), c.Stats.Corrections)
 		buf = append(strconv.AppendFloat(append(buf, " (last "...), c.Stats.LastErrorDist, 'f', 2, 64), " units)"...)
 		buf = appendInt(append(buf, "   deaths/respawns "...), c.Stats.LifeResets)
@@ -493,20 +493,14 @@ func (g *Game) maybeScreenshot(screen *ebiten.Image) {
 	g.shotSaved = true
 }
 
-// changedCvarNames are the netcode switches the HUD lists when they
-// differ from their defaults.
-var changedCvarNames = []string{"cl_predict", "cl_interpolate", "cl_interp", "cl_interp_ratio", "cl_updaterate", "cl_cmdrate", "rate", "cl_cmdbackup", "cl_smooth",
-	"net_fakelag", "net_fakejitter", "net_fakeloss"}
-
 // drawChangedCvars lists, under the ping, the netcode switches that differ
 // from their defaults, so a screenshot says what was being shown. It
 // returns buf, reused.
 func (g *Game) drawChangedCvars(screen *ebiten.Image, buf []byte) []byte {
 	y := 50.0
-	for _, n := range changedCvarNames {
-		v := g.cvars[n]
-		if v.value != v.def {
-			buf = append(append(append(buf[:0], n...), ' '), v.value...)
+	for _, v := range g.cv.switches {
+		if !v.IsDefault() {
+			buf = append(append(append(buf[:0], v.Name...), ' '), v.String()...)
 			drawTextBytes(screen, buf, 14, false, 12, y, 0, ngWarn)
 			y += 18
 		}

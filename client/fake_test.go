@@ -132,6 +132,6 @@ func newDrawGame(c *netclient.Client, w, h, netGraph int) *Game {
 	g := newGame(Options{Addr: "pipe", AutoPlay: true, Width: w, Height: h})
 	g.started = time.Now().Add(-time.Minute)
 	g.scenes.Switch(newPlayScene(g, c, "pipe"))
-	g.cvars["net_graph"].value = fmt.Sprint(netGraph)
+	_ = g.cv.netGraph.Set(fmt.Sprint(netGraph))
 	return g
 }

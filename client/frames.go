@@ -35,16 +35,12 @@ func (l *frameLimiter) wait(now time.Time, fpsMax float64) time.Duration {
 
 // limitFrameRate sleeps, at the start of Draw, as long as fps_max asks.
 func (g *Game) limitFrameRate() {
-	v := g.cvars["fps_max"]
-	if v == nil {
-		return
-	}
-	if d := g.draw.limiter.wait(time.Now(), v.f()); d > 0 {
+	if d := g.draw.limiter.wait(time.Now(), g.cv.fpsMax.Get()); d > 0 {
 		time.Sleep(d)
 	}
 }
 
 // applyVsync sets mat_vsync: whether frames wait for the display's refresh.
 func (g *Game) applyVsync() {
-	ebiten.SetVsyncEnabled(g.cvars["mat_vsync"].b())
+	ebiten.SetVsyncEnabled(g.cv.vsync.Get())
 }

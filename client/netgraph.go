@@ -118,7 +118,7 @@ func netGraphPlace(W, H float64, level int, px, py float64, corner int) netGraph
 
 // drawNetGraph draws net_graph 1..3 in a corner (netGraphPlace).
 func (g *Game) drawNetGraph(screen *ebiten.Image) {
-	level := int(g.cvars["net_graph"].f())
+	level := g.cv.netGraph.Get()
 	if level == 0 || g.c == nil {
 		return
 	}

@@ -94,7 +94,7 @@ func (p *playScene) Update(ctx *SceneContext) error {
 		g.quit = true
 	}
 	if f.Keys&KeyNetGraph != 0 {
-		_ = g.setCvar("net_graph", fmt.Sprint((int(g.cvars["net_graph"].f())+1)%4))
+		_ = g.cv.netGraph.Set(fmt.Sprint((g.cv.netGraph.Get() + 1) % 4))
 	}
 	if f.Keys&KeyPause != 0 {
 		p.menu = !p.menu

@@ -161,7 +161,7 @@ func (s *Server) rewindTick(ss *session, cmd *shared.UserCmd) rewindInfo {
 	if !credible {
 		info.Used, info.UsedServer = info.ServerTick, true
 	}
-	lo := now - s.vars.maxUnlag*tr
+	lo := now - s.vars.maxUnlag.Get()*tr
 	if info.Used < lo {
 		info.Used, info.Clamped = lo, true
 	}

@@ -226,7 +226,7 @@ func TestLagRingNoInterpolationAcrossTeleport(t *testing.T) {
 func TestRewindTickClampsToMaxUnlag(t *testing.T) {
 	s := lcServer(t, Config{TickRate: 64, Bots: 1, Seed: 1})
 	s.w.Tick = 10000
-	s.vars.maxUnlag = 0.5
+	_ = s.vars.maxUnlag.Set("0.5")
 	ss := lcSession(s.w.Players[0], 900) // now - RTT - lerp is ~64 ticks back
 	now := float64(s.w.Tick)
 	lo := now - 0.5*64
@@ -252,7 +252,7 @@ func TestRewindTickClampsToMaxUnlag(t *testing.T) {
 		t.Errorf("rewind %+v: want exactly the command's render tick %v", info, cmd.RenderTick(64))
 	}
 	// sv_maxunlag 0 turns rewinding into "the present".
-	s.vars.maxUnlag = 0
+	_ = s.vars.maxUnlag.Set("0")
 	info = s.rewindTick(ss, &cmd)
 	if info.Used != now {
 		t.Errorf("sv_maxunlag 0: rewound to %v, want now %v", info.Used, now)
@@ -269,7 +269,7 @@ func TestRewindTickForgedInputs(t *testing.T) {
 	if maxLerp != 101 {
 		t.Fatalf("maxLerpMs with cl_interp 100, ratio 2, updaterate 20 = %v, want 101", maxLerp)
 	}
-	lo := now - s.vars.maxUnlag*tr
+	lo := now - s.vars.maxUnlag.Get()*tr
 	inRange := func(info rewindInfo) bool { return info.Used >= lo && info.Used <= now }
 
 	// An honest command: it was made RTT ago and drew 100 ms in the past.
@@ -327,7 +327,7 @@ func TestRewindTickForgedInputs(t *testing.T) {
 		info := s.rewindTick(ss, &cmd)
 		rewind := now - info.Used
 		bound := (math.Max(ss.acks.rttMs, 0) + maxLerp + CrossCheckMs) * tr / 1000
-		if rewind < 0 || rewind > bound+1e-9 || rewind > s.vars.maxUnlag*tr+1e-9 || info.LerpMs > maxLerp {
+		if rewind < 0 || rewind > bound+1e-9 || rewind > s.vars.maxUnlag.Get()*tr+1e-9 || info.LerpMs > maxLerp {
 			t.Fatalf("cmd %+v with RTT %v: rewind %v ticks (%+v), bound %v ticks", cmd, ss.acks.rttMs, rewind, info, bound)
 		}
 		if ss.acks.rttMs == 100 {

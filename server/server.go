@@ -134,7 +134,7 @@ type Server struct {
 	eventTo     []uint16      // recipient of each event, 0 for everyone
 	lag         map[uint16]*lagRing
 	boxBuf      []game.Hitbox
-	vars        vars
+	vars        *vars
 	execCh      chan execReq
 	lastTickAt  time.Time
 	budgetTicks int
@@ -177,7 +177,7 @@ func New(cfg Config) (*Server, error) {
 		vars:    defaultVars(),
 		execCh:  make(chan execReq, 4),
 	}
-	s.vars.fake = cfg.Fake.Clamp()
+	s.vars.setFake(cfg.Fake.Clamp())
 	for _, kv := range cfg.Cvars {
 		if err := s.vars.set(kv[0], kv[1]); err != nil {
 			return nil, err
@@ -399,17 +399,18 @@ func (s *Server) syncRules() { s.w.Rules = s.rules() }
 
 // rules are the world's rules from the console variables.
 func (s *Server) rules() game.Rules {
-	return game.Rules{NoDamage: s.cfg.NoDamage, MutualKills: s.vars.mutualKills, ShowImpacts: s.vars.showImpacts,
-		FragLimit: s.vars.fragLimit, TimeLimit: s.vars.timeLimit, BotSkill: s.vars.botSkill,
-		SpawnProtection: s.vars.spawnProt, TeamPlay: s.vars.teamPlay, FriendlyFire: s.vars.friendly,
-		AutoTeamBalance: s.vars.autoBalance}
+	v := s.vars
+	return game.Rules{NoDamage: s.cfg.NoDamage, MutualKills: v.mutualKills.Get(), ShowImpacts: v.showImpacts.Get(),
+		FragLimit: v.fragLimit.Get(), TimeLimit: v.timeLimit.Get(), BotSkill: v.botSkill.Get(),
+		SpawnProtection: v.spawnProt.Get(), TeamPlay: v.gameMode.Get() == 1, FriendlyFire: v.friendly.Get(),
+		AutoTeamBalance: v.autoBalance.Get()}
 }
 
 // runCommand runs one validated usercmd of a player through the world.
 // ss is the player's session (nil for a bot): with sv_unlag 1 its shots
 // are traced against the hitboxes as the client drew them (lagcomp.go).
 func (s *Server) runCommand(p *game.Player, cmd shared.UserCmd, ss *session) {
-	if ss == nil || !s.vars.unlag {
+	if ss == nil || !s.vars.unlag.Get() {
 		s.w.RunCommand(p, cmd, nil)
 		return
 	}

@@ -33,7 +33,7 @@ var everywhere = game.Rect{MinX: math.Inf(-1), MinY: math.Inf(-1), MaxX: math.In
 // (asked for, or the server is full of humans), or not at all (reject is
 // the reason). A bot gives up its slot to a human who wants to play.
 func (s *Server) admitAs(h *proto.Hello) (spectate bool, reject string) {
-	specs, maxSpecs := len(s.w.Spectators), s.vars.maxSpectators
+	specs, maxSpecs := len(s.w.Spectators), s.vars.maxSpectators.Get()
 	if h.Spectate {
 		if specs >= maxSpecs {
 			return false, fmt.Sprintf("no spectator slots (%d/%d spectators)", specs, maxSpecs)
@@ -55,8 +55,8 @@ func (s *Server) spectate(ss *session) {
 		s.print(ss, "spectate: you are already spectating (join: play)")
 		return
 	}
-	if n := len(s.w.Spectators); n >= s.vars.maxSpectators {
-		s.print(ss, fmt.Sprintf("spectate: no spectator slots (%d/%d spectators)", n, s.vars.maxSpectators))
+	if n := len(s.w.Spectators); n >= s.vars.maxSpectators.Get() {
+		s.print(ss, fmt.Sprintf("spectate: no spectator slots (%d/%d spectators)", n, s.vars.maxSpectators.Get()))
 		return
 	}
 	p, err := s.w.Spectate(ss.player.ID)

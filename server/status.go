@@ -141,7 +141,7 @@ func (s *Server) publishStatus() {
 		}
 		st.Players = append(st.Players, ps)
 	}
-	st.Spectators, st.MaxSpectators = len(s.w.Spectators), s.vars.maxSpectators
+	st.Spectators, st.MaxSpectators = len(s.w.Spectators), s.vars.maxSpectators.Get()
 	st.SpectatorList = make([]PlayerStatus, 0, len(s.w.Spectators))
 	for _, p := range s.w.Spectators {
 		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths}

@@ -3,193 +3,97 @@ package server
 import (
 	"fmt"
 	"math"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"tickshot/game"
+	"tickshot/internal/cvar"
 	"tickshot/net/proto"
 )
 
-// vars are the server's console variables (Source's names).
+// vars are the server's console variables (Source's names): typed handles
+// into one registry (package cvar, shared with the client's cvars), read
+// with Get on the tick goroutine.
 type vars struct {
-	unlag       bool    // sv_unlag
-	maxUnlag    float64 // sv_maxunlag, seconds
-	showImpacts bool    // sv_showimpacts
-	mutualKills bool    // sv_mutualkills
-	fake        proto.FakeConditions
-	botSkill    float64 // bot_difficulty
-	fragLimit   int     // mp_fraglimit
-	timeLimit   float64 // mp_timelimit, minutes
-	spawnProt   float64 // mp_spawnprotection, seconds
-	teamPlay    bool    // mp_gamemode: false dm, true tdm
-	friendly    bool    // mp_friendlyfire
-	autoBalance bool    // mp_autoteambalance
+	reg         *cvar.Registry
+	unlag       *cvar.Bool  // sv_unlag
+	maxUnlag    *cvar.Float // sv_maxunlag, seconds
+	showImpacts *cvar.Bool  // sv_showimpacts
+	mutualKills *cvar.Bool  // sv_mutualkills
+	botSkill    *cvar.Float // bot_difficulty
+	fragLimit   *cvar.Int   // mp_fraglimit
+	timeLimit   *cvar.Float // mp_timelimit, minutes
+	spawnProt   *cvar.Float // mp_spawnprotection, seconds
+	gameMode    *cvar.Int   // mp_gamemode: 0 dm, 1 tdm
+	friendly    *cvar.Bool  // mp_friendlyfire
+	autoBalance *cvar.Bool  // mp_autoteambalance
 	// maxSpectators is sv_maxspectators: spectators admitted besides the
 	// player slots (spectate.go).
-	maxSpectators int
+	maxSpectators *cvar.Int
+	fakeLag       *cvar.Float // net_fakelag, ms
+	fakeJitter    *cvar.Float // net_fakejitter, ms
+	fakeLoss      *cvar.Float // net_fakeloss, %
+	// fake is net_fakelag, net_fakejitter and net_fakeloss together, kept
+	// up to date by their change hooks.
+	fake proto.FakeConditions
 }
 
-// CvarInfo describes one server console variable.
-type CvarInfo struct {
-	Name, Default, Help string
-	Min, Max            float64
-	// Values, when set, are the names a cvar also takes, for the numbers
-	// Min..Max in order (mp_gamemode: dm is 0, tdm is 1); it reads back as
-	// the name.
-	Values []string
-}
-
-// Number parses value for the cvar: a number in Min..Max or one of Values.
-func (c *CvarInfo) Number(value string) (float64, error) {
-	for i, v := range c.Values {
-		if value == v {
-			return c.Min + float64(i), nil
-		}
+// defaultVars registers the server's cvars at their defaults.
+func defaultVars() *vars {
+	r := cvar.NewRegistry()
+	const sv = cvar.Server
+	v := &vars{reg: r,
+		unlag:         r.Bool("sv_unlag", true, sv, "lag compensation: rewind other players' hitboxes to what the shooter saw (1) or trace against the present (0)"),
+		maxUnlag:      r.Float("sv_maxunlag", 1, 0, 1, sv, "the furthest back, in seconds, lag compensation rewinds"),
+		showImpacts:   r.Bool("sv_showimpacts", false, sv, "tell the shooter where the server traced its target, to draw beside where the shooter drew it (1)"),
+		mutualKills:   r.Bool("sv_mutualkills", false, sv, "two players killing each other in one tick: the command run first wins (0, as CS:GO) or both die (1, as Overwatch)"),
+		botSkill:      r.Float("bot_difficulty", 1, 0, 3, sv, "server bots' skill: 0 easy, 1 normal, 2 hard, 3 expert (reaction time and aim)"),
+		fragLimit:     r.Int("mp_fraglimit", 20, 0, 1000, sv, "kills that win the match (0: no limit); then 5 s of intermission and a new match"),
+		timeLimit:     r.Float("mp_timelimit", 10, 0, 600, sv, "minutes a match lasts (0: no limit); the leader wins"),
+		spawnProt:     r.Float("mp_spawnprotection", 3, 0, 10, sv, "seconds after spawning during which a player takes no damage and bots leave it alone; firing ends it (0: off)"),
+		gameMode:      r.Enum("mp_gamemode", "dm", []string{"dm", "tdm"}, sv, "dm: deathmatch, everyone for themselves; tdm: team deathmatch, red against blue, team score = the sum of its players' frags (mp_fraglimit applies to it). A change restarts the match at once"),
+		friendly:      r.Bool("mp_friendlyfire", false, sv, "team deathmatch: teammates' shots and splash hurt, and a teamkill or a suicide costs a frag (1); off, shots pass through teammates (0)"),
+		autoBalance:   r.Bool("mp_autoteambalance", true, sv, "team deathmatch: when a team has 2 or more players more than the other, move one at their next respawn, and refuse jointeam to the bigger team (1)"),
+		maxSpectators: r.Int("sv_maxspectators", DefaultMaxSpectators, 0, MaxPlayersLimit, sv, "spectators admitted besides the player slots (joining as one, or when every slot is taken by a human); 0: no spectators"),
+		fakeLag:       r.Float("net_fakelag", 0, 0, 1000, sv, "server side: delay every message the server receives by this many ms"),
+		fakeJitter:    r.Float("net_fakejitter", 0, 0, 500, sv, "server side: random extra delay, 0..this many ms, on every message the server receives"),
+		fakeLoss:      r.Float("net_fakeloss", 0, 0, 100, sv, "server side: drop this percentage of the messages the server receives"),
 	}
-	f, err := strconv.ParseFloat(value, 64)
-	if err != nil || f != f {
-		if len(c.Values) > 0 {
-			return 0, fmt.Errorf("%s: %q is not one of %s", c.Name, value, strings.Join(c.Values, ", "))
-		}
-		return 0, fmt.Errorf("%s: %q is not a number", c.Name, value)
+	sync := func() {
+		v.fake = proto.FakeConditions{LagMs: v.fakeLag.Get(), JitterMs: v.fakeJitter.Get(), LossPct: v.fakeLoss.Get()}
 	}
-	if f < c.Min || f > c.Max {
-		return 0, fmt.Errorf("%s: %v outside [%g, %g]", c.Name, f, c.Min, c.Max)
-	}
-	return f, nil
+	v.fakeLag.OnChange(sync)
+	v.fakeJitter.OnChange(sync)
+	v.fakeLoss.OnChange(sync)
+	return v
 }
 
-// RangeText is the cvar's range as help shows it: "0..1", or its Values.
-func (c *CvarInfo) RangeText() string {
-	if len(c.Values) > 0 {
-		return strings.Join(c.Values, "|")
-	}
-	return fmt.Sprintf("%g..%g", c.Min, c.Max)
-}
+// ServerCvars lists the server's console variables with their defaults,
+// ranges and help, in the order of cvarlist (definitions: their values are
+// the defaults and are not the running server's).
+var ServerCvars = defaultVars().reg.All()
 
-// ServerCvars lists the server's console variables with range and help.
-var ServerCvars = []CvarInfo{
-	{"sv_unlag", "1", "lag compensation: rewind other players' hitboxes to what the shooter saw (1) or trace against the present (0)", 0, 1, nil},
-	{"sv_maxunlag", "1", "the furthest back, in seconds, lag compensation rewinds", 0, 1, nil},
-	{"sv_showimpacts", "0", "tell the shooter where the server traced its target, to draw beside where the shooter drew it (1)", 0, 1, nil},
-	{"sv_mutualkills", "0", "two players killing each other in one tick: the command run first wins (0, as CS:GO) or both die (1, as Overwatch)", 0, 1, nil},
-	{"bot_difficulty", "1", "server bots' skill: 0 easy, 1 normal, 2 hard, 3 expert (reaction time and aim)", 0, 3, nil},
-	{"mp_fraglimit", "20", "kills that win the match (0: no limit); then 5 s of intermission and a new match", 0, 1000, nil},
-	{"mp_timelimit", "10", "minutes a match lasts (0: no limit); the leader wins", 0, 600, nil},
-	{"mp_spawnprotection", "3", "seconds after spawning during which a player takes no damage and bots leave it alone; firing ends it (0: off)", 0, 10, nil},
-	{"mp_gamemode", "dm", "dm: deathmatch, everyone for themselves; tdm: team deathmatch, red against blue, team score = the sum of its players' frags (mp_fraglimit applies to it). A change restarts the match at once", 0, 1, []string{"dm", "tdm"}},
-	{"mp_friendlyfire", "0", "team deathmatch: teammates' shots and splash hurt, and a teamkill or a suicide costs a frag (1); off, shots pass through teammates (0)", 0, 1, nil},
-	{"mp_autoteambalance", "1", "team deathmatch: when a team has 2 or more players more than the other, move one at their next respawn, and refuse jointeam to the bigger team (1)", 0, 1, nil},
-	{"sv_maxspectators", "8", "spectators admitted besides the player slots (joining as one, or when every slot is taken by a human); 0: no spectators", 0, MaxPlayersLimit, nil},
-	{"net_fakelag", "0", "server side: delay every message the server receives by this many ms", 0, 1000, nil},
-	{"net_fakejitter", "0", "server side: random extra delay, 0..this many ms, on every message the server receives", 0, 500, nil},
-	{"net_fakeloss", "0", "server side: drop this percentage of the messages the server receives", 0, 100, nil},
-}
-
-func defaultVars() vars {
-	return vars{unlag: true, maxUnlag: 1, fragLimit: 20, timeLimit: 10, botSkill: 1, spawnProt: 3, autoBalance: true,
-		maxSpectators: DefaultMaxSpectators}
+// setFake sets net_fakelag, net_fakejitter and net_fakeloss at once
+// (Config.Fake; c is clamped to their ranges).
+func (v *vars) setFake(c proto.FakeConditions) {
+	_ = v.fakeLag.Set(cvar.FormatNumber(c.LagMs))
+	_ = v.fakeJitter.Set(cvar.FormatNumber(c.JitterMs))
+	_ = v.fakeLoss.Set(cvar.FormatNumber(c.LossPct))
 }
 
 // set changes a variable, checking its name and range.
 func (v *vars) set(name, value string) error {
-	var info *CvarInfo
-	for i := range ServerCvars {
-		if ServerCvars[i].Name == name {
-			info = &ServerCvars[i]
-		}
+	c := v.reg.Lookup(name)
+	if c == nil {
+		return fmt.Errorf("unknown server cvar %q (known: %v)", name, v.reg.Names())
 	}
-	if info == nil {
-		names := make([]string, 0, len(ServerCvars))
-		for _, c := range ServerCvars {
-			names = append(names, c.Name)
-		}
-		sort.Strings(names)
-		return fmt.Errorf("unknown server cvar %q (known: %v)", name, names)
-	}
-	f, err := info.Number(value)
-	if err != nil {
-		return err
-	}
-	switch name {
-	case "sv_unlag":
-		v.unlag = f != 0
-	case "sv_maxunlag":
-		v.maxUnlag = f
-	case "sv_showimpacts":
-		v.showImpacts = f != 0
-	case "sv_mutualkills":
-		v.mutualKills = f != 0
-	case "bot_difficulty":
-		v.botSkill = f
-	case "mp_fraglimit":
-		v.fragLimit = int(f)
-	case "mp_timelimit":
-		v.timeLimit = f
-	case "mp_spawnprotection":
-		v.spawnProt = f
-	case "mp_gamemode":
-		v.teamPlay = f != 0
-	case "mp_friendlyfire":
-		v.friendly = f != 0
-	case "mp_autoteambalance":
-		v.autoBalance = f != 0
-	case "sv_maxspectators":
-		v.maxSpectators = int(f)
-	case "net_fakelag":
-		v.fake.LagMs = f
-	case "net_fakejitter":
-		v.fake.JitterMs = f
-	case "net_fakeloss":
-		v.fake.LossPct = f
-	}
-	return nil
+	return c.Set(value)
 }
 
-// get returns a variable's value as text.
+// get returns a variable's value as text ("" for an unknown name).
 func (v *vars) get(name string) string {
-	b := func(x bool) string {
-		if x {
-			return "1"
-		}
-		return "0"
-	}
-	switch name {
-	case "sv_unlag":
-		return b(v.unlag)
-	case "sv_maxunlag":
-		return strconv.FormatFloat(v.maxUnlag, 'g', -1, 64)
-	case "sv_showimpacts":
-		return b(v.showImpacts)
-	case "sv_mutualkills":
-		return b(v.mutualKills)
-	case "bot_difficulty":
-		return strconv.FormatFloat(v.botSkill, 'g', -1, 64)
-	case "mp_fraglimit":
-		return strconv.Itoa(v.fragLimit)
-	case "mp_timelimit":
-		return strconv.FormatFloat(v.timeLimit, 'g', -1, 64)
-	case "mp_spawnprotection":
-		return strconv.FormatFloat(v.spawnProt, 'g', -1, 64)
-	case "mp_gamemode":
-		if v.teamPlay {
-			return "tdm"
-		}
-		return "dm"
-	case "mp_friendlyfire":
-		return b(v.friendly)
-	case "mp_autoteambalance":
-		return b(v.autoBalance)
-	case "sv_maxspectators":
-		return strconv.Itoa(v.maxSpectators)
-	case "net_fakelag":
-		return strconv.FormatFloat(v.fake.LagMs, 'g', -1, 64)
-	case "net_fakejitter":
-		return strconv.FormatFloat(v.fake.JitterMs, 'g', -1, 64)
-	case "net_fakeloss":
-		return strconv.FormatFloat(v.fake.LossPct, 'g', -1, 64)
+	if c := v.reg.Lookup(name); c != nil {
+		return c.String()
 	}
 	return ""
 }
@@ -227,7 +131,7 @@ func (s *Server) exec(line string) string {
 		}
 		return b.String()
 	}
-	if s.vars.get(f[0]) == "" {
+	if s.vars.reg.Lookup(f[0]) == nil {
 		return fmt.Sprintf("unknown server command or cvar %q (try cvarlist)", f[0])
 	}
 	if len(f) == 1 {
