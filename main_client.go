@@ -38,6 +38,7 @@ type clientFlags struct {
 	cvars      *cvarFlags
 	config     *string
 	autoplay   *bool
+	spectate   *bool
 }
 
 func addClientFlags(fs interface {
@@ -76,6 +77,7 @@ func addClientFlags(fs interface {
 		height:     fs.Int("height", 720, "window height in pixels (200..16384)"),
 		cvars:      cv,
 		autoplay:   fs.Bool("autoplay", false, "let the bot brain play for you (demo mode)"),
+		spectate:   fs.Bool("spectate", false, "join as a spectator: no body; follow players (left/right click) or fly freely (Space); 'join' on the console to play"),
 		config:     fs.String("config", cfgPath, "file of console lines run at start (default: autoexec.cfg in the user config dir, tickshot/, if present)"),
 	}
 }
@@ -96,6 +98,7 @@ func (f clientFlags) options(addr, title string) client.Options {
 	cfg := netclient.DefaultConfig(*f.name)
 	cfg.UpdateRate = *f.updaterate
 	cfg.InterpMs = *f.interp
+	cfg.Spectate = *f.spectate
 	return client.Options{Addr: addr, Config: cfg, Title: title, NoSound: *f.noSound,
 		ScreenshotPath: *f.shot, ScreenshotAfter: *f.shotAfter, ReportPath: *f.report,
 		AutoPlay: *f.autoplay, Cvars: *f.cvars, ConfigFile: *f.config, ServerCvars: serverCvarNames(), Width: *f.width, Height: *f.height}

@@ -235,6 +235,10 @@ func (g *Game) Update() error {
 type Report struct {
 	// Phase is "connecting", "playing" or "error".
 	Phase string `json:"phase"`
+	// Spectator: the client watches without a body; SpecTarget is the
+	// player its camera follows (0: none, or free-fly).
+	Spectator  bool   `json:"spectator"`
+	SpecTarget uint16 `json:"spec_target,omitempty"`
 	// ConnectedOnce tells an error after playing ("Disconnected") from a
 	// failed connection attempt ("Could not connect").
 	ConnectedOnce bool    `json:"connected_once"`
@@ -318,6 +322,8 @@ func (g *Game) report() Report {
 		r.LifeResets = c.Stats.LifeResets
 		r.PingMs = c.Stats.PingMs
 		r.PacketsSent = c.Stats.PacketsSent
+		r.Spectator = c.Spectating()
+		r.SpecTarget = c.SpecTarget()
 	}
 	return r
 }
@@ -382,6 +388,10 @@ func (g *Game) disconnect(reason string) {
 func (g *Game) drawPos() (float64, float64) {
 	if g.c == nil {
 		return 0, 0
+	}
+	if g.c.Spectating() {
+		x, y, _ := g.c.SpecView() // the camera follows a player or flies (spectate.go)
+		return x, y
 	}
 	return g.c.DrawPos(time.Now())
 }

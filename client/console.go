@@ -50,6 +50,8 @@ var consoleCommands = map[string]string{
 	"say_team":   "say_team TEXT: chat to your team only in team deathmatch, shown as (TEAM); to everyone in deathmatch (or press U in the game)",
 	"jointeam":   "jointeam red|blue|auto|spectator (or 2|3|0|1): change team in team deathmatch (you die and respawn on it); refused for the bigger team while mp_autoteambalance is on; spectator is spectate",
 	"mute":       "mute NAME: hide that player's chat (for this game)",
+	"spectate":   "spectate: leave play and watch (left/right click: next/previous player, Space: free camera); kills and deaths are kept",
+	"join":       "join: play again after spectate, when the server has a free slot (or a bot's)",
 	"unmute":     "unmute NAME: show that player's chat again",
 }
 
@@ -327,6 +329,8 @@ func (g *Game) exec(line string) string {
 		return g.sayTeam(strings.Join(args, " "))
 	case "jointeam":
 		return g.jointeam(args)
+	case "spectate", "join":
+		return g.spectateCommand(name) // spectate.go
 	case "mute", "unmute":
 		if len(args) == 0 {
 			return consoleCommands[name]

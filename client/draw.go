@@ -293,6 +293,7 @@ func (p *playScene) drawHUD(screen *ebiten.Image) {
 		b.rect(float32(W-184), float32(H-18), 160, 6, color.RGBA{0, 0, 0, 0xb0})
 		b.rect(float32(W-184), float32(H-18), float32(160*frac), 6, colTracerMe)
 	}
+	spec := c.Spectating() // no crosshair, health or ammo: spectate.go's HUD
 	// Crosshair at the mouse, and hit markers.
 	mx, my := int(p.cursorX), int(p.cursorY)
 	if !p.human {
@@ -301,10 +302,12 @@ func (p *playScene) drawHUD(screen *ebiten.Image) {
 	}
 	fx, fy := float32(mx), float32(my)
 	ch := nrgba(color.NRGBA{0xf0, 0xf0, 0xf0, 0xe0})
-	b.rect(fx-12, fy-1, 8, 2, ch)
-	b.rect(fx+4, fy-1, 8, 2, ch)
-	b.rect(fx-1, fy-12, 2, 8, ch)
-	b.rect(fx-1, fy+4, 2, 8, ch)
+	if !spec {
+		b.rect(fx-12, fy-1, 8, 2, ch)
+		b.rect(fx+4, fy-1, 8, 2, ch)
+		b.rect(fx-1, fy-12, 2, 8, ch)
+		b.rect(fx-1, fy+4, 2, 8, ch)
+	}
 	if g.fx.hitMarker > 0 || g.fx.killMarker > 0 {
 		hm := color.RGBA{0xff, 0xff, 0xff, 0xff}
 		if g.fx.killMarker > 0 {
@@ -320,11 +323,13 @@ func (p *playScene) drawHUD(screen *ebiten.Image) {
 	if c.Health < 35 {
 		hpCol = colHPBad
 	}
-	buf = appendInt(append(buf[:0], "+ "...), c.Health)
-	drawTextBytes(screen, buf, 34, true, 24, H-58, 0, hpCol)
-	buf = appendInt(append(appendInt(buf[:0], int(st.Ammo[st.Weapon])), " / "...), int(def.MagSize))
-	drawTextBytes(screen, buf, 34, true, W-24, H-58, 2, colText)
-	drawText(screen, def.Name, 14, false, W-24, H-76, 2, colDim)
+	if !spec {
+		buf = appendInt(append(buf[:0], "+ "...), c.Health)
+		drawTextBytes(screen, buf, 34, true, 24, H-58, 0, hpCol)
+		buf = appendInt(append(appendInt(buf[:0], int(st.Ammo[st.Weapon])), " / "...), int(def.MagSize))
+		drawTextBytes(screen, buf, 34, true, W-24, H-58, 2, colText)
+		drawText(screen, def.Name, 14, false, W-24, H-76, 2, colDim)
+	}
 	if st.ReloadTicks > 0 {
 		drawText(screen, "RELOADING", 14, true, W-24, H-96, 2, colTracerMe)
 	}
@@ -362,7 +367,9 @@ func (p *playScene) drawHUD(screen *ebiten.Image) {
 		y += 22
 	}
 
-	if st.Dead {
+	if spec {
+		p.drawSpectating(screen) // spectate.go
+	} else if st.Dead {
 		buf = append(buf[:0], "You died"...)
 		if g.fx.killedBy != "" {
 			buf = append(append(buf[:0], "Killed by "...), g.fx.killedBy...)
@@ -400,7 +407,7 @@ func (g *Game) drawScoreboard(screen *ebiten.Image) {
 		return rows[i].deaths < rows[j].deaths
 	})
 	W := float64(g.w)
-	pw, ph := 560.0, 90+28*float64(len(rows))
+	pw, ph := 560.0, 90+28*float64(len(rows))+spectatorRowsHeight(c)
 	x0, y0 := W/2-pw/2, 80.0
 	batch.use(screen)
 	batch.rect(float32(x0), float32(y0), float32(pw), float32(ph), colPanel)
@@ -431,6 +438,7 @@ func (g *Game) drawScoreboard(screen *ebiten.Image) {
 		}
 		drawText(screen, ping, 16, false, x0+pw-20, y, 2, col)
 	}
+	g.drawSpectatorRows(screen, x0, hy+26+28*float64(len(rows))+8, pw) // spectate.go
 }
 
 type scoreRow struct {
@@ -444,7 +452,9 @@ type scoreRow struct {
 func toRows(c *netclient.Client) []scoreRow {
 	rows := make([]scoreRow, 0, len(c.Scores))
 	for _, s := range c.Scores {
-		rows = append(rows, scoreRow{s.ID, s.Name, int(s.Kills), int(s.Deaths), int(s.PingMs), s.Bot})
+		if !isSpectatorRow(&s) { // listed under their own heading
+			rows = append(rows, scoreRow{s.ID, s.Name, int(s.Kills), int(s.Deaths), int(s.PingMs), s.Bot})
+		}
 	}
 	return rows
 }

@@ -66,6 +66,7 @@ const (
 	KeyScores                      // Tab: the scoreboard (held)
 	KeyHelp                        // F1: the controls hint (held)
 	KeyTeamChat                    // U: open the chat line for the team (Source's messagemode2)
+	KeyJump                        // Space: a spectator's free camera on or off (Source's jump in spectator mode)
 )
 
 // InputFrame is one frame of a source.
@@ -111,6 +112,9 @@ func uiKeys(v *InputView) (keys, held UIKeys) {
 	}
 	if just(ebiten.KeyU) {
 		keys |= KeyTeamChat
+	}
+	if just(ebiten.KeySpace) {
+		keys |= KeyJump
 	}
 	if ebiten.IsKeyPressed(ebiten.KeyTab) {
 		held |= KeyScores

@@ -132,6 +132,9 @@ func (p *playScene) Update(ctx *SceneContext) error {
 		dt = min(max(now.Sub(p.lastUpdate), 0), netclient.StallGap)
 	}
 	p.lastUpdate = now
+	if c.Spectating() {
+		p.spectatorInput(f, dt) // spectate.go
+	}
 	if st := c.Predicted(); !st.Dead && c.HaveSnapshot() {
 		// Further than running can take it in dt (plus the tick of time
 		// a frame may carry over) is a respawn, not a move.
