@@ -126,4 +126,3 @@ func (g *Game) spectateCommand(name string) string {
 	g.c.SendCommand(name, "")
 	return ""
 }
-
