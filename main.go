@@ -255,6 +255,7 @@ type serverFlags struct {
 	rcon       *string
 	hostname   *string
 	lan        *bool
+	password   *string
 }
 
 // cvarFlags collects repeated --cvar name=value flags.
@@ -282,6 +283,7 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		cvars:      cvarVar(fs),
 		rcon:       fs.String("rcon-password", "", "password that lets players run server commands from their console (rcon); empty disables rcon"),
 		hostname:   fs.String("name", server.DefaultHostname, "server name shown on the browser page, in the LAN server list and in /status (Source's hostname), at most 64 bytes"),
+		password:   fs.String("password", "", fmt.Sprintf("join password (Source's sv_password): players must give it to join (connect --password, or the console's password cvar); it is never announced. At most %d bytes; empty: anyone may join", proto.MaxPasswordLen)),
 		lan:        fs.Bool("lan", true, "announce the server on the local network (mDNS/DNS-SD) so that 'tickshot servers' and the game's server list find it"),
 	}
 }
@@ -299,7 +301,9 @@ func (f serverFlags) check(fs *flag.FlagSet) error {
 			fmt.Sprintf("0..%d bots (at most --maxplayers)", *f.maxplayers)),
 		checkMap(*f.mapName, false),
 		checkCvars("cvar", *f.cvars),
-		outOfRange(len(*f.hostname) <= 64, "name", fmt.Sprintf("%q", *f.hostname), "at most 64 bytes"))
+		outOfRange(len(*f.hostname) <= 64, "name", fmt.Sprintf("%q", *f.hostname), "at most 64 bytes"),
+		outOfRange(proto.CleanText(*f.password, proto.MaxPasswordLen) == *f.password, "password", "(hidden)",
+			fmt.Sprintf("at most %d bytes of printable text", proto.MaxPasswordLen)))
 }
 
 func cvarVar(fs *flag.FlagSet) *cvarFlags {
@@ -319,7 +323,7 @@ func (f serverFlags) config(stderr io.Writer) (server.Config, error) {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 	return server.Config{Addr: *f.addr, TickRate: *f.tickrate, MaxPlayers: *f.maxplayers,
-		Bots: *f.bots, Map: *f.mapName, Logger: logger, Cvars: *f.cvars, RconPassword: *f.rcon, Hostname: *f.hostname, LAN: *f.lan}, nil
+		Bots: *f.bots, Map: *f.mapName, Logger: logger, Cvars: *f.cvars, RconPassword: *f.rcon, Hostname: *f.hostname, LAN: *f.lan, Password: *f.password}, nil
 }
 
 func cmdServer(args []string, stderr io.Writer) int {

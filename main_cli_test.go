@@ -246,6 +246,7 @@ func TestCLIRefusesBadValues(t *testing.T) {
 		{[]string{"loadtest", "--clients", "1", "--bots", "-1"}, "--bots"},
 		{[]string{"loadtest", "--clients", "1", "--tickrate", "0"}, "--tickrate"},
 		{[]string{"loadtest", "--clients", "1", "extra"}, "\"extra\""},
+		{[]string{"server", "--password", strings.Repeat("p", 49)}, "--password (hidden) is out of range"},
 		{[]string{"servers", "--timeout", "0s"}, "--timeout 0s"},
 		{[]string{"servers", "--timeout", "2h"}, "--timeout 2h0m0s"},
 		{[]string{"servers", "extra"}, "\"extra\""},

@@ -39,6 +39,7 @@ type clientFlags struct {
 	config     *string
 	autoplay   *bool
 	spectate   *bool
+	password   *string
 }
 
 func addClientFlags(fs interface {
@@ -78,6 +79,7 @@ func addClientFlags(fs interface {
 		cvars:      cv,
 		autoplay:   fs.Bool("autoplay", false, "let the bot brain play for you (demo mode)"),
 		spectate:   fs.Bool("spectate", false, "join as a spectator: no body; follow players (left/right click) or fly freely (Space); 'join' on the console to play"),
+		password:   fs.String("password", "", fmt.Sprintf("join password, for a server started with --password (the console's password cvar; at most %d bytes); with play, the local server's", proto.MaxPasswordLen)),
 		config:     fs.String("config", cfgPath, "file of console lines run at start (default: autoexec.cfg in the user config dir, tickshot/, if present)"),
 	}
 }
@@ -91,7 +93,9 @@ func (f clientFlags) check() error {
 		outOfRange(*f.interp >= 0 && *f.interp <= proto.MaxInterpMs, "interp", *f.interp, fmt.Sprintf("0..%d ms", proto.MaxInterpMs)),
 		outOfRange(*f.width >= 320 && *f.width <= 16384, "width", *f.width, "320..16384 pixels"),
 		outOfRange(*f.height >= 200 && *f.height <= 16384, "height", *f.height, "200..16384 pixels"),
-		outOfRange(*f.shotAfter >= 0, "screenshot-after", *f.shotAfter, "0 or more"))
+		outOfRange(*f.shotAfter >= 0, "screenshot-after", *f.shotAfter, "0 or more"),
+		outOfRange(proto.CleanText(*f.password, proto.MaxPasswordLen) == *f.password, "password", "(hidden)",
+			fmt.Sprintf("at most %d bytes of printable text", proto.MaxPasswordLen)))
 }
 
 func (f clientFlags) options(addr, title string) client.Options {
@@ -99,6 +103,7 @@ func (f clientFlags) options(addr, title string) client.Options {
 	cfg.UpdateRate = *f.updaterate
 	cfg.InterpMs = *f.interp
 	cfg.Spectate = *f.spectate
+	cfg.Password = *f.password
 	return client.Options{Addr: addr, Config: cfg, Title: title, NoSound: *f.noSound,
 		ScreenshotPath: *f.shot, ScreenshotAfter: *f.shotAfter, ReportPath: *f.report,
 		AutoPlay: *f.autoplay, Cvars: *f.cvars, ConfigFile: *f.config, ServerCvars: serverCvarNames(), Width: *f.width, Height: *f.height}
@@ -128,7 +133,7 @@ func cmdPlay(args []string, stderr io.Writer) int {
 	marker := firstGameMarker()
 	sv := firstGameCvars(*svCvars, marker)
 	srv, err := server.New(server.Config{Addr: *addr, TickRate: *tickrate, Bots: *bots, Map: *mapName, Logger: logger, Cvars: sv,
-		LAN: *announce, Hostname: *cf.name + "'s game"})
+		LAN: *announce, Hostname: *cf.name + "'s game", Password: *cf.password})
 	if err != nil {
 		fmt.Fprintln(stderr, "tickshot play:", err)
 		return 1

@@ -11,16 +11,21 @@ import (
 	"tickshot/client/netclient"
 )
 
-// TestServersCommand runs two real tickshot-server processes, one with
-// --lan=false, joins the other with a client, and lists the LAN with
-// `tickshot-server servers`: the announced one is there with its name,
-// map, players and bots, in JSON and in the table; the other is not.
+// TestServersCommand runs three real tickshot-server processes, one with
+// --lan=false, one with --password, joins each with a client, and lists the
+// LAN with `tickshot-server servers`: the announced ones are there with
+// their name, map, players and bots and whether a password is needed (never
+// the password), in JSON and in the table; the one with --lan=false is not.
 func TestServersCommand(t *testing.T) {
 	_, headless := binaries(t)
 	addr, _ := startServerProcess(t, headless, "--name", "CLI LAN test", "--map", "range", "--bots", "1", "--maxplayers", "5")
 	quiet, _ := startServerProcess(t, headless, "--name", "CLI LAN quiet", "--lan=false")
+	locked, _ := startServerProcess(t, headless, "--name", "CLI LAN locked", "--password", "hunter2")
 	connectRetry(t, addr, netclient.DefaultConfig("lister"))
 	connectRetry(t, quiet, netclient.DefaultConfig("lister"))
+	withPw := netclient.DefaultConfig("lister")
+	withPw.Password = "hunter2"
+	connectRetry(t, locked, withPw)
 
 	res := runBin(t, headless, nil, "servers", "--json", "--timeout", "2s")
 	if res.code != 0 {
@@ -30,17 +35,27 @@ func TestServersCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(res.stdout), &list); err != nil {
 		t.Fatalf("servers --json printed no JSON array: %v\n%s", err, res)
 	}
+	if strings.Contains(res.stdout, "hunter2") {
+		t.Errorf("the list shows a password:\n%s", res.stdout)
+	}
 	var found *serverJSON
+	sawLocked := false
 	for i, s := range list {
 		if s.Addr == addr {
 			found = &list[i]
+		}
+		if s.Addr == locked {
+			sawLocked = true
+			if !s.Password || s.Name != "CLI LAN locked" || s.Players != 1 {
+				t.Errorf("the server started with --password is listed as %+v: want password true, 1 player", s)
+			}
 		}
 		if s.Addr == quiet || s.Name == "CLI LAN quiet" {
 			t.Errorf("the server started with --lan=false is listed: %+v", s)
 		}
 	}
-	if found == nil {
-		t.Fatalf("%s is not in the list: %s", addr, res.stdout)
+	if found == nil || !sawLocked {
+		t.Fatalf("%s or %s is not in the list: %s", addr, locked, res.stdout)
 	}
 	if found.Name != "CLI LAN test" || found.Map != "range" || found.Players != 1 || found.Bots != 1 || found.MaxPlayers != 5 ||
 		found.Password || found.PingMs <= 0 {

@@ -352,6 +352,7 @@ func (g *Game) initCvars() error {
 	set("cl_nodelta", b(cfg.NoDelta))
 	set("cl_interpolate", b(cfg.Interpolate))
 	set("cl_smooth", b(cfg.Smooth))
+	_ = g.cv.password.Set(cfg.Password)
 	if g.opt.ConfigFile != "" {
 		if err := g.loadConfig(g.opt.ConfigFile); err != nil {
 			return fmt.Errorf("config: %w", err)

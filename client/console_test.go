@@ -78,6 +78,13 @@ func TestConsoleSetAndShow(t *testing.T) {
 	if out := g.exec("rcon_password"); strings.Contains(out, "hunter2") || !strings.Contains(out, "(set)") {
 		t.Errorf("rcon_password alone: %q", out)
 	}
+	// Nor is the join password, which the next connect sends.
+	if out := g.exec("password open sesame"); out != "" || g.opt.Config.Password != "open sesame" {
+		t.Errorf("password open sesame: %q, Config.Password %q", out, g.opt.Config.Password)
+	}
+	if out := g.exec("password"); strings.Contains(out, "sesame") || !strings.Contains(out, "(set)") {
+		t.Errorf("password alone: %q", out)
+	}
 }
 
 func TestConsoleRanges(t *testing.T) {

@@ -30,6 +30,7 @@ type clientCvars struct {
 	fpsMax                        *cvar.Float
 	vsync                         *cvar.Bool
 	rconPassword                  *cvar.String
+	password                      *cvar.String
 	// switches are the netcode switches the HUD lists when they differ
 	// from their defaults.
 	switches []*cvar.Var
@@ -62,6 +63,7 @@ func registerClientCvars(r *cvar.Registry) clientCvars {
 		fpsMax:       r.Float("fps_max", 0, 0, 1000, arch, "most frames drawn per second; 0: no limit (besides mat_vsync)"),
 		vsync:        r.Bool("mat_vsync", true, arch, "wait for the display's refresh before showing a frame (no tearing; caps fps at the refresh rate)"),
 		rconPassword: r.String("rcon_password", "", cl|cvar.Protected, "password for rcon commands on a remote server"),
+		password:     r.String("password", "", cl|cvar.Protected, "join password sent when connecting, for servers started with --password (Source's password)"),
 	}
 }
 
@@ -81,6 +83,7 @@ func (g *Game) bindCvars() {
 		v.OnChange(g.applyFake)
 	}
 	cv.vsync.OnChange(g.applyVsync)
+	cv.password.OnChange(g.applyPassword)
 	cv.switches = []*cvar.Var{&cv.predict.Var, &cv.interpolate.Var, &cv.interp.Var, &cv.interpRatio.Var, &cv.updateRate.Var, &cv.cmdRate.Var,
 		&cv.rate.Var, &cv.cmdBackup.Var, &cv.smooth.Var, &cv.fakeLag.Var, &cv.fakeJitter.Var, &cv.fakeLoss.Var}
 }
@@ -130,6 +133,9 @@ func (g *Game) applyRates() {
 		g.c.SendSettings()
 	}
 }
+
+// applyPassword sets the join password for the next connect.
+func (g *Game) applyPassword() { g.opt.Config.Password = g.cv.password.Get() }
 
 // applyFake sets the simulated network conditions on what the client receives.
 func (g *Game) applyFake() {

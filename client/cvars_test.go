@@ -38,6 +38,8 @@ var oldClientCvars = []struct {
 	{"fps_max", cvar.KindFloat, 0, 1000, "0", "most frames drawn per second; 0: no limit (besides mat_vsync)"},
 	{"mat_vsync", cvar.KindBool, 0, 1, "1", "wait for the display's refresh before showing a frame (no tearing; caps fps at the refresh rate)"},
 	{"rcon_password", cvar.KindString, 0, 0, "", "password for rcon commands on a remote server"},
+	// Added since (issue 10 item 3).
+	{"password", cvar.KindString, 0, 0, "", "join password sent when connecting, for servers started with --password (Source's password)"},
 }
 
 // TestClientCvarsKeepTheirTable: the registry holds exactly the client's

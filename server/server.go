@@ -50,6 +50,11 @@ type Config struct {
 	// RconPassword enables remote console commands ("rcon" from a client's
 	// console) for whoever knows it; empty disables rcon.
 	RconPassword string
+	// Password is the join password (Source's sv_password): a player's
+	// Hello must carry it, or the join is refused. Empty: anyone may join.
+	// At most proto.MaxPasswordLen bytes of printable UTF-8. It is never
+	// announced nor shown in /status (only that one is needed).
+	Password string
 	// NoDamage makes hits do no damage (they are still confirmed): for the
 	// hit-registration benchmark, whose target must not die.
 	NoDamage bool
@@ -101,6 +106,9 @@ func (c *Config) fill() error {
 	}
 	if c.Bots < 0 || c.Bots > c.MaxPlayers {
 		return fmt.Errorf("bots %d outside 0..maxplayers (%d)", c.Bots, c.MaxPlayers)
+	}
+	if proto.CleanText(c.Password, proto.MaxPasswordLen) != c.Password {
+		return fmt.Errorf("password: at most %d bytes of printable UTF-8", proto.MaxPasswordLen)
 	}
 	if c.MaxUsrCmdProcessTicks == 0 {
 		c.MaxUsrCmdProcessTicks = 16
@@ -265,7 +273,7 @@ func (s *Server) announce() (stop func()) {
 		return func() {}
 	}
 	acfg := lan.AnnounceConfig{Addr: s.Addr(), Name: s.cfg.Hostname, Map: s.m.Name, MaxPlayers: s.cfg.MaxPlayers,
-		Bots: s.cfg.Bots, Version: proto.ProtocolVersion,
+		Bots: s.cfg.Bots, Version: proto.ProtocolVersion, Password: s.cfg.Password != "",
 		Refresh: func(c *lan.AnnounceConfig) {
 			st := s.CurrentStatus()
 			c.Players, c.Bots = 0, 0

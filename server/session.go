@@ -1,6 +1,8 @@
 package server
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
 	"fmt"
 	"math"
 	"net/http"
@@ -62,6 +64,10 @@ func (s *Server) ServeTransport(t transport.Transport) {
 		s.reject(conn, fmt.Sprintf("protocol version %d, server speaks %d: update your game", hello.Protocol, proto.ProtocolVersion))
 		return
 	}
+	if reason := s.checkPassword(hello.Password); reason != "" {
+		s.reject(conn, reason)
+		return
+	}
 	req := joinReq{conn: conn, hello: hello, reply: make(chan string, 1)}
 	select {
 	case s.joins <- req:
@@ -76,6 +82,24 @@ func (s *Server) ServeTransport(t transport.Transport) {
 		}
 	case <-s.stopped:
 	}
+}
+
+// checkPassword returns why a Hello's join password is refused, or "".
+// The comparison takes the same time whatever the password: both sides are
+// hashed first, so neither a matching prefix nor the length shows
+// (crypto/subtle compares the digests in constant time).
+func (s *Server) checkPassword(given string) string {
+	if s.cfg.Password == "" {
+		return ""
+	}
+	if given == "" {
+		return proto.RejectNeedPassword
+	}
+	want, got := sha256.Sum256([]byte(s.cfg.Password)), sha256.Sum256([]byte(given))
+	if subtle.ConstantTimeCompare(want[:], got[:]) != 1 {
+		return proto.RejectWrongPassword
+	}
+	return ""
 }
 
 func (s *Server) reject(conn *proto.Conn, reason string) {

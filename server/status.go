@@ -24,7 +24,9 @@ type Status struct {
 	Spectators int `json:"spectators"`
 	// Protocol is the protocol version (proto.ProtocolVersion): a client
 	// of another version cannot join.
-	Protocol   int            `json:"protocol"`
+	Protocol int `json:"protocol"`
+	// Password says whether a join password is needed (never the password).
+	Password   bool           `json:"password"`
 	TickTimeUs TickTimeStatus `json:"tick_time_us"`
 	Players    []PlayerStatus `json:"players"`
 	// SpectatorList are the spectators (Spectators of them, at most
@@ -131,7 +133,7 @@ func (s *Server) publishStatus() {
 	st := Status{
 		Name: s.cfg.Hostname, Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.w.Tick, Snapshots: s.snapStats, LagComp: s.lagStats,
 		UptimeSec:  math.Round(time.Since(s.start).Seconds()*10) / 10,
-		MaxPlayers: s.cfg.MaxPlayers, Protocol: proto.ProtocolVersion, TickTimeUs: s.tickStats.summary(),
+		MaxPlayers: s.cfg.MaxPlayers, Protocol: proto.ProtocolVersion, Password: s.cfg.Password != "", TickTimeUs: s.tickStats.summary(),
 		Players: make([]PlayerStatus, 0, len(s.w.Players)),
 	}
 	for _, p := range s.w.Players {

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"tickshot/net/proto"
 	"tickshot/net/ws"
 )
 
@@ -86,6 +87,12 @@ func Describe(err error, addr string) string {
 	}
 	var rej *RejectError
 	if errors.As(err, &rej) {
+		switch rej.Reason {
+		case proto.RejectNeedPassword:
+			return fmt.Sprintf("The server at %s needs a password. Type password followed by it in the console (or connect with --password) and connect again.", addr)
+		case proto.RejectWrongPassword:
+			return fmt.Sprintf("Wrong password for the server at %s. Check it with the host, set it with password in the console (or --password) and connect again.", addr)
+		}
 		return sentence("The server did not let you in: " + rej.Reason)
 	}
 	var hs *HandshakeTimeoutError

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tickshot/client/netclient"
+	"tickshot/net/proto"
 )
 
 // dialErr is a dial failure as ws.Dial returns it.
@@ -52,6 +53,10 @@ func TestDescribe(t *testing.T) {
 			"The server did not let you in: server is full."},
 		{"old version", &netclient.ConnectError{Addr: addr, Err: &netclient.RejectError{Reason: "protocol version 6, server speaks 7: update your game"}},
 			"The server did not let you in: protocol version 6, server speaks 7: update your game."},
+		{"password needed", &netclient.ConnectError{Addr: addr, Err: &netclient.RejectError{Reason: proto.RejectNeedPassword}},
+			"The server at 192.0.2.10:27015 needs a password. Type password followed by it in the console (or connect with --password) and connect again."},
+		{"wrong password", &netclient.ConnectError{Addr: addr, Err: &netclient.RejectError{Reason: proto.RejectWrongPassword}},
+			"Wrong password for the server at 192.0.2.10:27015. Check it with the host, set it with password in the console (or --password) and connect again."},
 		{"no answer to hello", &netclient.ConnectError{Addr: addr, Err: &netclient.HandshakeTimeoutError{Addr: addr, After: 5 * time.Second}},
 			"The server at 192.0.2.10:27015 took the connection but did not answer the game's greeting within 5 s. Is it a Tickshot server, and is it overloaded?"},
 		{"closed while joining", &netclient.ConnectError{Addr: addr, Err: &netclient.ClosedError{Reason: "server shutting down", Remote: true}},

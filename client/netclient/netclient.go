@@ -39,6 +39,7 @@ type Config struct {
 	SmoothMs    int     // cl_smoothtime in ms (default 100)
 	NoDelta     bool    // cl_nodelta: ask for full snapshots only
 	Spectate    bool    // join as a spectator (--spectate): no body, every entity in view
+	Password    string  // password: the server's join password, "" for none (Source's password cvar)
 	// Timeout is cl_timeout: how long without a snapshot before the client
 	// gives up and disconnects (0: DefaultTimeout). ConnectionProblem
 	// counts down to it.
@@ -215,7 +216,7 @@ func connect(ctx context.Context, dial Dialer, addr string, cfg Config) (*Client
 	conn := proto.NewConn(t)
 	conn.Send(&proto.Hello{Protocol: proto.ProtocolVersion, Name: cfg.Name, Rate: uint32(cfg.Rate),
 		UpdateRate: uint16(cfg.UpdateRate), CmdRate: uint16(cfg.CmdRate), InterpMs: uint16(cfg.InterpMs),
-		InterpRatio: float32(cfg.InterpRatio), NoDelta: cfg.NoDelta, Spectate: cfg.Spectate})
+		InterpRatio: float32(cfg.InterpRatio), NoDelta: cfg.NoDelta, Spectate: cfg.Spectate, Password: cfg.Password})
 	timeout := time.NewTimer(proto.HandshakeTimeout)
 	defer timeout.Stop()
 	select {

@@ -7,9 +7,16 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/grandcat/zeroconf"
 
 	"tickshot/client/netclient"
 	"tickshot/internal/testserver"
@@ -182,5 +189,66 @@ func TestAnnounceBadAddr(t *testing.T) {
 			stop()
 			t.Errorf("Announce(%q) succeeded", addr)
 		}
+	}
+}
+
+// A server with a join password is listed with Password set, and the
+// password itself is in neither its mDNS records (read raw, with zeroconf's
+// own resolver) nor its /status.
+func TestPasswordAnnouncedNotRevealed(t *testing.T) {
+	const pw = "swordfish-2042"
+	name := uniqueName(t)
+	srv, _ := startServer(t, server.Config{LAN: true, Hostname: name, Password: pw})
+	b, err := lan.NewBrowser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s, _ := waitFor(t, b, srv.Addr(), 3*time.Second, func(_ lan.Server, ok bool) bool { return ok })
+	if !s.Password {
+		t.Errorf("listed as %+v: want Password", s)
+	}
+
+	// The raw announcement.
+	lo, err := net.InterfaceByName("lo")
+	if err != nil {
+		t.Skip("no interface called lo:", err)
+	}
+	r, err := zeroconf.NewResolver(zeroconf.SelectIfaces([]net.Interface{*lo}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	ch := make(chan *zeroconf.ServiceEntry, 16)
+	if err := r.Browse(ctx, lan.ServiceType, lan.Domain, ch); err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for e := range ch {
+		raw := fmt.Sprintf("%#v", *e)
+		if strings.Contains(raw, pw) {
+			t.Errorf("the announcement carries the password: %s", raw)
+		}
+		if _, port, _ := net.SplitHostPort(srv.Addr()); strconv.Itoa(e.Port) == port {
+			found = true
+			if !slices.Contains(e.Text, "password=1") || !slices.Contains(e.Text, "name="+name) {
+				t.Errorf("TXT %q: want password=1 and name=%s", e.Text, name)
+			}
+			cancel()
+		}
+	}
+	if !found {
+		t.Errorf("no mDNS answer for %s", srv.Addr())
+	}
+
+	resp, err := http.Get("http://" + srv.Addr() + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if strings.Contains(string(body), pw) || !strings.Contains(string(body), `"password": true`) {
+		t.Errorf("/status: want \"password\": true and never the password:\n%s", body)
 	}
 }

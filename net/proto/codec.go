@@ -266,6 +266,7 @@ func Check(m Message) error {
 		if math.IsNaN(float64(v.InterpRatio)) || v.InterpRatio < 0 || v.InterpRatio > MaxInterpRatio {
 			return fmt.Errorf("cl_interp_ratio %v outside [0, %d]", v.InterpRatio, MaxInterpRatio)
 		}
+		return checkText("password", v.Password, MaxPasswordLen)
 	case *Settings:
 		if math.IsNaN(float64(v.InterpRatio)) || v.InterpRatio < 0 || v.InterpRatio > MaxInterpRatio {
 			return fmt.Errorf("cl_interp_ratio %v outside [0, %d]", v.InterpRatio, MaxInterpRatio)
@@ -274,7 +275,7 @@ func Check(m Message) error {
 		if err := checkText("command", v.Text, MaxCommandLen); err != nil {
 			return err
 		}
-		return checkText("password", v.Password, MaxNameLen*2)
+		return checkText("password", v.Password, MaxPasswordLen)
 	case *Print:
 		return checkLines("text", v.Text, MaxPrintLen)
 	case *Accept:

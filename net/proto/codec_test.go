@@ -24,7 +24,7 @@ func validCmd(n uint32) shared.UserCmd {
 func sampleMessages() []Message {
 	return []Message{
 		&Hello{Protocol: ProtocolVersion, Name: "Gordon Freeman", Rate: 196608, UpdateRate: 20, CmdRate: 64,
-			InterpMs: 100, InterpRatio: 2},
+			InterpMs: 100, InterpRatio: 2, Password: "sesame"},
 		&Accept{PlayerID: 7, TickRate: 64, Map: "dust", Tick: 123456, UpdateRate: 20,
 			Cvars: []Cvar{{Name: "sv_tickrate", Value: "64"}, {Name: "maxplayers", Value: "16"}}},
 		&Reject{Reason: "server is full (16/16 players)"},
@@ -402,5 +402,32 @@ func TestSnapshotEncoderMatchesReflection(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("snapshot %d: hand-written encoding\n%x\nreflection\n%x", i, got, want)
 		}
+	}
+}
+
+// Hello's Password is checked as any text; a Hello of protocol 6 (9
+// fields, no Password) still decodes, so the server can answer it with the
+// version check's "update your game" rather than a decoding error.
+func TestHelloPassword(t *testing.T) {
+	for _, pw := range []string{strings.Repeat("x", MaxPasswordLen+1), "a\x00b", "\xff"} {
+		if _, err := Decode(MustEncode(&Hello{Protocol: ProtocolVersion, Name: "n", InterpRatio: 2, Password: pw})); err == nil ||
+			!strings.Contains(err.Error(), "password") {
+			t.Errorf("password %q: error %v, want one about the password", pw, err)
+		}
+	}
+	// Protocol 6's Hello: 9 fields, no Password.
+	old := []byte{byte(MsgHello), 0x99, 6, 0xa3, 'o', 'l', 'd', 0xcd, 0x4e, 0x20, 20, 0, 0, 0xca, 0x40, 0, 0, 0, 0xc2, 0xc3}
+	m, err := Decode(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, ok := m.(*Hello); !ok || h.Protocol != 6 || h.Name != "old" || h.Rate != 20000 || !h.Spectate || h.Password != "" {
+		t.Errorf("protocol 6 hello decoded as %#v", m)
+	}
+	// This version's Hello must have its 10 fields.
+	cur := append([]byte(nil), old...)
+	cur[2] = ProtocolVersion
+	if _, err := Decode(cur); err == nil {
+		t.Errorf("a protocol %d hello of 9 fields decoded", ProtocolVersion)
 	}
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 6
+const ProtocolVersion = 7
 
 // MsgType is the first byte of every message.
 type MsgType uint8
@@ -67,6 +67,7 @@ const (
 	MaxReasonLen   = 256  // bytes of a reject/disconnect reason
 	MaxChatLen     = 128  // bytes of a chat message (EvChat)
 	MaxCommandLen  = 256  // bytes of a console command
+	MaxPasswordLen = 48   // bytes of a join or rcon password
 	MaxPrintLen    = 8192 // bytes of a Print (may hold several lines)
 	MaxCmdsPerMsg  = 32   // usercmds in one Cmds message (new + backup)
 	MaxClientFrame = 4096 // bytes of one client -> server frame
@@ -102,10 +103,21 @@ type Hello struct {
 	// Spectate asks to join as a spectator: no body in the world, a view
 	// of every entity (the console's spectate, --spectate).
 	Spectate bool
+	// Password is the join password (the client's password cvar, the
+	// server's sv_password: --password), ≤ MaxPasswordLen bytes; "" when
+	// the player has none.
+	Password string
 }
 
 // Type implements Message.
 func (*Hello) Type() MsgType { return MsgHello }
+
+// The Reject reasons for a join password (the client explains them:
+// netclient.Describe).
+const (
+	RejectNeedPassword  = "this server needs a password"
+	RejectWrongPassword = "wrong password"
+)
 
 // Settings changes the rates a client announced in its Hello, mid-game
 // (the same fields and limits).
