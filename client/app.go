@@ -94,19 +94,15 @@ type Game struct {
 	// stats is what the report counts over the window's life.
 	stats windowStats
 
-	con         console
-	chat        chat
-	netGraphUs  float64 // smoothed cost of drawing the net_graph, µs
-	draw        drawState
-	ngText      *ebiten.Image // cached net_graph text
-	ngTextAt    time.Time
-	ngTextLevel int
-	ngMaxSize   float64
-	cvars       *cvar.Registry
-	cv          clientCvars // typed handles into cvars
-	fx          effects
-	sound       *sounds
-	bridge      bridge
+	con      console
+	chat     chat
+	netGraph netGraph     // net_graph (netgraph.go)
+	limiter  frameLimiter // fps_max
+	cvars    *cvar.Registry
+	cv       clientCvars // typed handles into cvars
+	fx       effects
+	sound    *sounds
+	bridge   bridge
 }
 
 // windowStats are the counters of the report (Report) over every game the
@@ -303,7 +299,7 @@ type sceneReporter interface{ report(r *Report) }
 // report is the window's state as a Report.
 func (g *Game) report() Report {
 	s := &g.stats
-	r := Report{Frames: s.frames, ShotsFired: s.shotsFired, NetGraphUs: g.netGraphUs,
+	r := Report{Frames: s.frames, ShotsFired: s.shotsFired, NetGraphUs: g.netGraph.us,
 		HitsDealt: s.hitsDealt, HitsTaken: s.hitsTaken, OthersSeen: len(s.seen), ImpactErrors: s.impactErrs, ImpactRefused: s.impactRefd,
 		FPS: math.Round(g.fps*10) / 10, Resyncs: s.resyncs}
 	if sr, ok := g.scenes.Current().(sceneReporter); ok {

@@ -129,25 +129,25 @@ func (g *Game) updateChat() bool {
 	return true
 }
 
-// drawChat draws the recent messages and the line being typed at the
+// draw draws the recent messages and the line being typed at the
 // bottom left, above the health.
-func (g *Game) drawChat(screen *ebiten.Image) {
-	y := float64(g.h) - 96
-	if g.chat.open {
+func (ch *chat) draw(v *frameView) {
+	y := v.H - 96
+	if ch.open {
 		prompt := "say: "
-		if g.chat.team {
+		if ch.team {
 			prompt = "say_team: "
 		}
-		drawText(screen, prompt+string(g.chat.input)+"_", 16, false, 24, y, 0, colText)
+		drawText(v.screen, prompt+string(ch.input)+"_", 16, false, 24, y, 0, colText)
 	}
 	now := time.Now()
-	for i := len(g.chat.lines) - 1; i >= 0; i-- {
-		l := g.chat.lines[i]
-		if now.Sub(l.at) > chatShowTime && !g.chat.open {
+	for i := len(ch.lines) - 1; i >= 0; i-- {
+		l := ch.lines[i]
+		if now.Sub(l.at) > chatShowTime && !ch.open {
 			continue
 		}
 		y -= 22
-		drawText(screen, chatPrefix(l.team)+g.c.Name(l.from)+": "+l.text, 16, false, 24, y, 0, colText)
+		drawText(v.screen, chatPrefix(l.team)+v.c.Name(l.from)+": "+l.text, 16, false, 24, y, 0, colText)
 	}
 }
 

@@ -2,7 +2,13 @@
 
 package client
 
-import "time"
+import (
+	"image/color"
+	"math"
+	"time"
+
+	"tickshot/shared"
+)
 
 // Effect durations.
 const (
@@ -10,7 +16,6 @@ const (
 	muzzleTime    = 60 * time.Millisecond
 	hitMarkerTime = 220 * time.Millisecond
 	impactTime    = 300 * time.Millisecond
-	feedTime      = 6 * time.Second
 )
 
 type tracer struct {
@@ -43,20 +48,15 @@ type impact struct {
 	left time.Duration
 }
 
-type feedEntry struct {
-	killer, victim string
-	mine, me       bool // the local player killed / was killed
-	notice         string
-	left           time.Duration
-}
-
-// effects are the short-lived things drawn over the world and the HUD.
+// effects are the short-lived things drawn over the world and the HUD:
+// tracers, impacts, sv_showimpacts boxes and explosions in the world
+// (drawWorld, drawExplosions), the damage flash, hit markers, muzzle flash
+// and the match banner on the HUD (hud.go).
 type effects struct {
 	tracers     []tracer
 	boxes       []impactBox
 	explosions  []explosion
 	impacts     []impact
-	feed        []feedEntry
 	muzzle      time.Duration
 	hitMarker   time.Duration
 	killMarker  time.Duration
@@ -78,20 +78,6 @@ func (f *effects) addImpact(x, y float64) {
 	f.impacts = append(f.impacts, impact{x, y, impactTime})
 }
 
-func (f *effects) addKill(killer, victim string, mine, me bool) {
-	f.feed = append(f.feed, feedEntry{killer: killer, victim: victim, mine: mine, me: me, left: feedTime})
-	if len(f.feed) > 6 {
-		f.feed = f.feed[len(f.feed)-6:]
-	}
-}
-
-func (f *effects) addNotice(s string) {
-	f.feed = append(f.feed, feedEntry{notice: s, left: feedTime / 2})
-	if len(f.feed) > 6 {
-		f.feed = f.feed[len(f.feed)-6:]
-	}
-}
-
 // expire counts dt off every item's remaining time and keeps those left.
 func expire[T any](items []T, dt time.Duration, left func(*T) *time.Duration) []T {
 	kept := items[:0]
@@ -109,10 +95,50 @@ func (f *effects) update(dt time.Duration) {
 	f.explosions = expire(f.explosions, dt, func(e *explosion) *time.Duration { return &e.left })
 	f.boxes = expire(f.boxes, dt, func(b *impactBox) *time.Duration { return &b.left })
 	f.impacts = expire(f.impacts, dt, func(i *impact) *time.Duration { return &i.left })
-	f.feed = expire(f.feed, dt, func(e *feedEntry) *time.Duration { return &e.left })
 	f.bannerLeft = max(f.bannerLeft-dt, 0)
 	f.muzzle = max(f.muzzle-dt, 0)
 	f.hitMarker = max(f.hitMarker-dt, 0)
 	f.killMarker = max(f.killMarker-dt, 0)
 	f.damageFlash = max(f.damageFlash-dt.Seconds()*3, 0)
+}
+
+// drawWorld draws the impacts, tracers and sv_showimpacts boxes, under
+// the projectiles and players.
+func (f *effects) drawWorld(v *frameView) {
+	cx, cy := v.camX, v.camY
+	b := &batch
+	for _, im := range f.impacts {
+		a := float64(im.left) / float64(impactTime)
+		b.disc(f32(im.x-cx), f32(im.y-cy), f32(4+6*(1-a)), nrgba(color.NRGBA{0xff, 0x60, 0x40, uint8(200 * a)}))
+	}
+	for _, t := range f.tracers {
+		col := colTracerOth
+		if t.own {
+			col = colTracerMe
+		}
+		b.line(f32(t.x0-cx), f32(t.y0-cy), f32(t.x1-cx), f32(t.y1-cy), 2, fade(col, float64(t.left)/float64(tracerTime)))
+	}
+	// sv_showimpacts: red where this client drew the target when firing,
+	// blue where the server traced it after its rewind.
+	for _, bx := range f.boxes {
+		a := uint8(255 * math.Min(1, float64(bx.left)/float64(time.Second)))
+		r := float32(shared.PlayerRadius)
+		// Red a little outside the hitbox, blue a little inside: when the
+		// server agrees with the client they show as two concentric rings.
+		if bx.haveClient {
+			b.ring(f32(bx.clientX-cx), f32(bx.clientY-cy), r+2, 2, nrgba(color.NRGBA{0xff, 0x30, 0x30, a}))
+		}
+		b.ring(f32(bx.serverX-cx), f32(bx.serverY-cy), r-2, 2, nrgba(color.NRGBA{0x40, 0x80, 0xff, a}))
+	}
+}
+
+// drawExplosions draws the rockets' explosions, over the projectiles.
+func (f *effects) drawExplosions(v *frameView) {
+	b := &batch
+	for _, e := range f.explosions {
+		a := float64(e.left) / float64(explosionTime)
+		r := e.r * (0.4 + 0.6*(1-a))
+		b.disc(f32(e.x-v.camX), f32(e.y-v.camY), f32(r), nrgba(color.NRGBA{0xff, 0x80, 0x20, uint8(160 * a)}))
+		b.ring(f32(e.x-v.camX), f32(e.y-v.camY), f32(r), 3, nrgba(color.NRGBA{0xff, 0xe0, 0x80, uint8(220 * a)}))
+	}
 }

@@ -35,7 +35,7 @@ func (l *frameLimiter) wait(now time.Time, fpsMax float64) time.Duration {
 
 // limitFrameRate sleeps, at the start of Draw, as long as fps_max asks.
 func (g *Game) limitFrameRate() {
-	if d := g.draw.limiter.wait(time.Now(), g.cv.fpsMax.Get()); d > 0 {
+	if d := g.limiter.wait(time.Now(), g.cv.fpsMax.Get()); d > 0 {
 		time.Sleep(d)
 	}
 }

@@ -116,18 +116,31 @@ func netGraphPlace(W, H float64, level int, px, py float64, corner int) netGraph
 	return l
 }
 
-// drawNetGraph draws net_graph 1..3 in a corner (netGraphPlace).
-func (g *Game) drawNetGraph(screen *ebiten.Image) {
+// netGraph is the net_graph overlay (Source's net_graph 1..3): its place,
+// the text image it refreshes four times a second, and what drawing it
+// costs.
+type netGraph struct {
+	corner    int           // where the panel is (netGraphPlace)
+	text      *ebiten.Image // the text, laid out textLevel at textAt
+	textAt    time.Time
+	textLevel int
+	maxSize   float64 // the packet graph's top, bytes
+	// us is the smoothed CPU time to issue its draw calls per frame, µs.
+	us float64
+}
+
+// draw draws net_graph 1..3 in a corner (netGraphPlace).
+func (ng *netGraph) draw(v *frameView) {
+	g, c, screen := v.g, v.c, v.screen
 	level := g.cv.netGraph.Get()
-	if level == 0 || g.c == nil {
+	if level == 0 || c == nil {
 		return
 	}
 	t0 := time.Now()
-	c := g.c
 	now := time.Now()
-	px, py := g.worldToScreen(g.drawPos())
-	l := netGraphPlace(float64(g.w), float64(g.h), level, px, py, g.draw.ngCorner)
-	g.draw.ngCorner = l.corner
+	px, py := v.px-v.camX, v.py-v.camY
+	l := netGraphPlace(v.W, v.H, level, px, py, ng.corner)
+	ng.corner = l.corner
 	sc := l.sc
 	pw := ngWidth * sc
 	// A dark panel keeps it readable over any map colour.
@@ -135,7 +148,7 @@ func (g *Game) drawNetGraph(screen *ebiten.Image) {
 	b.use(screen)
 	b.rect(float32(l.panel.x), float32(l.panel.y), float32(l.panel.w), float32(l.panel.h), ngBack)
 	if level >= 2 {
-		g.drawPacketGraph(b, &c.Net, l.x0, l.y0, pw, l.graphH-6*sc, sc)
+		ng.drawPacketGraph(b, &c.Net, l.x0, l.y0, pw, l.graphH-6*sc, sc)
 	}
 	// The batch so far holds the whole frame: its drawing is not the
 	// net_graph's cost.
@@ -146,23 +159,23 @@ func (g *Game) drawNetGraph(screen *ebiten.Image) {
 	// Source refreshes its net_graph text): shaping a dozen lines every
 	// frame would cost more than everything else here together.
 	tw, th := int(math.Ceil(pw+ngPad*sc)), int(math.Ceil(l.graphH+l.textH+ngPad*sc))
-	if g.ngText == nil || g.ngText.Bounds().Dx() != tw || g.ngText.Bounds().Dy() != th {
-		if g.ngText != nil {
-			g.ngText.Deallocate()
+	if ng.text == nil || ng.text.Bounds().Dx() != tw || ng.text.Bounds().Dy() != th {
+		if ng.text != nil {
+			ng.text.Deallocate()
 		}
-		g.ngText = ebiten.NewImage(tw, th)
-		g.ngTextAt = time.Time{}
+		ng.text = ebiten.NewImage(tw, th)
+		ng.textAt = time.Time{}
 	}
-	if now.Sub(g.ngTextAt) > 250*time.Millisecond || level != g.ngTextLevel {
-		g.ngTextAt, g.ngTextLevel = now, level
-		g.ngText.Clear()
-		g.drawNetGraphText(g.ngText, level, l.fsz, l.lineH, pw, l.graphH, sc, now)
+	if now.Sub(ng.textAt) > 250*time.Millisecond || level != ng.textLevel {
+		ng.textAt, ng.textLevel = now, level
+		ng.text.Clear()
+		ng.drawText(ng.text, g, c, level, l.fsz, l.lineH, pw, l.graphH, sc, now)
 	}
 	op := &ebiten.DrawImageOptions{}
 	op.GeoM.Translate(l.x0, l.y0)
-	screen.DrawImage(g.ngText, op)
+	screen.DrawImage(ng.text, op)
 	spent += time.Since(t0)
-	g.netGraphUs += (float64(spent.Microseconds()) - g.netGraphUs) * 0.05
+	ng.us += (float64(spent.Microseconds()) - ng.us) * 0.05
 }
 
 // packetColumns is the packet graph's column geometry for a graph from x0
@@ -187,7 +200,7 @@ func lossMark(x, col, top, barTop float64) frect {
 // snapshot, newest at the right: bar height = size, colour = content, red
 // mark above = snapshots lost before it, orange mark = choked; the blue
 // line is the ping, the grey one lerp.
-func (g *Game) drawPacketGraph(b *shapeBatch, n *netclient.NetStats, x0, y0, w, h, sc float64) {
+func (ng *netGraph) drawPacketGraph(b *shapeBatch, n *netclient.NetStats, x0, y0, w, h, sc float64) {
 	col, count, right := packetColumns(x0, w, sc)
 	count = min(n.GraphN, count)
 	if count == 0 {
@@ -232,18 +245,18 @@ func (g *Game) drawPacketGraph(b *shapeBatch, n *netclient.NetStats, x0, y0, w, 
 		ly := base - math.Min(s.LerpMs, maxMs)/maxMs*h
 		b.rect(float32(x), float32(ly), float32(col), float32(math.Max(1, sc)), ngLerp)
 	}
-	g.ngMaxSize = maxSize
+	ng.maxSize = maxSize
 }
 
-func (g *Game) drawNetGraphText(dst *ebiten.Image, level int, fs, lh, pw, graphH, sc float64, now time.Time) {
-	c := g.c
+// drawText lays the net_graph's text out into dst.
+func (ng *netGraph) drawText(dst *ebiten.Image, g *Game, c *netclient.Client, level int, fs, lh, pw, graphH, sc float64, now time.Time) {
 	x0, y := 0.0, graphH
 	if level >= 2 {
 		layoutText(dst, "ping", 11*sc, false, 0, 0, 0, ngPing)
 		layoutText(dst, "lerp", 11*sc, false, 36*sc, 0, 0, ngLerp)
 		layoutText(dst, "lost", 11*sc, false, 72*sc, 0, 0, ngLoss)
 		layoutText(dst, "choke", 11*sc, false, 104*sc, 0, 0, ngChoke)
-		layoutText(dst, fmt.Sprintf("max %d B / %d ms", int(g.ngMaxSize), int(ngMaxMs)), 11*sc, false, pw, 0, 2, colDim)
+		layoutText(dst, fmt.Sprintf("max %d B / %d ms", int(ng.maxSize), int(ngMaxMs)), 11*sc, false, pw, 0, 2, colDim)
 	}
 	inPk, inB := c.Net.In.Rates(now)
 	outPk, outB := c.Net.Out.Rates(now)
@@ -265,7 +278,7 @@ func (g *Game) drawNetGraphText(dst *ebiten.Image, level int, fs, lh, pw, graphH
 		layoutText(dst, fmt.Sprintf("loss %4.1f%%  choke %4.1f%%  jitter %5.1f ms  cmd loss %2.0f%%",
 			c.Net.Loss.LossPct(), c.Net.ChokePct(), c.Net.Jitter.Ms(), c.Net.CmdLossPct), fs, false, x0, y, 0, colText)
 		y += lh
-		layoutText(dst, fmt.Sprintf("sv tick %5.0f us ±%3.0f   graph %.0f us", c.Net.TickUs, c.Net.TickStdUs, g.netGraphUs), fs, false, x0, y, 0, colText)
+		layoutText(dst, fmt.Sprintf("sv tick %5.0f us ±%3.0f   graph %.0f us", c.Net.TickUs, c.Net.TickStdUs, ng.us), fs, false, x0, y, 0, colText)
 		y += lh
 		// Deaths and respawns replace the predicted state too, but are the
 		// server's decisions, not prediction errors: counted apart.

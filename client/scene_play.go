@@ -24,13 +24,22 @@ type playScene struct {
 	// view is what the input source sees this frame.
 	view InputView
 	// aim is the aim drawn, radians: the input's newest.
-	aim  float64
-	menu bool // the pause screen is open
+	aim float64
 	// human: a person plays (the source's word): the crosshair at the
 	// cursor (cursorX, cursorY), the controls hint, chat.
 	human            bool
 	cursorX, cursorY float64
 	held             UIKeys // UI keys held this frame (Tab, F1)
+
+	// The pieces the frame is drawn with (world.go), each with its state.
+	frame   frameView
+	arena   arenaLayer
+	players playersLayer
+	hud     hud
+	feed    killFeed
+	scores  scoreboard
+	pause   pauseScreen
+	hint    hintLine
 	// fireCmd is the newest command that fired (predicted): the server's
 	// spawn protection flag is stale until it has run that command.
 	fireCmd uint32
@@ -86,7 +95,7 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	}
 	// The chat line, like the console, has the keyboard while it is open.
 	typing = typing || g.updateChat()
-	p.view = InputView{Client: c, Elapsed: now.Sub(g.started), Typing: typing, Paused: p.menu}
+	p.view = InputView{Client: c, Elapsed: now.Sub(g.started), Typing: typing, Paused: p.pause.open}
 	p.view.PlayerX, p.view.PlayerY = g.worldToScreen(g.drawPos())
 	f := g.input.Frame(&p.view)
 	p.human, p.cursorX, p.cursorY, p.held = f.Human, f.CursorX, f.CursorY, f.Held
@@ -97,16 +106,16 @@ func (p *playScene) Update(ctx *SceneContext) error {
 		_ = g.cv.netGraph.Set(fmt.Sprint((g.cv.netGraph.Get() + 1) % 4))
 	}
 	if f.Keys&KeyPause != 0 {
-		p.menu = !p.menu
+		p.pause.open = !p.pause.open
 	}
-	if p.menu && f.Keys&KeyQuit != 0 {
+	if p.pause.open && f.Keys&KeyQuit != 0 {
 		ctx.Home()
 		return nil
 	}
-	if f.Human && !p.menu && f.Keys&KeyChat != 0 {
+	if f.Human && !p.pause.open && f.Keys&KeyChat != 0 {
 		g.openChat()
 	}
-	if f.Human && !p.menu && f.Keys&KeyTeamChat != 0 {
+	if f.Human && !p.pause.open && f.Keys&KeyTeamChat != 0 {
 		g.openTeamChat()
 	}
 	if g.stats.seen == nil {
@@ -149,6 +158,7 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	p.handleEvents()
 	p.handleEffects()
 	g.fx.update(dt)
+	p.feed.update(dt)
 	return nil
 }
 
@@ -175,7 +185,7 @@ func (p *playScene) handleEvents() {
 			}
 			g.fx.addImpact(proto.FromFixed(e.X2), proto.FromFixed(e.Y2))
 		case proto.EvKill:
-			g.fx.addKill(c.Name(e.A), c.Name(e.B), e.A == c.ID, e.B == c.ID)
+			p.feed.addKill(c.Name(e.A), c.Name(e.B), e.A == c.ID, e.B == c.ID)
 			if e.A == c.ID {
 				g.fx.killMarker = hitMarkerTime * 2
 				g.sound.play(sndKill)
@@ -224,10 +234,10 @@ func (p *playScene) handleEvents() {
 			g.fx.killedBy = ""
 		case proto.EvJoin, proto.EvTeam:
 			if n := g.onTeamEvent(&e); n != "" {
-				g.fx.addNotice(n)
+				p.feed.addNotice(n)
 			}
 		case proto.EvLeft:
-			g.fx.addNotice(fmt.Sprintf("%s left", c.Name(e.A)))
+			p.feed.addNotice(fmt.Sprintf("%s left", c.Name(e.A)))
 		case proto.EvChat:
 			g.onChat(&e)
 		}

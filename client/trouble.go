@@ -31,6 +31,12 @@ type trouble struct {
 	shown int           // times the warning appeared
 	first time.Duration // silence when it last appeared (how quickly it did)
 	worst time.Duration // longest silence seen
+	// lines is text wrapped for a window linesW wide (text linesOf), the
+	// widest width pixels.
+	lines   []string
+	linesOf string
+	linesW  float64
+	width   float64
 }
 
 // report copies what was shown into r.
@@ -52,27 +58,33 @@ func (t *trouble) update(c *netclient.Client, now time.Time) string {
 		t.first = tr.Silence
 	}
 	t.worst = max(t.worst, tr.Silence)
-	t.text = tr.String()
+	if s := tr.String(); s != t.text {
+		t.text = s
+	}
 	return t.text
 }
 
-// drawTrouble draws the connection-problem warning, top centre, while
+// draw draws the connection-problem warning, top centre, while
 // snapshots have stopped.
-func (g *Game) drawTrouble(screen *ebiten.Image) {
-	if g.c == nil {
-		return
-	}
-	msg := g.stats.trouble.update(g.c, time.Now())
+func (t *trouble) draw(v *frameView) {
+	msg := t.update(v.c, time.Now())
 	if msg == "" {
 		return
 	}
+	screen := v.screen
 	const size, lineH = 22.0, 30.0
-	W := float64(g.w)
-	lines := wrapWords(msg, W-48, func(s string) float64 { return measure(s, size, true) })
-	w := 0.0
-	for _, l := range lines {
-		w = math.Max(w, measure(l, size, true))
+	W := v.W
+	if msg != t.linesOf || W != t.linesW {
+		// Wrapped and measured when the text (once a second) or the
+		// window changes, not every frame.
+		t.lines = wrapWords(msg, W-48, func(s string) float64 { return measure(s, size, true) })
+		t.width = 0
+		for _, l := range t.lines {
+			t.width = math.Max(t.width, measure(l, size, true))
+		}
+		t.linesOf, t.linesW = msg, W
 	}
+	lines, w := t.lines, t.width
 	x0, y0 := W/2-w/2-16, 64.0
 	batch.use(screen) // the frame's batch (batch.go), so that it layers over the world
 	batch.rect(float32(x0), float32(y0), float32(w+32), float32(lineH*float64(len(lines))+16), colTroublePanel)

@@ -1,0 +1,68 @@
+//go:build !headless
+
+package client
+
+import (
+	"time"
+)
+
+// feedTime is how long a kill stays in the kill feed (a notice half as long).
+const feedTime = 6 * time.Second
+
+// feedLen is how many entries the kill feed shows.
+const feedLen = 6
+
+type feedEntry struct {
+	killer, victim string
+	mine, me       bool // the local player killed / was killed
+	notice         string
+	left           time.Duration
+}
+
+// killFeed is the list of kills and notices (joins, leaves, teams) at the
+// top right, newest at the bottom, each for feedTime.
+type killFeed struct {
+	entries []feedEntry
+	buf     []byte // the line being drawn, reused
+}
+
+// addKill adds killer > victim; mine: the local player killed, me: it died.
+func (k *killFeed) addKill(killer, victim string, mine, me bool) {
+	k.add(feedEntry{killer: killer, victim: victim, mine: mine, me: me, left: feedTime})
+}
+
+// addNotice adds a line of text.
+func (k *killFeed) addNotice(s string) { k.add(feedEntry{notice: s, left: feedTime / 2}) }
+
+func (k *killFeed) add(e feedEntry) {
+	k.entries = append(k.entries, e)
+	if len(k.entries) > feedLen {
+		k.entries = k.entries[len(k.entries)-feedLen:]
+	}
+}
+
+// update counts dt off every entry's time.
+func (k *killFeed) update(dt time.Duration) {
+	k.entries = expire(k.entries, dt, func(e *feedEntry) *time.Duration { return &e.left })
+}
+
+// draw draws the feed at the top right: your kills in your colour, your
+// deaths in red, notices dimmed.
+func (k *killFeed) draw(v *frameView) {
+	y := 10.0
+	for _, e := range k.entries {
+		col := colText
+		if e.notice != "" {
+			k.buf, col = append(k.buf[:0], e.notice...), colDim
+		} else {
+			k.buf = append(append(append(k.buf[:0], e.killer...), "  >  "...), e.victim...)
+			if e.mine {
+				col = colMe
+			} else if e.me {
+				col = colHPBad
+			}
+		}
+		drawTextBytes(v.screen, k.buf, 15, e.notice == "", v.W-12, y, 2, col)
+		y += 22
+	}
+}

@@ -1,0 +1,95 @@
+//go:build !headless
+
+package client
+
+import (
+	"fmt"
+	"sort"
+
+	"tickshot/client/netclient"
+)
+
+// scoreboard is the table of players (Tab, and during the intermission):
+// kills, deaths and ping, best first; per team in team deathmatch
+// (teams.go).
+type scoreboard struct {
+	rows []scoreRow // reused
+}
+
+type scoreRow struct {
+	id            uint16
+	name          string
+	kills, deaths int
+	ping          int
+	bot           bool
+}
+
+// toRows returns the client's scoreboard rows in the server's order.
+func toRows(c *netclient.Client) []scoreRow {
+	rows := make([]scoreRow, 0, len(c.Scores))
+	for _, s := range c.Scores {
+		if !isSpectatorRow(&s) { // listed under their own heading
+			rows = append(rows, scoreRow{s.ID, s.Name, int(s.Kills), int(s.Deaths), int(s.PingMs), s.Bot})
+		}
+	}
+	return rows
+}
+
+// sortRows orders rows by kills, then fewer deaths.
+func sortRows(rows []scoreRow) {
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].kills != rows[j].kills {
+			return rows[i].kills > rows[j].kills
+		}
+		return rows[i].deaths < rows[j].deaths
+	})
+}
+
+// draw draws the scoreboard in the middle of the screen.
+func (sb *scoreboard) draw(v *frameView) {
+	g, c, screen := v.g, v.c, v.screen
+	if g.drawTeamScoreboard(screen) { // teams.go
+		return
+	}
+	sb.rows = sb.rows[:0]
+	for i := range c.Scores {
+		if s := &c.Scores[i]; !isSpectatorRow(s) { // listed under their own heading
+			sb.rows = append(sb.rows, scoreRow{s.ID, s.Name, int(s.Kills), int(s.Deaths), int(s.PingMs), s.Bot})
+		}
+	}
+	rows := sb.rows
+	sortRows(rows)
+	W := v.W
+	pw, ph := 560.0, 90+28*float64(len(rows))+spectatorRowsHeight(c)
+	x0, y0 := W/2-pw/2, 80.0
+	batch.use(screen)
+	batch.rect(float32(x0), float32(y0), float32(pw), float32(ph), colPanel)
+	title := fmt.Sprintf("Deathmatch  -  %s", c.Map.Title)
+	for _, cv := range c.Accept.Cvars {
+		if cv.Name == "mp_fraglimit" && cv.Value != "0" {
+			title += "  -  first to " + cv.Value
+		}
+	}
+	drawText(screen, title, 20, true, W/2, y0+12, 1, colText)
+	hy := y0 + 50
+	drawText(screen, "Player", 14, true, x0+20, hy, 0, colDim)
+	drawText(screen, "Kills", 14, true, x0+340, hy, 2, colDim)
+	drawText(screen, "Deaths", 14, true, x0+430, hy, 2, colDim)
+	drawText(screen, "Ping", 14, true, x0+pw-20, hy, 2, colDim)
+	for i, r := range rows {
+		y := hy + 26 + 28*float64(i)
+		col := colText
+		if r.id == c.ID {
+			col = colMe
+		}
+		drawText(screen, r.name, 16, r.id == c.ID, x0+20, y, 0, col)
+		drawText(screen, fmt.Sprint(r.kills), 16, false, x0+340, y, 2, col)
+		drawText(screen, fmt.Sprint(r.deaths), 16, false, x0+430, y, 2, col)
+		ping := fmt.Sprint(r.ping)
+		if r.bot {
+			ping = "BOT"
+		}
+		drawText(screen, ping, 16, false, x0+pw-20, y, 2, col)
+	}
+	g.drawSpectatorRows(screen, x0, hy+26+28*float64(len(rows))+8, pw) // spectate.go
+}

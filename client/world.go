@@ -1,0 +1,193 @@
+//go:build !headless
+
+package client
+
+import (
+	"image/color"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"tickshot/client/netclient"
+	"tickshot/shared"
+)
+
+// The pieces a game frame is drawn with (playScene.Draw), back to front:
+// the arena, the effects under the players, the projectiles, the
+// explosions, the players (world.go); the HUD, kill feed, scoreboard,
+// pause screen and controls hint (hud.go, killfeed.go, scoreboard.go);
+// the chat (chat.go), the net_graph (netgraph.go) and the connection
+// warning (trouble.go). Each is a small type that keeps its own state and
+// draws from the frame's frameView into the frame's one batch.
+
+// frameView is what the pieces of a game frame draw from, worked out once
+// a frame: the screen and its size, the client, the camera, and the local
+// player as drawn.
+type frameView struct {
+	screen     *ebiten.Image
+	g          *Game
+	c          *netclient.Client
+	W, H       float64
+	camX, camY float64 // world position at the screen's top-left corner
+	px, py     float64 // the local player's drawn position, world units
+	aim        float64 // its aim, radians
+}
+
+// set works out the frame's view of the game on c.
+func (v *frameView) set(screen *ebiten.Image, g *Game, c *netclient.Client, aim float64) {
+	*v = frameView{screen: screen, g: g, c: c, W: float64(g.w), H: float64(g.h), aim: aim}
+	v.px, v.py = g.drawPos()
+	v.camX, v.camY = g.camera()
+}
+
+// onScreen tells whether a point at screen position x, y (pixels) with
+// things drawn up to margin pixels around it can be seen.
+func (v *frameView) onScreen(x, y, margin float64) bool {
+	return x > -margin && y > -margin && x < v.W+margin && y < v.H+margin
+}
+
+func f32(v float64) float32 { return float32(v) }
+
+// arenaLayer draws the map: the floor and its grid, the background beyond
+// the map's edges, the walls.
+type arenaLayer struct{}
+
+// draw covers the screen once: Ebiten does not clear it
+// (SetScreenClearedEveryFrame(false)).
+func (arenaLayer) draw(v *frameView) {
+	m := v.c.Map
+	cx, cy, W, H := v.camX, v.camY, v.W, v.H
+	b := &batch
+	b.use(v.screen)
+	// The floor, and the background around it where the view goes past
+	// the map's edges.
+	fx0, fy0 := math.Max(-cx, 0), math.Max(-cy, 0)
+	fx1, fy1 := math.Max(math.Min(m.Width-cx, W), fx0), math.Max(math.Min(m.Height-cy, H), fy0)
+	b.rect(0, 0, f32(W), f32(fy0), colBG)
+	b.rect(0, f32(fy1), f32(W), f32(H-fy1), colBG)
+	b.rect(0, f32(fy0), f32(fx0), f32(fy1-fy0), colBG)
+	b.rect(f32(fx1), f32(fy0), f32(W-fx1), f32(fy1-fy0), colBG)
+	b.rect(f32(fx0), f32(fy0), f32(fx1-fx0), f32(fy1-fy0), colFloor)
+	for x := math.Max(64, math.Ceil(cx/64)*64); x < m.Width && x-cx <= W; x += 64 {
+		b.rect(f32(x-cx-0.5), f32(fy0), 1, f32(fy1-fy0), colGrid)
+	}
+	for y := math.Max(64, math.Ceil(cy/64)*64); y < m.Height && y-cy <= H; y += 64 {
+		b.rect(f32(fx0), f32(y-cy-0.5), f32(fx1-fx0), 1, colGrid)
+	}
+	for _, w := range m.Walls {
+		x, y := w.MinX-cx, w.MinY-cy
+		ww, wh := w.MaxX-w.MinX, w.MaxY-w.MinY
+		if x > W+2 || y > H+2 || x+ww < -2 || y+wh < -2 {
+			continue
+		}
+		b.rect(f32(x), f32(y), f32(ww), f32(wh), colWall)
+		b.strokeRect(f32(x), f32(y), f32(ww), f32(wh), 2, colWallEdge)
+	}
+}
+
+// playersLayer draws the projectiles, the other players (interpolated,
+// with health bars and name plates), the cl_showhitboxes and cl_showerror
+// ghosts, and the local player (predicted).
+type playersLayer struct{}
+
+// drawProjectiles draws the rockets in flight.
+func (playersLayer) drawProjectiles(v *frameView) {
+	b := &batch
+	for _, pr := range v.c.Projectiles() {
+		x, y := pr.X-v.camX, pr.Y-v.camY
+		if !v.onScreen(x, y, 24) {
+			continue
+		}
+		dx, dy := math.Cos(pr.Angle), math.Sin(pr.Angle)
+		b.line(f32(x-dx*18), f32(y-dy*18), f32(x), f32(y), 4, nrgba(color.NRGBA{0xff, 0x90, 0x30, 0x90}))
+		b.disc(f32(x), f32(y), 5, color.RGBA{0xff, 0xe0, 0x90, 0xff})
+	}
+}
+
+// draw draws the players. protected tells whether the local player's
+// spawn protection is to be shown (the server's flag, until it has run
+// the player's first shot), muzzle whether its muzzle flash is.
+func (playersLayer) draw(v *frameView, protected, muzzle bool) {
+	g, c := v.g, v.c
+	cx, cy := v.camX, v.camY
+	b := &batch
+	// Other players, interpolated: bodies and health bars in the batch,
+	// then the names over them.
+	ents := c.Rendered()
+	for _, e := range ents {
+		x, y := e.X-cx, e.Y-cy
+		if !v.onScreen(x, y, 60) {
+			continue
+		}
+		if !e.Alive {
+			b.line(f32(x-8), f32(y-8), f32(x+8), f32(y+8), 3, colDim)
+			b.line(f32(x-8), f32(y+8), f32(x+8), f32(y-8), 3, colDim)
+			continue
+		}
+		drawPlayer(x, y, e.Angle, g.otherColour(e.ID, e.Bot)) // team colour in tdm (teams.go)
+		if e.Protected {
+			b.ring(f32(x), f32(y), float32(shared.PlayerRadius)+6, 2, colShield)
+		}
+		drawHealthBar(x, y, e.Health)
+	}
+	for _, e := range ents {
+		if x, y := e.X-cx, e.Y-cy; e.Alive && v.onScreen(x, y, 60) {
+			drawText(v.screen, c.Name(e.ID), 13, false, x, y-42, 1, colText)
+		}
+	}
+
+	if g.cv.showHitboxes.Get() {
+		// The newest server position of every other player, beside the
+		// interpolated one: the distance between them is the interpolation delay.
+		for _, e := range c.Entities {
+			if s, ok := e.Hist.Newest(); ok && s.Alive {
+				b.ring(f32(s.X-cx), f32(s.Y-cy), float32(shared.PlayerRadius), 1.5, nrgba(color.NRGBA{0xff, 0xff, 0xff, 0x90}))
+			}
+		}
+	}
+
+	// The local player, predicted.
+	st := c.Predicted()
+	px, py := v.px, v.py
+	if g.cv.showError.Get() >= 2 {
+		// Where the server last had you (after the acked command).
+		sv := c.Server.State()
+		b.ring(f32(sv.X-cx), f32(sv.Y-cy), float32(shared.PlayerRadius), 1.5, nrgba(color.NRGBA{0xff, 0x40, 0x40, 0xc0}))
+	}
+	if st.Dead {
+		return
+	}
+	drawPlayer(px-cx, py-cy, v.aim, g.selfColour())
+	if protected {
+		b.ring(f32(px-cx), f32(py-cy), float32(shared.PlayerRadius)+6, 2, colShield)
+	}
+	if muzzle {
+		dx, dy := math.Cos(v.aim), math.Sin(v.aim)
+		b.disc(f32(px-cx+dx*26), f32(py-cy+dy*26), 7, color.RGBA{0xff, 0xf0, 0xa0, 0xff})
+	}
+}
+
+// drawPlayer adds a player at screen position x, y to the shape batch:
+// the gun towards angle (radians), the body, its outline.
+func drawPlayer(x, y, angle float64, col color.RGBA) {
+	b := &batch
+	dx, dy := math.Cos(angle), math.Sin(angle)
+	b.line(float32(x), float32(y), float32(x+dx*26), float32(y+dy*26), 5, colGun)
+	b.body(float32(x), float32(y), col)
+}
+
+// drawHealthBar adds the health bar under a player's name.
+func drawHealthBar(x, y float64, health int) {
+	b := &batch
+	const w = 36
+	b.rect(float32(x-w/2), float32(y-24), w, 4, color.RGBA{0, 0, 0, 0xb0})
+	frac := math.Max(0, math.Min(1, float64(health)/100))
+	col := colHPGood
+	if frac < 0.35 {
+		col = colHPBad
+	}
+	b.rect(float32(x-w/2), float32(y-24), float32(w*frac), 4, col)
+}
+
+// colShield is the ring around a player under spawn protection.
+var colShield = color.RGBA{0x90, 0xe0, 0xff, 0xc0}
