@@ -49,6 +49,10 @@ const (
 	QueryInterval = time.Second
 	// Expiry is how long a server stays listed without an mDNS answer.
 	Expiry = 6 * time.Second
+	// TXTInterval is the least time between two announcements of a
+	// server's changed TXT record (players come and go; the list reads
+	// /status anyway).
+	TXTInterval = 5 * time.Second
 	// StatusTimeout bounds one GET /status.
 	StatusTimeout = 1500 * time.Millisecond
 	// MaxStatusBytes is the most of a /status body read.
@@ -93,7 +97,7 @@ type AnnounceConfig struct {
 	Version    int  // protocol version; 0 means proto.ProtocolVersion
 	// Refresh, when set, is called every QueryInterval to update the
 	// changing fields (players, map); the TXT record is announced again
-	// when it changed.
+	// when it changed, at most every TXTInterval.
 	Refresh func(*AnnounceConfig)
 }
 

@@ -252,3 +252,54 @@ func TestPasswordAnnouncedNotRevealed(t *testing.T) {
 		t.Errorf("/status: want \"password\": true and never the password:\n%s", body)
 	}
 }
+
+// rawTXT asks mDNS on the loopback interface for the service type and
+// returns the TXT strings of the instance on port, or nil.
+func rawTXT(t *testing.T, port int) []string {
+	t.Helper()
+	lo, err := net.InterfaceByName("lo")
+	if err != nil {
+		t.Skip("no interface called lo:", err)
+	}
+	r, err := zeroconf.NewResolver(zeroconf.SelectIfaces([]net.Interface{*lo}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	ch := make(chan *zeroconf.ServiceEntry, 16)
+	if err := r.Browse(ctx, lan.ServiceType, lan.Domain, ch); err != nil {
+		t.Fatal(err)
+	}
+	var txt []string
+	for e := range ch {
+		if e.Port == port {
+			txt = e.Text
+			cancel()
+		}
+	}
+	return txt
+}
+
+// The announcement's TXT record follows the player count (it is
+// announced again, at most every TXTInterval).
+func TestTXTFollowsPlayers(t *testing.T) {
+	srv, _ := startServer(t, server.Config{LAN: true, Hostname: uniqueName(t), Bots: 1})
+	_, p, _ := net.SplitHostPort(srv.Addr())
+	port, _ := strconv.Atoi(p)
+	if txt := rawTXT(t, port); !slices.Contains(txt, "players=0") || !slices.Contains(txt, "bots=1") {
+		t.Fatalf("TXT %q at the start: want players=0, bots=1", txt)
+	}
+	testserver.Connect(t, srv.Addr(), netclient.DefaultConfig("counted"))
+	t0 := time.Now()
+	for {
+		txt := rawTXT(t, port)
+		if slices.Contains(txt, "players=1") {
+			t.Logf("TXT %q %v after the join", txt, time.Since(t0).Round(time.Millisecond))
+			return
+		}
+		if time.Since(t0) > lan.TXTInterval+5*time.Second {
+			t.Fatalf("TXT %q %v after a player joined: want players=1", txt, time.Since(t0))
+		}
+	}
+}

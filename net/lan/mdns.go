@@ -359,7 +359,10 @@ func Announce(cfg AnnounceConfig) (stop func(), err error) {
 	// computer (and the computer's own mDNS name, which Avahi defends)
 	// never share address records.
 	target := "tickshot-" + portStr + "-" + strings.ReplaceAll(machine, " ", "-")
-	zs, err := zeroconf.RegisterProxy(instance, ServiceType, Domain, port, target, ips, cfg.TXT(), ifs)
+	register := func(txt []string) (*zeroconf.Server, error) {
+		return zeroconf.RegisterProxy(instance, ServiceType, Domain, port, target, ips, txt, ifs)
+	}
+	zs, err := register(cfg.TXT())
 	if err != nil {
 		return nil, fmt.Errorf("LAN announce: %w", err)
 	}
@@ -371,7 +374,7 @@ func Announce(cfg AnnounceConfig) (stop func(), err error) {
 			defer wg.Done()
 			t := time.NewTicker(QueryInterval)
 			defer t.Stop()
-			last := strings.Join(cfg.TXT(), "\x00")
+			last, lastAt := strings.Join(cfg.TXT(), "\x00"), time.Now()
 			for {
 				select {
 				case <-done:
@@ -379,10 +382,18 @@ func Announce(cfg AnnounceConfig) (stop func(), err error) {
 				case <-t.C:
 				}
 				cfg.Refresh(&cfg)
-				if txt := cfg.TXT(); strings.Join(txt, "\x00") != last {
-					last = strings.Join(txt, "\x00")
-					zs.SetText(txt)
+				txt := cfg.TXT()
+				if strings.Join(txt, "\x00") == last || time.Since(lastAt) < TXTInterval {
+					continue
 				}
+				// zeroconf v1.0.0's SetText writes the record while its
+				// receivers read it (a data race), so the announcement is
+				// made again instead: goodbye, then the new records.
+				if zs != nil {
+					zs.Shutdown()
+				}
+				zs, _ = register(txt) // nil on failure: tried again at the next change
+				last, lastAt = strings.Join(txt, "\x00"), time.Now()
 			}
 		}()
 	}
@@ -391,7 +402,9 @@ func Announce(cfg AnnounceConfig) (stop func(), err error) {
 		once.Do(func() {
 			close(done)
 			wg.Wait()
-			zs.Shutdown()
+			if zs != nil {
+				zs.Shutdown()
+			}
 		})
 	}, nil
 }
