@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"tickshot/client/netclient"
+	"tickshot/net/lan"
 )
 
 // TestServersCommand runs three real tickshot-server processes, one with
@@ -97,4 +100,48 @@ func TestServersCommandEmpty(t *testing.T) {
 	if res.code != 0 || strings.TrimSpace(res.stdout) != "[]" {
 		t.Errorf("servers --json on an empty network: want [] and status 0, got %s", res)
 	}
+}
+
+// TestServersListDropsAFrozenServer: a server process that stops answering
+// (SIGSTOP: no goodbye, no /status, no mDNS) leaves a live list within
+// 10 s, and comes back once it runs again.
+func TestServersListDropsAFrozenServer(t *testing.T) {
+	_, headless := binaries(t)
+	addr, srv := startServerProcess(t, headless, "--name", "CLI LAN frozen")
+	connectRetry(t, addr, netclient.DefaultConfig("watcher"))
+	b, err := lan.NewBrowser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	listed := func() bool {
+		for _, s := range b.Servers() {
+			if s.Addr == addr {
+				return true
+			}
+		}
+		return false
+	}
+	wait := func(want bool, limit time.Duration) time.Duration {
+		t.Helper()
+		t0 := time.Now()
+		for listed() != want {
+			if time.Since(t0) > limit {
+				t.Fatalf("listed %v after %v, want %v; list %+v", !want, limit, want, b.Servers())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		return time.Since(t0)
+	}
+	wait(true, 3*time.Second)
+	if err := srv.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Process.Signal(syscall.SIGCONT)
+	gone := wait(false, 10*time.Second)
+	if err := srv.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	back := wait(true, 10*time.Second)
+	t.Logf("gone %v after SIGSTOP, back %v after SIGCONT", gone.Round(time.Millisecond), back.Round(time.Millisecond))
 }

@@ -44,9 +44,13 @@ const (
 // few seconds) and the list's promise (a server appears within 3 s and
 // disappears within 10 s of stopping).
 const (
-	// QueryInterval is how often a Browser asks the network for servers
-	// and asks each known server's /status again.
+	// QueryInterval is how often a Browser asks each known server's
+	// /status again, and how often it asks the network for servers in its
+	// first FastRounds rounds; later it asks every RoundInterval (servers
+	// that start announce themselves, and are heard at once).
 	QueryInterval = time.Second
+	FastRounds    = 3
+	RoundInterval = 3 * time.Second
 	// Expiry is how long a server stays listed without an mDNS answer.
 	Expiry = 6 * time.Second
 	// TXTInterval is the least time between two announcements of a

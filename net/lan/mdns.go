@@ -95,28 +95,53 @@ func Browse(ctx context.Context, timeout time.Duration) ([]Server, error) {
 	return b.Servers(), nil
 }
 
-// run queries once per QueryInterval until Close; r is the first resolver.
+// run browses in rounds until Close (r is the first round's resolver):
+// a round sends one query and listens to the answers and to servers that
+// announce themselves. The first FastRounds rounds last QueryInterval, the
+// later ones RoundInterval (RFC 6762 §5.2: the interval between
+// continuous queries should grow). Every QueryInterval, whatever the
+// round, each known server's /status is polled and silent ones expire.
 func (b *Browser) run(r *zeroconf.Resolver) {
 	defer b.wg.Done()
-	for {
+	poll := time.NewTicker(QueryInterval)
+	defer poll.Stop()
+	for n := 0; ; n++ {
 		// zeroconf's Browse reports each instance once per resolver and
 		// stops querying after the first answer, so each round uses a
 		// fresh resolver: every live server answers every round.
-		round, cancel := context.WithTimeout(b.ctx, QueryInterval)
-		ch := make(chan *zeroconf.ServiceEntry, 16)
-		if r != nil && r.Browse(round, ServiceType, Domain, ch) == nil {
-			for e := range ch { // closed when round ends
-				b.saw(e)
+		length := RoundInterval
+		if n < FastRounds {
+			length = QueryInterval
+		}
+		round, cancel := context.WithTimeout(b.ctx, length)
+		var ch chan *zeroconf.ServiceEntry // nil: no resolver this round
+		if r != nil {
+			ch = make(chan *zeroconf.ServiceEntry, 16)
+			if r.Browse(round, ServiceType, Domain, ch) != nil {
+				ch = nil // Browse closes it; nothing will come
 			}
-		} else {
-			<-round.Done()
+		}
+	listen:
+		for {
+			select {
+			case e, ok := <-ch: // closed when the round ends
+				if !ok {
+					break listen
+				}
+				b.saw(e)
+			case <-poll.C:
+				b.expire()
+				b.pollDue()
+			case <-round.Done():
+				if ch == nil {
+					break listen
+				}
+			}
 		}
 		cancel()
 		if b.ctx.Err() != nil {
 			return
 		}
-		b.expire()
-		b.pollDue()
 		r, _ = newResolver()
 	}
 }
