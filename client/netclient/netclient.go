@@ -950,24 +950,31 @@ func (c *Client) Rendered() []RenderedEntity { return c.renderedAt(c.RenderTick(
 
 // renderedAt returns every other player at render tick rt, sorted by ID.
 func (c *Client) renderedAt(rt float64) []RenderedEntity {
-	maxExtrap := float64(c.Cfg.ExtrapMs) * float64(c.TickRate) / 1000
 	out := make([]RenderedEntity, 0, len(c.Entities))
 	for _, e := range c.Entities {
-		var smp game.Sample
-		var extra, ok bool
-		if c.Cfg.Interpolate {
-			smp, extra, ok = e.Hist.At(rt, maxExtrap)
-		} else {
-			smp, ok = e.Hist.Newest()
+		if r, ok := c.renderOne(e, rt); ok {
+			out = append(out, r)
 		}
-		if !ok {
-			continue
-		}
-		out = append(out, RenderedEntity{ID: e.ID, X: smp.X, Y: smp.Y, Angle: smp.Angle, Alive: smp.Alive,
-			Health: e.Health, Bot: e.Flags&proto.FlagBot != 0, Protected: e.Flags&proto.FlagProtected != 0, Extrapolated: extra})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
+}
+
+// renderOne is entity e at render tick rt, as Rendered draws it: false
+// when its history has no sample for rt.
+func (c *Client) renderOne(e *Entity, rt float64) (RenderedEntity, bool) {
+	var smp game.Sample
+	var extra, ok bool
+	if c.Cfg.Interpolate {
+		smp, extra, ok = e.Hist.At(rt, float64(c.Cfg.ExtrapMs)*float64(c.TickRate)/1000)
+	} else {
+		smp, ok = e.Hist.Newest()
+	}
+	if !ok {
+		return RenderedEntity{}, false
+	}
+	return RenderedEntity{ID: e.ID, X: smp.X, Y: smp.Y, Angle: smp.Angle, Alive: smp.Alive,
+		Health: e.Health, Bot: e.Flags&proto.FlagBot != 0, Protected: e.Flags&proto.FlagProtected != 0, Extrapolated: extra}, true
 }
 
 // Name returns a player's name from the scoreboard.

@@ -146,15 +146,12 @@ func (c *Client) SpecView() (x, y float64, following bool) {
 	return e.X, e.Y, true
 }
 
-// specRendered returns player id as Rendered has it.
+// specRendered returns player id as Rendered has it (the same function,
+// for that one entity: no allocation, called several times a frame).
 func (c *Client) specRendered(id uint16) (RenderedEntity, bool) {
-	if id == 0 {
+	e := c.Entities[id]
+	if id == 0 || e == nil {
 		return RenderedEntity{}, false
 	}
-	for _, e := range c.Rendered() {
-		if e.ID == id {
-			return e, true
-		}
-	}
-	return RenderedEntity{}, false
+	return c.renderOne(e, c.RenderTick())
 }

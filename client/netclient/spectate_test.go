@@ -121,6 +121,18 @@ func TestSpectatorJoinsWithoutBody(t *testing.T) {
 	if _, ok := eve.Entities[alice.ID]; !ok {
 		t.Errorf("the spectator does not receive alice")
 	}
+	// A spectator chats as a player does.
+	eve.SendCommand("say hello from the stands", "")
+	var heard bool
+	specDrive(t, 3*time.Second, cs, nil, func() bool {
+		for _, e := range alice.TakeEvents() {
+			heard = heard || (e.Kind == proto.EvChat && e.A == eve.ID && e.Text == "hello from the stands")
+		}
+		return heard
+	})
+	if !heard {
+		t.Errorf("alice never heard the spectator's chat")
+	}
 	row, ok := scoreRow(alice, eve.ID)
 	if !ok || row.Team != proto.TeamSpectator || alice.Name(eve.ID) != "eve" {
 		t.Errorf("alice's scoreboard row for eve %+v (found %v): want Team %d (spectator) named eve", row, ok, proto.TeamSpectator)
