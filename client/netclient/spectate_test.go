@@ -478,3 +478,38 @@ func TestFullServerAdmitsSpectators(t *testing.T) {
 		t.Fatalf("after a player left, join did not bring the spectator into play (prints %q)", late.TakePrints())
 	}
 }
+
+// Interest management culls for a player, never for a spectator: with 15
+// bots spread over the arena the spectator holds all 16 players in every
+// frame while the player holds fewer, and what each receives is logged
+// (the cost of a stream's view: go test -run TestSpectatorSeesWhatPlayersDoNot -v).
+func TestSpectatorSeesWhatPlayersDoNot(t *testing.T) {
+	srv := startServer(t, server.Config{Bots: 15, Seed: 21})
+	alice := connect(t, srv.Addr(), netclient.DefaultConfig("alice")) // takes a bot's slot
+	eve := connect(t, srv.Addr(), spectatorConfig("eve"))
+	cs := []*netclient.Client{alice, eve}
+	specDrive(t, 2*time.Second, cs, nil, nil) // settle: full snapshots, then deltas
+	a0, e0 := alice.ConnStats().BytesIn, eve.ConnStats().BytesIn
+	start := time.Now()
+	frames, eveAll, aliceFewer := 0, 0, 0
+	specDrive(t, 5*time.Second, cs, nil, func() bool {
+		frames++
+		if len(eve.Entities) == 16 {
+			eveAll++
+		}
+		if len(alice.Entities) < 15 {
+			aliceFewer++
+		}
+		return false
+	})
+	secs := time.Since(start).Seconds()
+	aRate, eRate := float64(alice.ConnStats().BytesIn-a0)/secs, float64(eve.ConnStats().BytesIn-e0)/secs
+	t.Logf("16 players on arena at cl_updaterate 20: the player receives %.0f B/s holding %d of 15 others; the spectator %.0f B/s holding %d",
+		aRate, len(alice.Entities), eRate, len(eve.Entities))
+	if eveAll < frames*9/10 {
+		t.Errorf("the spectator held all 16 players in %d of %d frames", eveAll, frames)
+	}
+	if aliceFewer < frames/2 {
+		t.Errorf("the player held fewer than all 15 others in only %d of %d frames: the arena should cull some", aliceFewer, frames)
+	}
+}
