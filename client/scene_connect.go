@@ -28,8 +28,11 @@ type connectScene struct {
 	// connect".
 	connectedOnce bool
 
-	ch     chan connResult
-	cancel context.CancelFunc
+	ch      chan connResult
+	cancel  context.CancelFunc
+	startAt time.Time // when the attempt under way started
+	// escText is what Esc does: go back to Options.Home, or quit.
+	escText string
 }
 
 type connResult struct {
@@ -48,6 +51,10 @@ func newErrorScene(addr string, err error, connectedOnce bool) *connectScene {
 
 // OnEnter starts the attempt (not on the error screen).
 func (s *connectScene) OnEnter(ctx *SceneContext) {
+	s.escText = "Esc: quit"
+	if ctx.Game.opt.Home != nil {
+		s.escText = "Esc: back"
+	}
 	if s.err == nil {
 		s.start(ctx.Game.opt.Config)
 	}
@@ -70,7 +77,7 @@ func (s *connectScene) OnLeave(*SceneContext) {
 }
 
 func (s *connectScene) start(cfg netclient.Config) {
-	s.err, s.connectedOnce = nil, false
+	s.err, s.connectedOnce, s.startAt = nil, false, time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	s.cancel = cancel
 	ch := make(chan connResult, 1)
@@ -129,7 +136,13 @@ func (s *connectScene) Draw(screen *ebiten.Image) {
 	}
 	drawText(screen, "TICKSHOT", 48, true, W/2, H/2-80, 1, colMe)
 	drawText(screen, fmt.Sprintf("Connecting to %s ...", s.addr), 20, false, W/2, H/2, 1, colText)
-	drawText(screen, "Esc: quit", 16, false, W/2, H/2+40, 1, colDim)
+	// Progress: after a second, how long the attempt has taken of the
+	// connectTimeout it may take (whole seconds, so the text is laid out
+	// once a second).
+	if el := time.Since(s.startAt); el >= time.Second && !s.startAt.IsZero() {
+		drawText(screen, fmt.Sprintf("%d s of %d", int(el.Seconds()), int(connectTimeout.Seconds())), 16, false, W/2, H/2+28, 1, colDim)
+	}
+	drawText(screen, s.escText, 16, false, W/2, H/2+56, 1, colDim)
 }
 
 // report fills the phase and the error of r.

@@ -119,7 +119,7 @@ func (s *connectScene) drawError(screen *ebiten.Image, W, H float64) {
 		drawText(screen, l, size, false, W/2, y, 1, colText)
 		y += lineH
 	}
-	drawText(screen, "Enter: reconnect    Esc: quit", 16, false, W/2, y+22, 1, colDim)
+	drawText(screen, "Enter: reconnect    "+s.escText, 16, false, W/2, y+22, 1, colDim)
 }
 
 // measure returns the width in pixels of s in the game's font.
