@@ -45,29 +45,7 @@ func (h *hud) drawStatus(v *frameView, fx *effects, human bool, cursorX, cursorY
 		b.rect(float32(W-184), float32(H-18), float32(160*frac), 6, colTracerMe)
 	}
 	spec := c.Spectating() // no crosshair, health or ammo: spectate.go's HUD
-	// Crosshair at the mouse, and hit markers.
-	mx, my := int(cursorX), int(cursorY)
-	if !human {
-		px, py := v.px-v.camX, v.py-v.camY
-		mx, my = int(px+math.Cos(v.aim)*120), int(py+math.Sin(v.aim)*120)
-	}
-	cx, cy := float32(mx), float32(my)
-	ch := nrgba(color.NRGBA{0xf0, 0xf0, 0xf0, 0xe0})
-	if !spec {
-		b.rect(cx-12, cy-1, 8, 2, ch)
-		b.rect(cx+4, cy-1, 8, 2, ch)
-		b.rect(cx-1, cy-12, 2, 8, ch)
-		b.rect(cx-1, cy+4, 2, 8, ch)
-	}
-	if fx.hitMarker > 0 || fx.killMarker > 0 {
-		hm := color.RGBA{0xff, 0xff, 0xff, 0xff}
-		if fx.killMarker > 0 {
-			hm = colHPBad
-		}
-		for _, s := range [4][2]float32{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
-			b.line(cx+s[0]*6, cy+s[1]*6, cx+s[0]*14, cy+s[1]*14, 3, hm)
-		}
-	}
+	drawCrosshair(v, fx, !spec, human, cursorX, cursorY)
 
 	// Health and ammo.
 	screen := v.screen
@@ -99,14 +77,49 @@ func (h *hud) drawStatus(v *frameView, fx *effects, human bool, cursorX, cursorY
 		buf = appendInt(append(buf, "   deaths/respawns "...), c.Stats.LifeResets)
 		drawTextBytes(screen, buf, 14, false, 12, 30, 0, colTracerMe)
 	}
-	// The netcode switches that differ from their defaults, so that a
-	// screenshot says what was being shown.
+	buf = drawSwitches(v, buf)
+}
+
+// drawSwitches lists, under the ping, the netcode switches that differ
+// from their defaults, so that a screenshot says what was being shown. It
+// returns buf, reused.
+func drawSwitches(v *frameView, buf []byte) []byte {
 	y := 50.0
-	for _, cv := range g.cv.switches {
+	for _, cv := range v.g.cv.switches {
 		if !cv.IsDefault() {
 			buf = append(append(append(buf[:0], cv.Name...), ' '), cv.String()...)
-			drawTextBytes(screen, buf, 14, false, 12, y, 0, ngWarn)
+			drawTextBytes(v.screen, buf, 14, false, 12, y, 0, ngWarn)
 			y += 18
+		}
+	}
+	return buf
+}
+
+// drawCrosshair draws the crosshair (when cross) at the cursor for a
+// person, else 120 pixels from the player along its aim, and the hit and
+// kill markers around it.
+func drawCrosshair(v *frameView, fx *effects, cross, human bool, cursorX, cursorY float64) {
+	b := &batch
+	mx, my := int(cursorX), int(cursorY)
+	if !human {
+		px, py := v.px-v.camX, v.py-v.camY
+		mx, my = int(px+math.Cos(v.aim)*120), int(py+math.Sin(v.aim)*120)
+	}
+	cx, cy := float32(mx), float32(my)
+	ch := nrgba(color.NRGBA{0xf0, 0xf0, 0xf0, 0xe0})
+	if cross {
+		b.rect(cx-12, cy-1, 8, 2, ch)
+		b.rect(cx+4, cy-1, 8, 2, ch)
+		b.rect(cx-1, cy-12, 2, 8, ch)
+		b.rect(cx-1, cy+4, 2, 8, ch)
+	}
+	if fx.hitMarker > 0 || fx.killMarker > 0 {
+		hm := color.RGBA{0xff, 0xff, 0xff, 0xff}
+		if fx.killMarker > 0 {
+			hm = colHPBad
+		}
+		for _, s := range [4][2]float32{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
+			b.line(cx+s[0]*6, cy+s[1]*6, cx+s[0]*14, cy+s[1]*14, 3, hm)
 		}
 	}
 }
