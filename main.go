@@ -63,6 +63,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdServer(args, stderr)
 	case "connect":
 		return cmdConnect(args, stderr)
+	case "playdemo":
+		return cmdPlaydemo(args, stderr)
 	case "bot":
 		return cmdBot(args, stdout, stderr)
 	case "hitreg":

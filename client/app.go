@@ -18,6 +18,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"tickshot/client/demo"
 	"tickshot/client/netclient"
 	"tickshot/game"
 	"tickshot/internal/cvar"
@@ -103,6 +104,12 @@ type Game struct {
 	fx       effects
 	sound    *sounds
 	bridge   bridge
+	// rec is the demo being recorded (of recClient), demo the one being
+	// played (demo_scene.go).
+	rec       *demo.Recorder
+	recClient *netclient.Client
+	demo      *demoScene
+	demoScale *cvar.Float // demo_timescale
 }
 
 // windowStats are the counters of the report (Report) over every game the
@@ -371,6 +378,9 @@ func (g *Game) fakeConditions() proto.FakeConditions {
 
 // disconnect leaves the current server.
 func (g *Game) disconnect(reason string) {
+	if g.rec != nil {
+		g.con.print(g.stopRecording(reason))
+	}
 	if g.c != nil {
 		g.c.Close(reason)
 		g.c = nil
@@ -390,5 +400,5 @@ func (g *Game) drawPos() (float64, float64) {
 		x, y, _ := g.c.SpecView() // the camera follows a player or flies (spectate.go)
 		return x, y
 	}
-	return g.c.DrawPos(time.Now())
+	return g.c.DrawPos(g.now())
 }

@@ -336,6 +336,8 @@ func (g *Game) exec(line string) string {
 			return consoleCommands[name]
 		}
 		return g.mute(strings.Join(args, " "), name == "mute")
+	case "record", "stop", "playdemo", "listdemos", "demo_gototick", "demo_pause", "demo_resume", "demo_togglepause":
+		return g.demoCommand(name, args) // demo_scene.go
 	case "rcon":
 		if len(args) == 0 {
 			return consoleCommands["rcon"]

@@ -84,6 +84,7 @@ func (g *Game) bindCvars() {
 	}
 	cv.vsync.OnChange(g.applyVsync)
 	cv.password.OnChange(g.applyPassword)
+	g.bindDemoCvars() // demo_scene.go
 	cv.switches = []*cvar.Var{&cv.predict.Var, &cv.interpolate.Var, &cv.interp.Var, &cv.interpRatio.Var, &cv.updateRate.Var, &cv.cmdRate.Var,
 		&cv.rate.Var, &cv.cmdBackup.Var, &cv.smooth.Var, &cv.fakeLag.Var, &cv.fakeJitter.Var, &cv.fakeLoss.Var}
 }
@@ -139,7 +140,7 @@ func (g *Game) applyPassword() { g.opt.Config.Password = g.cv.password.Get() }
 
 // applyFake sets the simulated network conditions on what the client receives.
 func (g *Game) applyFake() {
-	if g.c != nil {
+	if g.c != nil && g.demo == nil { // a demo's frames are as recorded
 		g.c.SetFakeConditions(g.fakeConditions())
 	}
 }

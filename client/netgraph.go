@@ -137,7 +137,7 @@ func (ng *netGraph) draw(v *frameView) {
 		return
 	}
 	t0 := time.Now()
-	now := time.Now()
+	now := v.g.now() // the demo's clock during playback
 	px, py := v.px-v.camX, v.py-v.camY
 	l := netGraphPlace(v.W, v.H, level, px, py, ng.corner)
 	ng.corner = l.corner

@@ -67,7 +67,7 @@ func (t *trouble) update(c *netclient.Client, now time.Time) string {
 // draw draws the connection-problem warning, top centre, while
 // snapshots have stopped.
 func (t *trouble) draw(v *frameView) {
-	msg := t.update(v.c, time.Now())
+	msg := t.update(v.c, v.g.now()) // the demo's clock during playback
 	if msg == "" {
 		return
 	}

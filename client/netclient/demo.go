@@ -327,3 +327,10 @@ func (c *Client) PredictedOf(n uint32) (shared.PlayerState, bool) {
 	e := c.ring[n%ringSize]
 	return e.state, e.cmd.CommandNumber == n && n != 0
 }
+
+// LastCommand returns the newest usercmd made or replayed (a demo's
+// window draws the recorded aim from it).
+func (c *Client) LastCommand() (shared.UserCmd, bool) {
+	e := c.ring[c.cmdNum%ringSize]
+	return e.cmd, c.cmdNum != 0 && e.cmd.CommandNumber == c.cmdNum
+}

@@ -26,6 +26,7 @@ var Commands = []Command{
 	{"play", "", "start a local server with bots and open the game window (default)", true},
 	{"server", "", "run a dedicated server, without a window", false},
 	{"connect", "HOST[:PORT]", "open the game window joined to a server (port 27015 if none)", true},
+	{"playdemo", "NAME|PATH", "play a demo recorded with the console's record NAME", true},
 	{"bot", "--server HOST[:PORT]", "run headless network bots with the real client netcode", false},
 	{"servers", "[--timeout D] [--json]", "list the servers on the local network (LAN)", false},
 	{"hitreg", "", "measure the hit registration of lag compensation", false},

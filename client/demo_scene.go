@@ -1,0 +1,399 @@
+//go:build !headless
+
+package client
+
+import (
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"tickshot/client/demo"
+	"tickshot/client/netclient"
+	"tickshot/internal/cvar"
+)
+
+// Demos in the window (Source's record, stop, playdemo, demo_timescale,
+// demo_gototick, demo_pause, demo_resume, demo_togglepause): recording
+// the game being played into the config directory, and playing a demo
+// back through the game scene's drawing, driven by the demo's clock.
+
+// demoCommands are the console's demo commands with their help.
+var demoCommands = map[string]string{
+	"record":           "record NAME: record the game into NAME.dem in the demos folder of your config directory (stop ends it)",
+	"stop":             "stop: end the recording",
+	"playdemo":         "playdemo NAME|PATH: play a demo back (Space or P pause, [ ] or - + speed, ←/→ 5 s, Esc leave)",
+	"listdemos":        "listdemos: the demos in your demos folder",
+	"demo_gototick":    "demo_gototick TICK: jump to a server tick of the demo being played",
+	"demo_pause":       "demo_pause: pause the demo",
+	"demo_resume":      "demo_resume: resume the demo",
+	"demo_togglepause": "demo_togglepause: pause or resume the demo",
+}
+
+func init() {
+	for k, v := range demoCommands {
+		consoleCommands[k] = v
+	}
+}
+
+// demoScales are the speeds [ and ] step through.
+var demoScales = []float64{0.25, 0.5, 1, 2, 4}
+
+// now is the real time the game is drawn at: the demo's clock during
+// playback, else the wall clock.
+func (g *Game) now() time.Time {
+	if g.demo != nil {
+		return g.demo.p.Now()
+	}
+	return time.Now()
+}
+
+// demoCommand runs one of demoCommands.
+func (g *Game) demoCommand(name string, args []string) string {
+	switch name {
+	case "record":
+		if len(args) != 1 {
+			return demoCommands["record"]
+		}
+		return g.startRecording(args[0])
+	case "stop":
+		if g.rec == nil {
+			return "not recording"
+		}
+		return g.stopRecording("stop")
+	case "playdemo":
+		if len(args) != 1 {
+			return demoCommands["playdemo"]
+		}
+		s, err := newDemoScene(g, args[0])
+		if err != nil {
+			return "playdemo: " + err.Error()
+		}
+		g.ctx.Switch(s)
+		return "playing " + s.p.Demo.Describe()
+	case "listdemos":
+		dir, err := demo.Dir()
+		if err != nil {
+			return err.Error()
+		}
+		m, _ := filepath.Glob(filepath.Join(dir, "*.dem"))
+		sort.Strings(m)
+		if len(m) == 0 {
+			return "no demos in " + dir
+		}
+		for i := range m {
+			m[i] = strings.TrimSuffix(filepath.Base(m[i]), ".dem")
+		}
+		return dir + ": " + strings.Join(m, ", ")
+	}
+	s := g.demo
+	if s == nil {
+		return "no demo is playing (playdemo NAME)"
+	}
+	switch name {
+	case "demo_gototick":
+		n, err := strconv.ParseUint(strings.Join(args, ""), 10, 32)
+		if err != nil {
+			return demoCommands[name]
+		}
+		s.seek(func() error { return s.p.GotoTick(uint32(n)) })
+		return fmt.Sprintf("at tick %d", s.p.Tick())
+	case "demo_pause":
+		s.p.Paused = true
+	case "demo_resume":
+		s.p.Paused = false
+	case "demo_togglepause":
+		s.p.Paused = !s.p.Paused
+	}
+	return ""
+}
+
+// startRecording starts recording the game being played into name.
+func (g *Game) startRecording(name string) string {
+	if g.demo != nil || g.c == nil {
+		return "record: not in a game"
+	}
+	if g.rec != nil {
+		return "record: already recording " + g.rec.Path() + " (stop first)"
+	}
+	if err := demo.CheckName(name); err != nil {
+		return "record: " + err.Error()
+	}
+	path, err := demo.Path(name)
+	if err != nil {
+		return "record: " + err.Error()
+	}
+	r, err := demo.StartRecording(g.c, path)
+	if err != nil {
+		return "record: " + err.Error()
+	}
+	g.rec, g.recClient = r, g.c
+	if g.c.HaveSnapshot() {
+		return "recording to " + path + " (from the next full snapshot)"
+	}
+	return "recording to " + path
+}
+
+// stopRecording ends the recording, if any, and says where it went.
+func (g *Game) stopRecording(reason string) string {
+	r := g.rec
+	if r == nil {
+		return ""
+	}
+	g.rec = nil
+	err := r.Stop(g.recClient, reason)
+	g.recClient = nil
+	if err != nil {
+		return fmt.Sprintf("recording %s failed: %v", r.Path(), err)
+	}
+	return fmt.Sprintf("recorded %s: %d records, %d bytes", r.Path(), r.Records, r.Bytes)
+}
+
+// bindDemoCvars registers demo_timescale (Source's name).
+func (g *Game) bindDemoCvars() {
+	g.demoScale = g.cvars.Float("demo_timescale", 1, demo.MinScale, demo.MaxScale, cvar.Client, "speed of demo playback ([ and ] step it)")
+	g.demoScale.OnChange(g.applyDemoScale)
+}
+
+// applyDemoScale applies demo_timescale to the demo being played.
+func (g *Game) applyDemoScale() {
+	if g.demo != nil {
+		g.demo.p.SetScale(g.demoScale.Get())
+	}
+}
+
+// PlayDemo is an Options.Start that plays the demo name (a name in the
+// demos folder, or a path): `tickshot playdemo`.
+func PlayDemo(name string) func(ctx *SceneContext) Scene {
+	return func(ctx *SceneContext) Scene {
+		s, err := newDemoScene(ctx.Game, name)
+		if err != nil {
+			return newErrorScene("demo "+name, err, false)
+		}
+		return s
+	}
+}
+
+// demoScene plays a demo back: the game scene's drawing on the playback
+// client, the demo bar, and the playback keys.
+type demoScene struct {
+	*playScene
+	p     *demo.Player
+	last  time.Time
+	err   error
+	shown time.Duration // demo time of the previous frame, for effects
+}
+
+// newDemoScene loads the demo name and starts playing it.
+func newDemoScene(g *Game, name string) (*demoScene, error) {
+	path := name
+	if _, err := os.Stat(name); err != nil || !strings.ContainsAny(name, `/\`) && !strings.HasSuffix(name, ".dem") {
+		p, err := demo.Path(name)
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	d, err := demo.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	p, err := demo.NewPlayer(d, g.opt.Config)
+	if err != nil {
+		return nil, err
+	}
+	p.SetScale(g.demoScale.Get())
+	return &demoScene{playScene: newPlayScene(g, p.C, "demo "+filepath.Base(path)), p: p}, nil
+}
+
+// OnEnter makes the playback client the window's.
+func (s *demoScene) OnEnter(*SceneContext) {
+	s.g.disconnect("playing a demo")
+	s.g.demo = s
+	s.g.c = s.p.C
+	s.g.fx = effects{}
+}
+
+// OnLeave ends playback.
+func (s *demoScene) OnLeave(*SceneContext) {
+	if s.g.demo == s {
+		s.g.demo = nil
+	}
+	if s.g.c == s.p.C {
+		s.g.c = nil
+	}
+	s.p.Close()
+}
+
+// report names the phase.
+func (s *demoScene) report(r *Report) { r.Phase = "demo" }
+
+// seek runs a seek and takes the client it leaves (a new one after a
+// seek backwards), dropping the events and effects it ran through.
+func (s *demoScene) seek(f func() error) {
+	if err := f(); err != nil {
+		s.fail(err)
+	}
+	s.adopt()
+	s.c.TakeEvents()
+	s.c.TakeEffects()
+	s.g.fx = effects{}
+	s.shown = s.p.T
+}
+
+// adopt makes the player's current client the one drawn.
+func (s *demoScene) adopt() {
+	if s.c != s.p.C {
+		s.c = s.p.C
+		s.g.c = s.p.C
+	}
+}
+
+func (s *demoScene) fail(err error) {
+	if s.err == nil {
+		s.err = err
+		s.g.con.print(err.Error())
+	}
+	s.p.Paused = true
+}
+
+// Update implements Scene: the playback keys, the demo clock, then the
+// events and effects of what played.
+func (s *demoScene) Update(ctx *SceneContext) error {
+	g := s.g
+	now := time.Now()
+	dt := time.Duration(0)
+	if !s.last.IsZero() {
+		dt = min(max(now.Sub(s.last), 0), netclient.StallGap)
+	}
+	s.last = now
+	typing := g.updateConsole()
+	if g.demo != s || g.quit {
+		return nil // the console left the demo or quit
+	}
+	if !typing {
+		if s.keys(ctx) {
+			return nil
+		}
+	}
+	if s.err == nil {
+		if err := s.p.Advance(dt); err != nil {
+			s.fail(err)
+		}
+	}
+	s.adopt()
+	if cmd, ok := s.c.LastCommand(); ok {
+		s.aim = float64(cmd.ViewAngle)
+	}
+	for _, p := range s.c.TakePrints() {
+		g.con.print(p)
+	}
+	s.handleEvents()
+	s.handleEffects()
+	g.fx.update(max(s.p.T-s.shown, 0))
+	s.shown = s.p.T
+	return nil
+}
+
+// keys handles the playback keys; it reports whether the scene was left.
+func (s *demoScene) keys(ctx *SceneContext) bool {
+	g, p := s.g, s.p
+	just := inpututil.IsKeyJustPressed
+	switch {
+	case just(ebiten.KeyEscape):
+		ctx.Home()
+		return true
+	case just(ebiten.KeySpace) || just(ebiten.KeyP):
+		p.Paused = !p.Paused
+	case just(ebiten.KeyBracketLeft) || just(ebiten.KeyMinus) || just(ebiten.KeyKPSubtract):
+		s.stepScale(-1)
+	case just(ebiten.KeyBracketRight) || just(ebiten.KeyEqual) || just(ebiten.KeyKPAdd):
+		s.stepScale(+1)
+	case just(ebiten.KeyArrowLeft):
+		s.seek(func() error { return p.Seek(p.T - 5*time.Second) })
+	case just(ebiten.KeyArrowRight):
+		s.seek(func() error { return p.Seek(p.T + 5*time.Second) })
+	case just(ebiten.KeyF3) || just(ebiten.KeyN):
+		_ = g.setCvar("net_graph", fmt.Sprint((g.cv.netGraph.Get()+1)%4))
+	case just(ebiten.KeyTab):
+		s.held |= KeyScores
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyTab) {
+		s.held |= KeyScores
+	} else {
+		s.held &^= KeyScores
+	}
+	return false
+}
+
+// stepScale moves demo_timescale one step of demoScales.
+func (s *demoScene) stepScale(dir int) {
+	i := sort.SearchFloat64s(demoScales, s.p.Scale)
+	if i < len(demoScales) && demoScales[i] == s.p.Scale || dir < 0 {
+		i += dir
+	}
+	i = min(max(i, 0), len(demoScales)-1)
+	_ = s.g.setCvar("demo_timescale", formatNumber(demoScales[i]))
+}
+
+// demoBarH is the height of the demo bar, pixels.
+const demoBarH = 34
+
+// Draw implements Scene: the game as recorded above the demo bar (drawn
+// as in a window the bar's height shorter, so the HUD stays whole), then
+// the bar.
+func (s *demoScene) Draw(screen *ebiten.Image) {
+	h := s.g.h
+	s.g.h = max(h-demoBarH, 100)
+	s.playScene.Draw(screen)
+	s.g.h = h
+	s.drawBar(screen)
+}
+
+// Demo bar colours.
+var (
+	colDemoBar   = color.RGBA{0x0b, 0x0d, 0x11, 0xff}
+	colDemoFill  = color.RGBA{0xf0, 0xa0, 0x30, 0xff}
+	colDemoTrack = color.RGBA{0x3a, 0x3f, 0x4a, 0xff}
+)
+
+// drawBar draws the demo bar at the bottom: progress, time, tick, speed,
+// pause, and the keys.
+func (s *demoScene) drawBar(screen *ebiten.Image) {
+	p := s.p
+	W, H := float64(s.g.w), float64(s.g.h)
+	y := H - demoBarH
+	b := &batch
+	b.use(screen)
+	b.rect(0, float32(y), float32(W), demoBarH, colDemoBar)
+	total := max(p.Demo.Duration, time.Millisecond)
+	frac := min(max(float64(p.T)/float64(total), 0), 1)
+	b.rect(8, float32(y+4), float32(W-16), 4, colDemoTrack)
+	b.rect(8, float32(y+4), float32((W-16)*frac), 4, colDemoFill)
+	state := fmt.Sprintf("×%s", formatNumber(p.Scale))
+	switch {
+	case s.err != nil:
+		state = "ERROR (see console)"
+	case p.Done():
+		state = "END"
+	case p.Paused:
+		state = "PAUSED"
+	}
+	left := fmt.Sprintf("DEMO  %s / %s   tick %d   %s", clockText(p.T), clockText(p.Demo.Duration), p.Tick(), state)
+	drawText(screen, left, 15, true, 10, y+12, 0, colDemoFill)
+	drawText(screen, "Space pause  [ ] speed  ←/→ 5 s  Esc leave", 13, false, W-10, y+14, 2, colDim)
+}
+
+// clockText writes d as m:ss.s.
+func clockText(d time.Duration) string {
+	d = max(d, 0)
+	m := int(d / time.Minute)
+	return fmt.Sprintf("%d:%04.1f", m, (d - time.Duration(m)*time.Minute).Seconds())
+}

@@ -1,0 +1,113 @@
+//go:build !headless && !js
+
+package main
+
+import (
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tickshot/client/demo"
+	"tickshot/client/netclient"
+	"tickshot/internal/testserver"
+	"tickshot/server"
+	"tickshot/shared"
+)
+
+// recordDemo records d of a scripted player against bots over loopback
+// websockets into path, from the connection on.
+func recordDemo(t *testing.T, path string, d time.Duration) {
+	t.Helper()
+	srv := testserver.Start(t, server.Config{TickRate: 64, Bots: 3, Seed: 11})
+	c := testserver.Connect(t, srv.Addr(), netclient.DefaultConfig("demoman"))
+	r, err := demo.StartRecording(c, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for now := start; now.Sub(start) < d; now = time.Now() {
+		if err := c.Poll(); err != nil {
+			t.Fatal(err)
+		}
+		s := now.Sub(start).Seconds()
+		c.Frame(now, netclient.Input{MoveX: float32(math.Cos(s)), MoveY: float32(math.Sin(s * 0.7)), Angle: float32(s), Buttons: shared.ButtonAttack})
+		time.Sleep(8 * time.Millisecond)
+	}
+	if err := r.Stop(c, "done"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWindowPlaydemo records a demo, plays it with `tickshot playdemo`
+// under Xvfb with net_graph 2, and checks the screenshot: the arena as
+// recorded, and the demo bar with its progress along the bottom.
+func TestWindowPlaydemo(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "match.dem")
+	recordDemo(t, path, 6*time.Second)
+	shot, rep := filepath.Join(dir, "shot.png"), filepath.Join(dir, "report.json")
+	cmd := exec.Command(binPath, "playdemo", path, "--nosound", "--screenshot", shot, "--screenshot-after", "3s",
+		"--exit-report", rep, "--width", "1280", "--height", "720", "--cvar", "net_graph=2")
+	out, err := runWithTimeout(cmd, 60*time.Second)
+	if err != nil {
+		t.Fatalf("tickshot playdemo: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "playing "+path) {
+		t.Errorf("playdemo did not say what it plays: %s", out)
+	}
+	r := readReport(t, rep)
+	if r.Phase != "demo" || r.Snapshots < 20 || r.Commands < 100 {
+		t.Fatalf("playback: %+v", r)
+	}
+	if keep := os.Getenv("TICKSHOT_KEEP_SHOT"); keep != "" {
+		if b, err := os.ReadFile(shot); err == nil {
+			_ = os.WriteFile(keep, b, 0o644) // to look at it
+		}
+	}
+	img := readPNG(t, shot)
+	var floor, fill, bar int
+	W, H := img.Bounds().Dx(), img.Bounds().Dy()
+	for y := 0; y < H; y += 2 {
+		for x := 0; x < W; x += 2 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			r, g, b = r>>8, g>>8, b>>8
+			switch {
+			case near(r, g, b, 0x22, 0x26, 0x2d):
+				floor++
+			case y >= H-34 && near(r, g, b, 0xf0, 0xa0, 0x30):
+				fill++
+			case y >= H-34 && r < 0x20 && g < 0x20 && b < 0x24:
+				bar++
+			}
+		}
+	}
+	t.Logf("floor %d samples, demo bar %d, its progress and text %d", floor, bar, fill)
+	if floor < W*H/4/5 {
+		t.Errorf("floor covers %d samples: the arena is not drawn", floor)
+	}
+	if bar < W/2*8 {
+		t.Errorf("the demo bar covers %d samples of the bottom", bar)
+	}
+	// Three seconds into a demo of six, the progress line is about half
+	// way: 4 px high, about 300 samples wide in steps of 2, plus the text.
+	if fill < 150 {
+		t.Errorf("the demo bar's progress and text cover %d samples", fill)
+	}
+}
+
+// TestPlaydemoRefusesDamagedFile: a damaged demo is refused on the command
+// line with the file and offset, before any window opens.
+func TestPlaydemoRefusesDamagedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.dem")
+	if err := os.WriteFile(path, []byte("TSDEMO\r\n\x07\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runWithTimeout(exec.Command(binPath, "playdemo", path), 30*time.Second)
+	if err == nil || !strings.Contains(out, "demo "+path+": at byte ") || !strings.Contains(out, "truncated") {
+		t.Fatalf("playdemo of a damaged file: %v\n%s", err, out)
+	}
+}
