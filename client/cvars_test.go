@@ -40,6 +40,8 @@ var oldClientCvars = []struct {
 	{"rcon_password", cvar.KindString, 0, 0, "", "password for rcon commands on a remote server"},
 	// Added since (issue 10 item 3).
 	{"password", cvar.KindString, 0, 0, "", "join password sent when connecting, for servers started with --password (Source's password)"},
+	// Added since (issue 10 item 7).
+	{"demo_timescale", cvar.KindFloat, 0.25, 4, "1", "speed of demo playback ([ and ] step it)"},
 }
 
 // TestClientCvarsKeepTheirTable: the registry holds exactly the client's
