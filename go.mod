@@ -10,6 +10,7 @@ require (
 	github.com/grandcat/zeroconf v1.0.0
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/jakecoffman/cp/v2 v2.4.0
+	github.com/jezek/xgb v1.1.1
 	github.com/lafriks/go-tiled v0.15.0
 	github.com/vmihailenco/msgpack/v5 v5.3.6
 	golang.org/x/image v0.41.0
@@ -28,7 +29,6 @@ require (
 	github.com/gobwas/httphead v0.1.0 // indirect
 	github.com/gobwas/pool v0.2.1 // indirect
 	github.com/gobwas/ws v1.4.0 // indirect
-	github.com/jezek/xgb v1.1.1 // indirect
 	github.com/miekg/dns v1.1.27 // indirect
 	github.com/vmihailenco/tagparser/v2 v2.0.0 // indirect
 	golang.org/x/crypto v0.0.0-20191011191535-87dc89f01550 // indirect

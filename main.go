@@ -53,12 +53,17 @@ func usage() string { return cli.Usage(prog, hasWindow) }
 // the exit status: 0 done, 1 failed, 2 a mistake on the command line.
 func run(args []string, stdout, stderr io.Writer) int {
 	cmd := "play"
+	if len(args) == 0 {
+		cmd = "menu" // the window's main menu (the headless build: as play)
+	}
 	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelpFlag(args[0])) {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
 	case "play":
 		return cmdPlay(args, stderr)
+	case "menu":
+		return cmdMenu(args, stderr)
 	case "server":
 		return cmdServer(args, stderr)
 	case "connect":

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"tickshot/client"
+	"tickshot/client/config"
 	"tickshot/client/netclient"
 	"tickshot/game"
 	"tickshot/net/proto"
@@ -40,6 +41,9 @@ type clientFlags struct {
 	autoplay   *bool
 	spectate   *bool
 	password   *string
+	// settings is config.cfg (the menu's name, settings and key
+	// bindings), run before --config's autoexec.cfg.
+	settings *config.Config
 }
 
 func addClientFlags(fs interface {
@@ -58,8 +62,12 @@ func addClientFlags(fs interface {
 			cfgPath = p
 		}
 	}
+	settings := loadSettings()
 	host, _ := os.Hostname()
-	name := os.Getenv("USER")
+	name := settings.Name // the name typed in the menu
+	if name == "" {
+		name = os.Getenv("USER")
+	}
 	if name == "" {
 		name = host
 	}
@@ -67,6 +75,7 @@ func addClientFlags(fs interface {
 		name = "player"
 	}
 	return clientFlags{
+		settings:   settings,
 		name:       fs.String("name", name, fmt.Sprintf("player name (1..%d bytes)", proto.MaxNameLen)),
 		updaterate: fs.Int("updaterate", 20, fmt.Sprintf("cl_updaterate: snapshots per second wanted (%d..%d, at most the server's tick rate)", proto.MinUpdateRate, server.MaxTickRate)),
 		interp:     fs.Int("interp", 100, fmt.Sprintf("cl_interp: interpolation period in ms (0..%d; the one used is at least cl_interp_ratio/cl_updaterate)", proto.MaxInterpMs)),
@@ -106,7 +115,19 @@ func (f clientFlags) options(addr, title string) client.Options {
 	cfg.Password = *f.password
 	return client.Options{Addr: addr, Config: cfg, Title: title, NoSound: *f.noSound,
 		ScreenshotPath: *f.shot, ScreenshotAfter: *f.shotAfter, ReportPath: *f.report,
-		AutoPlay: *f.autoplay, Cvars: *f.cvars, ConfigFile: *f.config, ServerCvars: serverCvarNames(), Width: *f.width, Height: *f.height}
+		AutoPlay: *f.autoplay, Cvars: *f.cvars, ConfigFile: *f.config, ServerCvars: serverCvarNames(), Width: *f.width, Height: *f.height,
+		Settings: f.settings}
+}
+
+// loadSettings reads config.cfg from the user config dir (a new config
+// when there is none; lines it cannot read are skipped).
+func loadSettings() *config.Config {
+	dir, err := config.Dir()
+	if err != nil {
+		return config.New()
+	}
+	c, _ := config.Load(dir)
+	return c
 }
 
 func cmdPlay(args []string, stderr io.Writer) int {

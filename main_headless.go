@@ -17,6 +17,10 @@ func cmdPlay(args []string, stderr io.Writer) int {
 	return 2
 }
 
+// cmdMenu is what `tickshot-server` without arguments did before the
+// menu existed: play's message.
+func cmdMenu(args []string, stderr io.Writer) int { return cmdPlay(args, stderr) }
+
 func cmdConnect(args []string, stderr io.Writer) int {
 	fmt.Fprintln(stderr, prog+" connect:", headlessMsg)
 	return 2

@@ -18,6 +18,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"tickshot/client/config"
 	"tickshot/client/demo"
 	"tickshot/client/netclient"
 	"tickshot/game"
@@ -60,6 +61,10 @@ type Options struct {
 	// Input, when set, is the input source instead of the keyboard and
 	// mouse or AutoPlay's brain (a ScriptedInput in tests).
 	Input InputSource
+	// Settings, when set, is config.cfg (the menu's settings and key
+	// bindings), applied before ConfigFile as Source runs config.cfg
+	// before autoexec.cfg.
+	Settings *config.Config
 	// Start, when set, makes the first scene instead of connecting to
 	// Addr: the main menu, a demo's playback.
 	Start func(ctx *SceneContext) Scene
@@ -101,6 +106,7 @@ type Game struct {
 	limiter  frameLimiter // fps_max
 	cvars    *cvar.Registry
 	cv       clientCvars // typed handles into cvars
+	binds    *binds
 	fx       effects
 	sound    *sounds
 	bridge   bridge
@@ -134,7 +140,7 @@ type windowStats struct {
 // newGame returns the window's Game with its cvars at their defaults and
 // no scene.
 func newGame(opt Options) *Game {
-	g := &Game{opt: opt, w: opt.Width, h: opt.Height, started: time.Now()}
+	g := &Game{opt: opt, w: opt.Width, h: opt.Height, started: time.Now(), binds: newBinds()}
 	g.bindCvars()
 	g.ctx = &SceneContext{Game: g}
 	switch {
@@ -143,7 +149,7 @@ func newGame(opt Options) *Game {
 	case opt.AutoPlay:
 		g.input = &BotInput{}
 	default:
-		g.input = &KeyboardMouse{}
+		g.input = &KeyboardMouse{g: g}
 	}
 	g.scenes = NewSceneManager(g.ctx)
 	return g
@@ -165,6 +171,7 @@ func Run(opt Options) error {
 	}
 	if !opt.NoSound {
 		g.sound = newSounds()
+		g.applyVolume()
 	}
 	g.initBridge()
 	if opt.Start != nil {
@@ -236,12 +243,15 @@ func (g *Game) Update() error {
 // Report is what --exit-report writes when the window closes: enough for a
 // test that drives the window with xdotool to check what happened.
 type Report struct {
-	// Phase is "connecting", "playing" or "error".
+	// Phase is "connecting", "playing", "error" or "menu".
 	Phase string `json:"phase"`
 	// Spectator: the client watches without a body; SpecTarget is the
 	// player its camera follows (0: none, or free-fly).
 	Spectator  bool   `json:"spectator"`
 	SpecTarget uint16 `json:"spec_target,omitempty"`
+	// Menu is the main menu's page when Phase is "menu" (main, host, join,
+	// settings, password).
+	Menu string `json:"menu,omitempty"`
 	// ConnectedOnce tells an error after playing ("Disconnected") from a
 	// failed connection attempt ("Could not connect").
 	ConnectedOnce bool    `json:"connected_once"`
@@ -356,6 +366,9 @@ func (g *Game) initCvars() error {
 	set("cl_interpolate", b(cfg.Interpolate))
 	set("cl_smooth", b(cfg.Smooth))
 	_ = g.cv.password.Set(cfg.Password)
+	if s := g.opt.Settings; s != nil {
+		g.applySettings(s)
+	}
 	if g.opt.ConfigFile != "" {
 		if err := g.loadConfig(g.opt.ConfigFile); err != nil {
 			return fmt.Errorf("config: %w", err)

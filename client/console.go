@@ -12,6 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"tickshot/client/config"
 	"tickshot/internal/cvar"
 )
 
@@ -37,22 +38,27 @@ type console struct {
 const maxConsoleLines = 200
 
 var consoleCommands = map[string]string{
-	"help":       "help [NAME]: list commands and cvars, or explain one",
-	"cvarlist":   "cvarlist: every console variable with its value and range",
-	"status":     "status: the players on the server with ping, kills and deaths, and your rates",
-	"connect":    "connect HOST:PORT: join another server",
-	"disconnect": "disconnect: leave the server",
-	"kill":       "kill: die and respawn",
-	"quit":       "quit: close the game",
-	"rcon":       "rcon COMMAND: run a server command (sv_* cvars, net_fake* on the server side, status, cvarlist); the listen-server host needs no password, elsewhere set rcon_password first",
-	"clear":      "clear: empty the console",
-	"say":        "say TEXT: chat to everyone on the server (or press Y or Enter in the game)",
-	"say_team":   "say_team TEXT: chat to your team only in team deathmatch, shown as (TEAM); to everyone in deathmatch (or press U in the game)",
-	"jointeam":   "jointeam red|blue|auto|spectator (or 2|3|0|1): change team in team deathmatch (you die and respawn on it); refused for the bigger team while mp_autoteambalance is on; spectator is spectate",
-	"mute":       "mute NAME: hide that player's chat (for this game)",
-	"spectate":   "spectate: leave play and watch (left/right click: next/previous player, Space: free camera); kills and deaths are kept",
-	"join":       "join: play again after spectate, when the server has a free slot (or a bot's)",
-	"unmute":     "unmute NAME: show that player's chat again",
+	"help":         "help [NAME]: list commands and cvars, or explain one",
+	"cvarlist":     "cvarlist: every console variable with its value and range",
+	"status":       "status: the players on the server with ping, kills and deaths, and your rates",
+	"connect":      "connect HOST:PORT: join another server",
+	"disconnect":   "disconnect: leave the server",
+	"kill":         "kill: die and respawn",
+	"quit":         "quit: close the game",
+	"rcon":         "rcon COMMAND: run a server command (sv_* cvars, net_fake* on the server side, status, cvarlist); the listen-server host needs no password, elsewhere set rcon_password first",
+	"clear":        "clear: empty the console",
+	"say":          "say TEXT: chat to everyone on the server (or press Y or Enter in the game)",
+	"say_team":     "say_team TEXT: chat to your team only in team deathmatch, shown as (TEAM); to everyone in deathmatch (or press U in the game)",
+	"jointeam":     "jointeam red|blue|auto|spectator (or 2|3|0|1): change team in team deathmatch (you die and respawn on it); refused for the bigger team while mp_autoteambalance is on; spectator is spectate",
+	"mute":         "mute NAME: hide that player's chat (for this game)",
+	"spectate":     "spectate: leave play and watch (left/right click: next/previous player, Space: free camera); kills and deaths are kept",
+	"join":         "join: play again after spectate, when the server has a free slot (or a bot's)",
+	"unmute":       "unmute NAME: show that player's chat again",
+	"bind":         "bind KEY [COMMAND]: run COMMAND with KEY (\"+\" commands while held: +forward, +back, +moveleft, +moveright, +attack, +attack2, +reload, +showscores, +showhelp; once: slot1, slot2, invnext, messagemode, any console line); with KEY alone, show its binding",
+	"unbind":       "unbind KEY: remove KEY's binding",
+	"unbindall":    "unbindall: remove every binding (Esc and ` stay)",
+	"binds":        "binds: list the key bindings as bind lines",
+	"incrementvar": "incrementvar CVAR MIN MAX DELTA: add DELTA to CVAR, wrapping around MIN..MAX (bind f3 \"incrementvar net_graph 0 3 1\")",
 }
 
 func (c *console) print(s string) {
@@ -338,6 +344,11 @@ func (g *Game) exec(line string) string {
 		return g.mute(strings.Join(args, " "), name == "mute")
 	case "record", "stop", "playdemo", "listdemos", "demo_gototick", "demo_pause", "demo_resume", "demo_togglepause":
 		return g.demoCommand(name, args) // demo_scene.go
+	case "bind", "unbind", "unbindall", "incrementvar":
+		f := config.Fields(line) // bind "f3" "incrementvar net_graph 0 3 1"
+		return g.execBind(name, f[1:])
+	case "binds":
+		return g.bindList()
 	case "rcon":
 		if len(args) == 0 {
 			return consoleCommands["rcon"]

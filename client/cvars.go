@@ -8,6 +8,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"tickshot/client/config"
 	"tickshot/internal/cvar"
 )
 
@@ -31,6 +34,8 @@ type clientCvars struct {
 	vsync                         *cvar.Bool
 	rconPassword                  *cvar.String
 	password                      *cvar.String
+	volume, sensitivity           *cvar.Float
+	fullscreen                    *cvar.Bool
 	// switches are the netcode switches the HUD lists when they differ
 	// from their defaults.
 	switches []*cvar.Var
@@ -64,6 +69,9 @@ func registerClientCvars(r *cvar.Registry) clientCvars {
 		vsync:        r.Bool("mat_vsync", true, arch, "wait for the display's refresh before showing a frame (no tearing; caps fps at the refresh rate)"),
 		rconPassword: r.String("rcon_password", "", cl|cvar.Protected, "password for rcon commands on a remote server"),
 		password:     r.String("password", "", cl|cvar.Protected, "join password sent when connecting, for servers started with --password (Source's password)"),
+		volume:       r.Float("volume", 1, 0, 1, arch, "sound volume, 0 (silent) to 1 (Source's volume)"),
+		sensitivity:  r.Float("sensitivity", 1, 0.1, 5, arch, "mouse sensitivity (Source's name): how far the crosshair moves per mouse movement; 1 follows the pointer exactly, other values capture the pointer and scale its motion, as Teeworlds' inp_mousesens"),
+		fullscreen:   r.Bool("r_fullscreen", false, arch, "fill the screen with the window (Quake 3's r_fullscreen)"),
 	}
 }
 
@@ -85,6 +93,8 @@ func (g *Game) bindCvars() {
 	cv.vsync.OnChange(g.applyVsync)
 	cv.password.OnChange(g.applyPassword)
 	g.bindDemoCvars() // demo_scene.go
+	cv.volume.OnChange(g.applyVolume)
+	cv.fullscreen.OnChange(g.applyFullscreen)
 	cv.switches = []*cvar.Var{&cv.predict.Var, &cv.interpolate.Var, &cv.interp.Var, &cv.interpRatio.Var, &cv.updateRate.Var, &cv.cmdRate.Var,
 		&cv.rate.Var, &cv.cmdBackup.Var, &cv.smooth.Var, &cv.fakeLag.Var, &cv.fakeJitter.Var, &cv.fakeLoss.Var}
 }
@@ -163,3 +173,33 @@ func (g *Game) loadConfig(path string) error {
 	}
 	return nil
 }
+
+// applySettings takes config.cfg's cvars and bindings (its name is the
+// program's to use: --name). A cvar this version does not know, or a value
+// out of range, is reported in the console and skipped: the file is the
+// menu's, and an old one must not keep the game from starting.
+func (g *Game) applySettings(s *config.Config) {
+	for _, kv := range s.Cvars {
+		if v := g.cvars.Lookup(kv[0]); v == nil {
+			g.con.print(fmt.Sprintf("config.cfg: unknown cvar %q skipped", kv[0]))
+		} else if err := g.setCvar(kv[0], kv[1]); err != nil {
+			g.con.print("config.cfg: " + err.Error())
+		}
+	}
+	g.binds.list = nil
+	for _, b := range s.Binds {
+		if err := g.binds.bind(b.Key, b.Command); err != nil {
+			g.con.print("config.cfg: " + err.Error())
+		}
+	}
+}
+
+// applyVolume sets the sound volume.
+func (g *Game) applyVolume() {
+	if g.sound != nil {
+		g.sound.volume = g.cv.volume.Get()
+	}
+}
+
+// applyFullscreen fills the screen with the window, or not.
+func (g *Game) applyFullscreen() { ebiten.SetFullscreen(g.cv.fullscreen.Get()) }

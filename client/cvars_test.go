@@ -42,6 +42,10 @@ var oldClientCvars = []struct {
 	{"password", cvar.KindString, 0, 0, "", "join password sent when connecting, for servers started with --password (Source's password)"},
 	// Added since (issue 10 item 7).
 	{"demo_timescale", cvar.KindFloat, 0.25, 4, "1", "speed of demo playback ([ and ] step it)"},
+	// Added since for the menu's settings (issue 10 item 2).
+	{"volume", cvar.KindFloat, 0, 1, "1", "sound volume, 0 (silent) to 1 (Source's volume)"},
+	{"sensitivity", cvar.KindFloat, 0.1, 5, "1", "mouse sensitivity (Source's name): how far the crosshair moves per mouse movement; 1 follows the pointer exactly, other values capture the pointer and scale its motion, as Teeworlds' inp_mousesens"},
+	{"r_fullscreen", cvar.KindBool, 0, 1, "0", "fill the screen with the window (Quake 3's r_fullscreen)"},
 }
 
 // TestClientCvarsKeepTheirTable: the registry holds exactly the client's

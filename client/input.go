@@ -82,20 +82,28 @@ type InputFrame struct {
 	// Ended: the source has no more input (a script ran out); the window
 	// closes.
 	Ended bool
+	// Commands are console lines whose bound keys were pressed this frame
+	// ("incrementvar net_graph 0 3 1" on F3 and N): the scene runs them.
+	Commands []string
 }
 
-// KeyboardMouse is the player at the keyboard and mouse: WASD or the arrows
-// move, the mouse aims from the player's position on screen, left and right
-// button fire, R reloads, 1/2, Q and the wheel choose the weapon.
+// KeyboardMouse is the player at the keyboard and mouse, through the key
+// bindings (binds.go; by default WASD or the arrows move, left and right
+// button fire, R reloads, 1/2, Q and the wheel choose the weapon): the
+// mouse aims from the player's position on screen to the crosshair
+// (cursor.go: sensitivity).
 type KeyboardMouse struct {
+	g      *Game   // the window: bindings, sensitivity, screen size
 	aim    float64 // radians, kept while the mouse is on the player
 	weapon uint8
+	cross  crosshair
 }
 
-// uiKeys reads the UI keys from the keyboard.
-func uiKeys(v *InputView) (keys, held UIKeys) {
+// uiKeys reads the UI keys from the keyboard: Esc and Q on the pause
+// screen are fixed, the others bound (nil binds: the defaults' keys).
+func uiKeys(v *InputView, b *binds) (keys, held UIKeys, commands []string) {
 	if v.Typing {
-		return 0, 0
+		return 0, 0, nil
 	}
 	just := inpututil.IsKeyJustPressed
 	if just(ebiten.KeyEscape) {
@@ -104,64 +112,67 @@ func uiKeys(v *InputView) (keys, held UIKeys) {
 	if v.Paused && just(ebiten.KeyQ) {
 		keys |= KeyQuit
 	}
-	if just(ebiten.KeyF3) || just(ebiten.KeyN) {
-		keys |= KeyNetGraph
+	if b == nil {
+		b = defaultBinds
 	}
-	if just(ebiten.KeyY) || just(ebiten.KeyEnter) {
+	if b.pressed("messagemode") {
 		keys |= KeyChat
 	}
-	if just(ebiten.KeyU) {
+	if b.pressed("messagemode2") {
 		keys |= KeyTeamChat
 	}
 	if just(ebiten.KeySpace) {
 		keys |= KeyJump
 	}
-	if ebiten.IsKeyPressed(ebiten.KeyTab) {
+	if b.down("+showscores") {
 		held |= KeyScores
 	}
-	if ebiten.IsKeyPressed(ebiten.KeyF1) {
+	if b.down("+showhelp") {
 		held |= KeyHelp
 	}
-	return keys, held
+	return keys, held, b.pressedCommands()
 }
 
 // Frame implements InputSource.
 func (k *KeyboardMouse) Frame(v *InputView) InputFrame {
 	f := InputFrame{Human: true}
-	f.Keys, f.Held = uiKeys(v)
-	mx, my := ebiten.CursorPosition()
-	f.CursorX, f.CursorY = float64(mx), float64(my)
+	var b *binds
+	if k.g != nil {
+		b = k.g.binds
+	}
+	f.Keys, f.Held, f.Commands = uiKeys(v, b)
+	f.CursorX, f.CursorY = k.cross.update(k.g)
 	if v.Typing || v.Paused {
 		f.Input = netclient.Input{Angle: float32(k.aim), Weapon: k.weapon}
 		return f
 	}
+	if b == nil {
+		b = defaultBinds
+	}
 	in := &f.Input
-	if ebiten.IsKeyPressed(ebiten.KeyA) || ebiten.IsKeyPressed(ebiten.KeyArrowLeft) {
+	if b.down("+moveleft") {
 		in.MoveX--
 	}
-	if ebiten.IsKeyPressed(ebiten.KeyD) || ebiten.IsKeyPressed(ebiten.KeyArrowRight) {
+	if b.down("+moveright") {
 		in.MoveX++
 	}
-	if ebiten.IsKeyPressed(ebiten.KeyW) || ebiten.IsKeyPressed(ebiten.KeyArrowUp) {
+	if b.down("+forward") {
 		in.MoveY--
 	}
-	if ebiten.IsKeyPressed(ebiten.KeyS) || ebiten.IsKeyPressed(ebiten.KeyArrowDown) {
+	if b.down("+back") {
 		in.MoveY++
 	}
-	// Aim from the player's on-screen position to the mouse.
+	// Aim from the player's on-screen position to the crosshair.
 	if dx, dy := f.CursorX-v.PlayerX, f.CursorY-v.PlayerY; dx*dx+dy*dy > 4 {
 		k.aim = math.Atan2(dy, dx)
 	}
 	in.Angle = float32(k.aim)
 	switch {
-	case inpututil.IsKeyJustPressed(ebiten.Key1):
+	case b.pressed("slot1"):
 		k.weapon = 0
-	case inpututil.IsKeyJustPressed(ebiten.Key2):
+	case b.pressed("slot2"):
 		k.weapon = 1
-	case inpututil.IsKeyJustPressed(ebiten.KeyQ):
-		k.weapon = (k.weapon + 1) % shared.NumWeapons
-	}
-	if _, wy := ebiten.Wheel(); wy != 0 {
+	case b.pressed("invnext"):
 		k.weapon = (k.weapon + 1) % shared.NumWeapons
 	}
 	in.Weapon = k.weapon
@@ -181,9 +192,9 @@ func (k *KeyboardMouse) Frame(v *InputView) InputFrame {
 			in.Buttons |= b
 		}
 	}
-	button(shared.ButtonAttack, ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft), inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft))
-	button(shared.ButtonAttack2, ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight), inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight))
-	button(shared.ButtonReload, ebiten.IsKeyPressed(ebiten.KeyR), inpututil.IsKeyJustPressed(ebiten.KeyR))
+	button(shared.ButtonAttack, b.down("+attack"), b.pressed("+attack"))
+	button(shared.ButtonAttack2, b.down("+attack2"), b.pressed("+attack2"))
+	button(shared.ButtonReload, b.down("+reload"), b.pressed("+reload"))
 	return f
 }
 
@@ -208,7 +219,7 @@ type BotInput struct {
 // Frame implements InputSource: the UI keys; the movement is Tick's.
 func (b *BotInput) Frame(v *InputView) InputFrame {
 	f := InputFrame{}
-	f.Keys, f.Held = uiKeys(v)
+	f.Keys, f.Held, f.Commands = uiKeys(v, nil)
 	f.Keys &^= KeyChat | KeyTeamChat
 	return f
 }

@@ -5,7 +5,10 @@ package client
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
 
 	"tickshot/client/netclient"
 	"tickshot/game"
@@ -61,6 +64,7 @@ func (p *playScene) OnEnter(*SceneContext) { p.g.c = p.c }
 
 // OnLeave closes the connection if it is still the window's.
 func (p *playScene) OnLeave(*SceneContext) {
+	ebiten.SetCursorMode(ebiten.CursorModeVisible) // sensitivity may have captured it
 	if p.g.c == p.c {
 		p.g.disconnect("left the game")
 	}
@@ -105,7 +109,17 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	if f.Keys&KeyNetGraph != 0 {
 		_ = g.cv.netGraph.Set(fmt.Sprint((g.cv.netGraph.Get() + 1) % 4))
 	}
+	for _, line := range f.Commands {
+		if out := g.exec(line); out != "" && !strings.HasPrefix(line, "incrementvar") {
+			g.con.print(out)
+		}
+	}
 	if f.Keys&KeyPause != 0 {
+		if g.opt.Home != nil {
+			// A game started from the main menu: Esc goes back to it.
+			ctx.Home()
+			return nil
+		}
 		p.pause.open = !p.pause.open
 	}
 	if p.pause.open && f.Keys&KeyQuit != 0 {

@@ -31,6 +31,8 @@ type sounds struct {
 	ctx  *audio.Context
 	pcm  [numSounds][]byte
 	live []*audio.Player
+	// volume is the cvar volume, 0..1.
+	volume float64
 }
 
 // newSounds returns nil when the machine has no sound device (Linux without
@@ -41,7 +43,7 @@ func newSounds() *sounds {
 			return nil
 		}
 	}
-	s := &sounds{ctx: audio.NewContext(sampleRate)}
+	s := &sounds{ctx: audio.NewContext(sampleRate), volume: 1}
 	rng := rand.New(rand.NewPCG(1, 2))
 	s.pcm[sndShot] = synth(0.09, func(t float64) float64 {
 		return (rng.Float64()*2 - 1) * math.Exp(-t*45) * 0.5
@@ -92,7 +94,11 @@ func (s *sounds) play(id soundID) {
 	if s == nil {
 		return
 	}
+	if s.volume <= 0 {
+		return
+	}
 	p := s.ctx.NewPlayerFromBytes(s.pcm[id])
+	p.SetVolume(s.volume)
 	p.Play()
 	s.live = append(s.live, p)
 }

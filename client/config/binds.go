@@ -15,6 +15,7 @@ var Actions = []struct{ Command, Label string }{
 	{"invnext", "Next weapon"},
 	{"+showscores", "Scores"},
 	{"messagemode", "Chat"},
+	{"messagemode2", "Team chat"},
 	{"incrementvar net_graph 0 3 1", "Cycle net_graph"},
 	{"+showhelp", "Controls help"},
 }
@@ -22,7 +23,8 @@ var Actions = []struct{ Command, Label string }{
 // DefaultBinds returns the keys of the game before bindings existed, as
 // bindings: WASD and the arrows move, mouse1 fires, mouse2 alternate
 // fire, R reloads, 1 and 2 pick a weapon, Q and the wheel cycle them, Tab
-// shows the scores, Y and Enter open the chat, F3 and N cycle net_graph,
+// shows the scores, Y and Enter open the chat, U the team chat (Source's
+// messagemode2), F3 and N cycle net_graph,
 // F1 shows the controls. (Esc and ` are fixed: the menu and the console.)
 func DefaultBinds() []Bind {
 	return []Bind{
@@ -35,7 +37,7 @@ func DefaultBinds() []Bind {
 		{"1", "slot1"}, {"2", "slot2"},
 		{"q", "invnext"}, {"mwheelup", "invnext"}, {"mwheeldown", "invnext"},
 		{"tab", "+showscores"},
-		{"y", "messagemode"}, {"enter", "messagemode"},
+		{"y", "messagemode"}, {"enter", "messagemode"}, {"u", "messagemode2"},
 		{"f3", "incrementvar net_graph 0 3 1"}, {"n", "incrementvar net_graph 0 3 1"},
 		{"f1", "+showhelp"},
 	}

@@ -91,6 +91,9 @@ type Options struct {
 	MaxPlayersLimit, MinTickRate, MaxTickRate int
 	// CanSpectate offers joining as a spectator.
 	CanSpectate bool
+	// HostPassword offers a join password on the host page (the server
+	// must support one).
+	HostPassword bool
 
 	// PlayBots starts a local game against bots (tickshot play).
 	PlayBots func(player string)
@@ -206,6 +209,9 @@ func (m *Menu) SetMessage(text string) {
 	m.show(scrMain)
 }
 
+// ShowMain goes to the main page (a game started from the menu ended).
+func (m *Menu) ShowMain() { m.show(scrMain) }
+
 // Message is the text shown under the title.
 func (m *Menu) Message() string { return m.message.Label }
 
@@ -228,6 +234,8 @@ func (m *Menu) show(s screen) {
 		m.refreshServers(true)
 		m.refreshRecent()
 		m.ui.SetFocusedWidget(m.join.addr)
+		m.join.addr.SelectAll() // typing replaces the last address
+
 	case scrSettings:
 		m.loadSettings()
 		m.ui.SetFocusedWidget(m.settings.first)
@@ -254,6 +262,9 @@ func (m *Menu) Update() {
 		m.refreshServers(false)
 	}
 	m.ui.Update()
+	if m.scr == scrJoin {
+		m.keepFocusedRowVisible()
+	}
 	switch {
 	case inpututil.IsKeyJustPressed(ebiten.KeyEscape):
 		switch m.scr {
@@ -355,8 +366,10 @@ func (m *Menu) joinWith(addr, password string) {
 func (m *Menu) Host() {
 	h := &m.host
 	o := HostOptions{Player: m.cfg.Name, Hostname: strings.TrimSpace(config.Clean(h.hostname.GetText())),
-		Map: m.opt.Maps[h.mapIdx], Bots: h.bots, MaxPlayers: h.maxPlayers, TickRate: h.tickRate,
-		Password: h.password.GetText()}
+		Map: m.opt.Maps[h.mapIdx], Bots: h.bots, MaxPlayers: h.maxPlayers, TickRate: h.tickRate}
+	if h.password != nil {
+		o.Password = h.password.GetText()
+	}
 	if o.Hostname == "" {
 		o.Hostname = m.cfg.Name + "'s game"
 	}

@@ -346,3 +346,28 @@ func TestScreenshots(t *testing.T) {
 		})
 	}
 }
+
+// The host page's choices reach Host: map, bots (never more than the
+// slots), slots, tick rate within the limits, name and password.
+func TestHostOptions(t *testing.T) {
+	var got []HostOptions
+	m := New(Options{DefaultName: "ann", Maps: []string{"arena", "range"}, MaxPlayersLimit: 8, MinTickRate: 20, MaxTickRate: 100,
+		HostPassword: true, Host: func(o HostOptions) { got = append(got, o) }})
+	m.show(scrHost)
+	m.Host()
+	if len(got) != 1 || got[0] != (HostOptions{Player: "ann", Hostname: "ann's game", Map: "arena", Bots: 3, MaxPlayers: 8, TickRate: 64}) {
+		t.Fatalf("defaults: %+v", got)
+	}
+	h := &m.host
+	h.mapIdx = 1
+	h.hostname.SetText(`  LAN "party"  `)
+	h.password.SetText("hunter2")
+	h.maxPlayers = nextOf([]int{2, 4, 8, 12}, 8, m.opt.MaxPlayersLimit) // wraps to 2 under the limit 8
+	h.bots = min(h.bots, h.maxPlayers)
+	h.tickRate = nextOf([]int{20, 32, 64, 100, 128}, 100, m.opt.MaxTickRate)
+	m.Host()
+	want := HostOptions{Player: "ann", Hostname: "LAN party", Map: "range", Bots: 2, MaxPlayers: 2, TickRate: 20, Password: "hunter2"}
+	if got[1] != want {
+		t.Errorf("host options %+v, want %+v", got[1], want)
+	}
+}

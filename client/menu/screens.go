@@ -17,6 +17,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"tickshot/client/config"
+	"tickshot/client/keys"
 	"tickshot/net/proto"
 )
 
@@ -42,6 +43,7 @@ type hostScreen struct {
 type joinScreen struct {
 	addr     *widget.TextInput
 	list     *widget.Container
+	scroll   *widget.ScrollContainer
 	rows     map[string]*widget.Button
 	servers  []Server
 	shown    string // the list as shown, to rebuild only on a change
@@ -182,10 +184,12 @@ func (m *Menu) buildHost() *widget.Container {
 		h.tickRate = max(h.tickRate, m.opt.MinTickRate)
 	})
 	col.AddChild(mapB, botsB, maxB, tickB)
-	col.AddChild(m.label("Password (empty: anyone may join)", &m.f.small, colDim))
-	h.password = widget.NewTextInput(widget.TextInputOpts.WidgetOpts(stretch()), widget.TextInputOpts.Secure(true),
-		widget.TextInputOpts.Validation(func(s string) (bool, *string) { return len(s) <= proto.MaxNameLen*2, nil }))
-	col.AddChild(h.password)
+	if m.opt.HostPassword {
+		col.AddChild(m.label("Password (empty: anyone may join)", &m.f.small, colDim))
+		h.password = widget.NewTextInput(widget.TextInputOpts.WidgetOpts(stretch()), widget.TextInputOpts.Secure(true),
+			widget.TextInputOpts.Validation(func(s string) (bool, *string) { return len(s) <= proto.MaxPasswordLen, nil }))
+		col.AddChild(h.password)
+	}
 	col.AddChild(m.label("Others on your network see it under Join a game.", &m.f.small, colDim))
 	h.start = m.button("Start", m.Host)
 	col.AddChild(row(m.button("Back", func() { m.show(scrMain) }), h.start))
@@ -211,11 +215,21 @@ func (m *Menu) buildJoin() *widget.Container {
 	j.lock, j.blank = lockImage(colWarn), ebiten.NewImage(18, 20)
 	j.rows = map[string]*widget.Button{}
 	col.AddChild(m.label(fmt.Sprintf("%-3s%-26s%-12s%9s%8s", "", "Server on your network", "Map", "Players", "Ping"), &m.f.mono, colDim))
-	j.list = widget.NewContainer(widget.ContainerOpts.WidgetOpts(stretch(), widget.WidgetOpts.MinSize(0, 180)),
-		widget.ContainerOpts.BackgroundImage(image.NewBorderedNineSliceColor(colDark, colFloor, 2)),
+	// The rows scroll inside a box of fixed height (six rows), so that the
+	// page does not move as servers come and go.
+	j.list = widget.NewContainer(widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.MinSize(0, listHeight)),
 		widget.ContainerOpts.Layout(widget.NewRowLayout(widget.RowLayoutOpts.Direction(widget.DirectionVertical),
 			widget.RowLayoutOpts.Padding(widget.NewInsetsSimple(4)), widget.RowLayoutOpts.Spacing(2))))
-	col.AddChild(j.list)
+	// A scroll container does not pass the theme to its content: the rows
+	// get it here, and are validated as they are added.
+	j.list.GetWidget().SetTheme(m.ui.PrimaryTheme)
+	j.list.Validate()
+	box := image.NewBorderedNineSliceColor(colDark, colFloor, 2)
+	j.scroll = widget.NewScrollContainer(widget.ScrollContainerOpts.Content(j.list), widget.ScrollContainerOpts.StretchContentWidth(),
+		widget.ScrollContainerOpts.Image(&widget.ScrollContainerImage{Idle: box, Disabled: box, Mask: box}),
+		widget.ScrollContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true, MaxHeight: listHeight}),
+			widget.WidgetOpts.ScrolledHandler(func(a *widget.WidgetScrolledEventArgs) { m.scrollList(-a.Y * 30) })))
+	col.AddChild(j.scroll)
 	j.status = m.label("", &m.f.small, colDim)
 	col.AddChild(j.status)
 	j.addr = widget.NewTextInput(widget.TextInputOpts.WidgetOpts(stretch()), widget.TextInputOpts.Placeholder("address: HOST or HOST:PORT"),
@@ -242,6 +256,35 @@ func (m *Menu) buildJoin() *widget.Container {
 	return root
 }
 
+// listHeight is the server list's height in pixels: six rows.
+const listHeight = 188
+
+// scrollList scrolls the server list by dy pixels.
+func (m *Menu) scrollList(dy float64) {
+	s := m.join.scroll
+	if over := s.ContentRect().Dy() - s.ViewRect().Dy(); over > 0 {
+		s.ScrollTop = min(max(s.ScrollTop+dy/float64(over), 0), 1)
+	}
+}
+
+// keepFocusedRowVisible scrolls the list to the row that has the keyboard.
+func (m *Menu) keepFocusedRowVisible() {
+	s := m.join.scroll
+	view := s.ViewRect()
+	for _, b := range m.join.rows {
+		if !b.IsFocused() {
+			continue
+		}
+		r := b.GetWidget().Rect
+		switch {
+		case r.Max.Y > view.Max.Y:
+			m.scrollList(float64(r.Max.Y - view.Max.Y))
+		case r.Min.Y < view.Min.Y:
+			m.scrollList(float64(r.Min.Y - view.Min.Y))
+		}
+	}
+}
+
 // lastServers is the LAN list as last polled.
 func (m *Menu) lastServers() []Server { return m.join.servers }
 
@@ -261,12 +304,20 @@ func (m *Menu) refreshServers(force bool) {
 	}
 	list := m.opt.Servers()
 	slices.SortStableFunc(list, func(a, b Server) int { return strings.Compare(a.Name+a.Addr, b.Name+b.Addr) })
+	// The rows stay while the same servers are listed (a row rebuilt
+	// between a press and its release would lose the click); their text
+	// follows the players and ping.
 	var key strings.Builder
 	for _, s := range list {
-		fmt.Fprintf(&key, "%s|%s|%s|%d|%d|%v|%d\n", s.Addr, s.Name, s.Map, s.Players, s.MaxPlayers, s.Password, s.Ping.Milliseconds())
+		fmt.Fprintf(&key, "%s|%v\n", s.Addr, s.Password)
 	}
 	j.servers = list
 	if key.String() == j.shown && !force {
+		for _, s := range list {
+			if b := j.rows[s.Addr]; b != nil && b.Text() != nil {
+				b.Text().Label = rowText(s)
+			}
+		}
 		return
 	}
 	j.shown = key.String()
@@ -290,7 +341,7 @@ func (m *Menu) refreshServers(force bool) {
 			widget.ButtonOpts.TextLabel(rowText(s)), // TextAndImage of v0.7.0 drops its label
 			widget.ButtonOpts.TextPosition(widget.TextPositionStart, widget.TextPositionCenter),
 			widget.ButtonOpts.TextPadding(&widget.Insets{Left: 8, Right: 8, Top: 4, Bottom: 4}),
-			widget.ButtonOpts.ClickedHandler(func(a *widget.ButtonClickedEventArgs) { m.rowClicked(s.Addr, a.OffsetX < 0 || a.OffsetY < 0) }))
+			widget.ButtonOpts.ClickedHandler(func(a *widget.ButtonClickedEventArgs) { m.rowClicked(s.Addr, byKeyboard(a)) }))
 		j.rows[s.Addr] = b
 		j.list.AddChild(b)
 		if s.Addr == focused {
@@ -317,15 +368,26 @@ func rowText(s Server) string {
 	return fmt.Sprintf("%-26s%-12s%9s%6d ms", name, s.Map, players, s.Ping.Milliseconds())
 }
 
-// rowClicked joins on a double click (two clicks on one row within 0.4
-// s) or on Enter (keyboard: the click has no position); a single click
-// selects and puts the address in the field.
+// byKeyboard tells a click made with Enter or Space on a focused button
+// from a mouse click: ebitenui reports the keyboard's at the button's far
+// corner (its size as the offset), or at -1, never inside it.
+func byKeyboard(a *widget.ButtonClickedEventArgs) bool {
+	r := a.Button.GetWidget().Rect
+	return a.OffsetX < 0 || a.OffsetY < 0 || a.OffsetX >= r.Dx() || a.OffsetY >= r.Dy()
+}
+
+// rowClicked joins on a double click (two clicks on one row within 0.5
+// s) or on Enter; a single click selects the row (the keyboard moves to
+// it, so Enter then joins) and puts the address in the field.
 func (m *Menu) rowClicked(addr string, keyboard bool) {
 	j := &m.join
 	now := m.now()
-	double := j.selected == addr && now.Sub(j.clickAt) < 400*time.Millisecond
+	double := j.selected == addr && now.Sub(j.clickAt) < 500*time.Millisecond
 	j.selected, j.clickAt = addr, now
 	j.addr.SetText(addr)
+	if b := j.rows[addr]; b != nil && !keyboard {
+		m.ui.SetFocusedWidget(b)
+	}
 	if keyboard || double {
 		m.JoinAddr(addr)
 	}
@@ -354,6 +416,7 @@ func (m *Menu) buildPassword() *widget.Container {
 	col.AddChild(p.title)
 	p.input = widget.NewTextInput(widget.TextInputOpts.WidgetOpts(stretch()), widget.TextInputOpts.Secure(true),
 		widget.TextInputOpts.Placeholder("password"),
+		widget.TextInputOpts.Validation(func(s string) (bool, *string) { return len(s) <= proto.MaxPasswordLen, nil }),
 		widget.TextInputOpts.SubmitHandler(func(a *widget.TextInputChangedEventArgs) { m.joinWith(p.addr, a.InputText) }))
 	col.AddChild(p.input)
 	col.AddChild(row(m.button("Cancel", func() { m.show(scrJoin) }), m.button("Join", func() { m.joinWith(p.addr, p.input.GetText()) })))
@@ -497,11 +560,11 @@ func (m *Menu) loadSettings() {
 
 func (m *Menu) refreshBinds() {
 	for _, a := range config.Actions {
-		keys := m.cfg.KeysOf(a.Command)
-		if len(keys) > 2 {
-			keys = append(keys[:2:2], "...")
+		ks := m.cfg.KeysOf(a.Command)
+		if len(ks) > 2 {
+			ks = append(ks[:2:2], "...")
 		}
-		k := strings.ToUpper(strings.Join(keys, ", "))
+		k := strings.ToUpper(strings.Join(ks, ", "))
 		if k == "" {
 			k = "(none)"
 		}
@@ -527,12 +590,12 @@ func (m *Menu) captureKey() {
 		return
 	}
 	name := ""
-	if keys := inpututil.AppendJustPressedKeys(nil); len(keys) > 0 {
-		name = KeyName(keys[0])
+	if pressed := inpututil.AppendJustPressedKeys(nil); len(pressed) > 0 {
+		name = keys.Name(pressed[0])
 	}
 	for b := ebiten.MouseButton0; b <= ebiten.MouseButtonMax; b++ {
-		if inpututil.IsMouseButtonJustPressed(b) {
-			name = MouseButtonName(b)
+		if n := keys.MouseButtonName(b); n != "" && inpututil.IsMouseButtonJustPressed(b) {
+			name = n
 		}
 	}
 	if _, wy := ebiten.Wheel(); wy > 0 {

@@ -23,7 +23,8 @@ type Command struct {
 
 // Commands lists every subcommand, in the order the help shows them.
 var Commands = []Command{
-	{"play", "", "start a local server with bots and open the game window (default)", true},
+	{"menu", "", "open the main menu: play, host, join, settings (the default without arguments)", true},
+	{"play", "", "start a local server with bots and open the game window (the default with flags only)", true},
 	{"server", "", "run a dedicated server, without a window", false},
 	{"connect", "HOST[:PORT]", "open the game window joined to a server (port 27015 if none)", true},
 	{"playdemo", "NAME|PATH", "play a demo recorded with the console's record NAME", true},
@@ -89,6 +90,9 @@ func NoDisplay(prog string, args []string, why string) (code int, text string, s
 		return 0, Usage(prog, true), true
 	}
 	cmd := "play"
+	if len(args) == 0 {
+		cmd = "menu"
+	}
 	if len(args) > 0 && (len(args[0]) == 0 || args[0][0] != '-') {
 		cmd = args[0]
 	}

@@ -43,7 +43,7 @@ func TestNoDisplay(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "tickshot play: no display (DISPLAY is not set), so the game window cannot open"},
+		{nil, "tickshot menu: no display (DISPLAY is not set), so the game window cannot open"},
 		{[]string{"--bots", "3"}, "tickshot play: no display"},
 		{[]string{"connect", "h"}, "tickshot connect: no display"},
 		{[]string{"server", "--bots", "2"}, "run `tickshot-server server --bots 2` instead"},

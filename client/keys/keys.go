@@ -1,6 +1,9 @@
 //go:build !headless
 
-package menu
+// Package keys names the keys, mouse buttons and wheel directions as
+// Source's `bind` does, for the console's bindings and the menu that
+// edits them.
+package keys
 
 import (
 	"strings"
@@ -23,8 +26,8 @@ var sourceKeyNames = map[ebiten.Key]string{
 	ebiten.KeyNumpadEnter: "kp_enter", ebiten.KeyBackquote: "`",
 }
 
-// KeyName is key's name in bind lines.
-func KeyName(k ebiten.Key) string {
+// Name is key's name in bind lines.
+func Name(k ebiten.Key) string {
 	if n, ok := sourceKeyNames[k]; ok {
 		return n
 	}
@@ -35,20 +38,30 @@ func KeyName(k ebiten.Key) string {
 	return strings.ToLower(s)
 }
 
+// sourceButtons are Source's mouse1..mouse5: left, right, middle, back,
+// forward (Ebiten numbers the middle button before the right one).
+var sourceButtons = [5]ebiten.MouseButton{ebiten.MouseButtonLeft, ebiten.MouseButtonRight,
+	ebiten.MouseButtonMiddle, ebiten.MouseButton3, ebiten.MouseButton4}
+
 // MouseButtonName is a mouse button's name in bind lines (mouse1..mouse5).
 func MouseButtonName(b ebiten.MouseButton) string {
-	return "mouse" + string(rune('1'+int(b)))
+	for i, s := range sourceButtons {
+		if s == b {
+			return "mouse" + string(rune('1'+i))
+		}
+	}
+	return ""
 }
 
 var keysByName map[string]ebiten.Key
 
-// KeyByName returns the key called name (KeyName's inverse); ok is false
+// ByName returns the key called name (Name's inverse); ok is false
 // for a mouse button, the wheel or an unknown name.
-func KeyByName(name string) (ebiten.Key, bool) {
+func ByName(name string) (ebiten.Key, bool) {
 	if keysByName == nil {
 		keysByName = map[string]ebiten.Key{}
 		for k := ebiten.Key(0); k <= ebiten.KeyMax; k++ {
-			keysByName[KeyName(k)] = k
+			keysByName[Name(k)] = k
 		}
 	}
 	k, ok := keysByName[strings.ToLower(name)]
@@ -58,20 +71,20 @@ func KeyByName(name string) (ebiten.Key, bool) {
 // MouseButtonByName returns the mouse button called name (mouse1..mouse5).
 func MouseButtonByName(name string) (ebiten.MouseButton, bool) {
 	if len(name) == 6 && strings.HasPrefix(name, "mouse") && name[5] >= '1' && name[5] <= '5' {
-		return ebiten.MouseButton(name[5] - '1'), true
+		return sourceButtons[name[5]-'1'], true
 	}
 	return 0, false
 }
 
-// KnownKey reports whether name is a key, mouse button or wheel direction
+// Known reports whether name is a key, mouse button or wheel direction
 // that `bind` takes.
-func KnownKey(name string) bool {
+func Known(name string) bool {
 	if name == "mwheelup" || name == "mwheeldown" {
 		return true
 	}
 	if _, ok := MouseButtonByName(name); ok {
 		return true
 	}
-	_, ok := KeyByName(name)
+	_, ok := ByName(name)
 	return ok
 }

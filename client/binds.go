@@ -1,0 +1,242 @@
+//go:build !headless
+
+package client
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"tickshot/client/config"
+	"tickshot/client/keys"
+)
+
+// Key bindings, as Source's `bind KEY COMMAND`: a key held runs a "+"
+// command for as long as it is down (+forward, +attack, +showscores); any
+// other command runs once per press, as a console line (slot1, invnext,
+// messagemode, "incrementvar net_graph 0 3 1"). The defaults are the keys
+// the game had before bindings (config.DefaultBinds); config.cfg, written
+// by the menu, and autoexec.cfg may change them.
+
+// binding is one bound key, resolved to what Ebiten reports.
+type binding struct {
+	name, command string
+	key           ebiten.Key
+	mouse         ebiten.MouseButton
+	kind          int // bindKey, bindMouse, bindWheelUp, bindWheelDown
+}
+
+const (
+	bindKey = iota
+	bindMouse
+	bindWheelUp
+	bindWheelDown
+)
+
+// binds is the window's key bindings, in binding order.
+type binds struct{ list []binding }
+
+// defaultBinds are the default bindings, for sources without a window's
+// (BotInput's UI keys).
+var defaultBinds = newBinds()
+
+func newBinds() *binds {
+	b := &binds{}
+	for _, d := range config.DefaultBinds() {
+		_ = b.bind(d.Key, d.Command)
+	}
+	return b
+}
+
+// bind binds key (a keys.Name) to command, replacing its old binding.
+func (b *binds) bind(key, command string) error {
+	key = strings.ToLower(key)
+	bd := binding{name: key, command: command}
+	switch {
+	case key == "mwheelup":
+		bd.kind = bindWheelUp
+	case key == "mwheeldown":
+		bd.kind = bindWheelDown
+	default:
+		if m, ok := keys.MouseButtonByName(key); ok {
+			bd.kind, bd.mouse = bindMouse, m
+		} else if k, ok := keys.ByName(key); ok {
+			bd.kind, bd.key = bindKey, k
+		} else {
+			return fmt.Errorf("%q is not a key name (a..z, 0..9, f1..f12, uparrow, space, enter, tab, shift, ctrl, alt, mouse1..mouse5, mwheelup, mwheeldown, ...)", key)
+		}
+	}
+	for i := range b.list {
+		if b.list[i].name == key {
+			b.list[i] = bd
+			return nil
+		}
+	}
+	b.list = append(b.list, bd)
+	return nil
+}
+
+func (b *binds) unbind(key string) bool {
+	key = strings.ToLower(key)
+	for i := range b.list {
+		if b.list[i].name == key {
+			b.list = append(b.list[:i], b.list[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// command returns what key is bound to ("" when nothing).
+func (b *binds) command(key string) string {
+	for _, bd := range b.list {
+		if bd.name == strings.ToLower(key) {
+			return bd.command
+		}
+	}
+	return ""
+}
+
+func (bd *binding) down() bool {
+	switch bd.kind {
+	case bindKey:
+		return ebiten.IsKeyPressed(bd.key)
+	case bindMouse:
+		return ebiten.IsMouseButtonPressed(bd.mouse)
+	}
+	return bd.pressed() // a wheel turn is down for the frame it happens in
+}
+
+func (bd *binding) pressed() bool {
+	switch bd.kind {
+	case bindKey:
+		return inpututil.IsKeyJustPressed(bd.key)
+	case bindMouse:
+		return inpututil.IsMouseButtonJustPressed(bd.mouse)
+	}
+	_, wy := ebiten.Wheel()
+	return (bd.kind == bindWheelUp && wy > 0) || (bd.kind == bindWheelDown && wy < 0)
+}
+
+// down reports whether a key bound to command is held.
+func (b *binds) down(command string) bool {
+	if b == nil {
+		return false
+	}
+	for i := range b.list {
+		if b.list[i].command == command && b.list[i].down() {
+			return true
+		}
+	}
+	return false
+}
+
+// pressed reports whether a key bound to command went down this frame.
+func (b *binds) pressed(command string) bool {
+	if b == nil {
+		return false
+	}
+	for i := range b.list {
+		if b.list[i].command == command && b.list[i].pressed() {
+			return true
+		}
+	}
+	return false
+}
+
+// pressedCommands returns the commands of the keys pressed this frame
+// that the input sources do not read themselves ("+" commands, slots,
+// invnext, messagemode, messagemode2), to be run as console lines:
+// "incrementvar net_graph 0 3 1" and any console line a player binds. It
+// allocates only when a key was pressed.
+func (b *binds) pressedCommands() []string {
+	var out []string
+	for i := range b.list {
+		bd := &b.list[i]
+		switch bd.command {
+		case "slot1", "slot2", "invnext", "messagemode", "messagemode2":
+			continue
+		}
+		if !strings.HasPrefix(bd.command, "+") && bd.pressed() {
+			out = append(out, bd.command)
+		}
+	}
+	return out
+}
+
+// execBind runs the console's bind, unbind, unbindall and incrementvar.
+func (g *Game) execBind(name string, args []string) string {
+	switch name {
+	case "bind":
+		switch len(args) {
+		case 0:
+			return consoleCommands["bind"]
+		case 1:
+			if c := g.binds.command(args[0]); c != "" {
+				return fmt.Sprintf("%q = %q", args[0], c)
+			}
+			return fmt.Sprintf("%q is not bound", args[0])
+		}
+		if err := g.binds.bind(args[0], strings.Join(args[1:], " ")); err != nil {
+			return "error: " + err.Error()
+		}
+		return ""
+	case "unbind":
+		if len(args) != 1 {
+			return consoleCommands["unbind"]
+		}
+		g.binds.unbind(args[0])
+		return ""
+	case "unbindall":
+		g.binds.list = nil
+		return ""
+	case "incrementvar":
+		return g.incrementVar(args)
+	}
+	return ""
+}
+
+// incrementVar is Source's `incrementvar CVAR MIN MAX DELTA`: add DELTA,
+// wrapping from past MAX to MIN (and below MIN to MAX).
+func (g *Game) incrementVar(args []string) string {
+	if len(args) != 4 {
+		return consoleCommands["incrementvar"]
+	}
+	v := g.cvars.Lookup(args[0])
+	if v == nil {
+		return fmt.Sprintf("unknown cvar %q", args[0])
+	}
+	var n [3]float64
+	for i, a := range args[1:] {
+		f, err := strconv.ParseFloat(a, 64)
+		if err != nil {
+			return "error: " + consoleCommands["incrementvar"]
+		}
+		n[i] = f
+	}
+	x := v.Float() + n[2]
+	if x > n[1] {
+		x = n[0]
+	} else if x < n[0] {
+		x = n[1]
+	}
+	if err := g.setCvar(v.Name, formatNumber(x)); err != nil {
+		return "error: " + err.Error()
+	}
+	return fmt.Sprintf("%s = %s", v.Name, v.String())
+}
+
+// bindList is the bindings as `bind` lines, sorted by key (the console's
+// `bind` without arguments shows the usage; `binds` lists them).
+func (g *Game) bindList() string {
+	lines := make([]string, 0, len(g.binds.list))
+	for _, bd := range g.binds.list {
+		lines = append(lines, fmt.Sprintf("bind %s %s", config.Quote(bd.name), config.Quote(bd.command)))
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,120 @@
+//go:build !headless && !js
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"tickshot/client"
+	"tickshot/client/config"
+	"tickshot/client/menu"
+	"tickshot/game"
+	"tickshot/net/lan"
+	"tickshot/server"
+)
+
+// cmdMenu opens the window on the main menu (client/menu): `tickshot`
+// without arguments. Games started from it run their local server in this
+// process and stop it when the player goes back to the menu.
+func cmdMenu(args []string, stderr io.Writer) int {
+	fs := newFlags("menu", "Usage: tickshot menu [flags]\n\nOpens the main menu (what `tickshot` without arguments does): type a name, then\nplay against bots, host a game others on your network can join, join one from\nthe list of servers on your network or by address, or change the settings.\nThe name, settings and key bindings are kept in config.cfg in the user config\ndirectory (tickshot/), the servers joined in recent.txt beside it.", stderr)
+	cf := addClientFlags(fs)
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if refused(stderr, "menu", noArgs(fs), cf.check()) {
+		return 2
+	}
+	dir, err := config.Dir()
+	if err != nil {
+		dir = "" // nothing is kept
+	} else if _, err := config.Load(dir); err != nil {
+		fmt.Fprintf(stderr, "%s menu: %v (the rest of the file is used)\n", prog, err)
+	}
+	settings, name := cf.settings, *cf.name // the name: --name, config.cfg's, or $USER
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	opts := cf.options("", "Tickshot")
+	opts.Config.Name = name
+	opts.Quit = interrupted()
+	client.UseMenu(&opts, client.MenuOptions{
+		Dir: dir, Settings: settings, DefaultName: name,
+		Servers: lanServers(), CanSpectate: true,
+		Maps: game.MapNames(), MaxPlayersLimit: server.MaxPlayersLimit,
+		MinTickRate: server.MinTickRate, MaxTickRate: server.MaxTickRate,
+		PlayBots: func(player string) (client.LocalServer, error) {
+			// Today's `tickshot play`: three bots, loopback only, and the
+			// first game easier.
+			marker := firstGameMarker()
+			cfg := server.Config{Addr: "127.0.0.1:0", TickRate: server.DefaultTickRate, Bots: 3, Logger: logger,
+				Cvars: firstGameCvars(nil, marker), LAN: true, Hostname: player + "'s game"}
+			return startLocal(cfg, marker)
+		},
+		Host: func(o menu.HostOptions) (client.LocalServer, error) {
+			cfg := server.Config{Addr: server.DefaultAddr, TickRate: o.TickRate, MaxPlayers: o.MaxPlayers, Bots: o.Bots,
+				Map: o.Map, Logger: logger, Hostname: o.Hostname, LAN: true, Password: o.Password}
+			return startLocal(cfg, "")
+		},
+	})
+	if err := client.Run(opts); err != nil {
+		fmt.Fprintf(stderr, "%s: %s\n", prog, explain(err, opts.Addr))
+		return 1
+	}
+	return 0
+}
+
+// lanServers returns the menu's LAN list: a net/lan browser, started
+// the first time the Join page asks and kept until the program ends.
+func lanServers() func() []menu.Server {
+	var b *lan.Browser
+	var failed error
+	return func() []menu.Server {
+		if b == nil && failed == nil {
+			b, failed = lan.NewBrowser()
+		}
+		if b == nil {
+			return nil
+		}
+		var out []menu.Server
+		for _, s := range b.Servers() {
+			out = append(out, menu.Server{Addr: s.Addr, Name: s.Name, Map: s.Map, Players: s.Players, Bots: s.Bots,
+				Spectators: s.Spectators, MaxPlayers: s.MaxPlayers, Password: s.Password, Ping: s.Ping})
+		}
+		return out
+	}
+}
+
+// localServer is a server started from the menu, in this process.
+type localServer struct {
+	*server.Server
+	cancel context.CancelFunc
+	done   chan error
+	marker string // the first-game marker to write when it stops ("": none)
+}
+
+// startLocal starts a server with cfg and runs it until Stop.
+func startLocal(cfg server.Config, marker string) (*localServer, error) {
+	srv, err := server.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := srv.Listen(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	l := &localServer{Server: srv, cancel: cancel, done: make(chan error, 1), marker: marker}
+	go func() { l.done <- srv.Run(ctx) }()
+	return l, nil
+}
+
+// Stop shuts the server down (its players are told) and waits for it.
+func (l *localServer) Stop() {
+	l.cancel()
+	if err := <-l.done; err != nil {
+		fmt.Fprintln(os.Stderr, prog+": local server:", err)
+	}
+	markPlayed(l.marker)
+}
