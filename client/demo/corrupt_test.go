@@ -115,6 +115,35 @@ func TestDamagedDemos(t *testing.T) {
 			}
 		})
 	}
+	// A frame that decodes but that the client refuses when it applies it
+	// (an entity delta that runs past its end): playback stops with an
+	// error at that record.
+	var buf bytes.Buffer
+	r := &Recorder{f: nopCloser{&buf}, w: bufio.NewWriter(&buf)}
+	start := time.Unix(1700000000, 0)
+	acc := proto.MustEncode(&proto.Accept{PlayerID: 3, TickRate: 64, Map: "arena", Tick: 100, UpdateRate: 20})
+	r.begin(netclient.DemoStart{Accept: acc, AcceptAt: start, Start: start, PlayerID: 3, TickRate: 64, Map: "arena", Name: "x", Config: netclient.DefaultConfig("x")})
+	r.Packet(proto.MustEncode(&proto.Snapshot{Tick: 101, Seq: 1, Self: proto.SelfState{Ammo: []uint8{20, 4}}, EntityDelta: []byte{5, 0x01, 0xff}}), start.Add(time.Millisecond))
+	bad := int64(r.Bytes)
+	r.Packet(proto.MustEncode(&proto.Snapshot{Tick: 104, Seq: 2, Self: proto.SelfState{Ammo: []uint8{20, 4}}}), start.Add(50*time.Millisecond))
+	r.Stop(nil, "end")
+	d, err := readBytes(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPlayer(d, netclient.DefaultConfig(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = p.Advance(time.Second)
+	var de *Error
+	if !errors.As(err, &de) || !strings.Contains(err.Error(), "the client refused the frame: protocol error: bad entity delta") {
+		t.Fatalf("playing a bad entity delta: %v", err)
+	}
+	if de.Offset >= bad {
+		t.Errorf("the error names byte %d, after the bad record (which ends at %d)", de.Offset, bad)
+	}
+	p.Close()
 	// Cut anywhere: an error or a shorter demo, never a panic; cut inside
 	// a record, an error at or before the cut.
 	for n := range len(good) {

@@ -206,7 +206,7 @@ func (p *Player) apply(r *Record) error {
 	if err != nil {
 		var ce *netclient.ClosedError
 		if errors.As(err, &ce) {
-			err = fmt.Errorf("the client refused it: %s", ce.Reason)
+			err = fmt.Errorf("the client refused the frame: %s", ce.Reason)
 		}
 		p.err = &Error{p.Demo.File, r.Offset, err.Error()}
 	}

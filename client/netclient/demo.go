@@ -313,7 +313,7 @@ func (c *Client) DeliverDemo(n int, wait time.Duration) error {
 	select {
 	case <-c.conn.Done():
 		reason, _ := c.conn.Reason()
-		return fmt.Errorf("client refused a frame: %s", reason)
+		return fmt.Errorf("the client refused the frame: %s", reason)
 	default:
 	}
 	return c.err
