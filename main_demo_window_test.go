@@ -111,3 +111,55 @@ func TestPlaydemoRefusesDamagedFile(t *testing.T) {
 		t.Fatalf("playdemo of a damaged file: %v\n%s", err, out)
 	}
 }
+
+// TestWindowDemoKeys plays a demo and drives it with xdotool as a person
+// would: Space pauses, ] doubles the speed, → jumps 5 s on; Esc leaves.
+func TestWindowDemoKeys(t *testing.T) {
+	if _, err := exec.LookPath("xdotool"); err != nil {
+		t.Fatal("xdotool is not installed (make deps installs it)")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "keys.dem")
+	recordDemo(t, path, 9*time.Second)
+	rep := filepath.Join(dir, "report.json")
+	game := exec.Command(binPath, "playdemo", path, "--nosound", "--exit-report", rep, "--width", "640", "--height", "360")
+	var stderr strings.Builder
+	game.Stderr = &stderr
+	if err := game.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- game.Wait() }()
+	wid := strings.Fields(xdo(t, "search", "--sync", "--name", "Tickshot - demo"))[0]
+	time.Sleep(1500 * time.Millisecond)
+	xdo(t, "windowfocus", "--sync", wid)
+	xdo(t, "key", "space")
+	time.Sleep(300 * time.Millisecond)
+	xdo(t, "key", "bracketright")
+	time.Sleep(300 * time.Millisecond)
+	xdo(t, "key", "Right")
+	time.Sleep(1500 * time.Millisecond) // paused: the clock stays
+	xdo(t, "key", "Escape")
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("tickshot playdemo: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		_ = game.Process.Kill()
+		t.Fatal("Esc did not close the demo")
+	}
+	r := readReport(t, rep)
+	if r.Demo == nil {
+		t.Fatalf("no demo in the report: %+v", r)
+	}
+	d := *r.Demo
+	t.Logf("demo state at the end: %+v", d)
+	if !d.Paused || d.Scale != 2 || d.Error != "" {
+		t.Errorf("after Space and ]: paused %v, speed ×%v, error %q", d.Paused, d.Scale, d.Error)
+	}
+	// Paused after a second or two of play, then 5 s on.
+	if d.TimeMs < 5500 || d.TimeMs > 8500 || d.Tick == 0 {
+		t.Errorf("after → the demo is at %.0f ms (tick %d), want 5 s past the pause", d.TimeMs, d.Tick)
+	}
+}

@@ -306,6 +306,8 @@ type Report struct {
 	ProblemsShown       int     `json:"problems_shown"`
 	ProblemShownAfterMs float64 `json:"problem_shown_after_ms,omitempty"`
 	ProblemWorstMs      float64 `json:"problem_worst_ms,omitempty"`
+	// Demo is the playback's state while a demo plays (demo_scene.go).
+	Demo *DemoReport `json:"demo,omitempty"`
 }
 
 // sceneReporter is a scene that fills the report's phase and its own parts

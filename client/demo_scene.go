@@ -232,8 +232,26 @@ func (s *demoScene) OnLeave(*SceneContext) {
 	s.p.Close()
 }
 
-// report names the phase.
-func (s *demoScene) report(r *Report) { r.Phase = "demo" }
+// DemoReport is the state of demo playback in a Report.
+type DemoReport struct {
+	File   string  `json:"file"`
+	TimeMs float64 `json:"time_ms"` // the demo clock
+	Tick   uint32  `json:"tick"`    // the newest snapshot played
+	Scale  float64 `json:"scale"`   // demo_timescale
+	Paused bool    `json:"paused"`
+	Done   bool    `json:"done"`
+	Error  string  `json:"error,omitempty"`
+}
+
+// report names the phase and the playback's state.
+func (s *demoScene) report(r *Report) {
+	r.Phase = "demo"
+	p := s.p
+	r.Demo = &DemoReport{File: p.Demo.File, TimeMs: float64(p.T.Microseconds()) / 1000, Tick: p.Tick(), Scale: p.Scale, Paused: p.Paused, Done: p.Done()}
+	if s.err != nil {
+		r.Demo.Error = s.err.Error()
+	}
+}
 
 // seek runs a seek and takes the client it leaves (a new one after a
 // seek backwards), dropping the events and effects it ran through.
@@ -350,6 +368,10 @@ const demoBarH = 34
 // as in a window the bar's height shorter, so the HUD stays whole), then
 // the bar.
 func (s *demoScene) Draw(screen *ebiten.Image) {
+	if s.g.c != s.c { // left in this frame's Update (Esc): the window closes
+		screen.Fill(colBG)
+		return
+	}
 	h := s.g.h
 	s.g.h = max(h-demoBarH, 100)
 	s.playScene.Draw(screen)
