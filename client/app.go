@@ -114,6 +114,7 @@ type Game struct {
 	// played (demo_scene.go).
 	rec       *demo.Recorder
 	recClient *netclient.Client
+	recName   string // "REC NAME", drawn while recording
 	demo      *demoScene
 	demoScale *cvar.Float // demo_timescale
 }

@@ -134,7 +134,7 @@ func (g *Game) startRecording(name string) string {
 	if err != nil {
 		return "record: " + err.Error()
 	}
-	g.rec, g.recClient = r, g.c
+	g.rec, g.recClient, g.recName = r, g.c, "REC "+name
 	if g.c.HaveSnapshot() {
 		return "recording to " + path + " (from the next full snapshot)"
 	}
@@ -411,6 +411,18 @@ func (s *demoScene) drawBar(screen *ebiten.Image) {
 	left := fmt.Sprintf("DEMO  %s / %s   tick %d   %s", clockText(p.T), clockText(p.Demo.Duration), p.Tick(), state)
 	drawText(screen, left, 15, true, 10, y+12, 0, colDemoFill)
 	drawText(screen, "Space pause  [ ] speed  ←/→ 5 s  Esc leave", 13, false, W-10, y+14, 2, colDim)
+}
+
+// drawRecording marks a recording in the top left corner: a red dot and
+// the demo's name (Source shows nothing; a player should know).
+func (g *Game) drawRecording(screen *ebiten.Image) {
+	if g.rec == nil || g.c == nil {
+		return
+	}
+	b := &batch
+	b.use(screen)
+	b.rect(12, 40, 10, 10, colHPBad)
+	drawText(screen, g.recName, 14, true, 28, 37, 0, colHPBad)
 }
 
 // clockText writes d as m:ss.s.

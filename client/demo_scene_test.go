@@ -61,6 +61,19 @@ func TestConsoleRecordAndPlaydemo(t *testing.T) {
 	if !strings.Contains(out, "recording to "+path) {
 		t.Fatalf("record duel: %q", out)
 	}
+	onFrame(func(screen *ebiten.Image) {
+		// A frame of the recording marks it (REC at the top left); what
+		// the world draws is left out of the atlas' sprite slots by
+		// drawing only the mark.
+		img := ebiten.NewImage(testScreenW, testScreenH)
+		defer img.Deallocate()
+		batch.use(img)
+		g.drawRecording(img)
+		batch.flush()
+		if r, _, _, _ := img.At(16, 44).RGBA(); r>>8 != 0xe0 {
+			t.Errorf("no recording mark: %x at (16, 44)", r>>8)
+		}
+	})
 	if out := g.exec("record again"); !strings.Contains(out, "already recording") {
 		t.Errorf("a second record: %q", out)
 	}

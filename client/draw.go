@@ -75,6 +75,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	batch.use(screen)
 	batch.flush()
 	g.scenes.Draw(screen)
+	g.drawRecording(screen) // demo_scene.go
 	g.drawConsole(screen)
 	batch.flush()
 	g.maybeScreenshot(screen)
