@@ -241,6 +241,10 @@ func TestMenuJoinsServer(t *testing.T) {
 	click(t, wid, menuX, menuJoinY)
 	time.Sleep(500 * time.Millisecond)
 	xdo(t, "type", "--delay", "40", addr)
+	// ebitenui's text input takes typed characters and a command key in
+	// separate steps: an Enter in the same frame as the last characters is
+	// lost. Give the typing a frame first, as a person's pause does.
+	time.Sleep(300 * time.Millisecond)
 	xdo(t, "key", "Return")
 	waitPlayers(t, addr, []string{"bob"}, out, srvOut)
 	waitScreen(t, wid, 20*time.Second, "the game joined by address", isGame)
