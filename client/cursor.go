@@ -16,6 +16,14 @@ type crosshair struct {
 	captured     bool
 }
 
+// release gives the pointer back (leaving the game: the menu needs it).
+func (c *crosshair) release() {
+	if c.captured {
+		ebiten.SetCursorMode(ebiten.CursorModeVisible)
+		c.captured = false
+	}
+}
+
 // update moves the crosshair by this frame's mouse motion and returns it
 // (g nil: the pointer, as at sensitivity 1).
 func (c *crosshair) update(g *Game) (float64, float64) {

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"tickshot/client/netclient"
 	"tickshot/game"
 	"tickshot/net/proto"
@@ -64,7 +62,9 @@ func (p *playScene) OnEnter(*SceneContext) { p.g.c = p.c }
 
 // OnLeave closes the connection if it is still the window's.
 func (p *playScene) OnLeave(*SceneContext) {
-	ebiten.SetCursorMode(ebiten.CursorModeVisible) // sensitivity may have captured it
+	if km, ok := p.g.input.(*KeyboardMouse); ok {
+		km.cross.release() // sensitivity may have captured the pointer
+	}
 	if p.g.c == p.c {
 		p.g.disconnect("left the game")
 	}
