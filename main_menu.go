@@ -22,11 +22,12 @@ import (
 // process and stop it when the player goes back to the menu.
 func cmdMenu(args []string, stderr io.Writer) int {
 	fs := newFlags("menu", "Usage: tickshot menu [flags]\n\nOpens the main menu (what `tickshot` without arguments does): type a name, then\nplay against bots, host a game others on your network can join, join one from\nthe list of servers on your network or by address, or change the settings.\nThe name, settings and key bindings are kept in config.cfg in the user config\ndirectory (tickshot/), the servers joined in recent.txt beside it.", stderr)
+	hostAddr := fs.String("addr", server.DefaultAddr, "listen address of a game hosted from the menu (Host a game), HOST:PORT")
 	cf := addClientFlags(fs)
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	if refused(stderr, "menu", noArgs(fs), cf.check()) {
+	if refused(stderr, "menu", noArgs(fs), checkListenAddr("addr", *hostAddr), cf.check()) {
 		return 2
 	}
 	dir, err := config.Dir()
@@ -54,7 +55,7 @@ func cmdMenu(args []string, stderr io.Writer) int {
 			return startLocal(cfg, marker)
 		},
 		Host: func(o menu.HostOptions) (client.LocalServer, error) {
-			cfg := server.Config{Addr: server.DefaultAddr, TickRate: o.TickRate, MaxPlayers: o.MaxPlayers, Bots: o.Bots,
+			cfg := server.Config{Addr: *hostAddr, TickRate: o.TickRate, MaxPlayers: o.MaxPlayers, Bots: o.Bots,
 				Map: o.Map, Logger: logger, Hostname: o.Hostname, LAN: true, Password: o.Password}
 			return startLocal(cfg, "")
 		},

@@ -310,3 +310,98 @@ func statusNames(t *testing.T, addr string) []string {
 	}
 	return names
 }
+
+// startMenuArgs is startMenu for a second window: its own config dir and
+// args, its window found by process id.
+func startMenuArgs(t *testing.T, args ...string) (*exec.Cmd, string, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir())
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_, _ = cmd.Process.Wait()
+		}
+	})
+	wid := strings.Fields(xdo(t, "search", "--sync", "--onlyvisible", "--pid", strconv.Itoa(cmd.Process.Pid), "--name", "^Tickshot$"))[0]
+	return cmd, wid, out
+}
+
+// front raises and focuses a window.
+func front(t *testing.T, wid string) {
+	xdo(t, "windowraise", wid)
+	xdo(t, "windowfocus", "--sync", wid)
+	time.Sleep(300 * time.Millisecond)
+}
+
+// TestMenuHostAndJoin is the "done when" between two windows on
+// one machine: the first hosts a game from the menu (Host a game, a
+// server name, Start), the second finds it in its LAN list and joins with
+// a click and Enter; the host's server lists both; when the host goes
+// back to the menu its server stops.
+func TestMenuHostAndJoin(t *testing.T) {
+	port := pickPort(t)
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	host, hostWid, hostOut := startMenuArgs(t, "menu", "--nosound", "--name", "hostess", "--addr", addr)
+	front(t, hostWid)
+	waitScreen(t, hostWid, 20*time.Second, "the host's menu", isMenu)
+	click(t, hostWid, menuX, 396) // Host a game
+	time.Sleep(500 * time.Millisecond)
+	click(t, hostWid, menuX, 259) // Server name; "!" sorts it first in the list
+	xdo(t, "type", "--delay", "40", "!hosted "+strconv.Itoa(port))
+	time.Sleep(300 * time.Millisecond)
+	click(t, hostWid, 737, 615) // Start
+	waitPlayers(t, addr, []string{"hostess"}, hostOut, hostOut)
+	waitScreen(t, hostWid, 20*time.Second, "the host's game", isGame)
+
+	// The guest's window on top of the host's: the X server keeps no
+	// pixels of a covered window, so the host's is unmapped meanwhile.
+	xdo(t, "windowunmap", "--sync", hostWid)
+	guest, guestWid, guestOut := startMenuArgs(t, "menu", "--nosound", "--name", "guest")
+	front(t, guestWid)
+	waitScreen(t, guestWid, 20*time.Second, "the guest's menu", isMenu)
+	click(t, guestWid, menuX, menuJoinY)
+	start := time.Now()
+	for countColour(grabWindow(t, guestWid), image.Rect(300, 260, 1000, 279), 0x22, 0x26, 0x2d) <= 2000 {
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("the hosted game is not in the guest's LAN list after 10 s\nhost:\n%s\nguest:\n%s", hostOut.String(), guestOut.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Logf("the hosted game appeared in the guest's LAN list after %v", time.Since(start).Round(100*time.Millisecond))
+	click(t, guestWid, 640, 269)
+	time.Sleep(800 * time.Millisecond)
+	xdo(t, "key", "Return")
+	waitPlayers(t, addr, []string{"hostess", "guest"}, hostOut, guestOut)
+	waitScreen(t, guestWid, 20*time.Second, "the guest's game", isGame)
+
+	// The host leaves: its server stops, and the guest is told.
+	xdo(t, "windowunmap", "--sync", guestWid)
+	xdo(t, "windowmap", "--sync", hostWid)
+	front(t, hostWid)
+	xdo(t, "key", "Escape")
+	waitScreen(t, hostWid, 20*time.Second, "the host's menu after Esc", isMenu)
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(250 * time.Millisecond) {
+		resp, err := http.Get("http://" + addr + "/status")
+		if err != nil {
+			break
+		}
+		resp.Body.Close()
+		if time.Now().After(end) {
+			t.Fatal("the hosted server still answers 10 s after the host went back to the menu")
+		}
+	}
+	click(t, hostWid, menuX, menuQuitY)
+	waitExit(t, host, hostOut)
+	xdo(t, "windowmap", "--sync", guestWid)
+	front(t, guestWid)
+	xdo(t, "key", "Escape") // the error screen ("Disconnected"): Esc goes to the menu
+	waitScreen(t, guestWid, 20*time.Second, "the guest's menu", isMenu)
+	click(t, guestWid, menuX, menuQuitY)
+	waitExit(t, guest, guestOut)
+}
