@@ -165,14 +165,19 @@ func waitExit(t *testing.T, cmd *exec.Cmd, out *syncBuffer) {
 }
 
 // TestMenuPlayBotsAndBack: `tickshot` opens the menu; a name is typed and
-// "Play against bots" clicked: the arena is drawn; Esc brings the menu
-// back (the local server stopped); Quit closes the window. The name is
-// in config.cfg, and the first game was marked played.
+// "Play against bots" chosen with Down and Enter: the arena is drawn; Esc
+// brings the menu back (the local server stopped); a click on Quit closes
+// the window. The name is in config.cfg, and the first game was marked
+// played.
 func TestMenuPlayBotsAndBack(t *testing.T) {
 	cmd, wid, dir, out := startMenu(t)
 	waitScreen(t, wid, 20*time.Second, "the menu", isMenu)
 	typeName(t, wid, "alice")
-	click(t, wid, menuX, menuPlayY)
+	// The keyboard: Down moves from the name field to Play, Enter presses it.
+	time.Sleep(300 * time.Millisecond)
+	xdo(t, "key", "Down")
+	time.Sleep(300 * time.Millisecond)
+	xdo(t, "key", "Return")
 	waitScreen(t, wid, 30*time.Second, "the game against bots", isGame)
 	time.Sleep(500 * time.Millisecond)
 	xdo(t, "key", "Escape")
