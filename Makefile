@@ -9,7 +9,7 @@ TESTPKGS := chromium qemu-user-static
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Packages whose tests need no display (everything but the window). -p 1 runs one
 # package at a time: several tests measure timing (RTT, snapshot rates) over loopback.
-NOWINDOW = $$($(GO) list ./... | grep -v -x -e tickshot -e tickshot/client)
+NOWINDOW = $$($(GO) list ./... | grep -v -x -e tickshot -e tickshot/client -e tickshot/client/menu)
 
 .PHONY: play test deps test-deps build server wasm vet test-unit test-window test-browser measure-browser crosstarget bench clean
 
@@ -67,7 +67,7 @@ test-unit: test-deps server
 	$(GO) test -race -count=1 -p 1 $(NOWINDOW)
 
 test-window: deps
-	xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -race -count=1 -v -run . . ./client
+	xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -race -count=1 -v -run . . ./client ./client/menu
 
 # The browser client's end-to-end tests alone (headless Chromium).
 test-browser: test-deps server

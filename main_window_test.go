@@ -461,3 +461,33 @@ func TestWindowLagCompensationAsSeen(t *testing.T) {
 		t.Errorf("the server refused %d of %d shots' claimed render times", len(r.ImpactErrors)-claimed, len(r.ImpactErrors))
 	}
 }
+
+// TestWindowEscQuitLeavesCleanly: in a game started with `tickshot play`
+// (no menu to go back to) Esc opens the pause prompt and Q leaves; the
+// window closes with status 0. It used to panic: leaving the game
+// disconnected the client and the game scene was drawn once more without it.
+func TestWindowEscQuitLeavesCleanly(t *testing.T) {
+	game := exec.Command(binPath, "play", "--nosound", "--bots", "1", "--sv", "mp_gamemode=tdm", "--width", "640", "--height", "360")
+	var out syncBuffer
+	game.Stdout, game.Stderr = &out, &out
+	if err := game.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- game.Wait() }()
+	wid := strings.Fields(xdo(t, "search", "--sync", "--name", "Tickshot"))[0]
+	time.Sleep(3 * time.Second) // connected, in the game
+	xdo(t, "windowfocus", "--sync", wid)
+	xdo(t, "key", "Escape")
+	time.Sleep(500 * time.Millisecond)
+	xdo(t, "key", "q")
+	select {
+	case err := <-done:
+		if err != nil || strings.Contains(out.String(), "panic") {
+			t.Fatalf("Esc, Q: %v\n%s", err, out.String())
+		}
+	case <-time.After(20 * time.Second):
+		_ = game.Process.Kill()
+		t.Fatalf("Esc, Q did not close the window\n%s", out.String())
+	}
+}

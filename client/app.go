@@ -238,7 +238,15 @@ func (g *Game) Update() error {
 		g.sound.update()
 	}
 	g.bridgeUpdate()
-	return g.scenes.Update()
+	if err := g.scenes.Update(); err != nil {
+		return err
+	}
+	if g.quit {
+		// A scene closed the window (Home without a menu, after leaving
+		// its game): end before drawing a scene whose client is gone.
+		return ebiten.Termination
+	}
+	return nil
 }
 
 // Report is what --exit-report writes when the window closes: enough for a

@@ -36,11 +36,20 @@ var (
 
 // teamOf is player id's team from the scoreboard, proto.TeamNone when it
 // has none or is not on it.
-func teamOf(c *netclient.Client, id uint16) uint8 { return c.Team(id) }
+// A nil client (the game was just left) has no teams.
+func teamOf(c *netclient.Client, id uint16) uint8 {
+	if c == nil {
+		return proto.TeamNone
+	}
+	return c.Team(id)
+}
 
 // teamPlay reports whether the scoreboard shows team deathmatch: a row on
 // red or blue.
 func teamPlay(c *netclient.Client) bool {
+	if c == nil {
+		return false
+	}
 	for i := range c.Scores {
 		if t := c.Scores[i].Team; t == proto.TeamRed || t == proto.TeamBlue {
 			return true
@@ -77,6 +86,9 @@ func (g *Game) otherColour(id uint16, bot bool) color.RGBA {
 // selfColour is the local player's body colour: its team's, lighter, in
 // team deathmatch; colMe otherwise.
 func (g *Game) selfColour() color.RGBA {
+	if g.c == nil {
+		return colMe
+	}
 	switch teamOf(g.c, g.c.ID) {
 	case proto.TeamRed:
 		return colRedMe
