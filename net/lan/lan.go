@@ -61,6 +61,14 @@ const (
 	StatusTimeout = 1500 * time.Millisecond
 	// MaxStatusBytes is the most of a /status body read.
 	MaxStatusBytes = 1 << 20
+	// MaxServers is the most instances a Browser keeps (announcements are
+	// network input: a host answering with thousands of instance names
+	// would otherwise grow the table and start a /status poll for each).
+	// Instances beyond it are ignored until some expire.
+	MaxServers = 256
+	// MaxCandidates is the most addresses of one instance whose /status
+	// is tried (a hostile answer may list hundreds, each a 1.5 s timeout).
+	MaxCandidates = 4
 )
 
 // ErrUnavailable is returned where LAN discovery cannot work (the browser build).

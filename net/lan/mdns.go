@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,6 +35,7 @@ type Browser struct {
 	mu      sync.Mutex
 	entries map[string]*entry // by DNS-SD instance name
 	list    []Server          // the listed servers, sorted; rebuilt on change
+	ignored int               // answers for new instances beyond MaxServers
 }
 
 // entry is one announced instance.
@@ -160,6 +162,10 @@ func (b *Browser) saw(e *zeroconf.ServiceEntry) {
 	defer b.mu.Unlock()
 	en := b.entries[e.Instance]
 	if en == nil {
+		if len(b.entries) >= MaxServers {
+			b.ignored++
+			return
+		}
 		en = &entry{instance: e.Instance}
 		b.entries[e.Instance] = en
 	}
@@ -288,8 +294,8 @@ func (b *Browser) rebuild() {
 }
 
 // candidates returns the addresses to try for an answer, best first:
-// LAN addresses, then loopback ones. Link-local IPv6 addresses are left
-// out (they need a zone the answer does not carry).
+// LAN addresses, then loopback ones, at most MaxCandidates. Link-local
+// IPv6 addresses are left out (they need a zone the answer does not carry).
 func candidates(e *zeroconf.ServiceEntry) []string {
 	var lan, loop []string
 	port := strconv.Itoa(e.Port)
@@ -297,17 +303,18 @@ func candidates(e *zeroconf.ServiceEntry) []string {
 		if ip == nil || ip.IsUnspecified() || ip.IsMulticast() || (ip.To4() == nil && ip.IsLinkLocalUnicast()) {
 			return
 		}
-		a := net.JoinHostPort(ip.String(), port)
-		for _, x := range append(lan, loop...) {
-			if x == a {
-				return
-			}
-		}
+		l := &lan
 		if ip.IsLoopback() {
-			loop = append(loop, a)
-		} else {
-			lan = append(lan, a)
+			l = &loop
 		}
+		if len(*l) >= MaxCandidates {
+			return
+		}
+		a := net.JoinHostPort(ip.String(), port)
+		if slices.Contains(*l, a) {
+			return
+		}
+		*l = append(*l, a)
 	}
 	for _, ip := range e.AddrIPv4 {
 		add(ip)
@@ -315,7 +322,8 @@ func candidates(e *zeroconf.ServiceEntry) []string {
 	for _, ip := range e.AddrIPv6 {
 		add(ip)
 	}
-	return append(lan, loop...)
+	all := append(lan, loop...)
+	return all[:min(len(all), MaxCandidates)]
 }
 
 // interfaces returns the interfaces mDNS uses: every interface that is up
