@@ -9,7 +9,7 @@ TESTPKGS := chromium qemu-user-static
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Packages whose tests need no display (everything but the window). -p 1 runs one
 # package at a time: several tests measure timing (RTT, snapshot rates) over loopback.
-NOWINDOW = $$($(GO) list ./... | grep -v -x -e tickshot -e tickshot/client -e tickshot/client/menu)
+NOWINDOW = $$($(GO) list ./... | grep -v -x -e tickshot -e tickshot/client -e tickshot/client/menu -e tickshot/client/keys)
 
 .PHONY: play test deps test-deps build server wasm vet test-unit test-window test-browser measure-browser crosstarget bench clean
 

@@ -55,6 +55,17 @@ func onLoop(f func(screen *ebiten.Image)) {
 	<-done
 }
 
+// do runs f on the loop's goroutine: building and changing widgets lays
+// text out, which must not race with Ebiten's frames.
+func do(f func()) { onLoop(func(*ebiten.Image) { f() }) }
+
+// newMenu builds a menu on the loop's goroutine.
+func newMenu(opt Options) *Menu {
+	var m *Menu
+	do(func() { m = New(opt) })
+	return m
+}
+
 // frames runs the menu for n frames (Update and Draw).
 func frames(m *Menu, n int) {
 	for i := 0; i < n; i++ {
@@ -112,13 +123,13 @@ func newConsole() *fakeConsole {
 func TestNamePersists(t *testing.T) {
 	dir := t.TempDir()
 	var played string
-	m := New(Options{Dir: dir, DefaultName: "user", PlayBots: func(n string) { played = n }})
+	m := newMenu(Options{Dir: dir, DefaultName: "user", PlayBots: func(n string) { played = n }})
 	if m.main.name.GetText() != "user" {
 		t.Fatalf("name field %q, want the default %q", m.main.name.GetText(), "user")
 	}
-	m.main.name.SetText("  alice\x01 ")
+	do(func() { m.main.name.SetText("  alice\x01 ") })
 	frames(m, 2)
-	m.main.play.Click()
+	do(func() { m.main.play.Click() })
 	frames(m, 1) // ebitenui runs handlers in the next update
 	if played != "alice" {
 		t.Fatalf("PlayBots got %q, want alice", played)
@@ -131,7 +142,7 @@ func TestNamePersists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m2 := New(Options{Dir: dir, Config: cfg, DefaultName: "user"})
+	m2 := newMenu(Options{Dir: dir, Config: cfg, DefaultName: "user"})
 	if got := m2.main.name.GetText(); got != "alice" {
 		t.Errorf("a new menu shows name %q, want alice", got)
 	}
@@ -151,11 +162,11 @@ func TestValidName(t *testing.T) {
 func TestRecentServers(t *testing.T) {
 	dir := t.TempDir()
 	var joins []JoinOptions
-	m := New(Options{Dir: dir, DefaultName: "bob", Join: func(o JoinOptions) { joins = append(joins, o) }})
-	m.show(scrJoin)
+	m := newMenu(Options{Dir: dir, DefaultName: "bob", Join: func(o JoinOptions) { joins = append(joins, o) }})
+	do(func() { m.show(scrJoin) })
 	for _, a := range []string{"10.0.0.1:27015", "10.0.0.2", "10.0.0.1:27015"} {
-		m.join.addr.SetText(a)
-		m.JoinAddr(m.join.addr.GetText())
+		do(func() { m.join.addr.SetText(a) })
+		do(func() { m.JoinAddr(m.join.addr.GetText()) })
 	}
 	if len(joins) != 3 || joins[1].Addr != "10.0.0.2" || joins[2].Player != "bob" {
 		t.Fatalf("joins: %+v", joins)
@@ -163,13 +174,13 @@ func TestRecentServers(t *testing.T) {
 	if got := config.LoadRecent(dir); !reflect.DeepEqual(got, []string{"10.0.0.1:27015", "10.0.0.2"}) {
 		t.Fatalf("recent.txt: %v", got)
 	}
-	m.show(scrMain)
-	m.show(scrJoin)
+	do(func() { m.show(scrMain) })
+	do(func() { m.show(scrJoin) })
 	kids := m.join.recentC.Children()
 	if len(kids) != 2 {
 		t.Fatalf("%d recent buttons, want 2", len(kids))
 	}
-	kids[1].(*widget.Button).Click()
+	do(func() { kids[1].(*widget.Button).Click() })
 	frames(m, 1)
 	if last := joins[len(joins)-1]; last.Addr != "10.0.0.2" {
 		t.Errorf("the recent button joined %q", last.Addr)
@@ -181,15 +192,15 @@ func TestRecentServers(t *testing.T) {
 func TestSettingsSetCvars(t *testing.T) {
 	dir := t.TempDir()
 	con := newConsole()
-	m := New(Options{Dir: dir, Console: con})
-	m.show(scrSettings)
+	m := newMenu(Options{Dir: dir, Console: con})
+	do(func() { m.show(scrSettings) })
 	frames(m, 3) // the widgets take the console's values: nothing is set
 	if len(con.lines) != 0 {
 		t.Fatalf("opening the settings ran %q", con.lines)
 	}
-	m.settings.vol.Current = 40
+	do(func() { m.settings.vol.Current = 40 })
 	frames(m, 2)
-	m.SetCvar("volume", "7")
+	do(func() { m.SetCvar("volume", "7") })
 	want := []string{"volume 0.4", "volume 7"}
 	if !reflect.DeepEqual(con.lines, want) {
 		t.Fatalf("console ran %q, want %q", con.lines, want)
@@ -201,7 +212,7 @@ func TestSettingsSetCvars(t *testing.T) {
 	if v, _ := cfg.Get("volume"); v != "0.4" {
 		t.Errorf("config.cfg has volume %q, want 0.4 (the refused 7 not saved)", v)
 	}
-	m.settings.full.SetState(widget.WidgetChecked)
+	do(func() { m.settings.full.SetState(widget.WidgetChecked) })
 	frames(m, 2)
 	if con.cvars["r_fullscreen"] != "1" {
 		t.Errorf("the fullscreen box set r_fullscreen %q", con.cvars["r_fullscreen"])
@@ -213,14 +224,14 @@ func TestSettingsSetCvars(t *testing.T) {
 func TestBindsWrittenAndReadBack(t *testing.T) {
 	dir := t.TempDir()
 	con := newConsole()
-	m := New(Options{Dir: dir, Console: con})
-	m.show(scrSettings)
-	m.settings.binds["+forward"].Click()
+	m := newMenu(Options{Dir: dir, Console: con})
+	do(func() { m.show(scrSettings) })
+	do(func() { m.settings.binds["+forward"].Click() })
 	frames(m, 1)
 	if m.capture != "+forward" {
 		t.Fatalf("clicking the binding waits for %q", m.capture)
 	}
-	m.Rebind("+forward", "i")
+	do(func() { m.Rebind("+forward", "i") })
 	want := []string{`unbind "w"`, `unbind "uparrow"`, `bind "i" "+forward"`}
 	if !reflect.DeepEqual(con.lines, want) {
 		t.Fatalf("console ran %q, want %q", con.lines, want)
@@ -238,7 +249,7 @@ func TestBindsWrittenAndReadBack(t *testing.T) {
 	if k := cfg.KeysOf("+back"); !reflect.DeepEqual(k, []string{"s", "downarrow"}) {
 		t.Errorf("config.cfg lost +back's keys: %v", k)
 	}
-	m.DefaultKeys()
+	do(func() { m.DefaultKeys() })
 	cfg, _ = config.Load(dir)
 	if !reflect.DeepEqual(cfg.Binds, config.DefaultBinds()) {
 		t.Errorf("default keys not saved: %v", cfg.Binds)
@@ -252,10 +263,10 @@ func TestServerListJoins(t *testing.T) {
 		{Addr: "127.0.0.1:2", Name: "locked", Map: "range", Players: 1, MaxPlayers: 4, Password: true}}
 	now := time.Unix(100, 0)
 	var joins []JoinOptions
-	m := New(Options{Servers: func() []Server { return append([]Server(nil), list...) }, CanSpectate: true,
+	m := newMenu(Options{Servers: func() []Server { return append([]Server(nil), list...) }, CanSpectate: true,
 		Join: func(o JoinOptions) { joins = append(joins, o) }})
 	m.now = func() time.Time { return now }
-	m.show(scrJoin)
+	do(func() { m.show(scrJoin) })
 	if len(m.join.rows) != 2 {
 		t.Fatalf("%d rows", len(m.join.rows))
 	}
@@ -269,12 +280,12 @@ func TestServerListJoins(t *testing.T) {
 	if len(m.join.rows) != 3 {
 		t.Fatalf("the list was not refreshed: %d rows", len(m.join.rows))
 	}
-	m.rowClicked("127.0.0.1:1", false)
+	do(func() { m.rowClicked("127.0.0.1:1", false) })
 	if len(joins) != 0 {
 		t.Fatalf("one click joined")
 	}
 	now = now.Add(200 * time.Millisecond)
-	m.rowClicked("127.0.0.1:1", false)
+	do(func() { m.rowClicked("127.0.0.1:1", false) })
 	if len(joins) != 1 || joins[0].Addr != "127.0.0.1:1" {
 		t.Fatalf("a double click did not join: %+v", joins)
 	}
@@ -283,8 +294,8 @@ func TestServerListJoins(t *testing.T) {
 	if m.Screen() != "password" || len(joins) != 1 {
 		t.Fatalf("a locked server: screen %s, joins %+v", m.Screen(), joins)
 	}
-	m.pass.input.SetText("hunter2")
-	m.pass.input.Submit()
+	do(func() { m.pass.input.SetText("hunter2") })
+	do(func() { m.pass.input.Submit() })
 	frames(m, 1)
 	if len(joins) != 2 || joins[1] != (JoinOptions{Player: "player", Addr: "127.0.0.1:2", Password: "hunter2", Spectate: true}) {
 		t.Fatalf("joins: %+v", joins)
@@ -293,7 +304,7 @@ func TestServerListJoins(t *testing.T) {
 
 // The menu is drawn in the game's colours with its title.
 func TestDrawsTitle(t *testing.T) {
-	m := New(Options{DefaultName: "x"})
+	m := newMenu(Options{DefaultName: "x"})
 	var accent, bg int
 	frames(m, 2)
 	onLoop(func(s *ebiten.Image) {
@@ -326,10 +337,10 @@ func TestScreenshots(t *testing.T) {
 	}
 	list := []Server{{Addr: "192.168.1.20:27015", Name: "alice's game", Map: "arena", Players: 3, MaxPlayers: 16, Ping: 2 * time.Millisecond},
 		{Addr: "192.168.1.31:27015", Name: "LAN party", Map: "range", Players: 7, MaxPlayers: 8, Password: true, Ping: 5 * time.Millisecond}}
-	m := New(Options{DefaultName: "bob", Console: newConsole(), Maps: []string{"arena", "range"}, CanSpectate: true,
+	m := newMenu(Options{DefaultName: "bob", Console: newConsole(), Maps: []string{"arena", "range"}, CanSpectate: true,
 		Servers: func() []Server { return list }})
 	for _, s := range []screen{scrMain, scrHost, scrJoin, scrSettings} {
-		m.show(s)
+		do(func() { m.show(s) })
 		frames(m, 3)
 		onLoop(func(sc *ebiten.Image) {
 			m.Update()
@@ -351,21 +362,21 @@ func TestScreenshots(t *testing.T) {
 // slots), slots, tick rate within the limits, name and password.
 func TestHostOptions(t *testing.T) {
 	var got []HostOptions
-	m := New(Options{DefaultName: "ann", Maps: []string{"arena", "range"}, MaxPlayersLimit: 8, MinTickRate: 20, MaxTickRate: 100,
+	m := newMenu(Options{DefaultName: "ann", Maps: []string{"arena", "range"}, MaxPlayersLimit: 8, MinTickRate: 20, MaxTickRate: 100,
 		HostPassword: true, Host: func(o HostOptions) { got = append(got, o) }})
-	m.show(scrHost)
-	m.Host()
+	do(func() { m.show(scrHost) })
+	do(func() { m.Host() })
 	if len(got) != 1 || got[0] != (HostOptions{Player: "ann", Hostname: "ann's game", Map: "arena", Bots: 3, MaxPlayers: 8, TickRate: 64}) {
 		t.Fatalf("defaults: %+v", got)
 	}
 	h := &m.host
-	h.mapIdx = 1
-	h.hostname.SetText(`  LAN "party"  `)
-	h.password.SetText("hunter2")
-	h.maxPlayers = nextOf([]int{2, 4, 8, 12}, 8, m.opt.MaxPlayersLimit) // wraps to 2 under the limit 8
-	h.bots = min(h.bots, h.maxPlayers)
-	h.tickRate = nextOf([]int{20, 32, 64, 100, 128}, 100, m.opt.MaxTickRate)
-	m.Host()
+	do(func() { h.mapIdx = 1 })
+	do(func() { h.hostname.SetText(`  LAN "party"  `) })
+	do(func() { h.password.SetText("hunter2") })
+	do(func() { h.maxPlayers = nextOf([]int{2, 4, 8, 12}, 8, m.opt.MaxPlayersLimit) }) // wraps to 2 under the limit 8
+	do(func() { h.bots = min(h.bots, h.maxPlayers) })
+	do(func() { h.tickRate = nextOf([]int{20, 32, 64, 100, 128}, 100, m.opt.MaxTickRate) })
+	do(func() { m.Host() })
 	want := HostOptions{Player: "ann", Hostname: "LAN party", Map: "range", Bots: 2, MaxPlayers: 2, TickRate: 20, Password: "hunter2"}
 	if got[1] != want {
 		t.Errorf("host options %+v, want %+v", got[1], want)
