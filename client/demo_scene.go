@@ -293,8 +293,8 @@ func (s *demoScene) Update(ctx *SceneContext) error {
 	}
 	s.last = now
 	typing := g.updateConsole()
-	if g.demo != s || g.quit {
-		return nil // the console left the demo or quit
+	if g.demo != s || g.c != s.c || g.quit {
+		return nil // the console left the demo (playdemo, disconnect, connect) or quit
 	}
 	if !typing {
 		if s.keys(ctx) {

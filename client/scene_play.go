@@ -114,6 +114,11 @@ func (p *playScene) Update(ctx *SceneContext) error {
 			g.con.print(out)
 		}
 	}
+	if g.c != c || g.quit {
+		// A bound command left the game (disconnect, connect, playdemo,
+		// quit): the events read this frame belong to a closed client.
+		return nil
+	}
 	if f.Keys&KeyPause != 0 {
 		if g.opt.Home != nil {
 			// A game started from the main menu: Esc goes back to it.
