@@ -52,6 +52,9 @@ func (g *Game) now() time.Time {
 	if g.demo != nil {
 		return g.demo.p.Now()
 	}
+	if g.clock != nil {
+		return g.clock()
+	}
 	return time.Now()
 }
 

@@ -66,7 +66,7 @@ func (h *hud) drawStatus(v *frameView, fx *effects, human bool, cursorX, cursorY
 
 	// Ping and fps, top-left, and what differs from the defaults. The fps
 	// shown changes four times a second, as a number one can read.
-	if now := time.Now(); now.Sub(h.fpsShownAt) > 250*time.Millisecond {
+	if now := g.now(); now.Sub(h.fpsShownAt) > 250*time.Millisecond {
 		h.fpsShown, h.fpsShownAt = int(math.Round(g.fps)), now
 	}
 	buf = appendInt(append(appendInt(append(buf[:0], "ping "...), c.Stats.PingMs), " ms   fps "...), h.fpsShown)
