@@ -609,7 +609,9 @@ func (s *Server) say(ss *session, text string, team bool) {
 		ss.chatAt = now // the bucket was full: refill from now
 	}
 	ss.chatTokens--
-	if !team || !s.w.TeamPlay() || !ss.player.Team.Playing() {
+	// A spectator's team is the spectators, in either mode (Source's team 1).
+	spec := ss.player.Team == game.TeamSpectator
+	if !team || !spec && (!s.w.TeamPlay() || !ss.player.Team.Playing()) {
 		s.addEvent(proto.Event{Kind: proto.EvChat, A: ss.player.ID, Text: text}, 0)
 		return
 	}

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -186,5 +187,46 @@ func TestAutoBalanceMovesAtRespawn(t *testing.T) {
 	pump(t, 1500*time.Millisecond, a, c)
 	if a.Team(a.ID) != proto.TeamBlue || a.Team(c.ID) != proto.TeamRed {
 		t.Errorf("after the move the scoreboard has a on %d, c on %d", a.Team(a.ID), a.Team(c.ID))
+	}
+}
+
+// A spectator's say_team goes to the spectators only, marked as team chat
+// (Source: team 1's team chat), in team deathmatch and deathmatch alike:
+// the players in the match never read it, and its say still reaches all.
+func TestSpectatorSayTeamStaysWithSpectators(t *testing.T) {
+	for _, mode := range []string{"tdm", "dm"} {
+		t.Run(mode, func(t *testing.T) {
+			srv := testserver.Start(t, server.Config{Cvars: [][2]string{{"mp_gamemode", mode}}})
+			spec := netclient.DefaultConfig("watcher")
+			spec.Spectate = true
+			w := testserver.Connect(t, srv.Addr(), spec)
+			spec.Name = "watcher2"
+			w2 := testserver.Connect(t, srv.Addr(), spec)
+			a := testserver.Connect(t, srv.Addr(), netclient.DefaultConfig("a"))
+			b := testserver.Connect(t, srv.Addr(), netclient.DefaultConfig("b"))
+			pump(t, 300*time.Millisecond, w, w2, a, b)
+			w.SendCommand("say_team they cannot see this", "")
+			w.SendCommand("say hello all", "")
+			evs, _ := pump(t, 1000*time.Millisecond, w, w2, a, b)
+			for i, who := range []string{"the sender", "the other spectator", "player a", "player b"} {
+				var teamMsgs, all []string
+				for _, e := range evs[i] {
+					if e.Kind == proto.EvChat && e.A == w.ID {
+						if e.Value == proto.ChatTeam {
+							teamMsgs = append(teamMsgs, e.Text)
+						} else {
+							all = append(all, e.Text)
+						}
+					}
+				}
+				wantTeam := []string{"they cannot see this"}
+				if i >= 2 {
+					wantTeam = nil
+				}
+				if !slices.Equal(teamMsgs, wantTeam) || !slices.Equal(all, []string{"hello all"}) {
+					t.Errorf("%s got team chat %q and chat %q; want %q and [\"hello all\"]", who, teamMsgs, all, wantTeam)
+				}
+			}
+		})
 	}
 }
