@@ -129,10 +129,10 @@ func passesThrough(c *netclient.Client, id uint16) bool {
 // notice for the kill feed, "" for none.
 func (g *Game) onTeamEvent(e *proto.Event) string {
 	c := g.c
-	t := uint8(e.Value)
-	if t > proto.MaxTeam {
-		return ""
+	if e.Value < 0 || e.Value > int16(proto.MaxTeam) {
+		return "" // not a team (and not one by wrapping into a byte)
 	}
+	t := uint8(e.Value)
 	i := sort.Search(len(c.Scores), func(i int) bool { return c.Scores[i].ID >= e.A })
 	switch {
 	case i < len(c.Scores) && c.Scores[i].ID == e.A:

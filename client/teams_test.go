@@ -138,6 +138,13 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	if n := g.onTeamEvent(&proto.Event{Kind: proto.EvJoin, A: 9, Value: int16(proto.TeamRed), Text: "late"}); teamOf(c, 9) != proto.TeamRed || n != "late joined the red team" {
 		t.Errorf("EvJoin: player 9 on %d, notice %q", teamOf(c, 9), n)
 	}
+	// A team number out of range is no team, also where it would wrap to
+	// one in a byte (258 and -254 are 2, red, as uint8).
+	for _, v := range []int16{258, -254, 4, -1} {
+		if n := g.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 3, Value: v}); teamOf(c, 3) != proto.TeamBlue || n != "" {
+			t.Errorf("EvTeam with Value %d: player 3 on %d, notice %q; want blue as before and no notice", v, teamOf(c, 3), n)
+		}
+	}
 	if n := g.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 5, Value: int16(proto.TeamSpectator)}); teamOf(c, 5) != proto.TeamSpectator || n != "Player 5 is spectating" {
 		t.Errorf("EvTeam spectator: player 5 on %d, notice %q", teamOf(c, 5), n)
 	}
