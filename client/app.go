@@ -78,12 +78,12 @@ type Options struct {
 // what every scene shares (window size, console, cvars, sound, the
 // frame-rate limit, the report); the scenes (scene.go) do the rest.
 type Game struct {
-	opt    Options
+	opt Options
 	// clock, when set, is what the drawing reads as now (g.now) instead of
 	// the wall clock: tests that count a frame's allocations freeze it, so
 	// that no once-a-second text (fps, connection warning) changes while
 	// they measure.
-	clock func() time.Time
+	clock  func() time.Time
 	scenes *SceneManager
 	ctx    *SceneContext
 	// input is where the local player's input comes from (input.go).
