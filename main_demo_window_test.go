@@ -14,15 +14,23 @@ import (
 	"tickshot/client/demo"
 	"tickshot/client/netclient"
 	"tickshot/internal/testserver"
+	"tickshot/net/proto"
 	"tickshot/server"
-	"tickshot/shared"
 )
 
-// recordDemo records d of a scripted player against bots over loopback
-// websockets into path, from the connection on.
+// recordDemo records d of a scripted player among bots over loopback
+// websockets into path, from the connection on. The player runs about
+// without firing under 10 s of spawn protection, so the bots (which fight
+// each other) leave it alone: nothing in the demo hits it, and no damage
+// flash tints the screen a test looks at (TestWindowPlaydemo counts the
+// arena's floor colour; a hit in the 0.3 s before its screenshot turned
+// the floor red).
 func recordDemo(t *testing.T, path string, d time.Duration) {
 	t.Helper()
-	srv := testserver.Start(t, server.Config{TickRate: 64, Bots: 3, Seed: 11})
+	if d > 10*time.Second {
+		t.Fatalf("recordDemo of %v: spawn protection lasts 10 s at most", d)
+	}
+	srv := testserver.Start(t, server.Config{TickRate: 64, Bots: 3, Seed: 11, Cvars: [][2]string{{"mp_spawnprotection", "10"}}})
 	c := testserver.Connect(t, srv.Addr(), netclient.DefaultConfig("demoman"))
 	r, err := demo.StartRecording(c, path)
 	if err != nil {
@@ -34,7 +42,12 @@ func recordDemo(t *testing.T, path string, d time.Duration) {
 			t.Fatal(err)
 		}
 		s := now.Sub(start).Seconds()
-		c.Frame(now, netclient.Input{MoveX: float32(math.Cos(s)), MoveY: float32(math.Sin(s * 0.7)), Angle: float32(s), Buttons: shared.ButtonAttack})
+		c.Frame(now, netclient.Input{MoveX: float32(math.Cos(s)), MoveY: float32(math.Sin(s * 0.7)), Angle: float32(s)})
+		for _, e := range c.TakeEvents() {
+			if e.Kind == proto.EvHit && e.B == c.ID {
+				t.Fatalf("the recorded player was hit at %.1f s despite its spawn protection", s)
+			}
+		}
 		time.Sleep(8 * time.Millisecond)
 	}
 	if err := r.Stop(c, "done"); err != nil {
