@@ -296,7 +296,11 @@ func (g *Game) exec(line string) string {
 		var b strings.Builder
 		for _, n := range g.cvarNames() {
 			v := g.cvars.Lookup(n)
-			fmt.Fprintf(&b, "%-22s %-8s (%s)\n", n, v.String(), v.RangeText())
+			val := v.String()
+			if v.Flags&cvar.Protected != 0 && val != "" {
+				val = "(set)" // never shown (password, rcon_password)
+			}
+			fmt.Fprintf(&b, "%-22s %-8s (%s)\n", n, val, v.RangeText())
 		}
 		return strings.TrimRight(b.String(), "\n")
 	case "clear":

@@ -85,6 +85,10 @@ func TestConsoleSetAndShow(t *testing.T) {
 	if out := g.exec("password"); strings.Contains(out, "sesame") || !strings.Contains(out, "(set)") {
 		t.Errorf("password alone: %q", out)
 	}
+	// Nor does cvarlist show either (a console open on a stream).
+	if out := g.exec("cvarlist"); strings.Contains(out, "sesame") || strings.Contains(out, "hunter2") {
+		t.Errorf("cvarlist shows a password:\n%s", out)
+	}
 }
 
 func TestConsoleRanges(t *testing.T) {
