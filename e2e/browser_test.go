@@ -512,7 +512,9 @@ func TestBrowserServerFullThenReconnect(t *testing.T) {
 	if testing.Short() {
 		t.Skip("e2e: builds the server and runs a browser")
 	}
-	chrome, bin, addr, hc := browserSetup(t, "--maxplayers", "1")
+	// No spectator slots: a full server would otherwise admit the
+	// latecomer as a spectator (sv_maxspectators) instead of refusing it.
+	chrome, bin, addr, hc := browserSetup(t, "--maxplayers", "1", "--cvar", "sv_maxspectators=0")
 	// A native player takes the only slot for 15 s.
 	occupant := start(t, bin, "bot", "--server", addr, "--count", "1", "--duration", "15s", "--name", "occupant")
 	deadline := time.Now().Add(10 * time.Second)
