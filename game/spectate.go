@@ -89,6 +89,12 @@ func (w *World) Spectate(id uint16) (*Player, error) {
 		return nil, fmt.Errorf("bots do not spectate")
 	}
 	w.Players = append(w.Players[:i], w.Players[i+1:]...)
+	if p.Alive() {
+		// Leaving play counts as a death for the respawn delay: spectate
+		// then join is no instant respawn at full health (a dead player
+		// keeps the RespawnTick it had).
+		p.RespawnTick = w.Tick + uint32(shared.Ticks(RespawnDelayMs, w.TickRate))
+	}
 	p.State = shared.PlayerState{Dead: true, Weapon: p.State.Weapon}
 	p.Health, p.ProtectedUntil = 0, 0
 	w.insertSpectator(p)
@@ -97,7 +103,9 @@ func (w *World) Spectate(id uint16) (*Player, error) {
 }
 
 // JoinGame brings spectator id back into play: it spawns as after a death
-// (at the spawn point farthest from live enemies, with spawn protection),
+// (at the spawn point farthest from live enemies, with spawn protection;
+// at once, or, when it left play less than RespawnDelayMs ago, when that
+// delay since it left is over, so that spectate and join heal no one),
 // its kills and deaths as they were, and EvTeam announces its team: in team
 // deathmatch want if that is a playing team that mp_autoteambalance allows,
 // else the smaller team; in deathmatch none. The caller checks for a free
@@ -117,7 +125,9 @@ func (w *World) JoinGame(id uint16, want Team) (*Player, error) {
 		}
 	}
 	w.setTeam(p, t, "")
-	w.spawn(p)
+	if w.Tick >= p.RespawnTick {
+		w.spawn(p)
+	} // else it left play (or died) within RespawnDelayMs: respawn spawns it at RespawnTick
 	j := sort.Search(len(w.Players), func(j int) bool { return w.Players[j].ID > id })
 	w.Players = append(w.Players, nil)
 	copy(w.Players[j+1:], w.Players[j:])

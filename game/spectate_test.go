@@ -39,6 +39,14 @@ func TestWorldSpectators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// It left play alive a moment ago: it waits out the respawn delay.
+	if p.Alive() {
+		t.Error("spectate then join respawned at once")
+	}
+	for i := 0; i < 3*w.TickRate && !p.Alive(); i++ {
+		w.Tick++
+		w.Step()
+	}
 	if !p.Alive() || !p.Team.Playing() || p.Team == a.Team || p.Deaths != 3 || w.Player(b.ID) != p || w.Spectator(b.ID) != nil {
 		t.Errorf("after join: alive %v, team %v (a is %v), deaths %d", p.Alive(), p.Team, a.Team, p.Deaths)
 	}
@@ -48,5 +56,51 @@ func TestWorldSpectators(t *testing.T) {
 	}
 	if !teamEv {
 		t.Error("no EvTeam for the spectator who joined")
+	}
+}
+
+// spectate then join is no instant respawn: a wounded player who goes to
+// the spectators and joins at once comes back after the respawn delay
+// since it left (as if it had died then), not on the spot at full health;
+// one who watched for longer than the delay spawns at once.
+func TestSpectateJoinIsNoFreeRespawn(t *testing.T) {
+	w := testWorld(t, "range", 1, Rules{})
+	a := w.AddPlayer("a", false)
+	b := w.AddPlayer("b", false)
+	b.ProtectedUntil = 0
+	w.Damage(a, b, 60, b.State.X, b.State.Y)
+	if b.Health != 40 {
+		t.Fatalf("b's health %d after 60 damage", b.Health)
+	}
+	left := w.Tick
+	if _, err := w.Spectate(b.ID); err != nil {
+		t.Fatal(err)
+	}
+	w.Tick++
+	w.Step()
+	if _, err := w.JoinGame(b.ID, TeamNone); err != nil {
+		t.Fatal(err)
+	}
+	if b.Alive() {
+		t.Fatalf("spectate then join: alive again at once with %d health", b.Health)
+	}
+	for !b.Alive() && w.Tick < left+uint32(4*w.TickRate) {
+		w.Tick++
+		w.Step()
+	}
+	delay := uint32(RespawnDelayMs * w.TickRate / 1000)
+	if !b.Alive() || w.Tick < left+delay || w.Tick > left+delay+1 {
+		t.Errorf("respawned (%v) at tick %d, want %d: the respawn delay after leaving play", b.Alive(), w.Tick-left, delay)
+	}
+	// Watching longer than the delay: joins alive at once.
+	if _, err := w.Spectate(b.ID); err != nil {
+		t.Fatal(err)
+	}
+	for i := uint32(0); i <= delay; i++ {
+		w.Tick++
+		w.Step()
+	}
+	if _, err := w.JoinGame(b.ID, TeamNone); err != nil || !b.Alive() {
+		t.Errorf("after watching %d ticks: join err %v, alive %v; want alive at once", delay+1, err, b.Alive())
 	}
 }
