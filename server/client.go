@@ -42,7 +42,6 @@ type session struct {
 
 	// Abuse accounting: counted, logged once.
 	warned    bool
-	badRcon   bool
 	msgWindow time.Time
 	msgCount  int
 	msgSeen   uint64 // the connection's PacketsIn when last counted

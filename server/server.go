@@ -155,6 +155,7 @@ type Server struct {
 	scoreBuf    []proto.ScoreEntry      // this tick's scoreboard, when one is due
 	scoresBuilt bool                    // scoreBuf is this tick's
 	enc         proto.Encoder           // writes every snapshot (tick goroutine)
+	rcon        rconGuard               // wrong rcon passwords per address (rcon.go)
 
 	statusMu sync.Mutex
 	status   Status

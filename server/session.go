@@ -183,12 +183,7 @@ func (s *Server) onCommand(ss *session, m *proto.Command) {
 			s.print(ss, "rcon is disabled on this server (no --rcon-password)")
 			return
 		}
-		if m.Password != s.cfg.RconPassword {
-			if !ss.badRcon {
-				ss.badRcon = true // logged once per player
-				s.log.Warn("bad rcon password", "player", ss.player.Name, "id", ss.player.ID)
-			}
-			s.print(ss, "rcon: bad password")
+		if !s.rconAllowed(ss, m.Password) { // rcon.go: constant time, rate-limited per address
 			return
 		}
 		s.print(ss, s.exec(strings.Join(fields[1:], " ")))
