@@ -127,7 +127,7 @@ func (s *Server) admit(req joinReq) string {
 	if reason != "" {
 		return reason
 	}
-	name := s.uniqueName(h.Name)
+	name := s.uniqueName(FoldName(h.Name)) // names.go
 	var p *game.Player
 	if spectate {
 		p = s.w.AddSpectator(name)
@@ -317,8 +317,13 @@ func (s *Server) dropClosed() {
 	for _, ss := range s.sessions {
 		select {
 		case <-ss.conn.Done():
-			reason, _ := ss.conn.Reason()
-			s.log.Info("player left", "name", ss.player.Name, "id", ss.player.ID, "reason", reason)
+			reason, remote := ss.conn.Reason()
+			s.log.Info("player left", "name", ss.player.Name, "id", ss.player.ID, "reason", reason, "client_said", remote)
+			if remote {
+				// A client's own words are logged, never passed on: others
+				// would read them as the server's ("kicked: banned by admin").
+				reason = LeftReason
+			}
 			s.removePlayer(ss.player.ID, reason)
 		default:
 			kept = append(kept, ss)
