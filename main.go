@@ -263,6 +263,8 @@ type serverFlags struct {
 	hostname   *string
 	lan        *bool
 	password   *string
+	maxconns   *int
+	httpIdle   *time.Duration
 }
 
 // cvarFlags collects repeated --cvar name=value flags.
@@ -291,6 +293,8 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		rcon:       fs.String("rcon-password", "", "password that lets players run server commands from their console (rcon); empty disables rcon"),
 		hostname:   fs.String("name", server.DefaultHostname, "server name shown on the browser page, in the LAN server list and in /status (Source's hostname), at most 64 bytes"),
 		password:   fs.String("password", "", fmt.Sprintf("join password (Source's sv_password): players must give it to join (connect --password, or the console's password cvar); it is never announced. At most %d bytes; empty: anyone may join", proto.MaxPasswordLen)),
+		maxconns:   fs.Int("maxconns", server.DefaultMaxConns, "most TCP connections held at once, HTTP and players together; one more is closed on accept"),
+		httpIdle:   fs.Duration("http-idle-timeout", server.DefaultHTTPIdleTimeout, "close an HTTP keep-alive connection idle this long (e.g. 30s)"),
 		lan:        fs.Bool("lan", true, "announce the server on the local network (mDNS/DNS-SD) so that 'tickshot servers' and the game's server list find it"),
 	}
 }
@@ -306,6 +310,8 @@ func (f serverFlags) check(fs *flag.FlagSet) error {
 			fmt.Sprintf("1..%d player slots", server.MaxPlayersLimit)),
 		outOfRange(*f.bots >= 0 && *f.bots <= *f.maxplayers, "bots", *f.bots,
 			fmt.Sprintf("0..%d bots (at most --maxplayers)", *f.maxplayers)),
+		outOfRange(*f.maxconns >= 1, "maxconns", *f.maxconns, "at least 1 connection"),
+		outOfRange(*f.httpIdle > 0, "http-idle-timeout", *f.httpIdle, "more than 0"),
 		checkMap(*f.mapName, false),
 		checkCvars("cvar", *f.cvars),
 		outOfRange(len(*f.hostname) <= 64, "name", fmt.Sprintf("%q", *f.hostname), "at most 64 bytes"),
@@ -330,7 +336,8 @@ func (f serverFlags) config(stderr io.Writer) (server.Config, error) {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 	return server.Config{Addr: *f.addr, TickRate: *f.tickrate, MaxPlayers: *f.maxplayers,
-		Bots: *f.bots, Map: *f.mapName, Logger: logger, Cvars: *f.cvars, RconPassword: *f.rcon, Hostname: *f.hostname, LAN: *f.lan, Password: *f.password}, nil
+		Bots: *f.bots, Map: *f.mapName, Logger: logger, Cvars: *f.cvars, RconPassword: *f.rcon, Hostname: *f.hostname, LAN: *f.lan, Password: *f.password,
+		MaxConns: *f.maxconns, HTTPIdleTimeout: *f.httpIdle}, nil
 }
 
 func cmdServer(args []string, stderr io.Writer) int {

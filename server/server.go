@@ -63,6 +63,13 @@ type Config struct {
 	Cvars [][2]string
 	// Logger receives the server's log; default slog.Default().
 	Logger *slog.Logger
+	// HTTPReadHeaderTimeout, HTTPIdleTimeout, HTTPReadTimeout and
+	// HTTPWriteTimeout limit slow and idle HTTP clients; read and write
+	// timeouts apply to every route but /ws. MaxConns caps the TCP
+	// connections held at once (HTTP and websocket); one more is closed on
+	// accept. Zero takes the Default* values (httplimits.go).
+	HTTPReadHeaderTimeout, HTTPIdleTimeout, HTTPReadTimeout, HTTPWriteTimeout time.Duration
+	MaxConns                                                                  int
 	// LAN announces the server on the local network while it runs (DNS-SD
 	// over multicast DNS, package net/lan), so `tickshot servers` and the
 	// menu's server list find it. Off by default; the commands turn it on
@@ -119,6 +126,7 @@ func (c *Config) fill() error {
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
+	c.fillHTTP()
 	return nil
 }
 
@@ -207,7 +215,7 @@ func (s *Server) Listen() error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
 	}
-	s.ln = ln
+	s.ln = &limitListener{Listener: ln, max: int64(s.cfg.MaxConns)} // httplimits.go
 	return nil
 }
 
@@ -230,7 +238,7 @@ func (s *Server) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	s.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	s.httpSrv = s.httpServer() // httplimits.go
 	httpErr := make(chan error, 1)
 	go func() { httpErr <- s.httpSrv.Serve(s.ln) }()
 	s.start = time.Now()
