@@ -24,6 +24,11 @@ type session struct {
 	// spectator: player is in the world's Spectators, not its Players
 	// (spectate.go): no body, commands acknowledged but not run, no culling.
 	spectator bool
+	// ip is the remote IP ("" for a pipe), for sv_maxplayers_per_ip;
+	// lastInput is when the last Cmds message arrived (or the admission),
+	// for sv_timeout (squat.go).
+	ip        string
+	lastInput time.Time
 
 	cmds cmdQueue
 	rate rateControl

@@ -123,6 +123,9 @@ func (s *Server) acceptJoins() {
 
 func (s *Server) admit(req joinReq) string {
 	h := req.hello
+	if reason := s.perIPReject(req.conn.RemoteAddr()); reason != "" { // squat.go
+		return reason
+	}
 	spectate, reason := s.admitAs(h) // spectate.go
 	if reason != "" {
 		return reason
@@ -136,6 +139,7 @@ func (s *Server) admit(req joinReq) string {
 	}
 	ss := newSession(req.conn, p, *h, s.w.Tick, s.cfg.TickRate, s.cfg.MaxUsrCmdProcessTicks)
 	ss.spectator = spectate
+	ss.ip, ss.lastInput = remoteIP(req.conn.RemoteAddr()), s.lastTickAt // the tick's now (runTick)
 	req.conn.SetFakeConditions(s.vars.fake)
 	ur := ss.rate.updateRate
 	s.sessions = append(s.sessions, ss)
@@ -236,6 +240,7 @@ func (s *Server) readSession(ss *session, now time.Time) {
 		}
 		switch m := pkt.Msg.(type) {
 		case *proto.Cmds:
+			ss.lastInput = now
 			if m.Seq != 0 {
 				ss.cmds.seq.Arrive(m.Seq)
 			}
@@ -255,6 +260,7 @@ func (s *Server) readSession(ss *session, now time.Time) {
 		}
 	}
 	s.runPending(ss)
+	s.checkTimeout(ss, now) // squat.go
 }
 
 func (s *Server) onCmds(ss *session, m *proto.Cmds, at time.Time) {

@@ -30,6 +30,8 @@ type vars struct {
 	// maxSpectators is sv_maxspectators: spectators admitted besides the
 	// player slots (spectate.go).
 	maxSpectators *cvar.Int
+	timeout       *cvar.Int   // sv_timeout, seconds (squat.go)
+	maxPerIP      *cvar.Int   // sv_maxplayers_per_ip (squat.go)
 	fakeLag       *cvar.Float // net_fakelag, ms
 	fakeJitter    *cvar.Float // net_fakejitter, ms
 	fakeLoss      *cvar.Float // net_fakeloss, %
@@ -58,6 +60,8 @@ func defaultVars() *vars {
 		fakeLag:       r.Float("net_fakelag", 0, 0, 1000, sv, "server side: delay every message the server receives by this many ms"),
 		fakeJitter:    r.Float("net_fakejitter", 0, 0, 500, sv, "server side: random extra delay, 0..this many ms, on every message the server receives"),
 		fakeLoss:      r.Float("net_fakeloss", 0, 0, 100, sv, "server side: drop this percentage of the messages the server receives"),
+		timeout:       r.Int("sv_timeout", DefaultTimeoutSec, 0, maxTimeoutSec, sv, "kick a player or spectator that sends no usercmds for this many seconds (a browser tab hidden from view sends none); 0: never"),
+		maxPerIP:      r.Int("sv_maxplayers_per_ip", DefaultMaxPlayersPerIP, 0, maxPlayersPerIPLimit, sv, "the most players and spectators from one IP address (loopback exempt); 0: no limit, for LAN parties behind one address"),
 	}
 	sync := func() {
 		v.fake = proto.FakeConditions{LagMs: v.fakeLag.Get(), JitterMs: v.fakeJitter.Get(), LossPct: v.fakeLoss.Get()}

@@ -32,6 +32,8 @@ var oldServerCvars = []struct {
 	{"net_fakelag", "0", "server side: delay every message the server receives by this many ms", 0, 1000, nil},
 	{"net_fakejitter", "0", "server side: random extra delay, 0..this many ms, on every message the server receives", 0, 500, nil},
 	{"net_fakeloss", "0", "server side: drop this percentage of the messages the server receives", 0, 100, nil},
+	{"sv_timeout", "120", "kick a player or spectator that sends no usercmds for this many seconds (a browser tab hidden from view sends none); 0: never", 0, 3600, nil},
+	{"sv_maxplayers_per_ip", "4", "the most players and spectators from one IP address (loopback exempt); 0: no limit, for LAN parties behind one address", 0, MaxPlayersLimit, nil},
 }
 
 // TestServerCvarsKeepTheirTable: ServerCvars lists the same cvars in the
