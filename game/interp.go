@@ -93,12 +93,21 @@ func (h *History) At(renderTick, maxExtrap float64) (s Sample, extrapolated, ok 
 // Angles take the shorter way round. Alive follows a until t reaches 1.
 // This one function is used by both the client's rendering and the server's
 // rewind, so both compute the same positions from the same samples.
+//
+// Every product is wrapped in float64() so that it is rounded before the
+// addition: the Go spec lets the compiler fuse x + y*z into one multiply-add
+// (arm64, ppc64le, s390x, riscv64 and GOAMD64=v3 do), which rounds once and
+// so differs in the last bit from amd64's two roundings, and an explicit
+// conversion forbids that ("Floating-point operators", The Go Programming
+// Language Specification). shared/ is fenced the same way;
+// scripts/crosstarget.sh fails if any fused multiply-add appears in this
+// file, and TestGoldenInterp's hash is compared across targets.
 func Lerp(a, b Sample, t float64) Sample {
 	da := math.Remainder(b.Angle-a.Angle, 2*math.Pi)
 	s := Sample{
-		X:     a.X + (b.X-a.X)*t,
-		Y:     a.Y + (b.Y-a.Y)*t,
-		Angle: math.Remainder(a.Angle+da*t, 2*math.Pi),
+		X:     a.X + float64((b.X-a.X)*t),
+		Y:     a.Y + float64((b.Y-a.Y)*t),
+		Angle: math.Remainder(a.Angle+float64(da*t), 2*math.Pi),
 		Alive: a.Alive,
 	}
 	if t >= 1 {

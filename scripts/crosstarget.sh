@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# crosstarget.sh runs the golden trace of package shared (TestGolden*) on every
-# build target whose floating point could differ, and fails unless each one
-# passes and reports the same hash:
+# crosstarget.sh runs the golden traces (TestGolden*) of package shared
+# (movement and weapons: shared.RunCommand) and of package game's
+# interpolation (game.Lerp and History.At, which the client renders with and
+# the server rewinds with) on every build target whose floating point could
+# differ, and fails unless each one passes and reports the same two hashes:
 #
 #   native            the host's own GOARCH (amd64 on the build machines)
 #   GOAMD64=v3        amd64 with FMA/AVX2 code generation (needs a CPU with fma+avx2)
-#   GOARCH=386        32-bit x86 (SSE2), CGO_ENABLED=0, where the kernel runs it
+#   GOARCH=386        32-bit x86 (SSE2), CGO_ENABLED=0: natively where the kernel
+#                     runs 32-bit binaries, else under qemu-i386-static
 #   GOARCH=arm64      under qemu-aarch64-static (Debian's qemu-user-static)
+#   GOARCH=riscv64    under qemu-riscv64-static
 #   GOOS=js/wasm      the browser client's target, run under node
 #
-# It also compiles package shared for FMA targets (GOAMD64=v3, arm64, ppc64le,
-# s390x, riscv64) and fails if the compiler fused any multiply-add in it: the
-# state is quantized after every command, which hides most 1-ulp differences,
-# so a missing float64() conversion would rarely show in the trace hash.
+# A foreign target whose emulator is not installed is skipped with the reason
+# (apt-get install qemu-user-static), never failed, so `make test` stays green
+# on a newcomer's machine; a target that runs must pass with the same hashes.
+#
+# It also compiles packages shared and game for FMA targets (GOAMD64=v3,
+# arm64, ppc64le, s390x, riscv64) and fails if the compiler fused any
+# multiply-add in shared/ or game/interp.go: the state is quantized after
+# every command, which hides most 1-ulp differences, so a missing float64()
+# conversion would rarely show in shared's trace hash.
 #
 # Last, it builds the browser client (GOOS=js GOARCH=wasm, without
 # gorilla/websocket or server code) and the dedicated server (CGO_ENABLED=0
@@ -22,8 +31,8 @@
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 2
-PKG=./shared
-RUN='TestGolden'
+PKGS=(./shared ./game)
+RUN='^TestGolden'
 GOROOT_DIR="$(go env GOROOT)"
 HOSTARCH="$(go env GOHOSTARCH)"
 
@@ -45,19 +54,23 @@ run_target() {
 		envs+=("$1")
 		shift
 	done
-	echo "=== $name: ${envs[*]:-} go test $PKG -run '$RUN' -count=1 ${extra[*]:-}"
+	echo "=== $name: ${envs[*]:-} go test -p 1 ${PKGS[*]} -run '$RUN' -count=1 ${extra[*]:-}"
 	local out rc
-	out="$(env "${envs[@]}" go test "$PKG" -run "$RUN" -count=1 -v "${extra[@]}" 2>&1)"
+	out="$(env "${envs[@]}" go test -p 1 "${PKGS[@]}" -run "$RUN" -count=1 -v "${extra[@]}" 2>&1)"
 	rc=$?
-	local hash
-	hash="$(printf '%s\n' "$out" | grep -oE 'golden trace hash (= )?0x[0-9a-f]+' | head -n1 | grep -oE '0x[0-9a-f]+')"
+	local hs hg hash=""
+	hs="$(printf '%s\n' "$out" | grep -oE 'golden trace hash (= )?0x[0-9a-f]+' | head -n1 | grep -oE '0x[0-9a-f]+')"
+	hg="$(printf '%s\n' "$out" | grep -oE 'golden interp hash (= )?0x[0-9a-f]+' | head -n1 | grep -oE '0x[0-9a-f]+')"
+	if [ -n "$hs" ] && [ -n "$hg" ]; then
+		hash="shared $hs game $hg"
+	fi
 	if [ $rc -ne 0 ]; then
 		printf '%s\n' "$out"
 		echo "--- $name: FAIL (exit $rc)"
 		failed+=("$name")
 	elif [ -z "$hash" ]; then
 		printf '%s\n' "$out"
-		echo "--- $name: FAIL (no golden hash in the output: did TestGoldenTrace run?)"
+		echo "--- $name: FAIL (a golden hash is missing from the output: did TestGoldenTrace and TestGoldenInterp run?)"
 		failed+=("$name")
 	else
 		printf '%s\n' "$out" | grep -E '^(--- |ok|PASS|FAIL)' | sed 's/^/    /'
@@ -84,9 +97,14 @@ else
 fi
 
 # 3. 386: natively where the kernel runs 32-bit binaries (amd64 kernels may
-#    be built without it: "exec format error"). qemu-i386 7.2 (Debian 12)
-#    crashes in Go's 386 runtime ("morestack on gsignal"), so it is no
-#    alternative there; the target is then skipped with the reason.
+#    be built without IA32 emulation: "exec format error"), else under
+#    qemu-i386-static. qemu-i386 (7.2, Debian 12) mishandles the signal Go's
+#    scheduler sends to preempt a running goroutine (SIGURG, asynchronous
+#    preemption since Go 1.14): the handler runs on the wrong stack and the
+#    test binary dies with "fatal: bad g in signal handler" or "morestack on
+#    gsignal". GODEBUG=asyncpreemptoff=1 turns that signal off (goroutines
+#    are then preempted only at function calls), which changes scheduling,
+#    not arithmetic, so the trace is the same one the native 386 binary runs.
 can_run_386() {
 	local dir
 	dir="$(mktemp -d)"
@@ -98,8 +116,10 @@ can_run_386() {
 }
 if { [ "$HOSTARCH" = amd64 ] || [ "$HOSTARCH" = 386 ]; } && can_run_386; then
 	run_target "linux/386" GOARCH=386 CGO_ENABLED=0
+elif command -v qemu-i386-static >/dev/null 2>&1; then
+	run_target "linux/386 (qemu)" GOARCH=386 CGO_ENABLED=0 -- -exec "env GODEBUG=asyncpreemptoff=1 qemu-i386-static"
 else
-	skip "GOARCH=386" "this kernel cannot execute 386 binaries (exec format error) and qemu-i386 cannot run Go's 386 runtime"
+	skip "GOARCH=386" "this kernel cannot execute 386 binaries (exec format error) and qemu-i386-static is not installed (apt-get install qemu-user-static)"
 fi
 
 # 3b. arm64 (an FMA architecture: Apple and ARM laptops) under qemu-user.
@@ -109,6 +129,15 @@ elif command -v qemu-aarch64-static >/dev/null 2>&1; then
 	run_target "linux/arm64 (qemu)" GOARCH=arm64 CGO_ENABLED=0 -- -exec qemu-aarch64-static
 else
 	skip "GOARCH=arm64" "qemu-aarch64-static not installed (apt-get install qemu-user-static)"
+fi
+
+# 3c. riscv64 (an FMA architecture) under qemu-user.
+if [ "$HOSTARCH" = riscv64 ]; then
+	run_target "linux/riscv64" CGO_ENABLED=0
+elif command -v qemu-riscv64-static >/dev/null 2>&1; then
+	run_target "linux/riscv64 (qemu)" GOARCH=riscv64 CGO_ENABLED=0 -- -exec qemu-riscv64-static
+else
+	skip "GOARCH=riscv64" "qemu-riscv64-static not installed (apt-get install qemu-user-static)"
 fi
 
 # 4. js/wasm under node.
@@ -129,27 +158,41 @@ else
 	run_target "js/wasm" GOOS=js GOARCH=wasm CGO_ENABLED=0 -- -exec "$wasm_exec"
 fi
 
-# 5. No fused multiply-add in package shared on any FMA target.
+# 5. No fused multiply-add in shared/ or game/interp.go on any FMA target.
+#    Only these files must agree bit for bit between machines: shared/ runs
+#    on client (prediction) and server, and game.Lerp/History.At on the
+#    client (rendering) and the server (the rewind of lag compensation). The
+#    rest of game/ runs only on the server or only draws. The file pattern
+#    does not use $PWD: go build replays -S output from its cache, with the
+#    paths of whichever checkout (or worktree) compiled the package first.
 fma_re='VFN?M(ADD|SUB)[0-9]*S[SD]|[[:space:]]FN?M(ADD|SUB)[SD]?[[:space:]]|WFN?M[AS]DB|FN?M(ADD|SUB)D[[:space:]]'
-pkgpath="$(go list "$PKG")"
+fenced_re='/(shared/[^/)]+|game/interp)\.go:[0-9]+\)'
+sharedpath="$(go list ./shared)"
+gamepath="$(go list ./game)"
 for t in "amd64 GOAMD64=v3" "arm64" "ppc64le" "s390x" "riscv64"; do
 	set -- $t
 	arch=$1
 	shift
-	echo "=== no FMA in $pkgpath on $arch $*"
-	asm="$(env GOOS=linux GOARCH="$arch" CGO_ENABLED=0 "$@" go build -gcflags="$pkgpath=-S" "$PKG" 2>&1)"
+	echo "=== no FMA in $sharedpath, $gamepath (interp.go) on $arch $*"
+	asm="$(env GOOS=linux GOARCH="$arch" CGO_ENABLED=0 "$@" go build -gcflags="$sharedpath=-S" -gcflags="$gamepath=-S" "${PKGS[@]}" 2>&1)"
 	if [ $? -ne 0 ]; then
 		printf '%s\n' "$asm" | tail -n 20
 		echo "--- FMA check $arch: FAIL (build failed)"
 		failed+=("fma-$arch")
 		continue
 	fi
-	if ! grep -q "TEXT.*$pkgpath\.RunCommand" <<<"$asm"; then
-		echo "--- FMA check $arch: FAIL (no assembly listing of $pkgpath.RunCommand from go build -gcflags=-S)"
+	missing=""
+	for fn in "$sharedpath.RunCommand" "$gamepath.Lerp" "$gamepath.(*History).At"; do
+		if ! grep -qF "$fn" <<<"$(grep 'STEXT' <<<"$asm")"; then
+			missing="$missing $fn"
+		fi
+	done
+	if [ -n "$missing" ]; then
+		echo "--- FMA check $arch: FAIL (no assembly listing of$missing from go build -gcflags=-S)"
 		failed+=("fma-$arch")
 		continue
 	fi
-	fused="$(printf '%s\n' "$asm" | grep -E "\($PWD/shared/[^)]*\.go:[0-9]+\)" | grep -E "$fma_re")"
+	fused="$(printf '%s\n' "$asm" | grep -E "$fenced_re" | grep -E "$fma_re")"
 	if [ -n "$fused" ]; then
 		printf '%s\n' "$fused"
 		echo "--- FMA check $arch: FAIL: wrap the product on each line above in float64()"
@@ -211,4 +254,4 @@ if [ ${#failed[@]} -gt 0 ]; then
 	echo "crosstarget: FAILED: ${failed[*]}"
 	exit 1
 fi
-echo "crosstarget: all targets pass with the same golden hash"
+echo "crosstarget: all targets pass with the same golden hashes"

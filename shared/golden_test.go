@@ -13,7 +13,7 @@ import (
 
 // goldenHash is the FNV-1a 64 hash of every state (and result) produced by
 // goldenTrace. It must be identical on every build target (native amd64,
-// GOAMD64=v3, 386, js/wasm; see scripts/crosstarget.sh). If a deliberate
+// GOAMD64=v3, 386, arm64, riscv64, js/wasm; see scripts/crosstarget.sh). If a deliberate
 // change to shared/ movement or weapon rules changes it, run
 // `go test ./shared -run TestGoldenTrace -v` and paste the hash it reports.
 const goldenHash uint64 = 0x42bf764b52b6062d
