@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/hajimehoshi/ebiten/v2"
+
 	"tickshot/client/netclient"
 )
 
@@ -62,20 +64,7 @@ func (sb *scoreboard) draw(v *frameView) {
 	W := v.W
 	pw, ph := 560.0, 90+28*float64(len(rows))+spectatorRowsHeight(c)
 	x0, y0 := W/2-pw/2, 80.0
-	batch.use(screen)
-	batch.rect(float32(x0), float32(y0), float32(pw), float32(ph), colPanel)
-	title := fmt.Sprintf("Deathmatch  -  %s", c.Map.Title)
-	for _, cv := range c.Accept.Cvars {
-		if cv.Name == "mp_fraglimit" && cv.Value != "0" {
-			title += "  -  first to " + cv.Value
-		}
-	}
-	drawText(screen, title, 20, true, W/2, y0+12, 1, colText)
-	hy := y0 + 50
-	drawText(screen, "Player", 14, true, x0+20, hy, 0, colDim)
-	drawText(screen, "Kills", 14, true, x0+340, hy, 2, colDim)
-	drawText(screen, "Deaths", 14, true, x0+430, hy, 2, colDim)
-	drawText(screen, "Ping", 14, true, x0+pw-20, hy, 2, colDim)
+	hy := drawScoreHeader(screen, c, x0, y0, pw, ph, "Deathmatch", "first to ")
 	for i, r := range rows {
 		y := hy + 26 + 28*float64(i)
 		col := colText
@@ -92,4 +81,25 @@ func (sb *scoreboard) draw(v *frameView) {
 		drawText(screen, ping, 16, false, x0+pw-20, y, 2, col)
 	}
 	g.drawSpectatorRows(screen, x0, hy+26+28*float64(len(rows))+8, pw) // spectate.go
+}
+
+// drawScoreHeader draws a scoreboard's panel (pw x ph pixels at x0, y0),
+// its title (mode, the map, and the frag limit after limitText when there
+// is one) and the column headings; it returns the headings' y.
+func drawScoreHeader(screen *ebiten.Image, c *netclient.Client, x0, y0, pw, ph float64, mode, limitText string) float64 {
+	batch.use(screen)
+	batch.rect(float32(x0), float32(y0), float32(pw), float32(ph), colPanel)
+	title := mode + "  -  " + c.Map.Title
+	for _, cv := range c.Accept.Cvars {
+		if cv.Name == "mp_fraglimit" && cv.Value != "0" {
+			title += "  -  " + limitText + cv.Value
+		}
+	}
+	drawText(screen, title, 20, true, x0+pw/2, y0+12, 1, colText)
+	hy := y0 + 50
+	drawText(screen, "Player", 14, true, x0+20, hy, 0, colDim)
+	drawText(screen, "Kills", 14, true, x0+340, hy, 2, colDim)
+	drawText(screen, "Deaths", 14, true, x0+430, hy, 2, colDim)
+	drawText(screen, "Ping", 14, true, x0+pw-20, hy, 2, colDim)
+	return hy
 }

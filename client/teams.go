@@ -250,20 +250,7 @@ func (g *Game) drawTeamScoreboard(screen *ebiten.Image) bool {
 		ph += 28
 	}
 	x0, y0 := W/2-pw/2, 80.0
-	batch.use(screen)
-	batch.rect(float32(x0), float32(y0), float32(pw), float32(ph), colPanel)
-	title := fmt.Sprintf("Team deathmatch  -  %s", c.Map.Title)
-	for _, cv := range c.Accept.Cvars {
-		if cv.Name == "mp_fraglimit" && cv.Value != "0" {
-			title += "  -  first team to " + cv.Value
-		}
-	}
-	drawText(screen, title, 20, true, W/2, y0+12, 1, colText)
-	hy := y0 + 50
-	drawText(screen, "Player", 14, true, x0+20, hy, 0, colDim)
-	drawText(screen, "Kills", 14, true, x0+340, hy, 2, colDim)
-	drawText(screen, "Deaths", 14, true, x0+430, hy, 2, colDim)
-	drawText(screen, "Ping", 14, true, x0+pw-20, hy, 2, colDim)
+	hy := drawScoreHeader(screen, c, x0, y0, pw, ph, "Team deathmatch", "first team to ")
 	y := hy + 26
 	for _, team := range []struct {
 		t     uint8
