@@ -374,6 +374,11 @@ func (s *Server) runTick(now time.Time) {
 	s.lastTickAt = now
 	s.runExecs()
 	s.syncRules()
+	// Remove the players who left before admitting anyone: a join in the
+	// same tick as a leave must see the leaver's slot free, or churn
+	// answers "server is full" (or parks the joiner as a spectator) with
+	// slots really free.
+	s.dropClosed()
 	s.acceptJoins()
 	for _, ss := range s.sessions {
 		s.readSession(ss, now)

@@ -109,15 +109,14 @@ func (s *Server) reject(conn *proto.Conn, reason string) {
 	conn.Close(reason)
 }
 
-// acceptJoins admits waiting clients (tick goroutine).
+// acceptJoins admits the clients waiting when the tick began (tick
+// goroutine). Later requests wait for the next tick, after dropClosed: a
+// client admitted here that leaves and joins again at once must not be
+// admitted a second time while its first session still holds a slot.
 func (s *Server) acceptJoins() {
-	for {
-		select {
-		case req := <-s.joins:
-			req.reply <- s.admit(req)
-		default:
-			return
-		}
+	for range len(s.joins) {
+		req := <-s.joins
+		req.reply <- s.admit(req)
 	}
 }
 

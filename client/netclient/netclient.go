@@ -285,6 +285,11 @@ func (c *Client) Err() error { return c.err }
 // Close disconnects with a reason.
 func (c *Client) Close(reason string) { c.conn.Close(reason) }
 
+// Closed is closed once the connection has released its link after Close
+// (the Disconnect was written or failed): from then on the server can see
+// that this client left.
+func (c *Client) Closed() <-chan struct{} { return c.conn.Closed() }
+
 // ConnStats returns the transport counters.
 func (c *Client) ConnStats() proto.Stats { return c.conn.Stats() }
 
