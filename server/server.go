@@ -141,8 +141,9 @@ type Server struct {
 	// human's command (lagcomp.go); reused, so a shot allocates nothing.
 	rewinder rewinder
 
-	joins chan joinReq
-	start time.Time
+	joins    chan joinReq
+	preHello preHello // connections waiting for their Hello (prehello.go)
+	start    time.Time
 
 	// Owned by the tick goroutine.
 	sessions    []*session

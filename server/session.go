@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -29,7 +30,18 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.log.Info("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
 		return
 	}
-	s.ServeTransport(t)
+	ip := r.RemoteAddr
+	if h := remoteIP(ip); h != "" {
+		ip = h
+	}
+	if reason := s.preHello.enter(ip); reason != "" { // prehello.go
+		s.reject(proto.NewConn(t), reason)
+		return
+	}
+	var once sync.Once
+	release := func() { once.Do(func() { s.preHello.leave(ip) }) }
+	defer release()
+	s.serve(t, release)
 }
 
 // ServeTransport serves one player's connection over any transport (a
@@ -37,9 +49,14 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 // for the Hello and asks the tick goroutine to admit the player. It
 // returns when the player is admitted or refused. Give the transport
 // proto.ServerOptions().
-func (s *Server) ServeTransport(t transport.Transport) {
+func (s *Server) ServeTransport(t transport.Transport) { s.serve(t, func() {}) }
+
+// serve is ServeTransport; gotHello is called once the wait for the Hello
+// is over, whatever its outcome.
+func (s *Server) serve(t transport.Transport, gotHello func()) {
 	conn := proto.NewConn(t)
 	var hello *proto.Hello
+	defer gotHello()
 	select {
 	case p, ok := <-conn.Recv():
 		if !ok {
@@ -60,6 +77,7 @@ func (s *Server) ServeTransport(t transport.Transport) {
 		conn.Close(ShutdownReason)
 		return
 	}
+	gotHello()
 	if hello.Protocol != proto.ProtocolVersion {
 		s.reject(conn, fmt.Sprintf("protocol version %d, server speaks %d: update your game", hello.Protocol, proto.ProtocolVersion))
 		return
