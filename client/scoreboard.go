@@ -4,6 +4,7 @@ package client
 
 import (
 	"fmt"
+	"image/color"
 	"sort"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -71,14 +72,7 @@ func (sb *scoreboard) draw(v *frameView) {
 		if r.id == c.ID {
 			col = colMe
 		}
-		drawText(screen, r.name, 16, r.id == c.ID, x0+20, y, 0, col)
-		drawText(screen, fmt.Sprint(r.kills), 16, false, x0+340, y, 2, col)
-		drawText(screen, fmt.Sprint(r.deaths), 16, false, x0+430, y, 2, col)
-		ping := fmt.Sprint(r.ping)
-		if r.bot {
-			ping = "BOT"
-		}
-		drawText(screen, ping, 16, false, x0+pw-20, y, 2, col)
+		drawScoreRow(screen, r, r.id == c.ID, x0, y, pw, col)
 	}
 	g.drawSpectatorRows(screen, x0, hy+26+28*float64(len(rows))+8, pw) // spectate.go
 }
@@ -102,4 +96,17 @@ func drawScoreHeader(screen *ebiten.Image, c *netclient.Client, x0, y0, pw, ph f
 	drawText(screen, "Deaths", 14, true, x0+430, hy, 2, colDim)
 	drawText(screen, "Ping", 14, true, x0+pw-20, hy, 2, colDim)
 	return hy
+}
+
+// drawScoreRow draws one player's row at height y of a scoreboard pw pixels
+// wide at x0 (name bold for the local player; "BOT" for a bot's ping).
+func drawScoreRow(screen *ebiten.Image, r scoreRow, self bool, x0, y, pw float64, col color.RGBA) {
+	drawText(screen, r.name, 16, self, x0+20, y, 0, col)
+	drawText(screen, fmt.Sprint(r.kills), 16, false, x0+340, y, 2, col)
+	drawText(screen, fmt.Sprint(r.deaths), 16, false, x0+430, y, 2, col)
+	ping := fmt.Sprint(r.ping)
+	if r.bot {
+		ping = "BOT"
+	}
+	drawText(screen, ping, 16, false, x0+pw-20, y, 2, col)
 }

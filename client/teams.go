@@ -279,14 +279,7 @@ func (g *Game) drawTeamScoreboard(screen *ebiten.Image) bool {
 			if r.id == c.ID {
 				col = colText
 			}
-			drawText(screen, r.name, 16, r.id == c.ID, x0+20, y, 0, col)
-			drawText(screen, fmt.Sprint(r.kills), 16, false, x0+340, y, 2, col)
-			drawText(screen, fmt.Sprint(r.deaths), 16, false, x0+430, y, 2, col)
-			ping := fmt.Sprint(r.ping)
-			if r.bot {
-				ping = "BOT"
-			}
-			drawText(screen, ping, 16, false, x0+pw-20, y, 2, col)
+			drawScoreRow(screen, r, r.id == c.ID, x0, y, pw, col)
 			y += 28
 		}
 	}
