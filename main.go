@@ -2,10 +2,11 @@
 
 // Command tickshot is a 2D top-down multiplayer shooter with Half-Life/Source
 // style netcode. Subcommands (internal/cli.Commands): play (default),
-// server, connect, bot, hitreg, loadtest, help. Run `tickshot help` for
-// usage. Built with -tags headless it is tickshot-server, without the game
-// window (main_headless.go); a value out of range or a stray argument exits
-// with status 2 and a message naming the flag.
+// server, connect, bot, hitreg, loadtest, healthcheck, help. Run
+// `tickshot help` for usage. Built with -tags headless it is
+// tickshot-server, without the game window (main_headless.go); a value out
+// of range or a stray argument exits with status 2 and a message naming
+// the flag.
 package main
 
 import (
@@ -78,6 +79,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdLoadtest(args, stdout, stderr)
 	case "servers":
 		return cmdServers(args, stdout, stderr)
+	case "healthcheck":
+		return cmdHealthcheck(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "%s help: one command at a time, got %q\n", prog, strings.Join(args, " "))

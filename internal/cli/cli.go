@@ -32,6 +32,7 @@ var Commands = []Command{
 	{"servers", "[--timeout D] [--json]", "list the servers on the local network (LAN)", false},
 	{"hitreg", "", "measure the hit registration of lag compensation", false},
 	{"loadtest", "--clients N --bots M", "load a server: tick time, CPU, bandwidth, memory", false},
+	{"healthcheck", "[--url URL]", "exit 0 if a server's /status answers, else 1 (container HEALTHCHECK)", false},
 	{"help", "[COMMAND]", "show this help, or a command's flags", false},
 }
 
