@@ -11,7 +11,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # package at a time: several tests measure timing (RTT, snapshot rates) over loopback.
 NOWINDOW = $$($(GO) list ./... | grep -v -x -e tickshot -e tickshot/client -e tickshot/client/menu -e tickshot/client/keys)
 
-.PHONY: play test deps test-deps build server wasm vet test-unit test-window test-browser measure-browser crosstarget bench clean
+.PHONY: play test deps test-deps build server wasm vet test-unit test-window test-browser measure-browser crosstarget bench soak clean
 
 play: deps build
 	./tickshot play
@@ -82,6 +82,19 @@ crosstarget: test-deps
 
 test: vet server test-unit test-window crosstarget
 	@echo "all tests passed"
+
+# The soak test (issue 12), not part of `make test`: a headless server
+# process with 16 bots and 16 network clients (websockets on loopback) for
+# SOAK_DURATION, sampled every SOAK_INTERVAL: server RSS, goroutines, tick
+# time p99. It prints a table and fails if RSS or goroutines grow between
+# the first and the last third, or a tick p99 exceeds the tick interval
+# (scripts/soak, internal/soak). `make soak SOAK_DURATION=1m` is a smoke run.
+SOAK_DURATION ?= 10m
+SOAK_INTERVAL ?= 30s
+SOAK_BIN      ?= $${TMPDIR:-/tmp}/tickshot-soak-server
+soak:
+	CGO_ENABLED=0 $(GO) build -tags headless -o $(SOAK_BIN) .
+	$(GO) run ./scripts/soak --server-bin $(SOAK_BIN) --duration $(SOAK_DURATION) --interval $(SOAK_INTERVAL)
 
 bench:
 	$(GO) test -run XXX -bench . -benchmem ./shared ./game ./server ./net

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
+	"runtime"
 	"sort"
 	"time"
 
@@ -35,6 +36,11 @@ type Status struct {
 	MaxSpectators int            `json:"maxspectators"`
 	Snapshots     SnapshotStatus `json:"snapshots"`
 	LagComp       LagCompStatus  `json:"lag_compensation"`
+	// Goroutines is the server process's goroutine count
+	// (runtime.NumGoroutine) when the status was published: a few per
+	// connection plus a fixed number, so a count that keeps growing at a
+	// steady player count is a leak (`make soak` watches it).
+	Goroutines int `json:"goroutines"`
 }
 
 // LagCompStatus counts the lag-compensated hitscan shots since the server
@@ -134,7 +140,8 @@ func (s *Server) publishStatus() {
 		Name: s.cfg.Hostname, Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.w.Tick, Snapshots: s.snapStats, LagComp: s.lagStats,
 		UptimeSec:  math.Round(time.Since(s.start).Seconds()*10) / 10,
 		MaxPlayers: s.cfg.MaxPlayers, Protocol: proto.ProtocolVersion, Password: s.cfg.Password != "", TickTimeUs: s.tickStats.summary(),
-		Players: make([]PlayerStatus, 0, len(s.w.Players)),
+		Players:    make([]PlayerStatus, 0, len(s.w.Players)),
+		Goroutines: runtime.NumGoroutine(),
 	}
 	for _, p := range s.w.Players {
 		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths, Bot: p.Bot, Alive: p.Alive()}
