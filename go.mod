@@ -14,6 +14,7 @@ require (
 	github.com/lafriks/go-tiled v0.15.0
 	github.com/vmihailenco/msgpack/v5 v5.3.6
 	golang.org/x/image v0.41.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
@@ -29,7 +30,9 @@ require (
 	github.com/gobwas/httphead v0.1.0 // indirect
 	github.com/gobwas/pool v0.2.1 // indirect
 	github.com/gobwas/ws v1.4.0 // indirect
+	github.com/kr/text v0.2.0 // indirect
 	github.com/miekg/dns v1.1.27 // indirect
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
 	github.com/vmihailenco/tagparser/v2 v2.0.0 // indirect
 	golang.org/x/crypto v0.0.0-20191011191535-87dc89f01550 // indirect
 	golang.org/x/exp v0.0.0-20250305212735-054e65f0b394 // indirect

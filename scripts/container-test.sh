@@ -85,6 +85,7 @@ printf 'root:x:0:\nnobody:x:65534:\nnonroot:x:65532:\n' >"$ROOT/etc/group"
 chmod 755 "$ROOT" "$ROOT/tickshot-server"
 ( cd "$ROOT" && find . | sort | sed 's/^/   /' )
 
+touch "$WORK/started"
 echo "== run: ENTRYPOINT + CMD as $UID_NONROOT, PID 1 of new mount/pid/net namespaces"
 unshare --mount --pid --net --fork --kill-child --root="$ROOT" --wd=/ \
 	--setuid "$UID_NONROOT" --setgid "$UID_NONROOT" \
@@ -189,4 +190,8 @@ wait "$BOTPID" 2>/dev/null || true
 BOTPID=""
 grep -q 'server shutting down' "$WORK/bot.out" || fail "the player was not told 'server shutting down': $(cat "$WORK/bot.out")"
 echo "ok: exit status 0 ${stop_ms} ms after SIGTERM, 'server stopped' logged, the player read: $(grep -o 'ended: [^[]*' "$WORK/bot.out" | head -1)"
+# deploy/k8s sets readOnlyRootFilesystem: the server must write nothing.
+written=$(find "$ROOT" -newer "$WORK/started" -not -type d)
+[ -z "$written" ] || fail "the server wrote to its root file system (readOnlyRootFilesystem would break it): $written"
+echo "ok: nothing written to the root file system"
 echo "container test passed"
