@@ -166,6 +166,7 @@ for _ in $(seq 50); do
 	sleep 0.2
 done
 http /status | grep -q '"name": "netbot1"' || fail "the player did not join"
+echo "   server RSS with 4 bots and 1 player: $(awk '/^VmRSS:/ {printf "%.1f MiB", $2 / 1024}' "/proc/$SPID/status")"
 t0=$(date +%s%N)
 kill -TERM "$SPID"
 code=""
