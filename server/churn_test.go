@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"tickshot/client/netclient"
+	"tickshot/internal/testserver"
+	"tickshot/net/proto"
 	"tickshot/server"
 )
 
@@ -51,5 +54,159 @@ func TestChurnNeverRefusesFreeSlot(t *testing.T) {
 	}
 	if n > 5 {
 		t.Errorf("... %d failures in all", n)
+	}
+}
+
+// observer is a netclient that ticks at the server's rate in its own
+// goroutine, standing still, counting the snapshots and bytes it receives.
+type observer struct {
+	snaps, bytes atomic.Uint64
+	rows         atomic.Int64 // scoreboard rows
+	errc         chan error
+	stop         chan struct{}
+	done         chan struct{}
+}
+
+func startObserver(t *testing.T, addr string, cfg netclient.Config, lagMs float64) *observer {
+	t.Helper()
+	c := testserver.Connect(t, addr, cfg)
+	c.SetFakeConditions(proto.FakeConditions{LagMs: lagMs})
+	o := &observer{errc: make(chan error, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(o.done)
+		tk := time.NewTicker(time.Second / time.Duration(c.TickRate))
+		defer tk.Stop()
+		last := time.Now()
+		for {
+			select {
+			case <-o.stop:
+				return
+			case now := <-tk.C:
+				if err := c.Poll(); err != nil {
+					o.errc <- err
+					return
+				}
+				c.Tick(now.Sub(last), netclient.Input{})
+				last = now
+				o.snaps.Store(uint64(c.Stats.SnapshotsReceived))
+				o.bytes.Store(c.ConnStats().BytesIn)
+				o.rows.Store(int64(len(c.Scores)))
+			}
+		}
+	}()
+	t.Cleanup(func() { close(o.stop); <-o.done })
+	return o
+}
+
+// rates returns what o received over window: snapshots/s and kB/s.
+func (o *observer) rates(window time.Duration, during func()) (snapsPerSec, kBPerSec float64) {
+	s0, b0 := o.snaps.Load(), o.bytes.Load()
+	start := time.Now()
+	during()
+	el := time.Since(start).Seconds()
+	return float64(o.snaps.Load()-s0) / el, float64(o.bytes.Load()-b0) / el / 1000
+}
+
+// churn joins and leaves the server at addr as fast as it can from
+// workers goroutines until stop closes; it returns the joins admitted.
+func churn(addr string, workers int, stop <-chan struct{}) *atomic.Int64 {
+	var joins atomic.Int64
+	for w := range workers {
+		go func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				c, err := netclient.Connect(ctx, netclient.Websocket, addr, netclient.Config{Name: fmt.Sprintf("churn%d", w)})
+				cancel()
+				if err != nil {
+					time.Sleep(5 * time.Millisecond)
+					continue
+				}
+				joins.Add(1)
+				c.Close("churn")
+				<-c.Closed()
+			}
+		}()
+	}
+	return &joins
+}
+
+// TestChurnDoesNotStarveSnapshots: while 6 connections from one address
+// (loopback, so that the per-address join limit does not apply and only
+// the snapshot's event budget is tested) join and leave as fast as they
+// can, each join and leave a notice for every player, an observer with
+// rate 20000 keeps receiving about its cl_updaterate of snapshots, and one
+// with the default rate keeps its download near what it was before the
+// churn. (Before the event budget the first fell from 20 to about 1
+// snapshot/s and the second's download grew more than tenfold.) Run with
+// -v for the figures.
+func TestChurnDoesNotStarveSnapshots(t *testing.T) {
+	_, addr := startServer(t, server.Config{MaxPlayers: 16, Bots: 8})
+	slowCfg := netclient.DefaultConfig("slow")
+	slowCfg.Rate = 20000
+	slow := startObserver(t, addr, slowCfg, 150)
+	normal := startObserver(t, addr, netclient.DefaultConfig("normal"), 150)
+	time.Sleep(500 * time.Millisecond) // settled: acks flowing, scoreboards sent
+	var quietSlow, quietNormal, quietSlowKB, quietNormalKB float64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		quietSlow, quietSlowKB = slow.rates(0, func() { time.Sleep(2 * time.Second) })
+	}()
+	quietNormal, quietNormalKB = normal.rates(0, func() { time.Sleep(2 * time.Second) })
+	wg.Wait()
+
+	stop := make(chan struct{})
+	joins := churn(addr, 6, stop)
+	time.Sleep(500 * time.Millisecond) // the churn's events pile up
+	var churnSlow, churnNormal, churnSlowKB, churnNormalKB float64
+	j0, start := joins.Load(), time.Now()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		churnSlow, churnSlowKB = slow.rates(0, func() { time.Sleep(3 * time.Second) })
+	}()
+	churnNormal, churnNormalKB = normal.rates(0, func() { time.Sleep(3 * time.Second) })
+	wg.Wait()
+	cycles := float64(joins.Load()-j0) / time.Since(start).Seconds()
+	close(stop)
+	// The scoreboards stay the truth: once the churn stops, both list the
+	// 8 bots and the 2 observers.
+	waitFor(t, 5*time.Second, "scoreboards of 10 players after the churn", func() bool {
+		return slow.rows.Load() == 10 && normal.rows.Load() == 10
+	})
+
+	t.Logf("quiet: rate 20000 %.1f snapshots/s %.1f kB/s; default rate %.1f snapshots/s %.1f kB/s",
+		quietSlow, quietSlowKB, quietNormal, quietNormalKB)
+	t.Logf("churn %.0f joins/s: rate 20000 %.1f snapshots/s %.1f kB/s; default rate %.1f snapshots/s %.1f kB/s",
+		cycles, churnSlow, churnSlowKB, churnNormal, churnNormalKB)
+	for _, o := range []*observer{slow, normal} {
+		select {
+		case err := <-o.errc:
+			t.Fatalf("an observer was disconnected: %v", err)
+		default:
+		}
+	}
+	if cycles < 50 {
+		t.Fatalf("the churn made only %.0f joins/s: nothing was tested", cycles)
+	}
+	if churnSlow < 15 {
+		t.Errorf("rate 20000 observer: %.1f snapshots/s under churn, want about 20 (quiet: %.1f)", churnSlow, quietSlow)
+	}
+	if churnNormal < 15 {
+		t.Errorf("default-rate observer: %.1f snapshots/s under churn, want about 20 (quiet: %.1f)", churnNormal, quietNormal)
+	}
+	// At most 8 notices of ~20 bytes per snapshot, 20 snapshots/s: 3.2
+	// kB/s more, and the scoreboard's new names.
+	if limit := 2*quietNormalKB + 8; churnNormalKB > limit {
+		t.Errorf("default-rate observer: %.1f kB/s under churn, want at most %.1f (quiet: %.1f)", churnNormalKB, limit, quietNormalKB)
+	}
+	if limit := 2*quietSlowKB + 8; churnSlowKB > limit {
+		t.Errorf("rate 20000 observer: %.1f kB/s under churn, want at most %.1f (quiet: %.1f; its rate is 20 kB/s)", churnSlowKB, limit, quietSlowKB)
 	}
 }

@@ -30,6 +30,14 @@ type session struct {
 	ip        string
 	lastInput time.Time
 
+	// Events (eventbudget.go): since is the admission tick (older events
+	// are not sent); evSentMax the newest event ID any snapshot carried;
+	// skipLeaves the IDs of leave notices coalesced away for this client,
+	// in increasing order.
+	since      uint32
+	evSentMax  uint32
+	skipLeaves []uint32
+
 	cmds cmdQueue
 	rate rateControl
 	acks ackState
@@ -60,7 +68,7 @@ func newSession(conn *proto.Conn, p *game.Player, hello proto.Hello, now uint32,
 	ss.acks.rttMs = -1
 	// ackTick starts now: a newcomer gets the events from now on, not the
 	// last seconds' backlog.
-	ss.acks.ackTick = now
+	ss.acks.ackTick, ss.since = now, now
 	ss.view.ents = map[uint16]*game.EntityView{}
 	ss.chatTokens, ss.chatAt = ChatBurst, now
 	ss.cmds.budget = maxTicks
@@ -208,6 +216,9 @@ type sentSnap struct {
 	ents []proto.EntityState
 	// names are the names this snapshot's scoreboard carried, by id.
 	names []sentName
+	// evDone: every event up to this ID was carried or settled
+	// (pickEvents).
+	evDone uint32
 }
 
 // sentName is a player's name as a snapshot's scoreboard carried it.
@@ -222,7 +233,8 @@ type ackState struct {
 	sent       [sentRing]sentSnap
 	nextSeq    uint32  // Seq of the newest snapshot sent
 	ackSeq     uint32  // Seq of the newest snapshot acked: the delta baseline
-	ackTick    uint32  // tick of that snapshot: events newer than it are resent
+	ackTick    uint32  // tick of that snapshot
+	ackEvent   uint32  // events up to this ID are settled; newer ones are resent
 	appliedSeq uint32  // snapshots up to this Seq are reflected in the view
 	rttMs      float64 // smoothed round trip, ms; <0 until measured
 	rttVar     float64 // mean deviation of the RTT samples, ms
@@ -234,7 +246,7 @@ func (a *ackState) record(tick uint32, now time.Time) *sentSnap {
 	a.nextSeq++
 	rec := &a.sent[a.nextSeq%sentRing]
 	rec.seq, rec.tick, rec.at = a.nextSeq, tick, now
-	rec.ents, rec.names = rec.ents[:0], rec.names[:0]
+	rec.ents, rec.names, rec.evDone = rec.ents[:0], rec.names[:0], 0
 	return rec
 }
 
@@ -263,6 +275,7 @@ func (a *ackState) ack(seq, bits uint32, at time.Time, arrived func(*sentSnap)) 
 		return false // older than the ring
 	}
 	a.ackSeq, a.ackTick = seq, acked.tick
+	a.ackEvent = max(a.ackEvent, acked.evDone)
 	sample := float64(at.Sub(acked.at)) / float64(time.Millisecond)
 	if a.rttMs < 0 {
 		a.rttMs, a.rttVar = sample, sample/2
@@ -340,12 +353,16 @@ func (v *clientView) forget(id uint16) {
 // snapBuffers is a session's reused storage for writing snapshots: after
 // the first few, writing one allocates nothing (BenchmarkSnapshotPipeline).
 type snapBuffers struct {
-	snap     proto.Snapshot // the snapshot being written
-	entBuf   []proto.EntityState
-	projBuf  []proto.ProjectileState
-	evBuf    []proto.Event
-	scoreBuf []proto.ScoreEntry
-	deltaBuf []byte // EntityDelta
-	evWire   []byte // EventData
-	wire     []byte // the encoded snapshot
+	snap      proto.Snapshot // the snapshot being written
+	entBuf    []proto.EntityState
+	projBuf   []proto.ProjectileState
+	evBuf     []proto.Event
+	evPick    []int  // indices into Server.events chosen (pickEvents)
+	evDone    uint32 // pickEvents' settled event ID for the snapshot
+	evScratch []byte // one event's encoding, for its size
+	evOne     [1]proto.Event
+	scoreBuf  []proto.ScoreEntry
+	deltaBuf  []byte // EntityDelta
+	evWire    []byte // EventData
+	wire      []byte // the encoded snapshot
 }

@@ -149,6 +149,7 @@ type Server struct {
 	sessions    []*session
 	events      []proto.Event // recent events, oldest first
 	eventTo     []uint16      // recipient of each event, 0 for everyone
+	eventGone   []bool        // a join notice coalesced with its leave: sent no more (eventbudget.go)
 	lag         map[uint16]*lagRing
 	boxBuf      []game.Hitbox
 	vars        *vars
@@ -454,6 +455,10 @@ func (s *Server) addEvent(e proto.Event, to uint16) {
 	}
 	s.events = append(s.events, e)
 	s.eventTo = append(s.eventTo, to)
+	s.eventGone = append(s.eventGone, false)
+	if e.Kind == proto.EvLeft {
+		s.coalesceLeave(len(s.events) - 1) // eventbudget.go
+	}
 }
 
 // takeWorldEvents moves what the world reported this tick into the event
@@ -517,6 +522,7 @@ func (s *Server) trimEvents() {
 	if i > 0 {
 		s.events = append(s.events[:0], s.events[i:]...)
 		s.eventTo = append(s.eventTo[:0], s.eventTo[i:]...)
+		s.eventGone = append(s.eventGone[:0], s.eventGone[i:]...)
 	}
 }
 

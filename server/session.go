@@ -157,6 +157,7 @@ func (s *Server) admit(req joinReq) string {
 	ss := newSession(req.conn, p, *h, s.w.Tick, s.cfg.TickRate, s.cfg.MaxUsrCmdProcessTicks)
 	ss.spectator = spectate
 	ss.ip, ss.lastInput = remoteIP(req.conn.RemoteAddr()), s.lastTickAt // the tick's now (runTick)
+	ss.evSentMax = s.nextEventID                                        // it learns who is playing from its first scoreboard
 	req.conn.SetFakeConditions(s.vars.fake)
 	ur := ss.rate.updateRate
 	s.sessions = append(s.sessions, ss)
@@ -220,8 +221,9 @@ func (s *Server) print(ss *session, text string) {
 	}
 }
 
-// MaxEventsPerSnapshot bounds the events one snapshot carries (the newest
-// are kept): 256 events of at most ~300 bytes stay under net.MaxServerFrame.
+// MaxEventsPerSnapshot bounds the events one snapshot carries (with the
+// byte budget of eventbudget.go): 256 events of at most ~300 bytes stay
+// under net.MaxServerFrame.
 const MaxEventsPerSnapshot = 256
 
 // MaxMsgsPerSecond is the flood limit: more messages than this from one
@@ -411,7 +413,10 @@ func (s *Server) writeSnapshot(ss *session, now time.Time) []byte {
 		scoreSent = true
 	}
 	rec := ss.acks.record(s.w.Tick, now)
-	snap.Seq = rec.seq
+	snap.Seq, rec.evDone = rec.seq, ss.out.evDone
+	if n := len(snap.Events); n > 0 {
+		ss.evSentMax = max(ss.evSentMax, snap.Events[n-1].ID)
+	}
 	rec.ents = append(rec.ents, snap.Entities...)
 	if scoreSent {
 		for _, r := range snap.Scores {
@@ -519,18 +524,10 @@ func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 		}
 	}
 	ss.out.entBuf = snap.Entities
-	// Events since the newest snapshot the client acked (resent until acked).
-	for i, e := range s.events {
-		if e.Tick > ss.acks.ackTick && (s.eventTo[i] == 0 || s.eventTo[i] == p.ID) && eventVisible(&e, p.ID, view) {
-			snap.Events = append(snap.Events, e)
-		}
-	}
+	// Events not yet acknowledged (resent until they are), within the
+	// client's event budget (eventbudget.go).
+	snap.Events = s.pickEvents(ss, view, snap.Events)
 	ss.out.evBuf = snap.Events
-	// A snapshot carries at most MaxEventsPerSnapshot, the newest: it must
-	// stay far below the client's frame limit whatever happens.
-	if n := len(snap.Events); n > MaxEventsPerSnapshot {
-		snap.Events = snap.Events[n-MaxEventsPerSnapshot:]
-	}
 	if len(snap.Events) == 0 {
 		snap.Events = nil
 	}
