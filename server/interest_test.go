@@ -54,7 +54,7 @@ func TestInterestManagement(t *testing.T) {
 		t.Fatalf("test setup: view %+v", view)
 	}
 	ss := lcSession(me, 50)
-	s.w.Tick = 100 // events are sent when newer than the client's acked tick
+	s.w.Tick = 100 // events are sent when newer than the client's admission
 
 	// Events: a far shot and hit are not sent; the kill feed, a join and
 	// anything about the client itself are.

@@ -112,7 +112,7 @@ func BenchmarkSnapshotPipeline(b *testing.B) {
 		n := 0
 		for _, ss := range sessions {
 			n += len(s.writeSnapshot(ss, now))
-			ss.acks.ackSeq, ss.acks.ackTick = ss.acks.nextSeq, s.w.Tick
+			ss.acks.ackSeq, ss.acks.ackTick, ss.acks.ackEvent = ss.acks.nextSeq, s.w.Tick, ss.out.evDone
 		}
 		return n
 	}
