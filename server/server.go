@@ -1,7 +1,7 @@
 // Package server is Tickshot's dedicated server: a fixed tick loop in one
 // goroutine that owns the world, client sessions that feed it usercmds,
 // snapshot scheduling at each client's cl_updaterate, server-side bots, and
-// the HTTP endpoints /ws (players) and /status (JSON).
+// the HTTP endpoints /ws (players), /status (JSON) and /metrics (Prometheus).
 package server
 
 import (
@@ -166,6 +166,7 @@ type Server struct {
 	scoresBuilt bool                    // scoreBuf is this tick's
 	enc         proto.Encoder           // writes every snapshot (tick goroutine)
 	rcon        rconGuard               // wrong rcon passwords per address (rcon.go)
+	metrics     *metrics                // GET /metrics (metrics.go)
 
 	statusMu sync.Mutex
 	status   Status
@@ -196,6 +197,7 @@ func New(cfg Config) (*Server, error) {
 		vars:    defaultVars(),
 		execCh:  make(chan execReq, 4),
 	}
+	s.metrics = newMetrics(s)
 	s.vars.setFake(cfg.Fake.Clamp())
 	for _, kv := range cfg.Cvars {
 		if err := s.vars.set(kv[0], kv[1]); err != nil {
@@ -306,12 +308,13 @@ func (s *Server) announce() (stop func()) {
 }
 
 // Handler returns the server's HTTP endpoints: /ws (the game), /status
-// (JSON) and the browser client (package web: / is its page,
+// (JSON), /metrics (Prometheus, metrics.go) and the browser client (package web: / is its page,
 // /tickshot.wasm and /wasm_exec.js its files).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", s.handleWS)
 	mux.HandleFunc("/status", s.handleStatus)
+	mux.Handle("/metrics", s.handleMetrics()) // metrics.go
 	webClient().Register(mux)
 	return mux
 }
@@ -350,6 +353,9 @@ func (s *Server) loop(ctx context.Context, httpErr chan error) error {
 		case <-timer.C:
 		}
 		now := time.Now()
+		if now.Sub(next) >= interval {
+			s.metrics.ticksBehind.Add(1) // started a whole tick late
+		}
 		s.runTick(now)
 		next = next.Add(interval)
 		if d := time.Until(next); d > -10*interval {
@@ -391,7 +397,9 @@ func (s *Server) runTick(now time.Time) {
 	s.takeWorldEvents()
 	s.trimEvents()
 	s.sendSnapshots(now)
-	s.tickStats.add(time.Since(t0))
+	d := time.Since(t0)
+	s.tickStats.add(d)
+	s.metrics.tick.Observe(d.Seconds())
 	if s.w.Tick%uint32(max(s.cfg.TickRate/4, 1)) == 0 {
 		s.publishStatus()
 	}
@@ -477,6 +485,7 @@ func (s *Server) takeWorldEvents() {
 				}
 			}
 		case game.EvMatchEnd:
+			s.metrics.matches.Add(1)
 			if e.A == 0 && e.B != 0 {
 				s.log.Info("match won", "team", e.Text, "score", s.w.TeamScore(game.Team(e.B)))
 			}

@@ -60,8 +60,12 @@ func (s *Server) serve(t transport.Transport, gotHello func()) {
 	select {
 	case p, ok := <-conn.Recv():
 		if !ok {
-			reason, _ := conn.Reason()
+			reason, remote := conn.Reason()
 			s.log.Info("client left during handshake", "remote", conn.RemoteAddr(), "reason", reason)
+			if !remote && strings.HasPrefix(reason, decodeErrorPrefix) {
+				s.metrics.decodeErrors.Add(1)
+			}
+			s.metrics.addHandshake(conn)
 			return
 		}
 		h, isHello := p.Msg.(*proto.Hello)
@@ -122,9 +126,11 @@ func (s *Server) checkPassword(given string) string {
 
 func (s *Server) reject(conn *proto.Conn, reason string) {
 	s.log.Info("client rejected", "remote", conn.RemoteAddr(), "reason", reason)
+	s.metrics.refuse(RefuseCode(reason))
 	conn.Send(&proto.Reject{Reason: reason})
 	time.Sleep(50 * time.Millisecond) // let the writer flush the reject
 	conn.Close(reason)
+	s.metrics.addHandshake(conn)
 }
 
 // acceptJoins admits the clients waiting when the tick began (tick
@@ -327,10 +333,15 @@ func (s *Server) warnDropped(ss *session) {
 	}
 }
 
-func (s *Server) kick(ss *session, reason string) {
+func (s *Server) kick(ss *session, reason string) { s.kickAs(ss, KickCode(reason), reason) }
+
+// kickAs kicks with a reason code of KickReasons (metrics.go), for a
+// reason text not made by the server (the kick command's).
+func (s *Server) kickAs(ss *session, code, reason string) {
 	if ss.kicked != "" {
 		return
 	}
+	s.metrics.kick(code)
 	ss.kicked = reason
 	s.log.Warn("player kicked", "player", ss.player.Name, "id", ss.player.ID, "reason", reason)
 	ss.conn.Close("kicked: " + reason)
@@ -344,6 +355,10 @@ func (s *Server) dropClosed() {
 		case <-ss.conn.Done():
 			reason, remote := ss.conn.Reason()
 			s.log.Info("player left", "name", ss.player.Name, "id", ss.player.ID, "reason", reason, "client_said", remote)
+			if !remote && strings.HasPrefix(reason, decodeErrorPrefix) {
+				s.metrics.decodeErrors.Add(1)
+			}
+			s.metrics.sessionEnded(ss)
 			if remote {
 				// A client's own words are logged, never passed on: others
 				// would read them as the server's ("kicked: banned by admin").

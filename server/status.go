@@ -41,6 +41,8 @@ type Status struct {
 	// connection plus a fixed number, so a count that keeps growing at a
 	// steady player count is a leak (`make soak` watches it).
 	Goroutines int `json:"goroutines"`
+	// Traffic counts the messages and bytes on /ws (metrics.go).
+	Traffic TrafficStatus `json:"traffic"`
 }
 
 // LagCompStatus counts the lag-compensated hitscan shots since the server
@@ -62,6 +64,9 @@ type SnapshotStatus struct {
 	FullBytes  uint64 `json:"full_bytes"`
 	DeltaBytes uint64 `json:"delta_bytes"`
 	MaxBytes   int    `json:"max_bytes"` // the largest snapshot, bytes
+	// Choked counts the snapshots held back because a client's rate
+	// (bytes/s) was used up (rateControl).
+	Choked uint64 `json:"choked"`
 }
 
 // TickTimeStatus is the distribution of tick processing time over the last
@@ -150,6 +155,7 @@ func (s *Server) publishStatus() {
 		}
 		st.Players = append(st.Players, ps)
 	}
+	st.Traffic, st.Snapshots.Choked = s.traffic() // metrics.go
 	st.Spectators, st.MaxSpectators = len(s.w.Spectators), s.vars.maxSpectators.Get()
 	st.SpectatorList = make([]PlayerStatus, 0, len(s.w.Spectators))
 	for _, p := range s.w.Spectators {

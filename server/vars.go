@@ -103,13 +103,16 @@ func (v *vars) get(name string) string {
 }
 
 // exec runs a server console command (tick goroutine only): "NAME" shows a
-// cvar, "NAME VALUE" sets it, "cvarlist" lists them, "status" lists players.
+// cvar, "NAME VALUE" sets it, "cvarlist" lists them, "status" lists players,
+// "kick NAME" and "kickid ID [MESSAGE]" kick one (kick.go).
 func (s *Server) exec(line string) string {
 	f := strings.Fields(line)
 	if len(f) == 0 {
 		return ""
 	}
 	switch f[0] {
+	case "kick", "kickid":
+		return s.kickCommand(f[0], line) // kick.go
 	case "cvarlist":
 		var b strings.Builder
 		for _, c := range ServerCvars {

@@ -1,0 +1,322 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"tickshot/net/proto"
+)
+
+// Prometheus metrics (GET /metrics, the text exposition format), one
+// registry per Server so that several servers in one process (tests, a
+// listen server beside a dedicated one) never share or collide.
+//
+// The hot path stays cheap: nothing is counted per packet here. Traffic,
+// chokes and player counts are read from what the server counts anyway
+// (the transports' atomic counters, rateControl, the world), summed by the
+// tick goroutine when it publishes /status (4 times a second) and read by
+// a scrape from that published copy; rare events (kicks, refusals, decode
+// errors, match ends, late ticks) are atomic increments. So /metrics and
+// /status always agree, and a scrape never takes the tick goroutine's
+// state. Names follow Prometheus' conventions (base units in the name:
+// _seconds, _bytes; counters end in _total;
+// https://prometheus.io/docs/practices/naming/).
+
+// Kick reason codes: the `reason` label of tickshot_kicks_total. A label
+// value is one of these, never text from a client or an operator, so the
+// number of series stays fixed whatever is sent (label cardinality is an
+// attack surface).
+const (
+	KickFlood          = "flood"           // more than MaxMsgsPerSecond messages in a second
+	KickInvalidUserCmd = "invalid_usercmd" // a usercmd out of range (proto.ValidateUserCmd)
+	KickProtocolError  = "protocol_error"  // a message a client may not send after its Hello
+	KickTimeout        = "timeout"         // no usercmds for sv_timeout seconds
+	KickRconAuth       = "rcon_auth"       // too many wrong rcon passwords (RconKickReason)
+	KickAdmin          = "admin"           // the kick / kickid console command
+	KickOther          = "other"           // any reason not listed above
+)
+
+// KickReasons are the values of tickshot_kicks_total's reason label.
+var KickReasons = [...]string{KickFlood, KickInvalidUserCmd, KickProtocolError, KickTimeout, KickRconAuth, KickAdmin, KickOther}
+
+// Refusal reason codes: the `reason` label of
+// tickshot_connections_refused_total (a Reject message, or for
+// RefuseConnLimit a TCP connection closed on accept).
+const (
+	RefuseConnLimit        = "conn_limit"        // over MaxConns TCP connections (closed on accept, no Reject)
+	RefusePendingPerAddr   = "pending_per_addr"  // MaxPreHelloPerIP connections from the address wait for their Hello
+	RefusePendingTotal     = "pending_total"     // MaxPreHello connections wait for their Hello
+	RefuseHandshakeTimeout = "handshake_timeout" // no Hello within proto.HandshakeTimeout
+	RefuseNotHello         = "not_hello"         // the first message was not a Hello
+	RefuseProtocolVersion  = "protocol_version"  // Hello.Protocol is not proto.ProtocolVersion
+	RefusePasswordNeeded   = "password_needed"   // sv_password set, none given
+	RefusePasswordWrong    = "password_wrong"    // sv_password set, another given
+	RefusePlayersPerAddr   = "players_per_addr"  // sv_maxplayers_per_ip reached
+	RefuseServerFull       = "server_full"       // no player nor spectator slot
+	RefuseSpectatorsFull   = "spectators_full"   // asked to spectate, no spectator slot
+	RefuseOther            = "other"             // any reason not listed above
+)
+
+// RefuseReasons are the values of tickshot_connections_refused_total's
+// reason label.
+var RefuseReasons = [...]string{RefuseConnLimit, RefusePendingPerAddr, RefusePendingTotal, RefuseHandshakeTimeout,
+	RefuseNotHello, RefuseProtocolVersion, RefusePasswordNeeded, RefusePasswordWrong, RefusePlayersPerAddr,
+	RefuseServerFull, RefuseSpectatorsFull, RefuseOther}
+
+// reasonPrefixes map the start of a server-made reason to its code. Only
+// the server's own texts reach these (kick and reject never see a
+// client's words), and anything unmatched is "other".
+var (
+	kickPrefixes = [][2]string{
+		{"message flood", KickFlood},
+		{"invalid usercmd", KickInvalidUserCmd},
+		{"protocol error", KickProtocolError},
+		{"timed out", KickTimeout},
+		{RconKickReason, KickRconAuth},
+	}
+	refusePrefixes = [][2]string{
+		{"too many connections without a hello from your address", RefusePendingPerAddr},
+		{"too many connections waiting for their hello", RefusePendingTotal},
+		{"no hello within handshake timeout", RefuseHandshakeTimeout},
+		{"protocol error: expected hello", RefuseNotHello},
+		{"protocol version", RefuseProtocolVersion},
+		{proto.RejectNeedPassword, RefusePasswordNeeded},
+		{proto.RejectWrongPassword, RefusePasswordWrong},
+		{"too many players from your address", RefusePlayersPerAddr},
+		{"server is full", RefuseServerFull},
+		{"no spectator slots", RefuseSpectatorsFull},
+	}
+)
+
+func reasonCode(reason string, prefixes [][2]string, other string) string {
+	for _, p := range prefixes {
+		if strings.HasPrefix(reason, p[0]) {
+			return p[1]
+		}
+	}
+	return other
+}
+
+// KickCode is the reason code of a kick reason (KickReasons).
+func KickCode(reason string) string { return reasonCode(reason, kickPrefixes, KickOther) }
+
+// RefuseCode is the reason code of a Reject reason (RefuseReasons).
+func RefuseCode(reason string) string { return reasonCode(reason, refusePrefixes, RefuseOther) }
+
+// decodeErrorPrefix starts the reason a proto.Conn closes with when a
+// frame does not decode (proto.Conn.handle); the server's own kicks start
+// with "kicked: " instead.
+const decodeErrorPrefix = "protocol error: "
+
+// TrafficStatus counts the websocket messages (packets) and their payload
+// bytes on /ws since the server started: every connection's, admitted or
+// refused, read from the transports' own counters, the farewell
+// Disconnect included (websocket control frames are not counted). A
+// connection's count is final once it has released its socket.
+type TrafficStatus struct {
+	BytesIn    uint64 `json:"bytes_in"`
+	BytesOut   uint64 `json:"bytes_out"`
+	PacketsIn  uint64 `json:"packets_in"`
+	PacketsOut uint64 `json:"packets_out"`
+}
+
+func (t *TrafficStatus) add(s proto.Stats) {
+	t.BytesIn += s.BytesIn
+	t.BytesOut += s.BytesOut
+	t.PacketsIn += s.PacketsIn
+	t.PacketsOut += s.PacketsOut
+}
+
+// metrics holds what /metrics reads besides the published Status.
+type metrics struct {
+	reg  *prometheus.Registry
+	tick prometheus.Histogram // tick processing time, seconds
+
+	// Rare events, counted where they happen (any goroutine).
+	kicks        [len(KickReasons)]atomic.Uint64   // by KickReasons index
+	refused      [len(RefuseReasons)]atomic.Uint64 // by RefuseReasons index
+	decodeErrors atomic.Uint64
+	ticksBehind  atomic.Uint64
+	matches      atomic.Uint64
+
+	// Traffic of connections that were never admitted (refused, or left
+	// during the handshake): added by their goroutines once released.
+	mu        sync.Mutex
+	handshake TrafficStatus
+
+	// Owned by the tick goroutine: traffic and chokes of the sessions that
+	// ended and whose connections released their sockets, and those still
+	// closing.
+	ended       TrafficStatus
+	endedChokes uint64
+	closing     []*proto.Conn
+}
+
+// tickBuckets are the tick time histogram's upper bounds, seconds: 0.1 ms
+// to about 0.2 s, doubling (a 64 Hz tick has 15.6 ms).
+var tickBuckets = prometheus.ExponentialBuckets(0.0001, 2, 12)
+
+// newMetrics builds the registry of server s.
+func newMetrics(s *Server) *metrics {
+	m := &metrics{reg: prometheus.NewRegistry()}
+	m.tick = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "tickshot_tick_duration_seconds", Help: "Time the server spent processing one tick, seconds.", Buckets: tickBuckets,
+	})
+	m.reg.MustRegister(m.tick, &collector{s: s},
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+func (m *metrics) kick(code string) { m.kicks[indexOf(KickReasons[:], code)].Add(1) }
+
+func (m *metrics) refuse(code string) { m.refused[indexOf(RefuseReasons[:], code)].Add(1) }
+
+func indexOf(list []string, v string) int {
+	for i, x := range list {
+		if x == v {
+			return i
+		}
+	}
+	return len(list) - 1 // "other"
+}
+
+// addHandshake adds the final traffic of a connection that was never
+// admitted, once it released its socket (waits at most
+// transport.FarewellTimeout and a little).
+func (m *metrics) addHandshake(conn *proto.Conn) {
+	select {
+	case <-conn.Closed():
+	case <-time.After(2 * time.Second):
+	}
+	st := conn.Stats()
+	m.mu.Lock()
+	m.handshake.add(st)
+	m.mu.Unlock()
+}
+
+// sessionEnded hands an ended session's connection and chokes over to the
+// totals (tick goroutine).
+func (m *metrics) sessionEnded(ss *session) {
+	m.endedChokes += uint64(ss.rate.chokesTotal)
+	m.closing = append(m.closing, ss.conn)
+}
+
+// traffic sums every connection's counters and the chokes of every
+// session (tick goroutine, when /status is published).
+func (s *Server) traffic() (t TrafficStatus, chokes uint64) {
+	m := s.metrics
+	kept := m.closing[:0]
+	for _, c := range m.closing {
+		select {
+		case <-c.Closed(): // released: its counts are final
+			m.ended.add(c.Stats())
+		default:
+			kept = append(kept, c)
+			t.add(c.Stats())
+		}
+	}
+	clear(m.closing[len(kept):])
+	m.closing = kept
+	for _, ss := range s.sessions {
+		t.add(ss.conn.Stats())
+		chokes += uint64(ss.rate.chokesTotal)
+	}
+	t.BytesIn += m.ended.BytesIn
+	t.BytesOut += m.ended.BytesOut
+	t.PacketsIn += m.ended.PacketsIn
+	t.PacketsOut += m.ended.PacketsOut
+	m.mu.Lock()
+	h := m.handshake
+	m.mu.Unlock()
+	t.BytesIn += h.BytesIn
+	t.BytesOut += h.BytesOut
+	t.PacketsIn += h.PacketsIn
+	t.PacketsOut += h.PacketsOut
+	return t, chokes + m.endedChokes
+}
+
+// handleMetrics serves GET /metrics.
+func (s *Server) handleMetrics() http.Handler {
+	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
+}
+
+// collector exposes the server's own counters at scrape time: the published
+// Status (players, traffic, snapshots) and the event counters.
+type collector struct{ s *Server }
+
+var (
+	descPlayers      = prometheus.NewDesc("tickshot_players", "Players on the server by kind: human and bot players, and spectators.", []string{"kind"}, nil)
+	descMaxPlayers   = prometheus.NewDesc("tickshot_max_players", "Player slots (maxplayers), humans and bots together.", nil, nil)
+	descTicks        = prometheus.NewDesc("tickshot_ticks_total", "Ticks run since the server started.", nil, nil)
+	descTicksBehind  = prometheus.NewDesc("tickshot_ticks_behind_schedule_total", "Ticks that started one tick interval or more after their scheduled time.", nil, nil)
+	descBytes        = prometheus.NewDesc("tickshot_network_bytes_total", "Websocket message payload bytes on /ws, by direction (in: received, out: sent).", []string{"direction"}, nil)
+	descPackets      = prometheus.NewDesc("tickshot_network_packets_total", "Websocket messages on /ws, by direction (in: received, out: sent).", []string{"direction"}, nil)
+	descSnapshots    = prometheus.NewDesc("tickshot_snapshots_total", "Snapshots sent, by kind (full: no baseline; delta).", []string{"kind"}, nil)
+	descSnapBytes    = prometheus.NewDesc("tickshot_snapshot_bytes_total", "Bytes of the snapshots sent, by kind.", []string{"kind"}, nil)
+	descChoked       = prometheus.NewDesc("tickshot_snapshots_choked_total", "Snapshots held back because a client's rate (bytes/s) was used up.", nil, nil)
+	descKicks        = prometheus.NewDesc("tickshot_kicks_total", "Players and spectators kicked, by reason code.", []string{"reason"}, nil)
+	descRefused      = prometheus.NewDesc("tickshot_connections_refused_total", "Connections refused, by reason code.", []string{"reason"}, nil)
+	descDecodeErrors = prometheus.NewDesc("tickshot_decode_errors_total", "Connections closed because a frame did not decode as a Tickshot message.", nil, nil)
+	descMatches      = prometheus.NewDesc("tickshot_matches_total", "Matches played to their end (frag or time limit).", nil, nil)
+)
+
+func (c *collector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descPlayers, descMaxPlayers, descTicks, descTicksBehind, descBytes, descPackets,
+		descSnapshots, descSnapBytes, descChoked, descKicks, descRefused, descDecodeErrors, descMatches} {
+		ch <- d
+	}
+}
+
+func (c *collector) Collect(ch chan<- prometheus.Metric) {
+	st, m := c.s.CurrentStatus(), c.s.metrics
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	counter := func(d *prometheus.Desc, v uint64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), labels...)
+	}
+	bots := 0
+	for _, p := range st.Players {
+		if p.Bot {
+			bots++
+		}
+	}
+	gauge(descPlayers, float64(len(st.Players)-bots), "human")
+	gauge(descPlayers, float64(bots), "bot")
+	gauge(descPlayers, float64(st.Spectators), "spectator")
+	gauge(descMaxPlayers, float64(st.MaxPlayers))
+	counter(descTicks, uint64(st.Tick))
+	counter(descTicksBehind, m.ticksBehind.Load())
+	counter(descBytes, st.Traffic.BytesIn, "in")
+	counter(descBytes, st.Traffic.BytesOut, "out")
+	counter(descPackets, st.Traffic.PacketsIn, "in")
+	counter(descPackets, st.Traffic.PacketsOut, "out")
+	counter(descSnapshots, st.Snapshots.Full, "full")
+	counter(descSnapshots, st.Snapshots.Delta, "delta")
+	counter(descSnapBytes, st.Snapshots.FullBytes, "full")
+	counter(descSnapBytes, st.Snapshots.DeltaBytes, "delta")
+	counter(descChoked, st.Snapshots.Choked)
+	for i, r := range KickReasons {
+		counter(descKicks, m.kicks[i].Load(), r)
+	}
+	refused := m.refused[indexOf(RefuseReasons[:], RefuseConnLimit)].Load()
+	if l, ok := c.s.ln.(*limitListener); ok {
+		refused += uint64(l.refused.Load())
+	}
+	for i, r := range RefuseReasons {
+		if r == RefuseConnLimit {
+			counter(descRefused, refused, r)
+			continue
+		}
+		counter(descRefused, m.refused[i].Load(), r)
+	}
+	counter(descDecodeErrors, m.decodeErrors.Load())
+	counter(descMatches, m.matches.Load())
+}
