@@ -59,6 +59,7 @@ const (
 	RefusePasswordNeeded   = "password_needed"   // sv_password set, none given
 	RefusePasswordWrong    = "password_wrong"    // sv_password set, another given
 	RefusePlayersPerAddr   = "players_per_addr"  // sv_maxplayers_per_ip reached
+	RefuseJoinRate         = "join_rate"         // the address joins too fast (JoinTooFastReason, joinlimit.go)
 	RefuseServerFull       = "server_full"       // no player nor spectator slot
 	RefuseSpectatorsFull   = "spectators_full"   // asked to spectate, no spectator slot
 	RefuseOther            = "other"             // any reason not listed above
@@ -68,7 +69,7 @@ const (
 // reason label.
 var RefuseReasons = [...]string{RefuseConnLimit, RefusePendingPerAddr, RefusePendingTotal, RefuseHandshakeTimeout,
 	RefuseNotHello, RefuseProtocolVersion, RefusePasswordNeeded, RefusePasswordWrong, RefusePlayersPerAddr,
-	RefuseServerFull, RefuseSpectatorsFull, RefuseOther}
+	RefuseJoinRate, RefuseServerFull, RefuseSpectatorsFull, RefuseOther}
 
 // reasonPrefixes map the start of a server-made reason to its code. Only
 // the server's own texts reach these (kick and reject never see a
@@ -90,6 +91,7 @@ var (
 		{proto.RejectNeedPassword, RefusePasswordNeeded},
 		{proto.RejectWrongPassword, RefusePasswordWrong},
 		{"too many players from your address", RefusePlayersPerAddr},
+		{JoinTooFastReason, RefuseJoinRate},
 		{"server is full", RefuseServerFull},
 		{"no spectator slots", RefuseSpectatorsFull},
 	}

@@ -141,9 +141,10 @@ type Server struct {
 	// human's command (lagcomp.go); reused, so a shot allocates nothing.
 	rewinder rewinder
 
-	joins    chan joinReq
-	preHello preHello // connections waiting for their Hello (prehello.go)
-	start    time.Time
+	joins     chan joinReq
+	preHello  preHello    // connections waiting for their Hello (prehello.go)
+	joinLimit joinLimiter // joins per address (joinlimit.go)
+	start     time.Time
 
 	// Owned by the tick goroutine.
 	sessions    []*session

@@ -82,6 +82,10 @@ func (s *Server) serve(t transport.Transport, gotHello func()) {
 		return
 	}
 	gotHello()
+	if !s.joinLimit.allow(remoteIP(conn.RemoteAddr()), time.Now(), s.log) { // joinlimit.go
+		s.sendReject(conn, JoinTooFastReason) // counted and logged once per address
+		return
+	}
 	if hello.Protocol != proto.ProtocolVersion {
 		s.reject(conn, fmt.Sprintf("protocol version %d, server speaks %d: update your game", hello.Protocol, proto.ProtocolVersion))
 		return
@@ -126,6 +130,12 @@ func (s *Server) checkPassword(given string) string {
 
 func (s *Server) reject(conn *proto.Conn, reason string) {
 	s.log.Info("client rejected", "remote", conn.RemoteAddr(), "reason", reason)
+	s.sendReject(conn, reason)
+}
+
+// sendReject refuses conn with reason, counted in the metrics, without a
+// log line (for refusals that are counted and logged once per address).
+func (s *Server) sendReject(conn *proto.Conn, reason string) {
 	s.metrics.refuse(RefuseCode(reason))
 	conn.Send(&proto.Reject{Reason: reason})
 	time.Sleep(50 * time.Millisecond) // let the writer flush the reject
