@@ -68,14 +68,14 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 		if !e.Alive || b.teammate(e) {
 			continue
 		}
-		d := math.Hypot(e.X-x, e.Y-y)
+		d := hypot(e.X-x, e.Y-y)
 		if d < bestD && d < 1400 && m.LineOfSight(x, y, e.X, e.Y) {
 			ti, bestD = i, d
 		}
 	}
 	if ti < 0 || int(enemies[ti].ID) != b.target {
 		b.seenTicks = 0
-		b.aimErr = (b.rng.Float64()*2 - 1) * 0.5
+		b.aimErr = (float64(b.rng.Float64())*2 - 1) * 0.5
 		b.target = -1
 		if ti >= 0 {
 			b.target = int(enemies[ti].ID)
@@ -85,17 +85,18 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 	if ti >= 0 {
 		e := enemies[ti]
 		b.seenTicks++
-		want := math.Atan2(e.Y-y, e.X-x)
+		want := atan2(e.Y-y, e.X-x)
 		// Aim error decays while tracking but never below a hand tremor
 		// (about ±0.05 rad at Skill 1: half the shots hit at mid range).
-		b.aimErr = b.aimErr*0.97 + (b.rng.Float64()*2-1)*0.012
+		b.aimErr = float64(b.aimErr*0.97) + float64((float64(b.rng.Float64())*2-1)*0.012)
 		// Below normal (Skill < 1) a bot is a beginner's opponent: slower to
 		// react, shakier, and it fires in short bursts with pauses.
 		easy := math.Max(1-b.Skill, 0)
-		tremor := (0.08 - 0.03*b.Skill + 0.07*easy) * math.Sin(float64(b.seenTicks)*0.21+float64(b.target))
-		reaction := int(float64(tickRate) * (0.45 - 0.15*b.Skill + 0.35*easy))
-		burst := b.seenTicks % tickRate                          // within each second of tracking...
-		pause := float64(burst) > float64(tickRate)*(1-0.6*easy) // ...the last 60 % is a pause at Skill 0
+		sinT, _ := shared.Sincos(float64(float64(b.seenTicks)*0.21) + float64(b.target))
+		tremor := float64((0.08 - float64(0.03*b.Skill) + float64(0.07*easy)) * sinT)
+		reaction := int(float64(tickRate) * (0.45 - float64(0.15*b.Skill) + float64(0.35*easy)))
+		burst := b.seenTicks % tickRate                                   // within each second of tracking...
+		pause := float64(burst) > float64(tickRate)*(1-float64(0.6*easy)) // ...the last 60 % is a pause at Skill 0
 		if b.seenTicks > reaction {
 			b.angle = want + b.aimErr + tremor
 			if math.Abs(b.aimErr) < 0.08 && !pause && b.rng.IntN(2) == 0 {
@@ -112,28 +113,28 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 			}
 			b.strafeTicks = tickRate/3 + b.rng.IntN(tickRate)
 		}
-		fx, fy := math.Cos(want), math.Sin(want)
+		fy, fx := shared.Sincos(want)
 		mx, my := -fy*b.strafe, fx*b.strafe
 		switch {
 		case health < 35:
 			// Hurt: back off.
-			mx, my = mx*0.5-fx, my*0.5-fy
+			mx, my = float64(mx*0.5)-fx, float64(my*0.5)-fy
 		case bestD > 550:
-			mx, my = mx*0.6+fx, my*0.6+fy
+			mx, my = float64(mx*0.6)+fx, float64(my*0.6)+fy
 		case bestD < 220:
-			mx, my = mx*0.6-fx, my*0.6-fy
+			mx, my = float64(mx*0.6)-fx, float64(my*0.6)-fy
 		}
 		in.MoveX, in.MoveY = norm32(mx, my)
 		b.hasWaypoint = false
 	} else {
 		// Roam.
-		moved := math.Hypot(x-b.lastX, y-b.lastY)
+		moved := hypot(x-b.lastX, y-b.lastY)
 		if moved < 0.5 {
 			b.stuckTicks++
 		} else {
 			b.stuckTicks = 0
 		}
-		if !b.hasWaypoint || math.Hypot(b.waypoint.X-x, b.waypoint.Y-y) < 40 || b.stuckTicks > tickRate/2 {
+		if !b.hasWaypoint || hypot(b.waypoint.X-x, b.waypoint.Y-y) < 40 || b.stuckTicks > tickRate/2 {
 			b.pickWaypoint(m, x, y)
 			b.stuckTicks = 0
 			// Now and then hunt: head for the nearest enemy's last known
@@ -148,13 +149,13 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 		}
 		if b.hunting {
 			// Pick waypoints that bring the bot closer to its quarry.
-			if math.Hypot(b.huntX-x, b.huntY-y) < 200 {
+			if hypot(b.huntX-x, b.huntY-y) < 200 {
 				b.hunting = false
-			} else if math.Hypot(b.waypoint.X-b.huntX, b.waypoint.Y-b.huntY) > math.Hypot(x-b.huntX, y-b.huntY) {
+			} else if hypot(b.waypoint.X-b.huntX, b.waypoint.Y-b.huntY) > hypot(x-b.huntX, y-b.huntY) {
 				b.pickWaypointTowards(m, x, y, b.huntX, b.huntY)
 			}
 		}
-		want := math.Atan2(b.waypoint.Y-y, b.waypoint.X-x)
+		want := atan2(b.waypoint.Y-y, b.waypoint.X-x)
 		b.angle = turnTowards(b.angle, want, 0.12)
 		in.MoveX, in.MoveY = norm32(b.waypoint.X-x, b.waypoint.Y-y)
 		if self.Ammo[self.Weapon] < shared.Weapons[self.Weapon].MagSize/2 && self.ReloadTicks == 0 {
@@ -169,7 +170,7 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 // pickWaypoint chooses a random open point that the bot can see from (x, y).
 func (b *Bot) pickWaypoint(m *Map, x, y float64) {
 	for try := 0; try < 20; try++ {
-		p := Point{64 + b.rng.Float64()*(m.Width-128), 64 + b.rng.Float64()*(m.Height-128)}
+		p := Point{64 + float64(b.rng.Float64()*(m.Width-128)), 64 + float64(b.rng.Float64()*(m.Height-128))}
 		if m.Solid(p.X, p.Y, shared.PlayerRadius+8) {
 			continue
 		}
@@ -192,7 +193,7 @@ func turnTowards(cur, want, step float64) float64 {
 }
 
 func norm32(x, y float64) (float32, float32) {
-	l := math.Hypot(x, y)
+	l := hypot(x, y)
 	if l < 1e-9 {
 		return 0, 0
 	}
@@ -207,7 +208,7 @@ func (b *Bot) nearestEnemy(hs []Hitbox, x, y float64) (Hitbox, bool) {
 	best, ok := Hitbox{}, false
 	bd := math.Inf(1)
 	for _, h := range hs {
-		if d := math.Hypot(h.X-x, h.Y-y); h.Alive && !b.teammate(h) && d < bd {
+		if d := hypot(h.X-x, h.Y-y); h.Alive && !b.teammate(h) && d < bd {
 			best, bd, ok = h, d, true
 		}
 	}
@@ -219,11 +220,11 @@ func (b *Bot) nearestEnemy(hs []Hitbox, x, y float64) (Hitbox, bool) {
 func (b *Bot) pickWaypointTowards(m *Map, x, y, tx, ty float64) {
 	best := math.Inf(1)
 	for try := 0; try < 12; try++ {
-		p := Point{64 + b.rng.Float64()*(m.Width-128), 64 + b.rng.Float64()*(m.Height-128)}
+		p := Point{64 + float64(b.rng.Float64()*(m.Width-128)), 64 + float64(b.rng.Float64()*(m.Height-128))}
 		if m.Solid(p.X, p.Y, 24) || !m.LineOfSight(x, y, p.X, p.Y) {
 			continue
 		}
-		if d := math.Hypot(p.X-tx, p.Y-ty); d < best {
+		if d := hypot(p.X-tx, p.Y-ty); d < best {
 			best, b.waypoint, b.hasWaypoint = d, p, true
 		}
 	}

@@ -523,35 +523,6 @@ func TestBotAttacksVisibleEnemyOnly(t *testing.T) {
 	}
 }
 
-// The wall-list line of sight agrees with cp/v2's segment query.
-func TestLineOfSightMatchesCp(t *testing.T) {
-	for _, name := range MapNames() {
-		m, err := LoadMap(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rng := rand.New(rand.NewPCG(7, uint64(len(name))))
-		blocked := 0
-		for i := 0; i < 20000; i++ {
-			x0, y0 := rng.Float64()*m.Width, rng.Float64()*m.Height
-			x1, y1 := rng.Float64()*m.Width, rng.Float64()*m.Height
-			if i%4 == 0 { // short segments too
-				x1, y1 = x0+rng.Float64()*200-100, y0+rng.Float64()*200-100
-			}
-			got, want := m.LineOfSight(x0, y0, x1, y1), m.RayWalls(x0, y0, x1, y1) >= 1
-			if got != want {
-				t.Fatalf("%s: (%.3f, %.3f)-(%.3f, %.3f): LineOfSight %v, cp says %v", name, x0, y0, x1, y1, got, want)
-			}
-			if !got {
-				blocked++
-			}
-		}
-		if blocked == 0 || blocked == 20000 {
-			t.Errorf("%s: %d of 20000 segments blocked: the test exercises nothing", name, blocked)
-		}
-	}
-}
-
 // losCase is a map and 1024 random segments across it, for the benchmarks.
 func losCase(b *testing.B) (*Map, [][4]float64) {
 	m, err := LoadMap("arena")

@@ -28,10 +28,10 @@ type TraceResult struct {
 // nearest live hitbox in front of the wall is hit. The hitbox with ID skip
 // (the shooter) is ignored.
 func TraceShot(m *Map, x, y, dx, dy, rng float64, boxes []Hitbox, skip uint16) TraceResult {
-	ex, ey := x+dx*rng, y+dy*rng
+	ex, ey := x+float64(dx*rng), y+float64(dy*rng)
 	frac := m.RayWalls(x, y, ex, ey)
 	best := frac * rng
-	res := TraceResult{Hit: -1, EndX: x + dx*best, EndY: y + dy*best}
+	res := TraceResult{Hit: -1, EndX: x + float64(dx*best), EndY: y + float64(dy*best)}
 	for i := range boxes {
 		b := &boxes[i]
 		if !b.Alive || b.ID == skip {
@@ -39,7 +39,7 @@ func TraceShot(m *Map, x, y, dx, dy, rng float64, boxes []Hitbox, skip uint16) T
 		}
 		if t, ok := RayCircle(x, y, dx, dy, b.X, b.Y, b.R); ok && t < best {
 			best = t
-			res = TraceResult{Hit: i, EndX: x + dx*t, EndY: y + dy*t}
+			res = TraceResult{Hit: i, EndX: x + float64(dx*t), EndY: y + float64(dy*t)}
 		}
 	}
 	return res
@@ -49,15 +49,15 @@ func TraceShot(m *Map, x, y, dx, dy, rng float64, boxes []Hitbox, skip uint16) T
 // at which it enters the circle at (cx, cy) with radius r.
 func RayCircle(x, y, dx, dy, cx, cy, r float64) (float64, bool) {
 	fx, fy := x-cx, y-cy
-	b := fx*dx + fy*dy
-	c := fx*fx + fy*fy - r*r
+	b := float64(fx*dx) + float64(fy*dy)
+	c := float64(fx*fx) + float64(fy*fy) - float64(r*r)
 	if c <= 0 {
 		return 0, true // the ray starts inside
 	}
 	if b > 0 {
 		return 0, false
 	}
-	disc := b*b - c
+	disc := float64(b*b) - c
 	if disc < 0 {
 		return 0, false
 	}
@@ -66,5 +66,5 @@ func RayCircle(x, y, dx, dy, cx, cy, r float64) (float64, bool) {
 
 // DistToRay returns the distance from (px, py) to the ray's supporting line.
 func DistToRay(x, y, dx, dy, px, py float64) float64 {
-	return math.Abs((px-x)*dy - (py-y)*dx)
+	return math.Abs(float64((px-x)*dy) - float64((py-y)*dx))
 }

@@ -1,8 +1,9 @@
-// Package game is Tickshot's world: map loading, collision geometry
-// (jakecoffman/cp/v2), hitscan traces, rules (damage, death, respawn, score),
-// the interpolation function shared by the client's rendering and the
-// server's rewind, and the bot brain. Like shared/, it is deterministic: no
-// wall clock, no goroutines, no unseeded randomness.
+// Package game is Tickshot's world: map loading, collision geometry (wall
+// boxes: ray and line-of-sight clipping), hitscan traces, rules (damage,
+// death, respawn, score), the interpolation function shared by the client's
+// rendering and the server's rewind, and the bot brain. Like shared/, it is
+// deterministic: no wall clock, no goroutines, no unseeded randomness, and
+// the same bits on every target (no fused multiply-add: see fpmath.go).
 package game
 
 import (
@@ -11,9 +12,7 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"sync"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/lafriks/go-tiled"
 
 	"tickshot/assets"
@@ -33,7 +32,6 @@ type Map struct {
 	Width, Height float64
 	Walls         []shared.Box
 	Spawns        []Point
-	space         *cp.Space
 }
 
 // MapNames lists the maps embedded in assets/maps, sorted.
@@ -97,7 +95,6 @@ func fromTiled(name string, tm *tiled.Map) (*Map, error) {
 	if len(m.Walls) == 0 || len(m.Spawns) == 0 {
 		return nil, fmt.Errorf("map %q: needs object layers \"walls\" and \"spawns\" with at least one object each", name)
 	}
-	m.buildSpace()
 	return m, nil
 }
 
@@ -106,30 +103,32 @@ func (m *Map) World(tickRate int) *shared.World {
 	return &shared.World{TickRate: tickRate, Walls: m.Walls}
 }
 
-// spaceMu serializes building cp/v2 spaces: cp.NewBody numbers bodies
-// from a package-level counter, so two maps loaded at once (a server and
-// its in-process clients, `tickshot bot --count N`) raced on it.
-var spaceMu sync.Mutex
-
-func (m *Map) buildSpace() {
-	spaceMu.Lock()
-	defer spaceMu.Unlock()
-	m.space = cp.NewSpace()
-	for _, w := range m.Walls {
-		sh := cp.NewBox2(m.space.StaticBody, cp.NewBB(w.MinX, w.MinY, w.MaxX, w.MaxY), 0)
-		m.space.AddShape(sh)
-	}
-}
-
 // RayWalls returns the fraction in [0, 1] of the segment from (x0, y0) to
-// (x1, y1) that is free of walls (1 when nothing is hit), using cp/v2's
-// segment query.
+// (x1, y1) that is free of walls (1 when nothing is hit; 0 when it starts
+// inside a wall): the smallest entry fraction over the wall boxes, each
+// found by Liang–Barsky clipping (Liang and Barsky, "A New Concept and
+// Method for Line Clipping", ACM TOG 3(1), 1984). Hit traces and rockets
+// stop where it says. It used cp/v2's SegmentQueryFirst until issue 12:
+// cp/v2's vector products compile to fused multiply-adds on arm64 and other
+// FMA targets, so the same shot stopped a last bit apart on an arm64 client
+// and an amd64 server; this one subtracts and divides only (each correctly
+// rounded, never fused), and so gives the same bits on every target.
+// TestRayWallsMatchesCp checks it against cp/v2.
 func (m *Map) RayWalls(x0, y0, x1, y1 float64) float64 {
-	info := m.space.SegmentQueryFirst(cp.Vector{X: x0, Y: y0}, cp.Vector{X: x1, Y: y1}, 0, cp.SHAPE_FILTER_ALL)
-	if info.Shape == nil {
-		return 1
+	dx, dy := x1-x0, y1-y0
+	loX, hiX := min(x0, x1), max(x0, x1)
+	loY, hiY := min(y0, y1), max(y0, y1)
+	best := 1.0
+	for i := range m.Walls {
+		w := &m.Walls[i]
+		if w.MinX > hiX || w.MaxX < loX || w.MinY > hiY || w.MaxY < loY {
+			continue
+		}
+		if t, ok := segmentEntersBox(x0, y0, dx, dy, w); ok && t < best {
+			best = t
+		}
 	}
-	return info.Alpha
+	return best
 }
 
 // LineOfSight reports whether the segment between two points crosses no
@@ -156,8 +155,17 @@ func (m *Map) LineOfSight(x0, y0, x1, y1 float64) bool {
 }
 
 // segmentHitsBox reports whether the segment from (x0, y0) to
-// (x0+dx, y0+dy) meets box b (Liang–Barsky clipping).
+// (x0+dx, y0+dy) meets box b.
 func segmentHitsBox(x0, y0, dx, dy float64, b *shared.Box) bool {
+	_, ok := segmentEntersBox(x0, y0, dx, dy, b)
+	return ok
+}
+
+// segmentEntersBox clips the segment from (x0, y0) to (x0+dx, y0+dy)
+// against box b (Liang–Barsky): ok tells whether they meet, t in [0, 1] is
+// the fraction at which the segment enters the box (0 when it starts
+// inside).
+func segmentEntersBox(x0, y0, dx, dy float64, b *shared.Box) (t float64, ok bool) {
 	t0, t1 := 0.0, 1.0
 	ps := [4]float64{-dx, dx, -dy, dy}
 	qs := [4]float64{x0 - b.MinX, b.MaxX - x0, y0 - b.MinY, b.MaxY - y0}
@@ -165,24 +173,24 @@ func segmentHitsBox(x0, y0, dx, dy float64, b *shared.Box) bool {
 		q := qs[i]
 		if p == 0 {
 			if q < 0 {
-				return false // parallel to this side and outside it
+				return 0, false // parallel to this side and outside it
 			}
 			continue
 		}
 		r := q / p
 		if p < 0 {
 			if r > t1 {
-				return false
+				return 0, false
 			}
 			t0 = max(t0, r)
 		} else {
 			if r < t0 {
-				return false
+				return 0, false
 			}
 			t1 = min(t1, r)
 		}
 	}
-	return t0 <= t1
+	return t0, t0 <= t1
 }
 
 // Solid reports whether a circle of radius r at (x, y) overlaps a wall.
@@ -190,7 +198,7 @@ func (m *Map) Solid(x, y, r float64) bool {
 	for _, w := range m.Walls {
 		cx := min(max(x, w.MinX), w.MaxX)
 		cy := min(max(y, w.MinY), w.MaxY)
-		if (x-cx)*(x-cx)+(y-cy)*(y-cy) < r*r {
+		if float64((x-cx)*(x-cx))+float64((y-cy)*(y-cy)) < float64(r*r) {
 			return true
 		}
 	}

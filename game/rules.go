@@ -83,7 +83,7 @@ func (m *Map) ChooseSpawn(enemies []Point, rng *rand.Rand) Point {
 	for i, s := range m.Spawns {
 		d := math.Inf(1)
 		for _, e := range enemies {
-			d = math.Min(d, math.Hypot(e.X-s.X, e.Y-s.Y))
+			d = math.Min(d, hypot(e.X-s.X, e.Y-s.Y))
 		}
 		if math.IsInf(d, 1) {
 			d = 1e9

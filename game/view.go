@@ -1,8 +1,6 @@
 package game
 
 import (
-	"math"
-
 	"tickshot/shared"
 )
 
@@ -31,7 +29,7 @@ func (v *EntityView) Observe(s Sample, teleport uint8, tickRate int) {
 		v.Teleport = teleport
 	} else if last, ok := v.Hist.Newest(); ok && s.Tick > last.Tick {
 		gap := float64(s.Tick-last.Tick) / float64(tickRate)
-		if math.Hypot(s.X-last.X, s.Y-last.Y) > TeleportDist+shared.MaxSpeed*1.5*gap {
+		if hypot(s.X-last.X, s.Y-last.Y) > TeleportDist+float64(shared.MaxSpeed*1.5*gap) {
 			v.Hist.Reset()
 		}
 	}

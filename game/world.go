@@ -416,7 +416,7 @@ func (w *World) showImpact(p *Player, cmd *shared.UserCmd, shot shared.Shot, box
 				continue
 			}
 			if d := DistToRay(shot.X, shot.Y, shot.DirX, shot.DirY, b.X, b.Y); d < best &&
-				(b.X-shot.X)*shot.DirX+(b.Y-shot.Y)*shot.DirY > 0 {
+				float64((b.X-shot.X)*shot.DirX)+float64((b.Y-shot.Y)*shot.DirY) > 0 {
 				best, idx = d, i
 			}
 		}
@@ -590,13 +590,13 @@ func (w *World) fireProjectile(p *Player, shot shared.Shot) {
 	}
 	off := shared.PlayerRadius + 6
 	pr := &Projectile{ID: w.nextProjID, Owner: p.ID, Weapon: shot.Weapon,
-		X: shot.X + shot.DirX*off, Y: shot.Y + shot.DirY*off,
+		X: shot.X + float64(shot.DirX*off), Y: shot.Y + float64(shot.DirY*off),
 		VX: shot.DirX * def.Speed, VY: shot.DirY * def.Speed,
 		Dies: w.Tick + uint32(shared.Ticks(ProjectileLifetimeMs, w.TickRate))}
 	// Fired point-blank into a wall: explode at the muzzle.
 	if frac := w.Map.RayWalls(shot.X, shot.Y, pr.X, pr.Y); frac < 1 {
-		back := math.Max(frac*off-explodeSkin, 0)
-		w.explode(pr, shot.X+shot.DirX*back, shot.Y+shot.DirY*back, 0)
+		back := math.Max(float64(frac*off)-explodeSkin, 0)
+		w.explode(pr, shot.X+float64(shot.DirX*back), shot.Y+float64(shot.DirY*back), 0)
 		return
 	}
 	w.Projectiles = append(w.Projectiles, pr)
@@ -610,9 +610,9 @@ func (w *World) moveProjectiles() {
 	kept := w.Projectiles[:0]
 	for _, pr := range w.Projectiles {
 		owner := w.Player(pr.Owner)
-		nx, ny := pr.X+pr.VX*dt, pr.Y+pr.VY*dt
+		nx, ny := pr.X+float64(pr.VX*dt), pr.Y+float64(pr.VY*dt)
 		frac := w.Map.RayWalls(pr.X, pr.Y, nx, ny)
-		length := math.Hypot(nx-pr.X, ny-pr.Y)
+		length := hypot(nx-pr.X, ny-pr.Y)
 		dx, dy := (nx-pr.X)/length, (ny-pr.Y)/length
 		best := frac * length
 		var victim uint16
@@ -628,7 +628,7 @@ func (w *World) moveProjectiles() {
 			if victim == 0 { // a wall: explode just in front of it
 				best = math.Max(best-explodeSkin, 0)
 			}
-			w.explode(pr, pr.X+dx*best, pr.Y+dy*best, victim)
+			w.explode(pr, pr.X+float64(dx*best), pr.Y+float64(dy*best), victim)
 			continue
 		}
 		pr.X, pr.Y = nx, ny
@@ -662,7 +662,7 @@ func (w *World) explode(pr *Projectile, x, y float64, direct uint16) {
 		if o.ID == direct {
 			dmg = def.Damage
 		} else {
-			d := math.Max(math.Hypot(o.State.X-x, o.State.Y-y)-shared.PlayerRadius, 0)
+			d := math.Max(hypot(o.State.X-x, o.State.Y-y)-shared.PlayerRadius, 0)
 			if d >= def.SplashRange || !w.Map.LineOfSight(x, y, o.State.X, o.State.Y) {
 				continue
 			}
