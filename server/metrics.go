@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -148,10 +147,12 @@ type metrics struct {
 	ticksBehind  atomic.Uint64
 	matches      atomic.Uint64
 
-	// Traffic of connections that were never admitted (refused, or left
-	// during the handshake): added by their goroutines once released.
-	mu        sync.Mutex
-	handshake TrafficStatus
+	// Connections that were never admitted (refused, or left during the
+	// handshake), handed over by their goroutines; traffic moves their
+	// counts to handshake once they released their sockets.
+	mu         sync.Mutex
+	unadmitted []*proto.Conn
+	handshake  TrafficStatus
 
 	// Owned by the tick goroutine: traffic and chokes of the sessions that
 	// ended and whose connections released their sockets, and those still
@@ -189,18 +190,30 @@ func indexOf(list []string, v string) int {
 	return len(list) - 1 // "other"
 }
 
-// addHandshake adds the final traffic of a connection that was never
-// admitted, once it released its socket (waits at most
-// transport.FarewellTimeout and a little).
+// addHandshake counts the traffic of a connection that was never admitted
+// (any goroutine; it does not wait for the connection to close).
 func (m *metrics) addHandshake(conn *proto.Conn) {
-	select {
-	case <-conn.Closed():
-	case <-time.After(2 * time.Second):
-	}
-	st := conn.Stats()
 	m.mu.Lock()
-	m.handshake.add(st)
+	m.unadmitted = append(m.unadmitted, conn)
 	m.mu.Unlock()
+}
+
+// settle adds to total the counts of the connections in *conns, and moves
+// those of the connections that released their sockets (final counts)
+// to *ended, dropping them from *conns.
+func settle(conns *[]*proto.Conn, ended, total *TrafficStatus) {
+	kept := (*conns)[:0]
+	for _, c := range *conns {
+		select {
+		case <-c.Closed():
+			ended.add(c.Stats())
+		default:
+			kept = append(kept, c)
+			total.add(c.Stats())
+		}
+	}
+	clear((*conns)[len(kept):])
+	*conns = kept
 }
 
 // sessionEnded hands an ended session's connection and chokes over to the
@@ -214,34 +227,24 @@ func (m *metrics) sessionEnded(ss *session) {
 // session (tick goroutine, when /status is published).
 func (s *Server) traffic() (t TrafficStatus, chokes uint64) {
 	m := s.metrics
-	kept := m.closing[:0]
-	for _, c := range m.closing {
-		select {
-		case <-c.Closed(): // released: its counts are final
-			m.ended.add(c.Stats())
-		default:
-			kept = append(kept, c)
-			t.add(c.Stats())
-		}
-	}
-	clear(m.closing[len(kept):])
-	m.closing = kept
+	settle(&m.closing, &m.ended, &t)
 	for _, ss := range s.sessions {
 		t.add(ss.conn.Stats())
 		chokes += uint64(ss.rate.chokesTotal)
 	}
-	t.BytesIn += m.ended.BytesIn
-	t.BytesOut += m.ended.BytesOut
-	t.PacketsIn += m.ended.PacketsIn
-	t.PacketsOut += m.ended.PacketsOut
+	t.addTotal(m.ended)
 	m.mu.Lock()
-	h := m.handshake
+	settle(&m.unadmitted, &m.handshake, &t)
+	t.addTotal(m.handshake)
 	m.mu.Unlock()
-	t.BytesIn += h.BytesIn
-	t.BytesOut += h.BytesOut
-	t.PacketsIn += h.PacketsIn
-	t.PacketsOut += h.PacketsOut
 	return t, chokes + m.endedChokes
+}
+
+func (t *TrafficStatus) addTotal(o TrafficStatus) {
+	t.BytesIn += o.BytesIn
+	t.BytesOut += o.BytesOut
+	t.PacketsIn += o.PacketsIn
+	t.PacketsOut += o.PacketsOut
 }
 
 // handleMetrics serves GET /metrics.
