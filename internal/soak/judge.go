@@ -147,7 +147,7 @@ func mib(b uint64) float64 { return float64(b) / (1 << 20) }
 
 // WriteTable prints the samples as a Markdown table and the verdict under it.
 func WriteTable(w io.Writer, samples []Sample, v Verdict) {
-	fmt.Fprintln(w, "| t | server RSS, MiB | goroutines | tick time p99, µs | players |")
+	fmt.Fprintln(w, "| t | server RSS, MiB | goroutines | tick time p99 (worst since the last row), µs | players |")
 	fmt.Fprintln(w, "| ---: | ---: | ---: | ---: | ---: |")
 	for _, s := range samples {
 		fmt.Fprintf(w, "| %v | %.1f | %d | %.0f | %d |\n", s.Elapsed.Round(time.Second), mib(s.RSSBytes), s.Goroutines, s.TickP99Us, s.Players)
