@@ -346,13 +346,20 @@ func (f serverFlags) config(stderr io.Writer) (server.Config, error) {
 func cmdServer(args []string, stderr io.Writer) int {
 	fs := newFlags("server", "Usage: tickshot server [flags]\n\nRuns a dedicated, headless server. Players open http://HOST:PORT/ in a browser,\nor join with the native game: tickshot connect HOST:PORT.\nSIGINT/SIGTERM tells every player the server is shutting down, then exits.", stderr)
 	sf := addServerFlags(fs, server.DefaultAddr, 0)
+	af := addAgonesFlags(fs) // main_agones.go
 	if code, done := parse(fs, args); done {
 		return code
 	}
 	cfg, err := sf.config(stderr)
-	if refused(stderr, "server", sf.check(fs), err) {
+	if refused(stderr, "server", sf.check(fs), af.check(), err) {
 		return 2
 	}
+	stopAgones, err := af.start(&cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, prog+" server:", err)
+		return 1
+	}
+	defer stopAgones()
 	srv, err := server.New(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, prog+" server:", err)

@@ -75,6 +75,9 @@ type Config struct {
 	// menu's server list find it. Off by default; the commands turn it on
 	// (--lan).
 	LAN bool
+	// Lifecycle hears of readiness, human joins and leaves, and match ends
+	// (lifecycle.go; server/agones for Agones). Nil: nobody listens.
+	Lifecycle Lifecycle
 }
 
 // Defaults.
@@ -125,6 +128,9 @@ func (c *Config) fill() error {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	if c.Lifecycle == nil {
+		c.Lifecycle = noLifecycle{}
 	}
 	c.fillHTTP()
 	return nil
@@ -246,6 +252,7 @@ func (s *Server) Run(ctx context.Context) error {
 	s.httpSrv = s.httpServer() // httplimits.go
 	httpErr := make(chan error, 1)
 	go func() { httpErr <- s.httpSrv.Serve(s.ln) }()
+	s.cfg.Lifecycle.Ready(s.cfg.MaxPlayers + s.vars.maxSpectators.Get()) // the listener is bound and served
 	s.start = time.Now()
 	s.log.Info("server started", "addr", s.Addr(), "map", s.m.Name, "tickrate", s.cfg.TickRate,
 		"maxplayers", s.cfg.MaxPlayers, "bots", s.cfg.Bots, "name", s.cfg.Hostname)
@@ -487,6 +494,7 @@ func (s *Server) takeWorldEvents() {
 			}
 		case game.EvMatchEnd:
 			s.metrics.matches.Add(1)
+			s.cfg.Lifecycle.MatchEnded()
 			if e.A == 0 && e.B != 0 {
 				s.log.Info("match won", "team", e.Text, "score", s.w.TeamScore(game.Team(e.B)))
 			}

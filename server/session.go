@@ -179,6 +179,7 @@ func (s *Server) admit(req joinReq) string {
 	s.sessions = append(s.sessions, ss)
 	req.conn.Send(&proto.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.m.Name,
 		Tick: s.w.Tick, UpdateRate: uint16(ur), Cvars: s.publicCvars(), Spectator: spectate})
+	s.cfg.Lifecycle.PlayerConnected(name)
 	s.log.Info("player joined", "name", name, "id", p.ID, "remote", req.conn.RemoteAddr(), "cl_updaterate", ur, "spectator", spectate)
 	return ""
 }
@@ -375,6 +376,7 @@ func (s *Server) dropClosed() {
 				reason = LeftReason
 			}
 			s.removePlayer(ss.player.ID, reason)
+			s.cfg.Lifecycle.PlayerDisconnected(ss.player.Name)
 		default:
 			kept = append(kept, ss)
 		}
