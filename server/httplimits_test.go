@@ -120,4 +120,19 @@ func TestMaxConns(t *testing.T) {
 		_, err := keepAlive(t, addr)
 		return err == nil
 	})
+	// The refusal is counted in /metrics (a slot is needed to read it).
+	for _, c := range held {
+		c.Close()
+	}
+	var refused float64
+	waitFor(t, 3*time.Second, "/metrics", func() bool {
+		m, err := getMetrics(addr)
+		if err == nil {
+			refused, _ = m.value("tickshot_connections_refused_total", "reason", server.RefuseConnLimit)
+		}
+		return err == nil
+	})
+	if refused < 1 {
+		t.Errorf("tickshot_connections_refused_total{reason=conn_limit} = %v after a connection over MaxConns", refused)
+	}
 }

@@ -153,7 +153,7 @@ func drain(r *raw) *sink {
 // text parser and says what happened: players by kind (2 humans, 2 bots,
 // 1 spectator), one kick by the operator (rcon kick) counted as reason
 // "admin" whatever message it gave, one refused join (protocol version),
-// one decode error, one match played; the traffic equals /status's, and a
+// decode errors before and after the Hello, one match played; the traffic equals /status's, and a
 // connection's share of it equals, byte for byte, what that client sent
 // and received.
 func TestMetricsAfterScriptedSession(t *testing.T) {
@@ -274,12 +274,21 @@ func TestMetricsAfterScriptedSession(t *testing.T) {
 		t.Error("no delta snapshots counted")
 	}
 
-	// Everyone leaves; then /metrics and /status agree exactly.
-	admin.ws.Close()
+	// Everyone leaves, the admin by sending a frame that does not decode
+	// (a decode error, not a kick); then /metrics and /status agree
+	// exactly.
+	admin.mustSend([]byte{0xc1})
 	spec.ws.Close()
 	waitFor(t, 5*time.Second, "only the bots left", func() bool {
 		return players(mustMetrics(t, addr)) == [3]float64{0, 2, 0}
 	})
+	m = mustMetrics(t, addr)
+	if v := m.must(t, "tickshot_decode_errors_total"); v != 2 {
+		t.Errorf("tickshot_decode_errors_total = %v after a joined client's bad frame, want 2", v)
+	}
+	if v := m.must(t, "tickshot_kicks_total", "reason", server.KickProtocolError); v != 0 {
+		t.Errorf("a decode error counted as a kick: tickshot_kicks_total{reason=protocol_error} = %v", v)
+	}
 	before := stableTraffic(t, addr)
 	if got := mustMetrics(t, addr).traffic(t); got != before {
 		t.Fatalf("/metrics traffic %+v, /status says %+v", got, before)
@@ -339,6 +348,7 @@ func TestReasonCodes(t *testing.T) {
 	for reason, want := range map[string]string{
 		"too many connections without a hello from your address (8)":     server.RefusePendingPerAddr,
 		"too many connections waiting for their hello (64, server-wide)": server.RefusePendingTotal,
+		server.JoinTooFastReason:                                         server.RefuseJoinRate,
 		"no hello within handshake timeout":                              server.RefuseHandshakeTimeout,
 		"protocol error: expected hello, got cmds":                       server.RefuseNotHello,
 		"protocol version 3, server speaks 4: update your game":          server.RefuseProtocolVersion,
