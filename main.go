@@ -268,6 +268,8 @@ type serverFlags struct {
 	password   *string
 	maxconns   *int
 	httpIdle   *time.Duration
+	cfgFile    *string
+	mapcycle   *string
 }
 
 // cvarFlags collects repeated --cvar name=value flags.
@@ -299,6 +301,12 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		maxconns:   fs.Int("maxconns", server.DefaultMaxConns, "most TCP connections held at once, HTTP and players together; one more is closed on accept"),
 		httpIdle:   fs.Duration("http-idle-timeout", server.DefaultHTTPIdleTimeout, "close an HTTP keep-alive connection idle this long (e.g. 30s)"),
 		lan:        fs.Bool("lan", true, "announce the server on the local network (mDNS/DNS-SD) so that 'tickshot servers' and the game's server list find it"),
+		cfgFile: fs.String("config", "", "server config file run at start, as Source's server.cfg: one console line each, e.g.\n"+
+			"  hostname \"Friday frag\", sv_password, rcon_password, maxplayers 12, sv_tickrate 64, bot_quota 4,\n"+
+			"  map arena, mapcycle arena range, or any server cvar (mp_fraglimit 30; see --cvar);\n"+
+			"  // and # start comments. An unknown name or a value out of range stops the server with\n"+
+			"  FILE:LINE: what is wrong. Flags given on the command line override the file (example: docs/server.cfg.example)"),
+		mapcycle: fs.String("mapcycle", "", "maps played in turn, one per match, separated by commas or spaces (e.g. arena,range); at the end of each match's intermission the next is loaded (Source's mapcycle; the file's mapcycle line). Empty: the map stays"),
 	}
 }
 
@@ -316,6 +324,7 @@ func (f serverFlags) check(fs *flag.FlagSet) error {
 		outOfRange(*f.maxconns >= 1, "maxconns", *f.maxconns, "at least 1 connection"),
 		outOfRange(*f.httpIdle > 0, "http-idle-timeout", *f.httpIdle, "more than 0"),
 		checkMap(*f.mapName, false),
+		checkMapCycle(mapList(*f.mapcycle)),
 		checkCvars("cvar", *f.cvars),
 		outOfRange(len(*f.hostname) <= 64, "name", fmt.Sprintf("%q", *f.hostname), "at most 64 bytes"),
 		outOfRange(proto.CleanText(*f.password, proto.MaxPasswordLen) == *f.password, "password", "(hidden)",
@@ -338,20 +347,100 @@ func (f serverFlags) config(stderr io.Writer) (server.Config, error) {
 		return server.Config{}, fmt.Errorf("--log %q: want debug, info, warn or error", *f.logLevel)
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
-	return server.Config{Addr: *f.addr, TickRate: *f.tickrate, MaxPlayers: *f.maxplayers,
+	cfg := server.Config{Addr: *f.addr, TickRate: *f.tickrate, MaxPlayers: *f.maxplayers,
 		Bots: *f.bots, Map: *f.mapName, Logger: logger, Cvars: *f.cvars, RconPassword: *f.rcon, Hostname: *f.hostname, LAN: *f.lan, Password: *f.password,
-		MaxConns: *f.maxconns, HTTPIdleTimeout: *f.httpIdle}, nil
+		MaxConns: *f.maxconns, HTTPIdleTimeout: *f.httpIdle, MapCycle: mapList(*f.mapcycle)}
+	return cfg, nil
+}
+
+// resolve checks the parsed flags and returns the server's config: the
+// flags, over them the --config file, over that the flags given on the
+// command line.
+func (f serverFlags) resolve(fs *flag.FlagSet, stderr io.Writer) (server.Config, error) {
+	cfg, err := f.config(stderr)
+	if err = firstErr(f.check(fs), err); err != nil {
+		return cfg, err
+	}
+	if !flagGiven(fs, "map") {
+		cfg.Map = "" // the file's map, else the first of the map cycle, else the default
+	}
+	return f.withConfigFile(fs, cfg)
+}
+
+// flagGiven tells whether the flag called name was on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+// checkMapCycle checks --mapcycle's maps.
+func checkMapCycle(list []string) error {
+	if len(list) > server.MaxMapCycle {
+		return fmt.Errorf("--mapcycle: more than %d maps", server.MaxMapCycle)
+	}
+	for _, m := range list {
+		if checkMap(m, false) != nil {
+			return fmt.Errorf("--mapcycle: %q is not a map of this version: want some of %s", m, strings.Join(game.MapNames(), ", "))
+		}
+	}
+	return nil
+}
+
+// mapList splits a --mapcycle value at commas and spaces.
+func mapList(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+}
+
+// withConfigFile applies the --config file to cfg, then the flags given on
+// the command line again over it (flags override the file; --cvar values
+// come after the file's cvars, so they win). Without --config it returns
+// cfg as it is.
+func (f serverFlags) withConfigFile(fs *flag.FlagSet, cfg server.Config) (server.Config, error) {
+	if *f.cfgFile == "" {
+		return cfg, nil
+	}
+	flagCvars := cfg.Cvars
+	cfg.Cvars = nil
+	if err := server.LoadConfigFile(*f.cfgFile, &cfg); err != nil {
+		return cfg, err
+	}
+	fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "tickrate":
+			cfg.TickRate = *f.tickrate
+		case "maxplayers":
+			cfg.MaxPlayers = *f.maxplayers
+		case "bots":
+			cfg.Bots = *f.bots
+		case "map":
+			cfg.Map = *f.mapName
+		case "rcon-password":
+			cfg.RconPassword = *f.rcon
+		case "name":
+			cfg.Hostname = *f.hostname
+		case "password":
+			cfg.Password = *f.password
+		case "mapcycle":
+			cfg.MapCycle = mapList(*f.mapcycle)
+		}
+	})
+	cfg.Cvars = append(cfg.Cvars, flagCvars...)
+	if cfg.Bots > cfg.MaxPlayers {
+		return cfg, fmt.Errorf("%d bots (bot_quota or --bots) is more than maxplayers (%d)", cfg.Bots, cfg.MaxPlayers)
+	}
+	return cfg, nil
 }
 
 func cmdServer(args []string, stderr io.Writer) int {
-	fs := newFlags("server", "Usage: tickshot server [flags]\n\nRuns a dedicated, headless server. Players open http://HOST:PORT/ in a browser,\nor join with the native game: tickshot connect HOST:PORT.\nSIGINT/SIGTERM tells every player the server is shutting down, then exits.", stderr)
+	fs := newFlags("server", "Usage: tickshot server [flags]\n\nRuns a dedicated, headless server. Players open http://HOST:PORT/ in a browser,\nor join with the native game: tickshot connect HOST:PORT.\nSIGINT/SIGTERM tells every player the server is shutting down, then exits.\n\n--config server.cfg runs a file of console lines at start (hostname, sv_password,\nrcon_password, maxplayers, sv_tickrate, bot_quota, map, mapcycle MAP MAP ..., and every\nserver cvar below); flags override it. changelevel MAP (over rcon) switches map at once.", stderr)
 	sf := addServerFlags(fs, server.DefaultAddr, 0)
 	af := addAgonesFlags(fs) // main_agones.go
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	cfg, err := sf.config(stderr)
-	if refused(stderr, "server", sf.check(fs), af.check(), err) {
+	cfg, err := sf.resolve(fs, stderr)
+	if refused(stderr, "server", af.check(), err) {
 		return 2
 	}
 	stopAgones, err := af.start(&cfg)

@@ -45,7 +45,8 @@ var consoleCommands = map[string]string{
 	"disconnect":   "disconnect: leave the server",
 	"kill":         "kill: die and respawn",
 	"quit":         "quit: close the game",
-	"rcon":         "rcon COMMAND: run a server command (sv_* cvars, net_fake* on the server side, status, cvarlist); the listen-server host needs no password, elsewhere set rcon_password first",
+	"rcon":         "rcon COMMAND: run a server command (sv_* cvars, net_fake* on the server side, status, cvarlist, changelevel MAP); the listen-server host needs no password, elsewhere set rcon_password first",
+	"changelevel":  "changelevel MAP: the server switches to MAP at once, everyone stays connected (the listen-server host directly, elsewhere over rcon)",
 	"clear":        "clear: empty the console",
 	"say":          "say TEXT: chat to everyone on the server (or press Y or Enter in the game)",
 	"say_team":     "say_team TEXT: chat to your team only in team deathmatch, shown as (TEAM); to everyone in deathmatch (or press U in the game)",
@@ -358,6 +359,8 @@ func (g *Game) exec(line string) string {
 			return consoleCommands["rcon"]
 		}
 		return g.serverCommand(strings.Join(args, " "))
+	case "changelevel":
+		return g.serverCommand(line) // the host's own server, else rcon
 	}
 	if v := g.cvars.Lookup(name); v != nil {
 		protected := v.Flags&cvar.Protected != 0

@@ -248,6 +248,8 @@ func (p *playScene) handleEvents() {
 				g.fx.banner = b
 			}
 			g.fx.bannerLeft = time.Duration(e.Value) * time.Second
+		case proto.EvChangeLevel:
+			p.feed.addNotice("map changed to " + e.Text)
 		case proto.EvMatchStart:
 			g.fx.banner, g.fx.bannerLeft = "New match", 2*time.Second
 			g.fx.killedBy = ""

@@ -109,6 +109,10 @@ const (
 	EvTeam                            // A is now on Team Value; Text says why when the server chose (TeamBalanceReason)
 )
 
+// EvChangeLevel: the world moved to map Text (ChangeMap); an EvMatchStart
+// follows. Its own block keeps the list above as it was.
+const EvChangeLevel EventKind = 12
+
 // Event is one thing that happened in the world, in world units and ticks.
 type Event struct {
 	Kind         EventKind
@@ -529,6 +533,20 @@ func (w *World) endMatch(winner *Player) {
 	}
 	w.emit(e)
 	w.Intermission = w.Tick + uint32(IntermissionSeconds*w.TickRate)
+}
+
+// ChangeMap puts the world on map m, as Source's changelevel does: the
+// walls and spawns become m's, projectiles vanish, bots forget where they
+// were going, and a new match starts at once with everyone respawned on m
+// (EvChangeLevel with Text = m.Name, then EvMatchStart). Players,
+// spectators, their IDs, names and teams stay; the tick count goes on.
+func (w *World) ChangeMap(m *Map) {
+	w.Map, w.Phys = m, m.World(w.TickRate)
+	for _, b := range w.Bots {
+		b.Brain.target, b.Brain.seenTicks, b.Brain.hasWaypoint, b.Brain.hunting = -1, 0, false, false
+	}
+	w.emit(Event{Kind: EvChangeLevel, Text: m.Name})
+	w.startMatch()
 }
 
 // startMatch resets the scores and respawns everyone.

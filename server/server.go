@@ -12,6 +12,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,8 +35,14 @@ type Config struct {
 	// Bots is the number of server-side bots, default 0. A human who joins
 	// a full server takes a bot's slot.
 	Bots int
-	// Map is the map name, default game.DefaultMap.
+	// Map is the map name, default the first of MapCycle, else
+	// game.DefaultMap.
 	Map string
+	// MapCycle is the maps played in turn (Source's mapcycle): when a
+	// match's intermission ends, the map after the current one in this list
+	// is loaded (the first when the current one is not in it), as
+	// changelevel does. Empty: the map stays. At most MaxMapCycle names.
+	MapCycle []string
 	// Hostname is the server's name in /status and on the browser page
 	// (Source's hostname), at most 64 bytes; default "Tickshot server".
 	Hostname string
@@ -90,6 +98,8 @@ const (
 	MaxPlayersLimit = 256
 	MinTickRate     = 20
 	MaxTickRate     = 128
+	// MaxMapCycle is the most maps Config.MapCycle holds.
+	MaxMapCycle = 64
 	// ShutdownReason is what clients are told when the server stops.
 	ShutdownReason = "server shutting down"
 )
@@ -119,6 +129,17 @@ func (c *Config) fill() error {
 	}
 	if proto.CleanText(c.Password, proto.MaxPasswordLen) != c.Password {
 		return fmt.Errorf("password: at most %d bytes of printable UTF-8", proto.MaxPasswordLen)
+	}
+	if len(c.MapCycle) > MaxMapCycle {
+		return fmt.Errorf("mapcycle: more than %d maps", MaxMapCycle)
+	}
+	for _, m := range c.MapCycle {
+		if !slices.Contains(game.MapNames(), m) {
+			return fmt.Errorf("mapcycle: no map %q (available: %s)", m, strings.Join(game.MapNames(), ", "))
+		}
+	}
+	if c.Map == "" && len(c.MapCycle) > 0 {
+		c.Map = c.MapCycle[0]
 	}
 	if c.MaxUsrCmdProcessTicks == 0 {
 		c.MaxUsrCmdProcessTicks = 16
@@ -174,6 +195,12 @@ type Server struct {
 	enc         proto.Encoder           // writes every snapshot (tick goroutine)
 	rcon        rconGuard               // wrong rcon passwords per address (rcon.go)
 	metrics     *metrics                // GET /metrics (metrics.go)
+	// levelEv is the newest EvChangeLevel: resent to a client that has not
+	// acked it even once it is older than EventLifetime (changelevel.go).
+	levelEv proto.Event
+	// pendingMap is the map changelevel asked for, loaded at the next
+	// tick's start (changelevel.go); nil: none.
+	pendingMap *game.Map
 
 	statusMu sync.Mutex
 	status   Status
@@ -238,7 +265,8 @@ func (s *Server) Addr() string {
 	return s.ln.Addr().String()
 }
 
-// Map returns the loaded map.
+// Map returns the current map (it changes with changelevel and the map
+// cycle: read it on the tick goroutine, or after Run returned).
 func (s *Server) Map() *game.Map { return s.m }
 
 // Run serves HTTP and runs the tick loop until ctx ends, then tells every
@@ -297,6 +325,7 @@ func (s *Server) announce() (stop func()) {
 		Bots: s.cfg.Bots, Version: proto.ProtocolVersion, Password: s.cfg.Password != "",
 		Refresh: func(c *lan.AnnounceConfig) {
 			st := s.CurrentStatus()
+			c.Map = st.Map // changelevel, mapcycle
 			c.Players, c.Bots = 0, 0
 			for _, p := range st.Players {
 				if p.Bot {
@@ -390,6 +419,9 @@ func (s *Server) runTick(now time.Time) {
 	s.lastTickAt = now
 	s.runExecs()
 	s.syncRules()
+	// changelevel, or the map cycle's next map when an intermission ends:
+	// before joins, so that this tick's Accepts name the map the world is on.
+	s.runLevel() // changelevel.go
 	// Remove the players who left before admitting anyone: a join in the
 	// same tick as a leave must see the leaver's slot free, or churn
 	// answers "server is full" (or parks the joiner as a spectator) with
@@ -492,6 +524,8 @@ func (s *Server) takeWorldEvents() {
 					s.print(ss, fmt.Sprintf("you were moved to the %s team (%s)", game.Team(e.Value), e.Text))
 				}
 			}
+		case game.EvChangeLevel:
+			s.log.Info("map changed", "map", e.Text)
 		case game.EvMatchEnd:
 			s.metrics.matches.Add(1)
 			s.cfg.Lifecycle.MatchEnded()
@@ -507,6 +541,9 @@ func (s *Server) takeWorldEvents() {
 			}
 		}
 		s.addEvent(wireEvent(&e), e.To)
+		if e.Kind == game.EvChangeLevel {
+			s.levelEv = s.events[len(s.events)-1]
+		}
 	}
 }
 

@@ -553,6 +553,7 @@ func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 	ss.out.entBuf = snap.Entities
 	// Events not yet acknowledged (resent until they are), within the
 	// client's event budget (eventbudget.go).
+	s.appendLevelEvent(ss, snap) // changelevel.go
 	snap.Events = s.pickEvents(ss, view, snap.Events)
 	ss.out.evBuf = snap.Events
 	if len(snap.Events) == 0 {

@@ -104,7 +104,8 @@ func (v *vars) get(name string) string {
 
 // exec runs a server console command (tick goroutine only): "NAME" shows a
 // cvar, "NAME VALUE" sets it, "cvarlist" lists them, "status" lists players,
-// "kick NAME" and "kickid ID [MESSAGE]" kick one (kick.go).
+// "kick NAME" and "kickid ID [MESSAGE]" kick one (kick.go), "changelevel MAP"
+// switches the map at once.
 func (s *Server) exec(line string) string {
 	f := strings.Fields(line)
 	if len(f) == 0 {
@@ -113,6 +114,8 @@ func (s *Server) exec(line string) string {
 	switch f[0] {
 	case "kick", "kickid":
 		return s.kickCommand(f[0], line) // kick.go
+	case "changelevel":
+		return s.execChangeLevel(f[1:]) // changelevel.go
 	case "cvarlist":
 		var b strings.Builder
 		for _, c := range ServerCvars {

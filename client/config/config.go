@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode"
+
+	"tickshot/internal/cvar"
 )
 
 // File names inside Dir.
@@ -165,34 +167,9 @@ func Clean(s string) string {
 
 // Fields splits a console line into words as Source's tokenizer does:
 // spaces separate words, double quotes group them (no escapes), and "//"
-// outside quotes starts a comment.
-func Fields(line string) []string {
-	var out []string
-	for i := 0; i < len(line); {
-		switch c := line[i]; {
-		case c == ' ' || c == '\t' || c == '\r':
-			i++
-		case c == '"':
-			j := strings.IndexByte(line[i+1:], '"')
-			if j < 0 {
-				out = append(out, line[i+1:])
-				return out
-			}
-			out = append(out, line[i+1:i+1+j])
-			i += j + 2
-		case strings.HasPrefix(line[i:], "//"):
-			return out
-		default:
-			j := i
-			for j < len(line) && line[j] != ' ' && line[j] != '\t' && line[j] != '"' && line[j] != '\r' {
-				j++
-			}
-			out = append(out, line[i:j])
-			i = j
-		}
-	}
-	return out
-}
+// outside quotes starts a comment (cvar.Fields, which the server's
+// server.cfg reader shares).
+func Fields(line string) []string { return cvar.Fields(line) }
 
 // Parse reads config.cfg text. It knows `name`, `bind`, `unbind`,
 // `unbindall` and takes any other line of two words as a cvar; a line it

@@ -811,6 +811,13 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 		return false
 	}
 	c.evBuf, s.Events = events, events
+	// A map change comes before the state it carries: the snapshot's
+	// positions are on the new map, and prediction replays against its walls.
+	for _, e := range s.Events {
+		if e.Kind == proto.EvChangeLevel && e.ID > c.lastEventID && !c.changeLevel(e.Text) {
+			return false
+		}
+	}
 	c.Stats.SnapshotsReceived++
 	c.trackSeq(s.Seq)
 	c.Stats.PingMs = int(s.PingMs)
@@ -846,6 +853,26 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 			}
 		}
 	}
+	return true
+}
+
+// changeLevel moves the client to map name (EvChangeLevel): its walls for
+// prediction and drawing, its size for the camera. A map this build does
+// not have ends the connection with a reason that names it.
+func (c *Client) changeLevel(name string) bool {
+	if name == c.Map.Name {
+		return true
+	}
+	m, err := game.LoadMap(name)
+	if err != nil {
+		c.conn.Close("server changed to an unknown map")
+		c.err = fmt.Errorf("server changed to %w", err)
+		return false
+	}
+	c.Map, c.World = m, m.World(c.TickRate)
+	c.Accept.Map = m.Name // what a demo recorded from now on starts on
+	c.spec.placed = false // the spectator camera starts at the new map's centre
+	c.prints = append(c.prints, "changelevel: map "+m.Name)
 	return true
 }
 

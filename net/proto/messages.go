@@ -16,7 +16,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 7
+const ProtocolVersion = 8
 
 // MsgType is the first byte of every message.
 type MsgType uint8
@@ -292,6 +292,11 @@ const (
 	// EvTeam: player A is now on Team Value (team deathmatch: jointeam, or
 	// moved by mp_autoteambalance, when Text is "auto-balance").
 	EvTeam uint8 = 11
+	// EvChangeLevel: the server moved to map Text (changelevel, or the
+	// next map of its mapcycle at a match's end): the client loads Text
+	// before it applies the snapshot that carries the event, and an
+	// EvMatchStart follows. Sent to every client.
+	EvChangeLevel uint8 = 12
 )
 
 // ChatTeam is EvChat's Value for a team-only message (say_team).

@@ -1,0 +1,224 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"tickshot/game"
+	"tickshot/internal/cvar"
+	"tickshot/net/proto"
+)
+
+// A server config file (Source's server.cfg, which srcds runs at start):
+// console lines, one a line, each a name and its value(s), read with the
+// console's tokenizer (cvar.ConfigFields): words separated by spaces, a
+// value with spaces in double quotes, "//" or a word starting with "#"
+// outside quotes begins a comment. The names are
+//
+//	hostname NAME            the server's name (Config.Hostname)
+//	sv_password PASSWORD     the join password (Config.Password; "" none)
+//	rcon_password PASSWORD   the rcon password (Config.RconPassword; "" off)
+//	maxplayers N             player slots, humans and bots (Config.MaxPlayers)
+//	sv_tickrate N            ticks/s (Config.TickRate)
+//	bot_quota N              server bots (Config.Bots; Source's bot_quota)
+//	map NAME                 the first map (Config.Map)
+//	mapcycle MAP [MAP ...]   the maps played in turn (Config.MapCycle)
+//	any server cvar VALUE    sv_*, mp_*, bot_*, net_fake* (cvarlist)
+//
+// Every line is checked: an unknown name, a missing or extra value, or a
+// value out of its range is an error naming the file and the line
+// ("server.cfg:7: unknown cvar \"sv_foo\""), and the server does not start
+// with it. A later line for the same name wins, as in a console.
+
+// Config file limits.
+const (
+	// MaxConfigBytes is the largest config file read.
+	MaxConfigBytes = 64 << 10
+	// maxConfigLine is the longest line, bytes.
+	maxConfigLine = 1024
+	// maxHostnameLen is the longest hostname, bytes (Config.Hostname).
+	maxHostnameLen = 64
+)
+
+// LoadConfigFile reads a server config file at path and applies it to cfg
+// (ParseConfig). Errors name path and the line.
+func LoadConfigFile(path string, cfg *Config) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if len(b) > MaxConfigBytes {
+		return fmt.Errorf("%s: larger than %d bytes", path, MaxConfigBytes)
+	}
+	return ParseConfig(path, string(b), cfg)
+}
+
+// ParseConfig applies the lines of a server config file (text, called name
+// in errors) to cfg: the fields its names stand for, and the server cvars
+// appended to cfg.Cvars in file order. Every bad line is reported, each as
+// "name:LINE: what is wrong", joined; cfg is then partly applied and must
+// not be used.
+func ParseConfig(name, text string, cfg *Config) error {
+	p := configParser{name: name, cfg: cfg, reg: defaultVars().reg}
+	for i, line := range strings.Split(text, "\n") {
+		p.line = i + 1
+		if len(line) > maxConfigLine {
+			p.fail("line longer than %d bytes", maxConfigLine)
+			continue
+		}
+		if f := cvar.ConfigFields(line); len(f) > 0 {
+			p.apply(f[0], f[1:])
+		}
+	}
+	if p.botsLine > 0 {
+		maxp := cfg.MaxPlayers
+		if maxp == 0 {
+			maxp = DefaultMaxPlayers
+		}
+		if cfg.Bots > maxp {
+			p.line = p.botsLine
+			p.fail("bot_quota %d is more than maxplayers (%d)", cfg.Bots, maxp)
+		}
+	}
+	return errors.Join(p.errs...)
+}
+
+type configParser struct {
+	name     string
+	line     int
+	cfg      *Config
+	reg      *cvar.Registry // to check cvars against their ranges
+	errs     []error
+	botsLine int // the line of the last bot_quota, for the maxplayers check
+}
+
+func (p *configParser) fail(format string, args ...any) {
+	p.errs = append(p.errs, fmt.Errorf("%s:%d: %s", p.name, p.line, fmt.Sprintf(format, args...)))
+}
+
+// apply runs one line: key and its values.
+func (p *configParser) apply(key string, vals []string) {
+	cfg := p.cfg
+	if key == "mapcycle" {
+		p.mapCycle(vals)
+		return
+	}
+	if len(vals) != 1 {
+		want := "one value"
+		if len(vals) > 1 {
+			want += fmt.Sprintf(", got %d (put a value with spaces in double quotes)", len(vals))
+		}
+		if p.known(key) {
+			p.fail("%s takes %s", key, want)
+		} else {
+			p.fail("unknown cvar %q", key)
+		}
+		return
+	}
+	v := vals[0]
+	switch key {
+	case "hostname":
+		if len(v) > maxHostnameLen || proto.CleanText(v, maxHostnameLen) != v {
+			p.fail("hostname: at most %d bytes of printable text", maxHostnameLen)
+			return
+		}
+		cfg.Hostname = v
+	case "sv_password", "rcon_password":
+		if proto.CleanText(v, proto.MaxPasswordLen) != v {
+			p.fail("%s: at most %d bytes of printable text", key, proto.MaxPasswordLen)
+			return
+		}
+		if key == "sv_password" {
+			cfg.Password = v
+		} else {
+			cfg.RconPassword = v
+		}
+	case "maxplayers":
+		if n, ok := p.intIn(key, v, 1, MaxPlayersLimit); ok {
+			cfg.MaxPlayers = n
+		}
+	case "sv_tickrate":
+		if n, ok := p.intIn(key, v, MinTickRate, MaxTickRate); ok {
+			cfg.TickRate = n
+		}
+	case "bot_quota":
+		if n, ok := p.intIn(key, v, 0, MaxPlayersLimit); ok {
+			cfg.Bots, p.botsLine = n, p.line
+		}
+	case "map":
+		if p.checkMap(v) {
+			cfg.Map = v
+		}
+	default:
+		c := p.reg.Lookup(key)
+		if c == nil {
+			p.fail("unknown cvar %q", key)
+			return
+		}
+		if _, _, err := c.Parse(v); err != nil {
+			p.fail("%v", err)
+			return
+		}
+		cfg.Cvars = append(cfg.Cvars, [2]string{key, v})
+	}
+}
+
+// known tells whether key is a name the file takes.
+func (p *configParser) known(key string) bool {
+	switch key {
+	case "hostname", "sv_password", "rcon_password", "maxplayers", "sv_tickrate", "bot_quota", "map", "mapcycle":
+		return true
+	}
+	return p.reg.Lookup(key) != nil
+}
+
+// intIn parses a whole number in lo..hi, reporting it otherwise.
+func (p *configParser) intIn(key, v string, lo, hi int) (int, bool) {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		p.fail("%s: %q is not a whole number (range %d..%d)", key, v, lo, hi)
+		return 0, false
+	}
+	if n < lo || n > hi {
+		p.fail("%s: %d is outside %d..%d", key, n, lo, hi)
+		return 0, false
+	}
+	return n, true
+}
+
+// checkMap reports a map that is not among the embedded ones.
+func (p *configParser) checkMap(name string) bool {
+	if !slices.Contains(game.MapNames(), name) {
+		p.fail("no map %q (available: %s)", name, strings.Join(game.MapNames(), ", "))
+		return false
+	}
+	return true
+}
+
+// mapCycle sets the map cycle: one or more known maps.
+func (p *configParser) mapCycle(maps []string) {
+	if len(maps) == 0 {
+		p.fail("mapcycle takes one or more map names (available: %s)", strings.Join(game.MapNames(), ", "))
+		return
+	}
+	if len(maps) > MaxMapCycle {
+		p.fail("mapcycle: more than %d maps", MaxMapCycle)
+		return
+	}
+	for _, m := range maps {
+		if !p.checkMap(m) {
+			return
+		}
+	}
+	p.cfg.MapCycle = append([]string(nil), maps...)
+}
