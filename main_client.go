@@ -138,6 +138,7 @@ func cmdPlay(args []string, stderr io.Writer) int {
 	svCvars := &cvarFlags{}
 	fs.Var(svCvars, "sv", "set a server cvar of the local server at start, repeatable (e.g. --sv sv_showimpacts=1)")
 	addr := fs.String("addr", "127.0.0.1:0", "listen address of the local server (port 0 picks a free one; use :27015 to let friends join)")
+	svConfig := fs.String("server-config", "", "a server config file for the local server, as 'server --config' takes (hostname, sv_password, maxplayers, bot_quota, map, mapcycle, server cvars); flags given here override it")
 	announce := fs.Bool("lan", true, "announce the local server on the network (only to this computer while --addr is a loopback address), so 'tickshot servers' and server lists find it")
 	cf := addClientFlags(fs)
 	if code, done := parse(fs, args); done {
@@ -152,9 +153,14 @@ func cmdPlay(args []string, stderr io.Writer) int {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	marker := firstGameMarker()
-	sv := firstGameCvars(*svCvars, marker)
-	srv, err := server.New(server.Config{Addr: *addr, TickRate: *tickrate, Bots: *bots, Map: *mapName, Logger: logger, Cvars: sv,
-		LAN: *announce, Hostname: *cf.name + "'s game", Password: *cf.password})
+	scfg := server.Config{Addr: *addr, TickRate: *tickrate, Bots: *bots, Map: *mapName, Logger: logger,
+		LAN: *announce, Hostname: *cf.name + "'s game", Password: *cf.password}
+	if err := playServerConfig(fs, *svConfig, &scfg); err != nil {
+		fmt.Fprintf(stderr, "%s play: %v\n", prog, err)
+		return 2
+	}
+	scfg.Cvars = firstGameCvars(append(scfg.Cvars, *svCvars...), marker)
+	srv, err := server.New(scfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "tickshot play:", err)
 		return 1
@@ -261,6 +267,32 @@ func firstGameMarker() string {
 // firstGameCvars returns the local server's cvars for `play`: in a first
 // game (no marker file yet) the bots start one step easier, at
 // bot_difficulty 0, unless --sv set it.
+// playServerConfig applies play's --server-config file (if any) to the
+// local server's cfg, then the flags given on the command line over it
+// (--sv cvars are appended after the file's by the caller).
+func playServerConfig(fs *flag.FlagSet, path string, cfg *server.Config) error {
+	if path == "" {
+		return nil
+	}
+	flags := *cfg
+	if err := server.LoadConfigFile(path, cfg); err != nil {
+		return err
+	}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "tickrate":
+			cfg.TickRate = flags.TickRate
+		case "bots":
+			cfg.Bots = flags.Bots
+		case "map":
+			cfg.Map = flags.Map
+		case "password":
+			cfg.Password = flags.Password
+		}
+	})
+	return nil
+}
+
 func firstGameCvars(sv [][2]string, marker string) [][2]string {
 	if marker == "" {
 		return sv
