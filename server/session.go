@@ -25,22 +25,29 @@ type joinReq struct {
 
 // handleWS upgrades a player's connection and serves it.
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	ip := r.RemoteAddr
+	if h := remoteIP(ip); h != "" {
+		ip = h
+	}
+	// Counted before the upgrade, so connections are counted in the order
+	// their upgrades began, not in the order their goroutines got there.
+	reason := s.preHello.enter(ip) // prehello.go
+	var once sync.Once
+	release := func() {
+		if reason == "" {
+			once.Do(func() { s.preHello.leave(ip) })
+		}
+	}
+	defer release()
 	t, err := ws.Upgrade(w, r, proto.ServerOptions())
 	if err != nil {
 		s.log.Info("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
 		return
 	}
-	ip := r.RemoteAddr
-	if h := remoteIP(ip); h != "" {
-		ip = h
-	}
-	if reason := s.preHello.enter(ip); reason != "" { // prehello.go
+	if reason != "" {
 		s.reject(proto.NewConn(t), reason)
 		return
 	}
-	var once sync.Once
-	release := func() { once.Do(func() { s.preHello.leave(ip) }) }
-	defer release()
 	s.serve(t, release)
 }
 
