@@ -114,3 +114,13 @@ func (c *limitConn) Close() error {
 	c.once.Do(func() { c.l.open.Add(-1) })
 	return err
 }
+
+// CloseWrite half-closes the connection (TCP FIN) when the one it wraps
+// can: the websocket transport does so after its close frame, then drains
+// (net/ws), so that a peer still sending gets no reset.
+func (c *limitConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}

@@ -102,6 +102,12 @@ const (
 	MaxMapCycle = 64
 	// ShutdownReason is what clients are told when the server stops.
 	ShutdownReason = "server shutting down"
+	// ShutdownGrace bounds the wait, at shutdown, for the goodbyes to
+	// players and to connections in their handshake to be written.
+	ShutdownGrace = 2 * time.Second
+	// HTTPShutdownGrace is how long HTTP requests in progress (one still
+	// being sent, a download) may go on at shutdown before they are cut.
+	HTTPShutdownGrace = 100 * time.Millisecond
 )
 
 func (c *Config) fill() error {
@@ -208,7 +214,13 @@ type Server struct {
 	ln       net.Listener
 	httpSrv  *http.Server
 	stopOnce sync.Once
-	stopped  chan struct{}
+	stopped  chan struct{} // closed when the tick loop has stopped
+
+	// Connections in their handshake (serve), so that shutdown waits
+	// for their goodbyes; none is added once closing is set.
+	hsMu       sync.Mutex
+	closing    bool
+	handshakes sync.WaitGroup
 }
 
 // New loads the map and prepares a server; Run starts it.
@@ -296,21 +308,36 @@ func (s *Server) Run(ctx context.Context) error {
 	err := s.loop(ctx, httpErr)
 	stopAnnounce() // first, so that browsers drop the server at once
 
+	// Everyone is told why: players by a Disconnect, connections still in
+	// their handshake by a Reject and a Disconnect (serve sees stopped).
+	s.hsMu.Lock()
+	s.closing = true
+	s.hsMu.Unlock()
+	close(s.stopped)
 	for _, ss := range s.sessions {
 		ss.conn.Close(ShutdownReason)
 	}
-	// Give the goodbyes up to 2 s to be written before the process may exit.
-	deadline := time.After(2 * time.Second)
+	// No new HTTP connections; an HTTP request still being sent (or a
+	// download) is given HTTPShutdownGrace, then cut.
+	shutCtx, cancel := context.WithTimeout(context.Background(), HTTPShutdownGrace)
+	_ = s.httpSrv.Shutdown(shutCtx)
+	cancel()
+	_ = s.httpSrv.Close()
+	// Give the goodbyes up to ShutdownGrace to be written before the
+	// process may exit.
+	deadline := time.After(ShutdownGrace)
 	for _, ss := range s.sessions {
 		select {
 		case <-ss.conn.Closed():
 		case <-deadline:
 		}
 	}
-	shutCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	_ = s.httpSrv.Shutdown(shutCtx)
-	close(s.stopped)
+	handshakes := make(chan struct{})
+	go func() { s.handshakes.Wait(); close(handshakes) }()
+	select {
+	case <-handshakes:
+	case <-deadline:
+	}
 	s.log.Info("server stopped", "ticks", s.w.Tick)
 	return err
 }

@@ -61,7 +61,16 @@ func (s *Server) ServeTransport(t transport.Transport) { s.serve(t, func() {}) }
 // serve is ServeTransport; gotHello is called once the wait for the Hello
 // is over, whatever its outcome.
 func (s *Server) serve(t transport.Transport, gotHello func()) {
-	conn := proto.NewConn(t)
+	conn := proto.NewServerConn(t)
+	s.hsMu.Lock()
+	if s.closing {
+		s.hsMu.Unlock()
+		s.reject(conn, ShutdownReason)
+		return
+	}
+	s.handshakes.Add(1) // Run waits for the goodbye at shutdown
+	s.hsMu.Unlock()
+	defer s.handshakes.Done()
 	var hello *proto.Hello
 	defer gotHello()
 	select {
@@ -85,7 +94,7 @@ func (s *Server) serve(t transport.Transport, gotHello func()) {
 		s.reject(conn, "no hello within handshake timeout")
 		return
 	case <-s.stopped:
-		conn.Close(ShutdownReason)
+		s.rejectShutdown(conn)
 		return
 	}
 	gotHello()
@@ -105,7 +114,7 @@ func (s *Server) serve(t transport.Transport, gotHello func()) {
 	select {
 	case s.joins <- req:
 	case <-s.stopped:
-		conn.Close(ShutdownReason)
+		s.rejectShutdown(conn)
 		return
 	}
 	select {
@@ -114,6 +123,25 @@ func (s *Server) serve(t transport.Transport, gotHello func()) {
 			s.reject(conn, reason)
 		}
 	case <-s.stopped:
+		select {
+		case reason := <-req.reply: // admitted in the last tick: Run tells it as a player
+			if reason != "" {
+				s.reject(conn, reason)
+			}
+		default:
+			s.rejectShutdown(conn)
+		}
+	}
+}
+
+// rejectShutdown refuses a connection in its handshake because the server
+// is stopping, and waits (at most ShutdownGrace) until the Reject and the
+// Disconnect are written, so that the process does not exit first.
+func (s *Server) rejectShutdown(conn *proto.Conn) {
+	s.reject(conn, ShutdownReason)
+	select {
+	case <-conn.Closed():
+	case <-time.After(ShutdownGrace):
 	}
 }
 

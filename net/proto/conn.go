@@ -62,13 +62,26 @@ type Conn struct {
 	reason  string
 	remote  bool
 	dropped uint64 // decoded messages the owner did not take in time
+	// rejectFirst: a first frame that fails Decode is answered by a
+	// Reject before the Disconnect (NewServerConn); cleared after it.
+	rejectFirst bool
 }
 
 // NewConn starts carrying messages over t. Give t the Options of its side
 // (ServerOptions, ClientOptions), so the peer is told why it closes.
-func NewConn(t transport.Transport) *Conn {
+func NewConn(t transport.Transport) *Conn { return newConn(t, false) }
+
+// NewServerConn is NewConn for the server's end of a connection whose
+// first frame must be a Hello: a first frame that cannot be decoded or
+// fails Check (a Hello with a bad name, cl_interp_ratio out of range) is
+// answered by a Reject with the reason, then the Disconnect, as every
+// refused first frame is (docs/PROTOCOL.md §4.1); a client waiting for
+// Accept or Reject learns why.
+func NewServerConn(t transport.Transport) *Conn { return newConn(t, true) }
+
+func newConn(t transport.Transport, rejectFirst bool) *Conn {
 	c := &Conn{t: t, fake: transport.NewFakeLag(t), in: make(chan Packet, transport.RecvQueue),
-		done: make(chan struct{})}
+		done: make(chan struct{}), rejectFirst: rejectFirst}
 	go c.readLoop()
 	return c
 }
@@ -188,8 +201,16 @@ func (c *Conn) endWithTransport() {
 // when the connection ended (a malformed frame, a Disconnect).
 func (c *Conn) handle(f transport.Frame) bool {
 	m, err := Decode(f.Data)
+	first := c.rejectFirst
+	c.rejectFirst = false // only readLoop touches it
 	if err != nil {
-		c.Close("protocol error: " + err.Error())
+		reason := CleanText("protocol error: "+err.Error(), MaxReasonLen)
+		if first {
+			// Queued before Close: the transport writes it ahead of the
+			// Disconnect (a websocket flushes what is queued first).
+			c.t.Send(MustEncode(&Reject{Reason: reason}))
+		}
+		c.Close(reason)
 		return false
 	}
 	if d, isDisc := m.(*Disconnect); isDisc {

@@ -18,8 +18,10 @@ const (
 	ReadTimeout = 15 * time.Second
 	// WriteTimeout bounds the time to write one frame.
 	WriteTimeout = 5 * time.Second
-	// PingInterval is the websocket keepalive ping period.
-	PingInterval = 5 * time.Second
+	// PingInterval is the websocket keepalive ping period. A ping is sent
+	// only when the previous one was answered; one unanswered for
+	// StallTimeout closes the connection. Each costs 2 bytes, its pong 6.
+	PingInterval = time.Second
 	// HandshakeTimeout bounds the websocket upgrade.
 	HandshakeTimeout = 5 * time.Second
 	// DefaultPort is the port a server address without one gets.

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -52,22 +54,42 @@ func Upgrade(w http.ResponseWriter, r *http.Request, opt transport.Options) (tra
 
 // conn is a gorilla websocket as a transport: a reader goroutine with a
 // size limit and a deadline per frame, a writer goroutine for queued
-// frames and keepalive pings.
+// frames and keepalive pings, and a closing sequence that makes sure the
+// peer can read the last words (finish).
 type conn struct {
 	*transport.Endpoint
 	ws  *websocket.Conn
 	opt transport.Options
-	wmu sync.Mutex // serializes writes to the socket
+	// The writer goroutine (writeLoop) does every write until it
+	// returns; finish writes the farewell only after that (writeDone).
+	writeDone chan struct{}
+	endMu     sync.Mutex // guards how, set once by the finish that ended the transport
+	how       endHow
+
+	readDone chan struct{} // closed when readLoop returns
+	rmu      sync.Mutex    // guards draining with the read deadline
+	draining bool          // finish set the final read deadline
+	// peerClosed: the reader got the peer's close frame.
+	peerClosed atomic.Bool
+
+	pmu      sync.Mutex // guards pingSent
+	pingSent time.Time  // when the unanswered ping went out; zero once answered
 }
 
 func newConn(c *websocket.Conn, opt transport.Options) *conn {
-	t := &conn{Endpoint: transport.NewEndpoint(), ws: c, opt: opt}
-	// Frames up to four times the limit are read and refused by us, so the
-	// peer gets the farewell with the reason; larger ones hit gorilla's hard
-	// read limit, which closes with code 1009 (message too big).
-	c.SetReadLimit(4 * int64(opt.Limit()))
+	t := &conn{Endpoint: transport.NewEndpoint(), ws: c, opt: opt, readDone: make(chan struct{}),
+		writeDone: make(chan struct{})}
+	// No read limit in gorilla: its own would answer an oversized message
+	// with a bare close 1009 before we could say why. readFrame reads at
+	// most the limit plus one byte of any message, one frame or many, and
+	// refuses it with the reason and close 1009 (message too big).
+	c.SetReadLimit(0)
 	c.SetPongHandler(func(string) error {
-		return c.SetReadDeadline(time.Now().Add(ReadTimeout))
+		t.pmu.Lock()
+		t.pingSent = time.Time{}
+		t.pmu.Unlock()
+		t.extendRead()
+		return nil
 	})
 	go t.readLoop()
 	go t.writeLoop()
@@ -78,69 +100,183 @@ func (t *conn) Send(b []byte) bool { return t.Queue(b) }
 
 func (t *conn) RemoteAddr() string { return t.ws.RemoteAddr().String() }
 
-// Close implements transport.Transport. It never blocks: the farewell and
+// Close implements transport.Transport. It never blocks: the frames
+// already queued (for at most half of FarewellTimeout), the farewell and
 // the close frame are written by a goroutine, after any frame being
 // written, bounded by FarewellTimeout; so a kick can never stall the caller
-// (the server's tick goroutine) behind a peer that stopped reading.
-func (t *conn) Close(reason string) { t.finish(reason, false, true) }
+// (the server's tick goroutine) behind a peer that stopped reading. Then
+// the socket is half-closed and drained (finish).
+func (t *conn) Close(reason string) { t.finish(reason, false, endTell, websocket.CloseNormalClosure) }
 
-// Abort implements transport.Transport.
-func (t *conn) Abort(reason string, remote bool) { t.finish(reason, remote, false) }
+// Abort implements transport.Transport. A peer that said goodbye (remote)
+// still gets the closing handshake: a close frame back, so that its
+// websocket library reports a normal closure (1000), not a dropped
+// connection (1006).
+func (t *conn) Abort(reason string, remote bool) {
+	if remote {
+		t.finish(reason, true, endAnswer, websocket.CloseNormalClosure)
+	} else {
+		t.finish(reason, false, endDrop, 0)
+	}
+}
 
-func (t *conn) finish(reason string, remote, tell bool) {
-	if !t.End(reason, remote) {
+// How a connection ends (finish).
+type endHow int
+
+const (
+	// endDrop: the link is dead, or the peer's close frame has been
+	// answered already (gorilla's close handler does): close the socket.
+	endDrop endHow = iota
+	// endAnswer: the peer said goodbye with a Disconnect: answer with a
+	// close frame, drain, close.
+	endAnswer
+	// endTell: we end it: frames already queued, the farewell (a
+	// Disconnect), a close frame with the reason, drain, close.
+	endTell
+)
+
+// DrainTimeout bounds how long a closing connection keeps reading (and
+// discarding) what the peer still sends after our close frame, waiting for
+// its close frame or end of stream.
+const DrainTimeout = time.Second
+
+// finish ends the transport. The socket is closed by a goroutine, never
+// the caller. When we have something to say (endTell, endAnswer), the
+// close frame is followed by a TCP half-close (FIN) and a drain: we read
+// and discard until the peer closes too or DrainTimeout passes, and only
+// then close the socket. Closing a socket with unread bytes, or receiving
+// bytes after closing it, makes the kernel send a reset (RFC 1122
+// §4.2.2.13; the "lingering close" of Apache httpd), which discards what
+// we wrote and is still unsent and makes the peer's next send fail: a
+// kicked client that was still sending lost its Disconnect that way. The
+// half-close lets the peer read to the end; RFC 6455 §7.1.1 has the server
+// close the TCP connection first, after the closing handshake.
+func (t *conn) finish(reason string, remote bool, how endHow, code int) {
+	t.endMu.Lock()
+	first := t.End(reason, remote)
+	if first {
+		t.how = how
+	}
+	t.endMu.Unlock()
+	if !first {
 		return
 	}
 	go func() {
 		defer t.Release()
-		if tell {
-			t.wmu.Lock() // after the writer's frame in flight, if any
+		if how != endDrop {
+			<-t.writeDone // the writer wrote its frame in flight (and, for endTell, what was queued)
 			deadline := time.Now().Add(transport.FarewellTimeout)
 			_ = t.ws.SetWriteDeadline(deadline)
-			if t.opt.Farewell != nil {
+			if how == endTell && t.opt.Farewell != nil {
 				if b := t.opt.Farewell(reason); b != nil && t.ws.WriteMessage(websocket.BinaryMessage, b) == nil {
 					t.Sent(len(b))
 				}
 			}
-			_ = t.ws.WriteControl(websocket.CloseMessage,
-				websocket.FormatCloseMessage(websocket.CloseNormalClosure, closeReason(reason)), deadline)
-			t.wmu.Unlock()
+			if how == endAnswer {
+				reason = "" // the peer knows why
+			}
+			_ = t.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, closeReason(reason)), deadline)
+			t.drain()
 		}
 		_ = t.ws.Close()
 	}()
 }
 
+// flushQueued writes the frames queued before Close (writer goroutine),
+// until the queue is empty or half of FarewellTimeout has passed: a
+// Reject queued just before Close arrives ahead of the farewell.
+func (t *conn) flushQueued() {
+	t.endMu.Lock()
+	how := t.how
+	t.endMu.Unlock()
+	if how != endTell {
+		return
+	}
+	deadline := time.Now().Add(transport.FarewellTimeout / 2)
+	_ = t.ws.SetWriteDeadline(deadline)
+	for time.Now().Before(deadline) {
+		select {
+		case b := <-t.Outgoing():
+			if t.ws.WriteMessage(websocket.BinaryMessage, b) != nil {
+				return
+			}
+			t.Sent(len(b))
+		default:
+			return
+		}
+	}
+}
+
+// drain half-closes the socket and reads until the peer closes or
+// DrainTimeout passes (finish).
+func (t *conn) drain() {
+	nc := t.ws.UnderlyingConn()
+	if cw, ok := nc.(interface{ CloseWrite() error }); ok {
+		_ = cw.CloseWrite()
+	}
+	deadline := time.Now().Add(DrainTimeout)
+	t.rmu.Lock()
+	t.draining = true
+	_ = t.ws.SetReadDeadline(deadline)
+	t.rmu.Unlock()
+	<-t.readDone // the reader stops at the peer's close frame, an error or the deadline
+	if t.peerClosed.Load() {
+		return // the handshake is complete; nothing follows a close frame
+	}
+	// Whatever the reader left unread (it stops at an oversized message).
+	_ = nc.SetReadDeadline(deadline)
+	_, _ = io.Copy(io.Discard, nc)
+}
+
+// extendRead pushes the read deadline ReadTimeout ahead, unless the
+// connection is draining (its deadline is final).
+func (t *conn) extendRead() {
+	t.rmu.Lock()
+	defer t.rmu.Unlock()
+	if !t.draining {
+		_ = t.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
+	}
+}
+
 var errTooBig = errors.New("frame too big")
 
 func (t *conn) readLoop() {
+	defer close(t.readDone)
 	defer t.CloseRecv()
 	limit := t.opt.Limit()
 	for {
-		_ = t.ws.SetReadDeadline(time.Now().Add(ReadTimeout))
+		t.extendRead()
 		kind, data, err := t.readFrame(limit)
 		if errors.Is(err, errTooBig) || errors.Is(err, websocket.ErrReadLimit) {
-			t.finish(fmt.Sprintf("frame larger than %d bytes", limit), false, true)
+			t.finish(fmt.Sprintf("frame larger than %d bytes", limit), false, endTell, websocket.CloseMessageTooBig)
 			return
 		}
 		if err != nil {
 			var ce *websocket.CloseError
 			if errors.As(err, &ce) {
-				t.finish(closeText(ce.Code, ce.Text), true, false)
+				t.peerClosed.Store(true)
+				t.finish(closeText(ce.Code, ce.Text), true, endDrop, 0) // gorilla answered it
 			} else {
-				t.finish("connection lost: "+err.Error(), false, false)
+				t.finish("connection lost: "+err.Error(), false, endDrop, 0)
 			}
 			return
 		}
 		t.Read(len(data))
+		select {
+		case <-t.Done():
+			continue // ending: read and discard until the peer's close
+		default:
+		}
 		if kind != websocket.BinaryMessage {
-			t.finish("protocol error: text frame", false, true)
+			t.finish("protocol error: text frame", false, endTell, websocket.CloseNormalClosure)
 			return
 		}
 		t.Deliver(transport.Frame{Data: data, At: time.Now()})
 	}
 }
 
-// readFrame reads one frame of at most limit bytes.
+// readFrame reads one message of at most limit bytes, however many frames
+// it comes in; of a larger one it reads limit+1 bytes and returns errTooBig.
 func (t *conn) readFrame(limit int) (int, []byte, error) {
 	kind, r, err := t.ws.NextReader()
 	if err != nil {
@@ -156,31 +292,61 @@ func (t *conn) readFrame(limit int) (int, []byte, error) {
 	return kind, data, nil
 }
 
+// StallTimeout is how long a websocket ping may go unanswered before the
+// peer counts as not reading and the connection is closed ("connection
+// stalled: peer not reading"). A pong can only come once the peer has
+// read everything sent before the ping, so an unanswered ping means the
+// peer is StallTimeout behind, whatever the socket buffers hold: without
+// this a client that never read kept its connection until the kernel's
+// buffers filled and a write timed out, about 70 s on loopback.
+const StallTimeout = WriteTimeout
+
 func (t *conn) writeLoop() {
-	ping := time.NewTicker(PingInterval)
-	defer ping.Stop()
+	defer close(t.writeDone)
+	tick := time.NewTicker(PingInterval)
+	defer tick.Stop()
 	for {
 		select {
 		case <-t.Done():
+			t.flushQueued()
 			return
 		case b := <-t.Outgoing():
-			t.wmu.Lock()
 			_ = t.ws.SetWriteDeadline(time.Now().Add(WriteTimeout))
 			err := t.ws.WriteMessage(websocket.BinaryMessage, b)
-			t.wmu.Unlock()
 			if err != nil {
-				t.finish("connection lost: "+err.Error(), false, false)
+				t.finish(writeFailure(err), false, endDrop, 0)
 				return
 			}
 			t.Sent(len(b))
-		case <-ping.C:
-			t.wmu.Lock()
-			err := t.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(WriteTimeout))
-			t.wmu.Unlock()
+		case now := <-tick.C:
+			t.pmu.Lock()
+			sent := t.pingSent
+			t.pmu.Unlock()
+			if !sent.IsZero() && now.Sub(sent) >= StallTimeout {
+				t.finish(fmt.Sprintf("connection stalled: peer not reading (ping unanswered for %d s)", int(StallTimeout/time.Second)),
+					false, endTell, websocket.CloseNormalClosure)
+				return
+			}
+			if !sent.IsZero() {
+				continue // one ping at a time: the oldest unanswered one counts
+			}
+			t.pmu.Lock()
+			t.pingSent = now
+			t.pmu.Unlock()
+			err := t.ws.WriteControl(websocket.PingMessage, nil, now.Add(WriteTimeout))
 			if err != nil {
-				t.finish("connection lost: "+err.Error(), false, false)
+				t.finish(writeFailure(err), false, endDrop, 0)
 				return
 			}
 		}
 	}
+}
+
+// writeFailure is the reason a failed write ends the connection with.
+func writeFailure(err error) string {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return fmt.Sprintf("connection stalled: peer not reading (write timed out after %d s)", int(WriteTimeout/time.Second))
+	}
+	return "connection lost: " + err.Error()
 }
