@@ -202,16 +202,20 @@ func TestShutdownTellsPreHelloConnections(t *testing.T) {
 	}
 	time.Sleep(200 * time.Millisecond) // the server has read the half request
 	ends := make([]ending, n)
+	endAt := make([]time.Time, n)
 	var wg sync.WaitGroup
 	for i, r := range conns { // each reads as a client waiting for Accept does
 		wg.Add(1)
-		go func() { defer wg.Done(); ends[i] = r.readEnd(4 * time.Second) }()
+		go func() { defer wg.Done(); ends[i] = r.readEnd(4 * time.Second); endAt[i] = time.Now() }()
 	}
 	took := stop()
+	returned := time.Now()
 	wg.Wait()
 	told := 0
 	for i, e := range ends {
-		if e.closed && e.rejected && e.mentions(server.ShutdownReason) && e.closeCode == websocket.CloseNormalClosure {
+		// Told before Run returned: after that a process exits, and what
+		// is not written is lost.
+		if endAt[i].Before(returned) && e.closed && e.rejected && e.mentions(server.ShutdownReason) && e.closeCode == websocket.CloseNormalClosure {
 			told++
 		} else if i < 3 || told < i-3 {
 			t.Logf("connection %d: %s", i, e)
@@ -270,25 +274,36 @@ func TestKickReasonArrivesAfterBurst(t *testing.T) {
 // TestClientCloseAnswered: a client that ends with a close frame, with or
 // without a Disconnect first, gets the server's close frame back (the
 // websocket closing handshake, RFC 6455 §5.5.1): its library reports code
-// 1000, not 1006 (abnormal closure, a TCP drop).
+// 1000, not 1006 (abnormal closure, a TCP drop). The Disconnect comes 20 ms
+// before the close frame, as from a client that says goodbye and then
+// closes its library's connection: the server used to drop the socket on
+// the Disconnect, so the close frame met a reset.
 func TestClientCloseAnswered(t *testing.T) {
 	_, addr := startServer(t, server.Config{})
 	for _, withDisconnect := range []bool{false, true} {
 		t.Run(fmt.Sprintf("disconnect=%v", withDisconnect), func(t *testing.T) {
-			for i := range 5 {
+			const tries = 10
+			answered := 0
+			for i := range tries {
 				r := dialRaw(t, addr)
 				r.join(fmt.Sprintf("closer%d", i))
 				if withDisconnect {
 					r.mustSend(proto.MustEncode(&proto.Disconnect{Reason: "player quit"}))
+					time.Sleep(20 * time.Millisecond)
 				}
 				msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "player quit")
-				if err := r.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second)); err != nil {
-					t.Fatal(err)
-				}
+				err := r.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
 				e := r.readEnd(3 * time.Second)
-				if e.closeCode != websocket.CloseNormalClosure {
-					t.Fatalf("try %d: the client's close was answered by %s, want a close frame 1000", i, e)
+				if err == nil && e.closeCode == websocket.CloseNormalClosure {
+					answered++
+				} else {
+					t.Logf("try %d: close frame sent: %v; answered by %s", i, err, e)
 				}
+				r.ws.Close()
+			}
+			t.Logf("close answered by a close frame in %d of %d tries", answered, tries)
+			if answered != tries {
+				t.Errorf("the client's close was answered by a close frame 1000 in %d of %d tries", answered, tries)
 			}
 		})
 	}
