@@ -234,7 +234,8 @@ func TestShutdownTellsPreHelloConnections(t *testing.T) {
 // is kicked for flooding and must receive the Disconnect with the reason,
 // every time. The client is written as simple clients in other languages
 // are: one thread that sends its burst at a scripting language's pace
-// (about 100 µs a frame), stops at the first failed send as their
+// (10 frames a millisecond: the kick, at the tick after the 401st frame,
+// falls inside the burst), stops at the first failed send as their
 // libraries do, then reads. The reason arrived in 1 of 12 tries: the
 // server closed the socket with the rest of the burst unread or still
 // arriving, its kernel answered with a reset, and the client's next send
@@ -248,11 +249,13 @@ func TestKickReasonArrivesAfterBurst(t *testing.T) {
 		r.join(fmt.Sprintf("burst%d", i))
 		b := cmdsFrame(0)
 		var sendErr error
-		for range 600 {
+		for i := range 600 {
 			if sendErr = r.send(b); sendErr != nil {
 				break
 			}
-			time.Sleep(100 * time.Microsecond)
+			if i%10 == 9 {
+				time.Sleep(time.Millisecond)
+			}
 		}
 		e := ending{err: sendErr}
 		if sendErr == nil {
