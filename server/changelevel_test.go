@@ -123,6 +123,7 @@ func TestChangelevelOverRcon(t *testing.T) {
 		t.Errorf("after a refused changelevel: client on %q, server on %q; want arena", c.Map.Name, srv.CurrentStatus().Map)
 	}
 
+	sent := time.Now()
 	if got, want := reply("changelevel range"), "changelevel: switching to range"; got != want {
 		t.Errorf("changelevel range: reply %q, want %q", got, want)
 	}
@@ -130,6 +131,7 @@ func TestChangelevelOverRcon(t *testing.T) {
 	if !play(t, c, 5*time.Second, func() bool { return c.Map.Name == "range" && onSpawnOf(c, rng) }) {
 		t.Errorf("client on %q after changelevel range", c.Map.Name)
 	}
+	t.Logf("rcon changelevel to the client on range at a range spawn: %v", time.Since(sent).Round(time.Millisecond))
 	if got := srv.Exec("changelevel"); !strings.HasPrefix(got, "usage: changelevel MAP") {
 		t.Errorf("changelevel without a map: %q", got)
 	}
