@@ -13,8 +13,9 @@
 #   - the image's HEALTHCHECK command (tickshot-server healthcheck), run in
 #     the container's namespaces and root as 65532, exits 0;
 #   - /status is a Tickshot status, the browser client (/ and
-#     /tickshot.wasm) is embedded, and /metrics is Prometheus text (skipped
-#     with a message while the server has no /metrics route);
+#     /tickshot.wasm) is embedded, and /metrics is Prometheus text that
+#     counts the bots and the player (skipped with a message on a server
+#     without a /metrics route);
 #   - a player connected when SIGTERM arrives is told "server shutting
 #     down", and the server exits with status 0 within 8 s, logging
 #     "server stopped".
@@ -150,12 +151,14 @@ wasm=$(http /tickshot.wasm | head -c 2000 | tr -d '\0' | grep -ai '^content-type
 grep -qi 'application/wasm' <<<"$wasm" || fail "/tickshot.wasm is not served (the browser client was not embedded): '$wasm'"
 echo "ok: / and /tickshot.wasm ($wasm): the browser client is in the image"
 metrics=$(http /metrics)
+have_metrics=""
 if grep -q '^HTTP/1.[01] 404' <<<"$metrics"; then
 	echo "SKIP: /metrics: this server has no /metrics route yet (404)"
 else
 	grep -q '^HTTP/1.[01] 200' <<<"$metrics" || fail "/metrics: $(head -1 <<<"$metrics")"
 	grep -q '^# TYPE ' <<<"$metrics" || fail "/metrics is not Prometheus text: $(head -c 300 <<<"$metrics")"
 	echo "ok: /metrics: $(grep -c '^# TYPE ' <<<"$metrics") metric families in Prometheus text"
+	have_metrics=1
 fi
 
 echo "== SIGTERM with a player connected (docker stop)"
@@ -166,6 +169,12 @@ for _ in $(seq 50); do
 	sleep 0.2
 done
 http /status | grep -q '"name": "netbot1"' || fail "the player did not join"
+if [ -n "$have_metrics" ]; then
+	metrics=$(http /metrics | tr -d '\r')
+	grep -qx 'tickshot_players{kind="human"} 1' <<<"$metrics" && grep -qx 'tickshot_players{kind="bot"} 4' <<<"$metrics" ||
+		fail "/metrics does not count the player and the 4 bots: $(grep '^tickshot_players' <<<"$metrics")"
+	echo "ok: /metrics counts 1 human and 4 bots"
+fi
 echo "   server RSS with 4 bots and 1 player: $(awk '/^VmRSS:/ {printf "%.1f MiB", $2 / 1024}' "/proc/$SPID/status")"
 t0=$(date +%s%N)
 kill -TERM "$SPID"
