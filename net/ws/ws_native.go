@@ -298,7 +298,8 @@ func (t *conn) readFrame(limit int) (int, []byte, error) {
 // read everything sent before the ping, so an unanswered ping means the
 // peer is StallTimeout behind, whatever the socket buffers hold: without
 // this a client that never read kept its connection until the kernel's
-// buffers filled and a write timed out, about 70 s on loopback.
+// buffers filled and a write timed out: over 150 s on loopback with 4 bots
+// (TestStalledReaderDropped in package server).
 const StallTimeout = WriteTimeout
 
 func (t *conn) writeLoop() {
