@@ -2,8 +2,6 @@ package server_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net"
 	"strings"
 	"sync"
@@ -24,28 +22,8 @@ import (
 // the machine's own non-loopback address so that the server sees them
 // come from it.
 func TestJoinRateLimit(t *testing.T) {
-	ip := lanIP()
-	if ip == "" {
-		t.Skip("no non-loopback IPv4 address on this machine")
-	}
-	srv, err := server.New(server.Config{Addr: ":0", MaxPlayers: 16, Seed: 42,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx) }()
-	defer func() { cancel(); <-done }()
-	_, port, _ := net.SplitHostPort(srv.Addr())
-	addr, loopback := net.JoinHostPort(ip, port), net.JoinHostPort("127.0.0.1", port)
-	waitFor(t, 3*time.Second, "first status", func() bool {
-		st, err := getStatus(addr)
-		return err == nil && st.Tick > 0
-	})
+	loopback, addr := startLANServer(t, server.Config{MaxPlayers: 16})
+	ip, _, _ := net.SplitHostPort(addr)
 
 	join := func(to, name string) (*netclient.Client, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
