@@ -529,6 +529,8 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	rtt := fs.Float64("rtt", 0, "round trip added in ms, split evenly between both directions (0..2000)")
 	jitter := fs.Float64("jitter", 0, "random extra delay in ms, each direction (0..500)")
 	loss := fs.Float64("loss", 0, "percent of messages lost, each direction (0 up to, not including, 100)")
+	wireRTT := fs.Float64("wire-rtt", 0, "round trip added in ms below the socket, by a delaying TCP proxy (0..2000): a real lagged link, which needs no sv_cheats")
+	wireJitter := fs.Float64("wire-jitter", 0, "random extra delay in ms per chunk and direction, added by that proxy (0..500)")
 	shots := fs.Int("shots", 200, "single shots to fire (1..100000)")
 	unlag := fs.Int("unlag", 1, "sv_unlag: 1 lag compensation on, 0 off")
 	tickrate := fs.Int("tickrate", server.DefaultTickRate, fmt.Sprintf("sv_tickrate, ticks/s (%d..%d)", server.MinTickRate, server.MaxTickRate))
@@ -540,6 +542,8 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 		outOfRange(finite(*rtt) && *rtt >= 0 && *rtt <= 2000, "rtt", *rtt, "0..2000 ms"),
 		outOfRange(finite(*jitter) && *jitter >= 0 && *jitter <= 500, "jitter", *jitter, "0..500 ms"),
 		outOfRange(finite(*loss) && *loss >= 0 && *loss < 100, "loss", *loss, "a percentage from 0 up to, not including, 100"),
+		outOfRange(finite(*wireRTT) && *wireRTT >= 0 && *wireRTT <= 2000, "wire-rtt", *wireRTT, "0..2000 ms"),
+		outOfRange(finite(*wireJitter) && *wireJitter >= 0 && *wireJitter <= 500, "wire-jitter", *wireJitter, "0..500 ms"),
 		outOfRange(*shots >= 1 && *shots <= 100000, "shots", *shots, "1..100000"),
 		outOfRange(*unlag == 0 || *unlag == 1, "unlag", *unlag, "0 (off) or 1 (on)"),
 		outOfRange(*tickrate >= server.MinTickRate && *tickrate <= server.MaxTickRate, "tickrate", *tickrate,
@@ -548,10 +552,12 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opt := hitreg.Options{RTTMs: *rtt, JitterMs: *jitter, LossPct: *loss, Shots: *shots, Unlag: *unlag == 1,
+	opt := hitreg.Options{RTTMs: *rtt, JitterMs: *jitter, LossPct: *loss, WireRTTMs: *wireRTT, WireJitterMs: *wireJitter,
+		Shots: *shots, Unlag: *unlag == 1,
 		TickRate: *tickrate, Seed: uint64(time.Now().UnixNano())}
 	if !*asJSON {
-		fmt.Fprintf(stderr, "hitreg: rtt %g ms, jitter %g ms, loss %g %%, sv_unlag %d, %d shots ", *rtt, *jitter, *loss, *unlag, *shots)
+		fmt.Fprintf(stderr, "hitreg: rtt %g ms, jitter %g ms, loss %g %%, wire rtt %g ms, wire jitter %g ms, sv_unlag %d, %d shots ",
+			*rtt, *jitter, *loss, *wireRTT, *wireJitter, *unlag, *shots)
 		opt.Progress = stderr
 	}
 	res, err := hitreg.Run(ctx, opt)
@@ -569,7 +575,7 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "confirmed %d of %d shots (%.1f%%); rewind error median %.2f, p99 %.2f, max %.2f units (hitbox radius %g); measured RTT %.0f ms; %d snapshots lost\n",
 		res.Confirmed, res.Shots, res.ConfirmedPct, res.ErrMedian, res.ErrP99, res.ErrMax, res.HitboxRadius, res.MeasuredRTTMs, res.SnapshotsLost)
-	fmt.Fprintf(stdout, "rewinds: %d at the render time the client claimed, %d with the claim refused (the server's estimate used), %d limited by sv_maxunlag; see --log debug on a server for each shot's reason\n",
+	fmt.Fprintf(stdout, "rewinds: %d at the render time the client claimed, %d with the claim refused (the server's estimate used), %d limited by sv_maxunlag or the link's round trip; see --log debug on a server for each shot's reason\n",
 		res.RewindClaimed, res.RewindRefused, res.RewindClamped)
 	return 0
 }

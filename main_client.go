@@ -159,7 +159,8 @@ func cmdPlay(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s play: %v\n", prog, err)
 		return 2
 	}
-	scfg.Cvars = firstGameCvars(append(scfg.Cvars, *svCvars...), marker)
+	// sv_cheats 1 first: server.cfg and --sv may set it back to 0.
+	scfg.Cvars = append(localGameCvars(), firstGameCvars(append(scfg.Cvars, *svCvars...), marker)...)
 	srv, err := server.New(scfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "tickshot play:", err)
@@ -292,6 +293,12 @@ func playServerConfig(fs *flag.FlagSet, path string, cfg *server.Config) error {
 	})
 	return nil
 }
+
+// localGameCvars are the server cvars of a local game with bots (`play`,
+// the menu's "Play with bots"): sv_cheats 1, as on Source's listen server,
+// so the window's net_fakelag is lag compensated (the lag demos of
+// README and docs/LAGCOMP.md). server.cfg or --sv sv_cheats=0 overrides it.
+func localGameCvars() [][2]string { return [][2]string{{"sv_cheats", "1"}} }
 
 func firstGameCvars(sv [][2]string, marker string) [][2]string {
 	if marker == "" {

@@ -51,7 +51,7 @@ func cmdMenu(args []string, stderr io.Writer) int {
 			// first game easier.
 			marker := firstGameMarker()
 			cfg := server.Config{Addr: "127.0.0.1:0", TickRate: server.DefaultTickRate, Bots: 3, Logger: logger,
-				Cvars: firstGameCvars(nil, marker), LAN: true, Hostname: player + "'s game"}
+				Cvars: append(localGameCvars(), firstGameCvars(nil, marker)...), LAN: true, Hostname: player + "'s game"}
 			return startLocal(cfg, marker)
 		},
 		Host: func(o menu.HostOptions) (client.LocalServer, error) {

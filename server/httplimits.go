@@ -109,6 +109,10 @@ type limitConn struct {
 	once sync.Once
 }
 
+// NetConn returns the accepted connection, so the websocket transport can
+// read its kernel TCP round trip (net/ws, LinkRTT).
+func (c *limitConn) NetConn() net.Conn { return c.Conn }
+
 func (c *limitConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(func() { c.l.open.Add(-1) })

@@ -37,6 +37,23 @@ const MaxExtrapolateMs = 250
 // refused and the first estimate used.
 const CrossCheckMs = 200
 
+// DefaultMaxUnlag is sv_maxunlag's default, seconds: the deepest rewind.
+// Honest play needs RTT + lerp + a command interval: 300 ms of RTT with
+// 20 ms of jitter and the default 100 ms lerp measured 425 ms in
+// docs/LAGCOMP.md's table, so 0.5 s keeps every such shot exact while a
+// client that fakes its latency gains at most half a second (the old
+// default, 1 s, was Half-Life's; CS:GO uses 0.2 s, which would clamp honest
+// players beyond about 100 ms of RTT).
+const DefaultMaxUnlag = 0.5
+
+// UnlagSlackMs is how far, ms, a shot may rewind beyond the link's round
+// trip plus the command's lerp when sv_cheats is 0 (rewindBound). It covers
+// what the link's round trip (websocket ping, TCP) leaves out and an
+// honest client's rewind contains: the wait for the client's next command
+// packet (1/cl_cmdrate), the server's tick, and network jitter. It is also
+// all a client that holds its acks back gains.
+const UnlagSlackMs = 100
+
 // lagRecord is one player's hitbox state at one tick.
 type lagRecord struct {
 	tick     uint32
@@ -116,7 +133,10 @@ type rewindInfo struct {
 	Used         float64 // the tick rewound to
 	LerpMs       float64 // lerp_msec after clamping
 	UsedServer   bool    // the claim was off both estimates by more than CrossCheckMs (refused)
-	Clamped      bool    // Used was limited to [now - sv_maxunlag, now]
+	Clamped      bool    // Used was limited to [now - min(sv_maxunlag, BoundMs), now]
+	BoundMs      float64 // the deepest rewind the link's round trip allows (rewindBound); <0: none
+	LinkRTTMs    float64 // the credible round trip BoundMs was made of; <0: none
+	Bounded      bool    // BoundMs, not sv_maxunlag, limited Used
 	FromView     int     // hitboxes taken from the client's view
 	FromRecord   int     // hitboxes taken from the tick record
 	NotRewound   int     // hitboxes left at the present (no history)
@@ -161,14 +181,61 @@ func (s *Server) rewindTick(ss *session, cmd *shared.UserCmd) rewindInfo {
 	if !credible {
 		info.Used, info.UsedServer = info.ServerTick, true
 	}
-	lo := now - s.vars.maxUnlag.Get()*tr
+	deepest := s.vars.maxUnlag.Get() * 1000
+	info.LinkRTTMs, info.BoundMs = s.rewindBound(ss, info.LerpMs)
+	bounded := info.BoundMs >= 0 && info.BoundMs < deepest
+	if bounded {
+		deepest = info.BoundMs
+	}
+	lo := now - deepest*tr/1000
 	if info.Used < lo {
-		info.Used, info.Clamped = lo, true
+		info.Used, info.Clamped, info.Bounded = lo, true, bounded
 	}
 	if info.Used > now {
 		info.Used, info.Clamped = now, true
 	}
 	return info
+}
+
+// rewindBound returns the deepest rewind, ms, the latency of ss's link
+// allows for a command with lerp lerpMs, and the credible round trip it is
+// made of; both negative when there is no bound but sv_maxunlag.
+//
+// The server's RTT (ackState.rttMs) is timed by the client's acks, so a
+// client that reads its snapshots at once but holds its acks back
+// stretches it at will, and with it the rewind its claims are credited
+// (the "backtrack" cheat). The link's own round trips cannot be stretched
+// that way: the websocket's ping/pong (the client's websocket library
+// answers it) and, on Linux, the kernel's TCP estimate (tcpi_rtt), which a
+// client cannot raise without delaying everything it sends. The lowest of
+// these and the ack RTT is the credible round trip; the TCP one is skipped
+// for a loopback peer (a reverse proxy on the host: it would measure only
+// the hop to the proxy). The server's own net_fakelag and net_fakejitter
+// delay the acks above the socket, so they are added back. The bound is
+// credible RTT + lerp + UnlagSlackMs (Source bounds the rewind by
+// sv_maxunlag alone).
+//
+// With sv_cheats 1 the ack RTT is trusted (client-side net_fakelag, which
+// delays snapshots above the socket exactly as held acks do, is then
+// compensated); a link without its own measure (Pipe) has no bound either.
+// Until the first pong the ping RTT counts as 0.
+func (s *Server) rewindBound(ss *session, lerpMs float64) (rttMs, boundMs float64) {
+	if s.vars.cheats.Get() || ss.conn == nil {
+		return -1, -1
+	}
+	link, ok := ss.conn.LinkRTT()
+	if !ok {
+		return -1, -1
+	}
+	rtt := math.Max(link.PingMs, 0)
+	if link.TCPMs >= 0 && !link.Loopback {
+		rtt = math.Min(rtt, link.TCPMs)
+	}
+	rtt += s.vars.fake.LagMs + s.vars.fake.JitterMs
+	if ss.acks.rttMs >= 0 {
+		rtt = math.Min(rtt, ss.acks.rttMs)
+	}
+	return rtt, rtt + lerpMs + UnlagSlackMs
 }
 
 // rewoundHitboxes returns every player's hitbox (the shooter's included, for
@@ -227,7 +294,9 @@ func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared
 	if r.s.log.Enabled(context.Background(), slog.LevelDebug) {
 		r.s.log.Debug("shot", "shooter", shooter.Name, "cmd", cmd.CommandNumber, "tick", w.Tick,
 			"client_render_tick", info.ClientTick, "server_estimate", info.ServerTick, "ack_estimate", info.AckTick, "rewound_to", info.Used,
-			"lerp_ms", info.LerpMs, "rtt_ms", r.ss.acks.rttMs, "used_server_estimate", info.UsedServer, "clamped", info.Clamped,
+			"lerp_ms", info.LerpMs, "rtt_ms", r.ss.acks.rttMs, "link_rtt_ms", info.LinkRTTMs, "bound_ms", info.BoundMs,
+			"rewind_ms", (float64(w.Tick)-info.Used)*1000/float64(r.s.cfg.TickRate),
+			"used_server_estimate", info.UsedServer, "clamped", info.Clamped, "bounded", info.Bounded,
 			"from_view", info.FromView, "from_record", info.FromRecord, "max_rewind_units", info.MaxRewindGap)
 	}
 	return boxes, rw

@@ -501,7 +501,8 @@ func TestRewindFromViewMatchesClientInterpolation(t *testing.T) {
 // command's own message acknowledged, so it is taken; a claim far from both
 // estimates is refused, counted and flagged.
 func TestRewindClaimCredibleByItsAck(t *testing.T) {
-	s := lcServer(t, Config{Seed: 1, Map: "range", Bots: 1, Cvars: [][2]string{{"sv_showimpacts", "1"}}})
+	// sv_maxunlag 1: the stall (625 ms + lerp) is deeper than the default.
+	s := lcServer(t, Config{Seed: 1, Map: "range", Bots: 1, Cvars: [][2]string{{"sv_showimpacts", "1"}, {"sv_maxunlag", "1"}}})
 	s.w.Tick = 10000
 	shooter := s.newPlayer("shooter", false)
 	ss := lcSession(shooter, 100) // RTT estimate: now - (100 + 100) ms - lerp

@@ -30,11 +30,14 @@ type vars struct {
 	// maxSpectators is sv_maxspectators: spectators admitted besides the
 	// player slots (spectate.go).
 	maxSpectators *cvar.Int
-	timeout       *cvar.Int   // sv_timeout, seconds (squat.go)
-	maxPerIP      *cvar.Int   // sv_maxplayers_per_ip (squat.go)
-	fakeLag       *cvar.Float // net_fakelag, ms
-	fakeJitter    *cvar.Float // net_fakejitter, ms
-	fakeLoss      *cvar.Float // net_fakeloss, %
+	timeout       *cvar.Int // sv_timeout, seconds (squat.go)
+	maxPerIP      *cvar.Int // sv_maxplayers_per_ip (squat.go)
+	// cheats is sv_cheats: lag compensation trusts the round trip the
+	// client's acks show, past the link's own (lagcomp.go, rewindBound).
+	cheats     *cvar.Bool
+	fakeLag    *cvar.Float // net_fakelag, ms
+	fakeJitter *cvar.Float // net_fakejitter, ms
+	fakeLoss   *cvar.Float // net_fakeloss, %
 	// fake is net_fakelag, net_fakejitter and net_fakeloss together, kept
 	// up to date by their change hooks.
 	fake proto.FakeConditions
@@ -46,7 +49,7 @@ func defaultVars() *vars {
 	const sv = cvar.Server
 	v := &vars{reg: r,
 		unlag:         r.Bool("sv_unlag", true, sv, "lag compensation: rewind other players' hitboxes to what the shooter saw (1) or trace against the present (0)"),
-		maxUnlag:      r.Float("sv_maxunlag", 1, 0, 1, sv, "the furthest back, in seconds, lag compensation rewinds"),
+		maxUnlag:      r.Float("sv_maxunlag", DefaultMaxUnlag, 0, 1, sv, "the furthest back, in seconds, lag compensation rewinds"),
 		showImpacts:   r.Bool("sv_showimpacts", false, sv, "tell the shooter where the server traced its target, to draw beside where the shooter drew it (1)"),
 		mutualKills:   r.Bool("sv_mutualkills", false, sv, "two players killing each other in one tick: the command run first wins (0, as CS:GO) or both die (1, as Overwatch)"),
 		botSkill:      r.Float("bot_difficulty", 1, 0, 3, sv, "server bots' skill: 0 easy, 1 normal, 2 hard, 3 expert (reaction time and aim)"),
@@ -62,6 +65,7 @@ func defaultVars() *vars {
 		fakeLoss:      r.Float("net_fakeloss", 0, 0, 100, sv, "server side: drop this percentage of the messages the server receives"),
 		timeout:       r.Int("sv_timeout", DefaultTimeoutSec, 0, maxTimeoutSec, sv, "kick a player or spectator that sends no usercmds for this many seconds (a browser tab hidden from view sends none); 0: never"),
 		maxPerIP:      r.Int("sv_maxplayers_per_ip", DefaultMaxPlayersPerIP, 0, maxPlayersPerIPLimit, sv, "the most players and spectators from one IP address (loopback exempt); 0: no limit, for LAN parties behind one address"),
+		cheats:        r.Bool("sv_cheats", false, sv, "lag compensation trusts the latency a client's acks show (1: client-side net_fakelag is compensated, for local games and lag demos); 0: rewinds are bounded by the link's own round trip (websocket ping, TCP), so held acks buy no backtrack"),
 	}
 	sync := func() {
 		v.fake = proto.FakeConditions{LagMs: v.fakeLag.Get(), JitterMs: v.fakeJitter.Get(), LossPct: v.fakeLoss.Get()}

@@ -18,7 +18,7 @@ var oldServerCvars = []struct {
 	values          []string
 }{
 	{"sv_unlag", "1", "lag compensation: rewind other players' hitboxes to what the shooter saw (1) or trace against the present (0)", 0, 1, nil},
-	{"sv_maxunlag", "1", "the furthest back, in seconds, lag compensation rewinds", 0, 1, nil},
+	{"sv_maxunlag", "0.5", "the furthest back, in seconds, lag compensation rewinds", 0, 1, nil},
 	{"sv_showimpacts", "0", "tell the shooter where the server traced its target, to draw beside where the shooter drew it (1)", 0, 1, nil},
 	{"sv_mutualkills", "0", "two players killing each other in one tick: the command run first wins (0, as CS:GO) or both die (1, as Overwatch)", 0, 1, nil},
 	{"bot_difficulty", "1", "server bots' skill: 0 easy, 1 normal, 2 hard, 3 expert (reaction time and aim)", 0, 3, nil},
@@ -34,6 +34,7 @@ var oldServerCvars = []struct {
 	{"net_fakeloss", "0", "server side: drop this percentage of the messages the server receives", 0, 100, nil},
 	{"sv_timeout", "120", "kick a player or spectator that sends no usercmds for this many seconds (a browser tab hidden from view sends none); 0: never", 0, 3600, nil},
 	{"sv_maxplayers_per_ip", "4", "the most players and spectators from one IP address (loopback exempt); 0: no limit, for LAN parties behind one address", 0, MaxPlayersLimit, nil},
+	{"sv_cheats", "0", "lag compensation trusts the latency a client's acks show (1: client-side net_fakelag is compensated, for local games and lag demos); 0: rewinds are bounded by the link's own round trip (websocket ping, TCP), so held acks buy no backtrack", 0, 1, nil},
 }
 
 // TestServerCvarsKeepTheirTable: ServerCvars lists the same cvars in the

@@ -32,8 +32,17 @@ type Options struct {
 	Shots    int     // shots to fire
 	Unlag    bool    // sv_unlag
 	TickRate int     // sv_tickrate (default 64)
-	Seed     uint64
-	Progress io.Writer // one dot per 10 shots, or nil
+	// WireRTTMs is a round trip, ms, added below the socket by a TCP proxy
+	// in front of the server that delays every byte (a real lagged link,
+	// which the websocket's pings see). RTTMs, JitterMs and LossPct are
+	// net_fakelag and co. on both sides, above the socket: for those the
+	// server runs with sv_cheats 1, as a client's held acks look the same.
+	WireRTTMs float64
+	// WireJitterMs is a random extra delay, 0..this many ms, per chunk of
+	// bytes and direction, added by the same proxy (order kept).
+	WireJitterMs float64
+	Seed         uint64
+	Progress     io.Writer // one dot per 10 shots, or nil
 }
 
 // Result of one run. Distances are world units; the hitbox radius is
@@ -43,6 +52,9 @@ type Result struct {
 	JitterMs     float64 `json:"jitter_ms"`
 	LossPct      float64 `json:"loss_pct"`
 	Unlag        bool    `json:"sv_unlag"`
+	WireRTTMs    float64 `json:"wire_rtt_ms"`
+	WireJitterMs float64 `json:"wire_jitter_ms"`
+	Cheats       bool    `json:"sv_cheats"` // on when client-side fake conditions are set
 	Shots        int     `json:"shots"`
 	Confirmed    int     `json:"confirmed"`
 	ConfirmedPct float64 `json:"confirmed_pct"`
@@ -71,16 +83,20 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	if opt.TickRate == 0 {
 		opt.TickRate = 64
 	}
-	res := Result{RTTMs: opt.RTTMs, JitterMs: opt.JitterMs, LossPct: opt.LossPct, Unlag: opt.Unlag,
-		Shots: opt.Shots, HitboxRadius: shared.PlayerRadius}
 	half := proto.FakeConditions{LagMs: opt.RTTMs / 2, JitterMs: opt.JitterMs, LossPct: opt.LossPct}
-	unlag := "0"
+	res := Result{RTTMs: opt.RTTMs, JitterMs: opt.JitterMs, LossPct: opt.LossPct, Unlag: opt.Unlag,
+		WireRTTMs: opt.WireRTTMs, WireJitterMs: opt.WireJitterMs, Cheats: half != proto.FakeConditions{},
+		Shots: opt.Shots, HitboxRadius: shared.PlayerRadius}
+	unlag, cheats := "0", "0"
 	if opt.Unlag {
 		unlag = "1"
 	}
+	if res.Cheats {
+		cheats = "1"
+	}
 	srv, err := server.New(server.Config{Addr: "127.0.0.1:0", TickRate: opt.TickRate, Map: "range", Bots: 0,
 		NoDamage: true, Fake: half, Seed: opt.Seed + 1,
-		Cvars:  [][2]string{{"sv_unlag", unlag}, {"sv_showimpacts", "1"}},
+		Cvars:  [][2]string{{"sv_unlag", unlag}, {"sv_showimpacts", "1"}, {"sv_cheats", cheats}},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		return res, err
@@ -93,14 +109,24 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	go func() { done <- srv.Run(sctx) }()
 	defer func() { stop(); <-done }()
 
+	addr := srv.Addr()
+	if opt.WireRTTMs > 0 || opt.WireJitterMs > 0 {
+		ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+		p, err := startDelayProxy(addr, ms(opt.WireRTTMs/2), ms(opt.WireJitterMs))
+		if err != nil {
+			return res, err
+		}
+		defer p.Close()
+		addr = p.Addr()
+	}
 	cfg := netclient.DefaultConfig("shooter")
-	shooter, err := netclient.Connect(ctx, netclient.Websocket, srv.Addr(), cfg)
+	shooter, err := netclient.Connect(ctx, netclient.Websocket, addr, cfg)
 	if err != nil {
 		return res, err
 	}
 	defer shooter.Close("benchmark done")
 	cfg.Name = "target"
-	target, err := netclient.Connect(ctx, netclient.Websocket, srv.Addr(), cfg)
+	target, err := netclient.Connect(ctx, netclient.Websocket, addr, cfg)
 	if err != nil {
 		return res, err
 	}

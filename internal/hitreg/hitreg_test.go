@@ -109,3 +109,37 @@ func TestHitregUnderCPUHog(t *testing.T) {
 }
 
 var hogSink atomic.Int64
+
+// TestHitregHonestOverLaggedWire: with 200 ms of round trip below the
+// socket (a delaying TCP proxy, as a real network: the websocket's pings
+// see it) and sv_cheats 0, a dedicated server's default, the rewinds that
+// the link's round trip bounds (TestHeldAcksDoNotBuyBacktrack) still cover
+// an honest client: every shot is taken at its claim, none is limited, and
+// each is traced exactly where the shooter drew the target.
+func TestHitregHonestOverLaggedWire(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time benchmark over websockets (about 15 s)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := Run(ctx, Options{WireRTTMs: 200, Shots: 40, Unlag: true, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("200 ms below the socket, sv_cheats 0: %+v", res)
+	if res.Cheats {
+		t.Fatal("the server ran with sv_cheats 1: no client-side fake lag was asked for")
+	}
+	if res.Answered < res.Shots*9/10 || res.Shots < 40 {
+		t.Fatalf("%d shots fired, %d answered", res.Shots, res.Answered)
+	}
+	if res.MeasuredRTTMs < 190 {
+		t.Errorf("measured RTT %v ms through a proxy adding 200 ms", res.MeasuredRTTMs)
+	}
+	if res.RewindClamped != 0 || res.RewindRefused != 0 {
+		t.Errorf("%d of %d honest shots limited, %d refused", res.RewindClamped, res.Answered, res.RewindRefused)
+	}
+	if res.ErrMax != 0 || res.ConfirmedPct < 95 {
+		t.Errorf("rewind error max %v units, %.1f%% confirmed: want exact rewinds", res.ErrMax, res.ConfirmedPct)
+	}
+}

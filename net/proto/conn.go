@@ -136,6 +136,18 @@ func (c *Conn) Close(reason string) {
 	c.t.Close(reason)
 }
 
+// LinkRTT returns the transport's own round-trip measures (websocket
+// ping/pong, the kernel's TCP RTT), which fake lag and held
+// acknowledgements do not change; ok is false for a transport without them
+// (Pipe, the browser's side).
+func (c *Conn) LinkRTT() (r transport.LinkRTT, ok bool) {
+	m, ok := c.t.(transport.RTTMeasurer)
+	if !ok {
+		return transport.LinkRTT{PingMs: -1, TCPMs: -1}, false
+	}
+	return m.LinkRTT(), true
+}
+
 // SetFakeConditions changes the simulated conditions of received messages, live.
 func (c *Conn) SetFakeConditions(f FakeConditions) { c.fake.Set(f) }
 

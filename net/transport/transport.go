@@ -98,3 +98,28 @@ type Transport interface {
 	// RemoteAddr names the peer (host:port for sockets).
 	RemoteAddr() string
 }
+
+// LinkRTT is a link's round trip measured below the messages, where a
+// client cannot stretch it by holding its acknowledgements back. Lag
+// compensation bounds how far a shot may rewind by it (server/lagcomp.go).
+type LinkRTT struct {
+	// PingMs is the smoothed round trip of the websocket's own pings (the
+	// time from a ping to its pong, EWMA 0.25), ms; negative until the
+	// first pong.
+	PingMs float64
+	// TCPMs is the kernel's smoothed TCP round trip of the socket (Linux:
+	// TCP_INFO's tcpi_rtt), ms; negative where not available (other
+	// systems, the browser, a link that is not a TCP socket).
+	TCPMs float64
+	// Loopback is true when the peer's address is a loopback address: the
+	// TCP round trip then measures only the hop to a proxy on the same
+	// host (or a local client), not the player's path.
+	Loopback bool
+}
+
+// RTTMeasurer is implemented by transports that measure LinkRTT (the
+// native websocket). Others (Pipe, the browser's side) have no such
+// measure; their users fall back to what the messages show.
+type RTTMeasurer interface {
+	LinkRTT() LinkRTT
+}

@@ -4,6 +4,7 @@ package ws
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -72,22 +73,30 @@ type conn struct {
 	// peerClosed: the reader got the peer's close frame.
 	peerClosed atomic.Bool
 
-	pmu      sync.Mutex // guards pingSent
+	tcp      tcpRTTFunc // the kernel's TCP round trip of the socket, or nil
+	loopback bool       // the peer is on this host
+
+	pmu      sync.Mutex // guards the ping fields
 	pingSent time.Time  // when the unanswered ping went out; zero once answered
+	pingSeq  uint64     // payload of the newest ping (pingPayload)
+	pingRTT  float64    // smoothed ping round trip, ms; <0 until the first pong
 }
 
 func newConn(c *websocket.Conn, opt transport.Options) *conn {
 	t := &conn{Endpoint: transport.NewEndpoint(), ws: c, opt: opt, readDone: make(chan struct{}),
-		writeDone: make(chan struct{})}
+		writeDone: make(chan struct{}), pingRTT: -1}
+	nc := c.UnderlyingConn()
+	t.tcp = tcpRTTOf(nc)
+	if a, ok := nc.RemoteAddr().(*net.TCPAddr); ok {
+		t.loopback = a.IP.IsLoopback()
+	}
 	// No read limit in gorilla: its own would answer an oversized message
 	// with a bare close 1009 before we could say why. readFrame reads at
 	// most the limit plus one byte of any message, one frame or many, and
 	// refuses it with the reason and close 1009 (message too big).
 	c.SetReadLimit(0)
-	c.SetPongHandler(func(string) error {
-		t.pmu.Lock()
-		t.pingSent = time.Time{}
-		t.pmu.Unlock()
+	c.SetPongHandler(func(data string) error {
+		t.pong(data, time.Now())
 		t.extendRead()
 		return nil
 	})
@@ -97,6 +106,54 @@ func newConn(c *websocket.Conn, opt transport.Options) *conn {
 }
 
 func (t *conn) Send(b []byte) bool { return t.Queue(b) }
+
+// LinkRTT implements transport.RTTMeasurer: the smoothed round trip of
+// this end's pings and, on Linux, the kernel's TCP round trip.
+func (t *conn) LinkRTT() transport.LinkRTT {
+	t.pmu.Lock()
+	r := transport.LinkRTT{PingMs: t.pingRTT, TCPMs: -1, Loopback: t.loopback}
+	t.pmu.Unlock()
+	if t.tcp != nil {
+		if ms, ok := t.tcp(); ok {
+			r.TCPMs = ms
+		}
+	}
+	return r
+}
+
+// pingPayload numbers a ping: 8 bytes, big endian. The pong must echo it
+// (RFC 6455 5.5.3).
+func pingPayload(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq) }
+
+// pong takes a pong's payload received at now. Only the pong of the
+// unanswered ping counts: it answers the ping (stall detection) and is a
+// round-trip sample (RFC 6298's smoothing, gain 1/4; the first as is). A
+// pong carrying anything else answers nothing: an unsolicited pong must
+// neither hide a stalled reader nor lower the measure.
+func (t *conn) pong(data string, now time.Time) {
+	t.pmu.Lock()
+	defer t.pmu.Unlock()
+	if t.pingSent.IsZero() || data != string(pingPayload(t.pingSeq)) {
+		return
+	}
+	sample := float64(now.Sub(t.pingSent)) / float64(time.Millisecond)
+	t.pingSent = time.Time{}
+	if t.pingRTT < 0 {
+		t.pingRTT = sample
+	} else {
+		t.pingRTT += (sample - t.pingRTT) * 0.25
+	}
+}
+
+// ping writes one numbered ping (writer goroutine only).
+func (t *conn) ping(now time.Time) error {
+	t.pmu.Lock()
+	t.pingSent = now
+	t.pingSeq++
+	payload := pingPayload(t.pingSeq)
+	t.pmu.Unlock()
+	return t.ws.WriteControl(websocket.PingMessage, payload, now.Add(WriteTimeout))
+}
 
 func (t *conn) RemoteAddr() string { return t.ws.RemoteAddr().String() }
 
@@ -306,6 +363,12 @@ func (t *conn) writeLoop() {
 	defer close(t.writeDone)
 	tick := time.NewTicker(PingInterval)
 	defer tick.Stop()
+	// The first ping leaves at once, so the round trip is known within one
+	// round trip of the connection, before the first shot.
+	if err := t.ping(time.Now()); err != nil {
+		t.finish(writeFailure(err), false, endDrop, 0)
+		return
+	}
 	for {
 		select {
 		case <-t.Done():
@@ -331,11 +394,7 @@ func (t *conn) writeLoop() {
 			if !sent.IsZero() {
 				continue // one ping at a time: the oldest unanswered one counts
 			}
-			t.pmu.Lock()
-			t.pingSent = now
-			t.pmu.Unlock()
-			err := t.ws.WriteControl(websocket.PingMessage, nil, now.Add(WriteTimeout))
-			if err != nil {
+			if err := t.ping(now); err != nil {
 				t.finish(writeFailure(err), false, endDrop, 0)
 				return
 			}
