@@ -62,6 +62,10 @@ type Result struct {
 	ErrMedian    float64 `json:"rewind_error_median"`
 	ErrP99       float64 `json:"rewind_error_p99"`
 	ErrMax       float64 `json:"rewind_error_max"`
+	// ErrMaxTaken is the largest rewind error of the shots rewound to
+	// their claimed render time as is (neither refused nor clamped by
+	// sv_maxunlag or the link's round trip): 0 when lag compensation is exact.
+	ErrMaxTaken float64 `json:"rewind_error_max_taken"`
 	// RewindClaimed, RewindRefused and RewindClamped count the answered
 	// shots the server rewound to the render time the command claimed, or
 	// with the claim refused (its own estimate used), and those limited by
@@ -239,6 +243,9 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 						dx := proto.FromFixed(proto.ToFixed(o.X)) - proto.FromFixed(e.X)
 						dy := proto.FromFixed(proto.ToFixed(o.Y)) - proto.FromFixed(e.Y)
 						errs = append(errs, math.Hypot(dx, dy))
+						if e.Value&(game.ImpactRefused|game.ImpactClamped) == 0 {
+							res.ErrMaxTaken = math.Max(res.ErrMaxTaken, math.Round(math.Hypot(dx, dy)*100)/100)
+						}
 					}
 				}
 			}
