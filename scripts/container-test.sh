@@ -62,8 +62,13 @@ ROOT=$WORK/root
 LOG=$WORK/server.log
 UPID=""
 BOTPID=""
+SPID=""
 cleanup() {
 	[ -n "$BOTPID" ] && kill "$BOTPID" 2>/dev/null || true
+	# The server itself first: unshare's --kill-child does not reach it,
+	# since the kernel clears the parent-death signal when --setuid changes
+	# the credentials.
+	[ -n "$UPID" ] && [ -n "$SPID" ] && kill -KILL "$SPID" 2>/dev/null || true
 	[ -n "$UPID" ] && kill -KILL "$UPID" 2>/dev/null || true
 	rm -rf "$WORK"
 }
@@ -92,7 +97,6 @@ unshare --mount --pid --net --fork --kill-child --root="$ROOT" --wd=/ \
 	--setuid "$UID_NONROOT" --setgid "$UID_NONROOT" \
 	/tickshot-server server --addr :27015 --lan=false --bots 4 >"$LOG" 2>&1 &
 UPID=$!
-SPID=""
 for _ in $(seq 50); do
 	SPID=$(cat "/proc/$UPID/task/$UPID/children" 2>/dev/null | tr -d ' ') || true
 	[ -n "$SPID" ] && break
