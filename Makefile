@@ -84,7 +84,7 @@ crosstarget: test-deps
 # The Dockerfile's image without a container engine: the same static binary
 # alone in an empty root, run as uid 65532 in its own namespaces, checked for
 # /status, the healthcheck, /metrics and a clean SIGTERM (needs root; says
-# SKIP without, or fails when TICKSHOT_REQUIRE_CONTAINER=1 as in .ci/run).
+# SKIP without, or fails when TICKSHOT_REQUIRE_CONTAINER=1).
 container-test: test-deps
 	bash scripts/container-test.sh
 
