@@ -12,6 +12,7 @@ import (
 
 	"tickshot/client/config"
 	"tickshot/internal/cvar"
+	"tickshot/net/proto"
 )
 
 // clientCvars are the window's console variables (Source's names), typed
@@ -151,8 +152,33 @@ func (g *Game) applyPassword() { g.opt.Config.Password = g.cv.password.Get() }
 // applyFake sets the simulated network conditions on what the client receives.
 func (g *Game) applyFake() {
 	if g.c != nil && g.demo == nil { // a demo's frames are as recorded
-		g.c.SetFakeConditions(g.fakeConditions())
+		fc := g.fakeConditions()
+		g.c.SetFakeConditions(fc)
+		if w := fakeLagWarning(g.c.Accept.Cvars, fc); w != "" {
+			g.con.print(w)
+		}
 	}
+}
+
+// fakeLagWarning is what the console says when net_fakelag or
+// net_fakejitter is set on a server that does not compensate it: there,
+// with sv_cheats 0, rewinds are bounded by the link's own round trip
+// (server/lagcomp.go), so shots aimed at what a fake-lagged client draws
+// may land behind their target. As in Source, where net_fakelag is a cheat
+// cvar. "" when nothing is faked or the server runs sv_cheats 1.
+func fakeLagWarning(serverCvars []proto.Cvar, fc proto.FakeConditions) string {
+	if fc.LagMs <= 0 && fc.JitterMs <= 0 {
+		return ""
+	}
+	for _, cv := range serverCvars {
+		if cv.Name == "sv_cheats" {
+			if cv.Value != "0" {
+				return ""
+			}
+			return "net_fakelag: this server runs sv_cheats 0, so lag compensation covers only your real round trip (+100 ms and your lerp): shots may land behind what you see"
+		}
+	}
+	return "" // an older server: no bound to warn about
 }
 
 // loadConfig runs a config file of console lines ("name value", "//" comments).

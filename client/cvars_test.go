@@ -3,9 +3,11 @@
 package client
 
 import (
+	"strings"
 	"testing"
 
 	"tickshot/internal/cvar"
+	"tickshot/net/proto"
 )
 
 // oldClientCvars is the client's cvar table as it was before the typed
@@ -82,5 +84,27 @@ func TestClientCvarsKeepTheirTable(t *testing.T) {
 	g.exec("cl_interp_ratio 3")
 	if cv.netGraph.Get() != 2 || cv.interpRatio.Get() != 3 || g.opt.Config.InterpRatio != 3 {
 		t.Errorf("after the console: net_graph %d, cl_interp_ratio %v (config %v)", cv.netGraph.Get(), cv.interpRatio.Get(), g.opt.Config.InterpRatio)
+	}
+}
+
+func TestFakeLagWarning(t *testing.T) {
+	lag := proto.FakeConditions{LagMs: 150}
+	jitter := proto.FakeConditions{JitterMs: 30}
+	off := []proto.Cvar{{Name: "sv_unlag", Value: "1"}, {Name: "sv_cheats", Value: "0"}}
+	on := []proto.Cvar{{Name: "sv_cheats", Value: "1"}}
+	if w := fakeLagWarning(off, lag); !strings.Contains(w, "sv_cheats 0") {
+		t.Errorf("fake lag on an sv_cheats 0 server: warning %q, want one naming sv_cheats 0", w)
+	}
+	if w := fakeLagWarning(off, jitter); w == "" {
+		t.Error("fake jitter on an sv_cheats 0 server: no warning")
+	}
+	if w := fakeLagWarning(on, lag); w != "" {
+		t.Errorf("sv_cheats 1 compensates fake lag, but warned %q", w)
+	}
+	if w := fakeLagWarning(off, proto.FakeConditions{LossPct: 5}); w != "" {
+		t.Errorf("loss alone is not bounded by the rewind, but warned %q", w)
+	}
+	if w := fakeLagWarning(nil, lag); w != "" {
+		t.Errorf("a server that sends no sv_cheats has no bound to warn about, but warned %q", w)
 	}
 }

@@ -115,8 +115,12 @@ func (s *connectScene) Update(ctx *SceneContext) error {
 			s.err = r.err
 			return nil
 		}
-		r.c.SetFakeConditions(ctx.Game.fakeConditions())
+		fc := ctx.Game.fakeConditions()
+		r.c.SetFakeConditions(fc)
 		ctx.Print(fmt.Sprintf("connected to %s: map %s, %d ticks/s, you are #%d", s.addr, r.c.Map.Name, r.c.TickRate, r.c.ID))
+		if w := fakeLagWarning(r.c.Accept.Cvars, fc); w != "" {
+			ctx.Print(w)
+		}
 		ctx.Play(r.c, s.addr)
 	default:
 	}
