@@ -33,7 +33,7 @@ EXPOSE 27015/tcp
 # 1 not). OCI images drop HEALTHCHECK; podman/buildah keep it with
 # --format docker.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-    CMD ["/tickshot-server", "healthcheck", "--url", "http://127.0.0.1:27015/status", "--timeout", "2s"]
+    CMD ["/tickshot-server", "healthcheck", "--url", "http://127.0.0.1:27015/status", "--timeout", "1s"]
 # SIGTERM (docker stop, Kubernetes) tells every player "server shutting
 # down" and exits 0 within about 4 s, inside docker stop's default 10 s.
 STOPSIGNAL SIGTERM

@@ -43,6 +43,19 @@ func TestCLIHealthcheck(t *testing.T) {
 		}
 	}
 
+	// A hung tick loop still serves its last status: the tick must advance.
+	frozen := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"name":"x","map":"arena","tickrate":64,"tick":4242}`))
+	}))
+	res = runBin(t, headless, nil, "healthcheck", "--url", frozen.URL+"/status")
+	frozen.Close()
+	if res.code != 1 || !strings.Contains(res.stderr, "stalled: tick 4242 did not advance") {
+		t.Errorf("frozen tick: want status 1 and \"stalled\", got %s", res)
+	}
+	if res := runBin(t, headless, nil, "healthcheck", "--stall", "0", "--url", "http://"+srv.Addr()+"/status"); res.code != 0 {
+		t.Errorf("--stall 0 (one read) on a running server: want status 0, got %s", res)
+	}
+
 	// A port nobody listens on: refused at once.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -77,7 +90,7 @@ func TestCLIHealthcheck(t *testing.T) {
 		t.Errorf("silent server: want status 1 and \"deadline exceeded\", got %s", res)
 	}
 
-	for _, args := range [][]string{{"--url", "ftp://127.0.0.1/status"}, {"--url", "127.0.0.1:27015"}, {"--timeout", "0s"}, {"extra"}} {
+	for _, args := range [][]string{{"--url", "ftp://127.0.0.1/status"}, {"--url", "127.0.0.1:27015"}, {"--timeout", "0s"}, {"--stall", "100ms"}, {"extra"}} {
 		res := runBin(t, headless, nil, append([]string{"healthcheck"}, args...)...)
 		if res.code != 2 || res.stderr == "" {
 			t.Errorf("healthcheck %v: want status 2 and the mistake named, got %s", args, res)

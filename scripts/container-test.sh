@@ -132,7 +132,7 @@ echo "== HEALTHCHECK (the image's command, in the container's namespaces and roo
 healthy=""
 for _ in $(seq 50); do
 	if out=$(nsenter --target "$SPID" --net --pid --root --wd --setuid "$UID_NONROOT" --setgid "$UID_NONROOT" \
-		/tickshot-server healthcheck --url http://127.0.0.1:27015/status --timeout 2s 2>&1); then
+		/tickshot-server healthcheck --url http://127.0.0.1:27015/status --timeout 1s 2>&1); then
 		healthy=1
 		break
 	fi
