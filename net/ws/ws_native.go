@@ -33,7 +33,7 @@ func Dial(ctx context.Context, addr string, opt transport.Options) (transport.Tr
 		}
 		return nil, fmt.Errorf("connect %s: %w", addr, err)
 	}
-	return newConn(c, opt), nil
+	return newConn(c, opt, false), nil
 }
 
 var upgrader = websocket.Upgrader{
@@ -50,7 +50,7 @@ func Upgrade(w http.ResponseWriter, r *http.Request, opt transport.Options) (tra
 	if err != nil {
 		return nil, err
 	}
-	return newConn(c, opt), nil
+	return newConn(c, opt, true), nil
 }
 
 // conn is a gorilla websocket as a transport: a reader goroutine with a
@@ -73,6 +73,12 @@ type conn struct {
 	// peerClosed: the reader got the peer's close frame.
 	peerClosed atomic.Bool
 
+	// server: this end was upgraded by the server, which drops a peer that
+	// leaves a ping unanswered for StallTimeout. A client does not: its
+	// game shows the silence ("Connection problem") and decides itself
+	// when to give up, as Source's cl_timeout does.
+	server bool
+
 	tcp      tcpRTTFunc // the kernel's TCP round trip of the socket, or nil
 	loopback bool       // the peer is on this host
 
@@ -82,8 +88,8 @@ type conn struct {
 	pingRTT  float64    // smoothed ping round trip, ms; <0 until the first pong
 }
 
-func newConn(c *websocket.Conn, opt transport.Options) *conn {
-	t := &conn{Endpoint: transport.NewEndpoint(), ws: c, opt: opt, readDone: make(chan struct{}),
+func newConn(c *websocket.Conn, opt transport.Options, server bool) *conn {
+	t := &conn{Endpoint: transport.NewEndpoint(), ws: c, opt: opt, server: server, readDone: make(chan struct{}),
 		writeDone: make(chan struct{}), pingRTT: -1}
 	nc := c.UnderlyingConn()
 	t.tcp = tcpRTTOf(nc)
@@ -349,8 +355,8 @@ func (t *conn) readFrame(limit int) (int, []byte, error) {
 	return kind, data, nil
 }
 
-// StallTimeout is how long a websocket ping may go unanswered before the
-// peer counts as not reading and the connection is closed ("connection
+// StallTimeout is how long a server's websocket ping may go unanswered
+// before the peer counts as not reading and the connection is closed ("connection
 // stalled: peer not reading"). A pong can only come once the peer has
 // read everything sent before the ping, so an unanswered ping means the
 // peer is StallTimeout behind, whatever the socket buffers hold: without
@@ -386,7 +392,7 @@ func (t *conn) writeLoop() {
 			t.pmu.Lock()
 			sent := t.pingSent
 			t.pmu.Unlock()
-			if !sent.IsZero() && now.Sub(sent) >= StallTimeout {
+			if t.server && !sent.IsZero() && now.Sub(sent) >= StallTimeout {
 				t.finish(fmt.Sprintf("connection stalled: peer not reading (ping unanswered for %d s)", int(StallTimeout/time.Second)),
 					false, endTell, websocket.CloseNormalClosure)
 				return
