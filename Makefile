@@ -105,7 +105,7 @@ soak:
 	$(GO) run ./scripts/soak --server-bin $(SOAK_BIN) --duration $(SOAK_DURATION) --interval $(SOAK_INTERVAL)
 
 bench:
-	$(GO) test -run XXX -bench . -benchmem ./shared ./game ./server ./net
+	$(GO) test -run XXX -bench . -benchmem ./shared ./game ./server ./net/...
 
 clean:
 	rm -f tickshot tickshot-server $(WASM_DIR)/tickshot.wasm.gz $(WASM_DIR)/wasm_exec.js

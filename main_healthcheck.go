@@ -27,7 +27,7 @@ const defaultHealthURL = "http://127.0.0.1:27015/status"
 // Dockerfile's HEALTHCHECK runs it in exec form. Docker's own rule is that
 // a health command exits 0 healthy, 1 unhealthy.
 func cmdHealthcheck(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("healthcheck", "Usage: tickshot healthcheck [--url URL] [--timeout D]\n\n"+
+	fs := newFlags("healthcheck", "Usage: tickshot healthcheck [--url URL] [--timeout D] [--stall D]\n\n"+
 		"Asks a running server's /status twice, --stall apart: exit 0 when it answers 200\n"+
 		"with a Tickshot status (map and tick rate) whose tick advanced, 1 otherwise, with\n"+
 		"the reason on stderr. For container\n"+
