@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"net"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,4 +62,42 @@ func TestPreHelloCap(t *testing.T) {
 		defer r.ws.Close()
 		return !r.readEnd(100 * time.Millisecond).closed
 	})
+}
+
+// TestPreHelloRefusalsLogOnce: connections refused by the pre-Hello cap
+// and plain GETs of /ws without an upgrade are a flood anyone can send, so
+// they must not write a log line each (they wrote one per connection, and
+// one per request on a single keep-alive connection): the refusals make
+// one line with their count at most every few seconds, failed upgrades
+// none at the info level.
+func TestPreHelloRefusalsLogOnce(t *testing.T) {
+	var log logLines
+	addr, _ := runServer(t, server.Config{}, &log)
+	for range server.MaxPreHelloPerIP {
+		dialFrom(t, "127.0.0.3", addr)
+	}
+	const extra = 10
+	for i := range extra {
+		if e := dialFrom(t, "127.0.0.3", addr).readEnd(2 * time.Second); !e.rejected {
+			t.Fatalf("extra silent connection %d was not refused: %v", i, e)
+		}
+	}
+	cl := http.Client{Timeout: 2 * time.Second}
+	for range 20 {
+		resp, err := cl.Get("http://" + addr + "/ws")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Fatalf("GET /ws without an upgrade: %s, want 400", resp.Status)
+		}
+	}
+	out := log.String()
+	if n := strings.Count(out, "without a hello"); n != 1 {
+		t.Errorf("%d refused connections made %d log lines about it, want 1:\n%s", extra, n, out)
+	}
+	if n := strings.Count(out, "upgrade failed"); n != 0 {
+		t.Errorf("20 plain GETs of /ws made %d info log lines, want 0:\n%s", n, out)
+	}
 }

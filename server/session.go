@@ -41,11 +41,19 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	defer release()
 	t, err := ws.Upgrade(w, r, proto.ServerOptions())
 	if err != nil {
-		s.log.Info("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
+		// Debug: any HTTP client can repeat a bad upgrade on one
+		// keep-alive connection (it got HTTP 400 already).
+		s.log.Debug("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
 		return
 	}
 	if reason != "" {
-		s.reject(proto.NewConn(t), reason)
+		// Counted in the metrics per connection, logged at most every
+		// preHelloLogEvery: a flood must not write a line per connection.
+		if n := s.preHello.noteRefusal(time.Now()); n > 0 {
+			s.log.Warn("connections refused before their hello: "+reason, "remote", r.RemoteAddr, "refused", n,
+				"logged_at_most_every", preHelloLogEvery)
+		}
+		s.sendReject(proto.NewConn(t), reason)
 		return
 	}
 	s.serve(t, release)
