@@ -23,6 +23,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -443,7 +444,8 @@ func cmdServer(args []string, stderr io.Writer) int {
 	if refused(stderr, "server", af.check(), err) {
 		return 2
 	}
-	stopAgones, err := af.start(&cfg)
+	var running atomic.Pointer[server.Server] // Agones' health pings watch its tick
+	stopAgones, err := af.start(&cfg, &running)
 	if err != nil {
 		fmt.Fprintln(stderr, prog+" server:", err)
 		return 1
@@ -454,6 +456,7 @@ func cmdServer(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, prog+" server:", err)
 		return 1
 	}
+	running.Store(srv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := srv.Run(ctx); err != nil {

@@ -3,6 +3,7 @@ package deploy
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -146,10 +147,17 @@ func TestKubernetesDeployment(t *testing.T) {
 		t.Errorf("containerPort %v, want the server's %s", p, port)
 	}
 	portName := get(c, "ports", 0, "name")
-	for _, probe := range []string{"readinessProbe", "livenessProbe"} {
-		if get(c, probe, "httpGet", "path") != "/status" || get(c, probe, "httpGet", "port") != portName {
-			t.Errorf("%s: want httpGet /status on port %v, got %v", probe, portName, get(c, probe))
-		}
+	if get(c, "readinessProbe", "httpGet", "path") != "/status" || get(c, "readinessProbe", "httpGet", "port") != portName {
+		t.Errorf("readinessProbe: want httpGet /status on port %v, got %v", portName, get(c, "readinessProbe"))
+	}
+	// Liveness must notice a hung tick loop, whose /status still answers:
+	// the healthcheck command, which wants the tick to advance.
+	live := fmt.Sprint(get(c, "livenessProbe", "exec", "command"))
+	if !strings.Contains(live, "/tickshot-server healthcheck") || !strings.Contains(live, "127.0.0.1:"+port+"/status") {
+		t.Errorf("livenessProbe: want exec /tickshot-server healthcheck on 127.0.0.1:%s/status, got %v", port, get(c, "livenessProbe"))
+	}
+	if to, ok := get(c, "livenessProbe", "timeoutSeconds").(int); !ok || to < 3 {
+		t.Errorf("livenessProbe timeoutSeconds %v: want 3 or more, the healthcheck's two reads take up to 2.6 s", get(c, "livenessProbe", "timeoutSeconds"))
 	}
 	for _, r := range []string{"cpu", "memory"} {
 		if get(c, "resources", "requests", r) == nil {

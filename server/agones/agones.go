@@ -98,6 +98,28 @@ type Config struct {
 	// Logger receives the failures (once per kind) and the lifecycle
 	// steps; default slog.Default().
 	Logger *slog.Logger
+	// Healthy, when set, is asked before each health ping (from the
+	// health goroutine only): the ping is sent only when it returns true.
+	// Pings come from a goroutine of their own, so without it a server
+	// whose game loop hung would still be reported Healthy for ever;
+	// TickAdvancing makes one from the server's tick.
+	Healthy func() bool
+}
+
+// TickAdvancing returns a Config.Healthy that is true while tick (read
+// from the health goroutine) has changed within the last stall, and false
+// once it has stood still longer: a hung tick loop still serves its last
+// /status, but its tick no longer moves. Not safe for concurrent use.
+func TickAdvancing(tick func() uint32, stall time.Duration) func() bool {
+	var last uint32
+	var changed time.Time
+	return func() bool {
+		now := time.Now()
+		if t := tick(); changed.IsZero() || t != last {
+			last, changed = t, now
+		}
+		return now.Sub(changed) < stall
+	}
 }
 
 // URLFromEnv returns the sidecar's base URL from AGONES_SDK_HTTP_PORT;
@@ -357,7 +379,8 @@ func (a *SDK) readyStep(st *readyState) error {
 }
 
 // health pings POST /health every HealthInterval once Ready was tried,
-// until Close. A failed ping is not retried: the next one is the retry.
+// until Close, while Config.Healthy (if set) says so. A failed ping is not
+// retried: the next one is the retry.
 func (a *SDK) health() {
 	defer close(a.healthDone)
 	select {
@@ -371,7 +394,13 @@ func (a *SDK) health() {
 		if a.ctx.Err() != nil {
 			return
 		}
-		_ = a.request(http.MethodPost, "/health", struct{}{})
+		if a.cfg.Healthy == nil || a.cfg.Healthy() {
+			_ = a.request(http.MethodPost, "/health", struct{}{})
+		} else {
+			a.mu.Lock()
+			a.logOnce("unhealthy", "agones: the game loop is not advancing: health pings withheld, so Agones marks this server Unhealthy")
+			a.mu.Unlock()
+		}
 		select {
 		case <-a.ctx.Done():
 			return

@@ -388,3 +388,63 @@ func TestURLFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestHealthPingsFollowTheTick: with Config.Healthy from TickAdvancing,
+// health pings stop once the watched tick stands still (a hung tick loop,
+// whose /status still answers) and resume when it moves again; without it
+// the pings came from their own goroutine and said Healthy for ever.
+func TestHealthPingsFollowTheTick(t *testing.T) {
+	sc := newSidecar(t, nil)
+	log, lb := logger(t)
+	var tick atomic.Uint32
+	var frozen atomic.Bool
+	stopTicks := make(chan struct{})
+	ticked := make(chan struct{})
+	go func() {
+		defer close(ticked)
+		for {
+			select {
+			case <-stopTicks:
+				return
+			case <-time.After(5 * time.Millisecond):
+				if !frozen.Load() {
+					tick.Add(1)
+				}
+			}
+		}
+	}()
+	defer func() { close(stopTicks); <-ticked }()
+	sdk, err := agones.New(agones.Config{BaseURL: sc.URL, HealthInterval: 20 * time.Millisecond, Logger: log,
+		Healthy: agones.TickAdvancing(tick.Load, 200*time.Millisecond)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdk.Close(time.Second)
+	sdk.Ready(4)
+	healthOK := func() int { ok, _ := sdk.Counts("/health"); return ok }
+	deadline := time.Now().Add(5 * time.Second)
+	for healthOK() < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d health pings while the tick advanced, want 3 or more", healthOK())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	frozen.Store(true)
+	time.Sleep(400 * time.Millisecond) // past the 200 ms stall
+	before := healthOK()
+	time.Sleep(300 * time.Millisecond)
+	if after := healthOK(); after != before {
+		t.Errorf("%d health pings while the tick stood still, want none", after-before)
+	}
+	if !strings.Contains(lb.String(), "health pings withheld") {
+		t.Errorf("withheld pings not logged:\n%s", lb.String())
+	}
+	frozen.Store(false)
+	deadline = time.Now().Add(5 * time.Second)
+	for healthOK() == before {
+		if time.Now().After(deadline) {
+			t.Fatalf("no health ping once the tick advanced again")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
