@@ -3,8 +3,6 @@ package server_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -157,7 +155,7 @@ func TestChurnDoesNotStarveSnapshots(t *testing.T) {
 // limit (joinlimit.go) admits a few joins a second and the observers'
 // downloads hardly change.
 func TestChurnFromOneAddress(t *testing.T) {
-	addr, lan := startLANServer(t, server.Config{MaxPlayers: 16, Bots: 8})
+	_, addr, lan := startLANServer(t, server.Config{MaxPlayers: 16, Bots: 8})
 	testChurn(t, addr, lan, 4, 0.5)
 }
 
@@ -165,32 +163,21 @@ func TestChurnFromOneAddress(t *testing.T) {
 // returns its loopback address and its address on the machine's own
 // non-loopback IPv4 address (connections there come from that address);
 // it skips the test when the machine has none.
-func startLANServer(t *testing.T, cfg server.Config) (loopback, lan string) {
+func startLANServer(t *testing.T, cfg server.Config) (srv *server.Server, loopback, lan string) {
 	t.Helper()
 	ip := lanIP()
 	if ip == "" {
 		t.Skip("no non-loopback IPv4 address on this machine")
 	}
 	cfg.Addr, cfg.Seed = ":0", 42
-	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	srv = testserver.Start(t, cfg)
 	_, port, _ := net.SplitHostPort(srv.Addr())
 	loopback, lan = net.JoinHostPort("127.0.0.1", port), net.JoinHostPort(ip, port)
 	waitFor(t, 3*time.Second, "first status", func() bool {
 		st, err := getStatus(lan)
 		return err == nil && st.Tick > 0
 	})
-	return loopback, lan
+	return srv, loopback, lan
 }
 
 // testChurn measures two observers on the server at addr (8 bots) before

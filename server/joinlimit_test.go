@@ -22,7 +22,7 @@ import (
 // the machine's own non-loopback address so that the server sees them
 // come from it.
 func TestJoinRateLimit(t *testing.T) {
-	loopback, addr := startLANServer(t, server.Config{MaxPlayers: 16})
+	_, loopback, addr := startLANServer(t, server.Config{MaxPlayers: 16})
 	ip, _, _ := net.SplitHostPort(addr)
 
 	join := func(to, name string) (*netclient.Client, error) {

@@ -2,8 +2,6 @@ package server_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net"
 	"strings"
 	"testing"
@@ -102,28 +100,7 @@ func lanIP() string {
 // limit. (Before sv_maxplayers_per_ip every join was admitted.) The clients connect to the machine's own non-loopback address so
 // that the server sees them come from it.
 func TestMaxPlayersPerIP(t *testing.T) {
-	ip := lanIP()
-	if ip == "" {
-		t.Skip("no non-loopback IPv4 address on this machine")
-	}
-	srv, err := server.New(server.Config{Addr: ":0", MaxPlayers: 8, Seed: 42,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Cvars: [][2]string{{"sv_maxplayers_per_ip", "2"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx) }()
-	defer func() { cancel(); <-done }()
-	_, port, _ := net.SplitHostPort(srv.Addr())
-	addr, loopback := net.JoinHostPort(ip, port), net.JoinHostPort("127.0.0.1", port)
-	waitFor(t, 3*time.Second, "first status", func() bool {
-		st, err := getStatus(addr)
-		return err == nil && st.Tick > 0
-	})
+	srv, loopback, addr := startLANServer(t, server.Config{MaxPlayers: 8, Cvars: [][2]string{{"sv_maxplayers_per_ip", "2"}}})
 	first, second := dialRaw(t, addr), dialRaw(t, addr)
 	first.join("one")
 	second.join("two")
@@ -131,7 +108,7 @@ func TestMaxPlayersPerIP(t *testing.T) {
 	third.mustSend(helloFrame("three", proto.ProtocolVersion))
 	e := third.readEnd(3 * time.Second)
 	if !e.rejected || !e.mentions("too many players from your address (2/2") {
-		t.Errorf("third join from %s: want a Reject 'too many players from your address (2/2 …', got %s", ip, e)
+		t.Errorf("third join from %s: want a Reject 'too many players from your address (2/2 …', got %s", addr, e)
 	}
 	// From loopback the limit does not apply (the host's own clients, or a
 	// reverse proxy on the host): three more join.

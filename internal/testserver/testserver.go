@@ -15,12 +15,15 @@ import (
 	"tickshot/server"
 )
 
-// Start runs a server with cfg on 127.0.0.1 and a free port (cfg.Addr is
-// replaced; a nil cfg.Logger discards the log). It stops when the test
-// ends, failing the test if it does not stop within 10 s or Run errs.
+// Start runs a server with cfg on 127.0.0.1 and a free port (an empty
+// cfg.Addr; give ":0" for every interface; a nil cfg.Logger discards the
+// log). It stops when the test ends, failing the test if it does not stop
+// within 10 s or Run errs.
 func Start(t testing.TB, cfg server.Config) *server.Server {
 	t.Helper()
-	cfg.Addr = "127.0.0.1:0"
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:0"
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
