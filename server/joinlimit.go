@@ -2,7 +2,6 @@ package server
 
 import (
 	"log/slog"
-	"net"
 	"sync"
 	"time"
 )
@@ -45,7 +44,7 @@ type joinBucket struct {
 // address must wait. log receives the first refusal from an address, and
 // how many there were once it joins again.
 func (l *joinLimiter) allow(ip string, now time.Time, log *slog.Logger) bool {
-	if a := net.ParseIP(ip); ip == "" || a == nil || a.IsLoopback() {
+	if ip == "" || isLoopbackKey(ip) {
 		return true
 	}
 	l.mu.Lock()

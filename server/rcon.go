@@ -36,11 +36,11 @@ type rconAddr struct {
 	logged      bool // a wrong password from here was logged
 }
 
-// rconHost is the IP of a remote "host:port" address (the whole string if
-// it has no port).
+// rconHost is the address key (addrKey: IPv6 by /64) of a remote
+// "host:port" address (the whole string if it has no port).
 func rconHost(remote string) string {
 	if h, _, err := net.SplitHostPort(remote); err == nil {
-		return h
+		return addrKey(h)
 	}
 	return remote
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net"
+	"net/netip"
 	"time"
 )
 
@@ -33,15 +34,45 @@ const (
 	maxPlayersPerIPLimit   = MaxPlayersLimit
 )
 
-// remoteIP is the IP of a "host:port" remote address, or "" when it has
-// none (a transport.Pipe in tests and the listen server): such sessions
-// are not counted per address.
+// remoteIP is the address key of a "host:port" remote address (addrKey),
+// or "" when it has none (a transport.Pipe in tests and the listen
+// server): such sessions are not counted per address.
 func remoteIP(remote string) string {
 	h, _, err := net.SplitHostPort(remote)
 	if err != nil {
 		return ""
 	}
-	return h
+	return addrKey(h)
+}
+
+// addrKey is what the per-address limits count by (sv_maxplayers_per_ip,
+// the join rate, the pre-Hello cap, rcon guessing): an IPv4 address as
+// is, an IPv6 address by its /64 prefix ("2001:db8:1:2::/64"), since one
+// subscriber is routinely given a whole /64 and could otherwise take a new
+// address per connection (RFC 6177; the same grouping as DDNet's and most
+// rate limiters'). IPv4-mapped IPv6 counts as IPv4, IPv6 loopback stays
+// "::1". Anything unparsable is returned as it is.
+func addrKey(host string) string {
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	a = a.Unmap()
+	if a.Is4() || a.IsLoopback() {
+		return a.WithZone("").String()
+	}
+	p, err := a.WithZone("").Prefix(64)
+	if err != nil {
+		return a.String()
+	}
+	return p.String()
+}
+
+// isLoopbackKey reports whether an address key (addrKey) is a loopback
+// address, which the per-player and join-rate limits exempt.
+func isLoopbackKey(key string) bool {
+	a, err := netip.ParseAddr(key)
+	return err == nil && a.IsLoopback()
 }
 
 // perIPReject returns why a join from remote is refused by
@@ -52,7 +83,7 @@ func (s *Server) perIPReject(remote string) string {
 	if limit <= 0 || ip == "" {
 		return ""
 	}
-	if a := net.ParseIP(ip); a == nil || a.IsLoopback() {
+	if isLoopbackKey(ip) {
 		return ""
 	}
 	n := 0
