@@ -18,11 +18,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"tickshot/client"
+	"tickshot/internal/testserver"
 )
 
 var binPath string
@@ -407,23 +407,8 @@ func TestWindowShowsConnectionError(t *testing.T) {
 	}
 }
 
-// syncBuffer is a strings.Builder safe to read while a process writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// syncBuffer is safe to read while a process writes it.
+type syncBuffer = testserver.LogBuf
 
 // TestWindowLagCompensationAsSeen plays on the range map with 150 ms of
 // fake lag and sv_showimpacts: for every shot the server answers, where the

@@ -1,14 +1,12 @@
 package netclient_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
-	"sync"
 	"testing"
 	"tickshot/internal/testserver"
 	"time"
@@ -20,23 +18,8 @@ import (
 	"tickshot/shared"
 )
 
-// logBuf collects a server's log; it is printed when the test fails.
-type logBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+// logBuf collects a server's log while the test reads it.
+type logBuf = testserver.LogBuf
 
 func testLogger(t *testing.T) *slog.Logger {
 	t.Helper()

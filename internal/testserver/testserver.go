@@ -3,9 +3,11 @@
 package testserver
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
+	"sync"
 	"testing"
 	"time"
 
@@ -74,4 +76,25 @@ func PipeDialer(srv *server.Server) netclient.Dialer {
 		go srv.ServeTransport(s)
 		return c, nil
 	}
+}
+
+// LogBuf is a log or output sink that a server or child process may write
+// while the test reads it (a bytes.Buffer behind a mutex).
+type LogBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write implements io.Writer.
+func (l *LogBuf) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String returns everything written so far.
+func (l *LogBuf) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

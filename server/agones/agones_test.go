@@ -1,7 +1,6 @@
 package agones_test
 
 import (
-	"bytes"
 	"io"
 	"log/slog"
 	"net"
@@ -102,23 +101,8 @@ func paths(cs []call) []string {
 	return out
 }
 
-// logBuf is a goroutine-safe log sink.
-type logBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+// logBuf collects a server's log while the test reads it.
+type logBuf = testserver.LogBuf
 
 func logger(t *testing.T) (*slog.Logger, *logBuf) {
 	lb := &logBuf{}
