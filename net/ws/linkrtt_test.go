@@ -3,10 +3,7 @@
 package ws_test
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,7 +11,6 @@ import (
 
 	"tickshot/net/proto"
 	"tickshot/net/transport"
-	"tickshot/net/ws"
 )
 
 // linkRTT waits up to 3 s for the server end's ping round trip and
@@ -58,18 +54,9 @@ func TestLinkRTTMeasured(t *testing.T) {
 // compensation takes when it is the lower; a pong that answers no ping of
 // ours is not a sample.
 func TestLinkRTTHeldPongs(t *testing.T) {
-	accepted := make(chan transport.Transport, 1)
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := ws.Upgrade(w, r, proto.ServerOptions())
-		if err != nil {
-			t.Errorf("upgrade: %v", err)
-			return
-		}
-		accepted <- c
-	}))
-	defer hs.Close()
+	url, accepted := upgradeServer(t, proto.ServerOptions())
 	d := websocket.Dialer{HandshakeTimeout: 3 * time.Second}
-	c, _, err := d.Dial("ws://"+strings.TrimPrefix(hs.URL, "http://")+"/ws", nil)
+	c, _, err := d.Dial(url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,22 +18,31 @@ import (
 	"tickshot/net/ws"
 )
 
-// wsPair returns the two ends of a real websocket on loopback.
-func wsPair(t *testing.T, client, server transport.Options) (transport.Transport, transport.Transport) {
+// upgradeServer serves websocket upgrades on loopback until the test ends:
+// it returns the ws:// URL to dial and the channel the server-side
+// transport of each connection arrives on.
+func upgradeServer(t *testing.T, server transport.Options) (url string, accepted <-chan transport.Transport) {
 	t.Helper()
-	accepted := make(chan transport.Transport, 1)
+	ch := make(chan transport.Transport, 1)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tr, err := ws.Upgrade(w, r, server)
 		if err != nil {
 			t.Errorf("upgrade: %v", err)
 			return
 		}
-		accepted <- tr
+		ch <- tr
 	}))
 	t.Cleanup(hs.Close)
+	return "ws://" + strings.TrimPrefix(hs.URL, "http://") + "/ws", ch
+}
+
+// wsPair returns the two ends of a real websocket on loopback.
+func wsPair(t *testing.T, client, server transport.Options) (transport.Transport, transport.Transport) {
+	t.Helper()
+	url, accepted := upgradeServer(t, server)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := ws.Dial(ctx, "ws://"+strings.TrimPrefix(hs.URL, "http://")+"/ws", client)
+	c, err := ws.Dial(ctx, url, client)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,18 +77,9 @@ func TestGorillaFakeLagConformance(t *testing.T) {
 // writer is stuck behind a peer that stopped reading: the goodbye is
 // written in the background, bounded in time.
 func TestCloseDoesNotBlockBehindStuckWriter(t *testing.T) {
-	accepted := make(chan transport.Transport, 1)
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := ws.Upgrade(w, r, proto.ServerOptions())
-		if err != nil {
-			t.Errorf("upgrade: %v", err)
-			return
-		}
-		accepted <- c
-	}))
-	defer hs.Close()
+	url, accepted := upgradeServer(t, proto.ServerOptions())
 	d := websocket.Dialer{ReadBufferSize: 1024}
-	peer, _, err := d.Dial("ws://"+strings.TrimPrefix(hs.URL, "http://")+"/ws", nil)
+	peer, _, err := d.Dial(url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
