@@ -117,7 +117,18 @@ func startMenu(t *testing.T) (*exec.Cmd, string, string, *syncBuffer) {
 		t.Fatal("xdotool is not installed (make deps installs it)")
 	}
 	cfgHome := t.TempDir()
-	cmd := exec.Command(binPath)
+	cmd, out := startTickshot(t, cfgHome)
+	wid := strings.Fields(xdo(t, "search", "--sync", "--name", "^Tickshot$"))[0]
+	xdo(t, "windowfocus", "--sync", wid)
+	return cmd, wid, filepath.Join(cfgHome, "tickshot"), out
+}
+
+// startTickshot starts the game binary with args and XDG_CONFIG_HOME at
+// cfgHome, its output collected; it is killed when the test ends if it
+// has not exited by then.
+func startTickshot(t *testing.T, cfgHome string, args ...string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(binPath, args...)
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+cfgHome)
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -130,9 +141,7 @@ func startMenu(t *testing.T) (*exec.Cmd, string, string, *syncBuffer) {
 			_, _ = cmd.Process.Wait()
 		}
 	})
-	wid := strings.Fields(xdo(t, "search", "--sync", "--name", "^Tickshot$"))[0]
-	xdo(t, "windowfocus", "--sync", wid)
-	return cmd, wid, filepath.Join(cfgHome, "tickshot"), out
+	return cmd, out
 }
 
 // typeName replaces the name field's text.
@@ -320,19 +329,7 @@ func statusNames(t *testing.T, addr string) []string {
 // args, its window found by process id.
 func startMenuArgs(t *testing.T, args ...string) (*exec.Cmd, string, *syncBuffer) {
 	t.Helper()
-	cmd := exec.Command(binPath, args...)
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir())
-	out := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			_, _ = cmd.Process.Wait()
-		}
-	})
+	cmd, out := startTickshot(t, t.TempDir(), args...)
 	wid := strings.Fields(xdo(t, "search", "--sync", "--onlyvisible", "--pid", strconv.Itoa(cmd.Process.Pid), "--name", "^Tickshot$"))[0]
 	return cmd, wid, out
 }
