@@ -96,7 +96,7 @@ test: vet server test-unit test-window crosstarget container-test
 # SOAK_DURATION, sampled every SOAK_INTERVAL: server RSS, goroutines, tick
 # time p99. It prints a table and fails if RSS or goroutines grow between
 # the first and the last third, or a tick p99 exceeds the tick interval
-# (scripts/soak, internal/soak). `make soak SOAK_DURATION=1m` is a smoke run.
+# (scripts/soak, internal/tool/soak). `make soak SOAK_DURATION=1m` is a smoke run.
 SOAK_DURATION ?= 10m
 SOAK_INTERVAL ?= 30s
 SOAK_BIN      ?= $${TMPDIR:-/tmp}/tickshot-soak-server

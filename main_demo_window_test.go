@@ -13,7 +13,7 @@ import (
 
 	"tickshot/client/demo"
 	"tickshot/client/netclient"
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 	"tickshot/net/proto"
 	"tickshot/server"
 )

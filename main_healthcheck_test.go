@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 	"tickshot/server"
 )
 

@@ -22,7 +22,7 @@ import (
 	"time"
 
 	"tickshot/client"
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 )
 
 var binPath string

@@ -12,7 +12,7 @@ import (
 
 	"tickshot/client/demo"
 	"tickshot/client/netclient"
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 	"tickshot/server"
 )
 

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 	"time"
 
 	"github.com/gorilla/websocket"

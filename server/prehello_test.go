@@ -10,7 +10,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"tickshot/client/netclient"
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 	"tickshot/server"
 )
 

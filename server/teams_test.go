@@ -8,7 +8,7 @@ import (
 
 	"tickshot/client/netclient"
 	"tickshot/game"
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 	"tickshot/net/proto"
 	"tickshot/server"
 )

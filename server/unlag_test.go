@@ -9,7 +9,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 	"tickshot/net/proto"
 	"tickshot/server"
 	"tickshot/shared"

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"tickshot/client/netclient"
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 	"tickshot/net/proto"
 	"tickshot/server"
 	"tickshot/shared"

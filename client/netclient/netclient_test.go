@@ -8,7 +8,7 @@ import (
 	"slices"
 	"sort"
 	"testing"
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 	"time"
 
 	"tickshot/client/netclient"

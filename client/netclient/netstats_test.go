@@ -6,7 +6,7 @@ package netclient_test
 
 import (
 	"testing"
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 	"time"
 
 	"tickshot/client/netclient"

@@ -19,7 +19,7 @@ import (
 	"github.com/grandcat/zeroconf"
 
 	"tickshot/client/netclient"
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 	"tickshot/net/lan"
 	"tickshot/net/proto"
 	"tickshot/server"

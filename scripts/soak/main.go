@@ -1,7 +1,7 @@
 // Command soak is `make soak`: a long run of a real dedicated server with
 // bots and headless network clients over websockets on loopback, sampling
 // the server's RSS, goroutines and tick-time p99 at a fixed interval and
-// failing when any of them grows (package tickshot/internal/soak). Not part
+// failing when any of them grows (package tickshot/internal/tool/soak). Not part
 // of `make test`: the default run takes 10 minutes.
 //
 // Usage:
@@ -18,7 +18,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"tickshot/internal/soak"
+	"tickshot/internal/tool/soak"
 )
 
 func main() {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"tickshot/client/netclient"
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 	"tickshot/server"
 	"tickshot/server/agones"
 )

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"tickshot/internal/testserver"
+	"tickshot/internal/tool/testserver"
 	"tickshot/server"
 )
 

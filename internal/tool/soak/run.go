@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"tickshot/internal/loadtest"
+	"tickshot/internal/tool/loadtest"
 	"tickshot/server"
 )
 
