@@ -195,7 +195,10 @@ func graphLost(c *netclient.Client) int {
 }
 
 // (c) choke: with rate 2500 and 64 snapshots/s asked for, the server holds
-// snapshots back; with the default rate it never does.
+// snapshots back; with the default rate it never does. Everything is
+// counted against the server's own clock, its tick (the snapshots carry
+// it), not the wall clock: on a busy machine the server may run fewer than
+// 64 ticks in a wall second, and it sends (and chokes) per tick.
 func TestNetStatsChoke(t *testing.T) {
 	// Bots make snapshots big enough to exceed 2500 bytes/s at 64/s: a
 	// dozen, on the small range map where all are always in view (delta
@@ -209,35 +212,53 @@ func TestNetStatsChoke(t *testing.T) {
 	fast := nsConnect(t, srv.Addr(), fastCfg)
 	nsWaitSnapshot(t, slow)
 	nsWaitSnapshot(t, fast)
-	nsDrive(t, 2500*time.Millisecond, nil, slow, fast)
+	nsDrive(t, 500*time.Millisecond, nil, slow, fast) // past the first full snapshots
+	slow0, fast0 := nsCountOf(slow), nsCountOf(fast)
+	// 160 server ticks (2.5 s at 64 ticks/s; longer on a busy machine).
+	var sl, fa nsDelta
+	for deadline := time.Now().Add(20 * time.Second); sl.ticks < 160 || fa.ticks < 160; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server ran only %d and %d ticks in 20 s", sl.ticks, fa.ticks)
+		}
+		nsDrive(t, 250*time.Millisecond, nil, slow, fast)
+		sl, fa = nsCountOf(slow).since(slow0), nsCountOf(fast).since(fast0)
+	}
+	slowBytes := nsGraphBytes(t, slow, sl.recv)
 
-	now := time.Now()
-	slowPk, slowB := slow.Net.In.Rates(now)
-	fastPk, fastB := fast.Net.In.Rates(now)
-	t.Logf("rate 2500: ChokePct %.1f%%, ChokeTotal %d, in %.0f snapshots/s %.0f bytes/s (last %d B)",
-		slow.Net.ChokePct(), slow.Net.ChokeTotal, slowPk, slowB, slow.Net.In.Last())
-	t.Logf("default rate: ChokePct %.1f%%, ChokeTotal %d, in %.0f snapshots/s %.0f bytes/s (last %d B)",
-		fast.Net.ChokePct(), fast.Net.ChokeTotal, fastPk, fastB, fast.Net.In.Last())
-	if slow.Net.ChokePct() <= 30 || slow.Net.ChokeTotal == 0 {
-		t.Errorf("rate 2500 at cl_updaterate 64: ChokePct %.1f%%, ChokeTotal %d; want > 30%% and > 0",
-			slow.Net.ChokePct(), slow.Net.ChokeTotal)
+	t.Logf("rate 2500: over %d server ticks %d snapshots arrived, %d lost, %d choked (%d B); ChokePct %.1f%%",
+		sl.ticks, sl.recv, sl.lost, sl.choke, slowBytes, slow.Net.ChokePct())
+	t.Logf("default rate: over %d server ticks %d snapshots arrived, %d lost, %d choked; ChokePct %.1f%%",
+		fa.ticks, fa.recv, fa.lost, fa.choke, fast.Net.ChokePct())
+	if sl.lost != 0 || fa.lost != 0 {
+		t.Errorf("snapshots lost on loopback without fake loss: %d (rate 2500), %d (default rate)", sl.lost, fa.lost)
 	}
-	// Choke counts every due snapshot held back (Source counts each choked
-	// packet), so it matches the share of the 64/s asked for that never came.
-	if want := 100 * (1 - slowPk/64); slow.Net.ChokePct() < want-12 || slow.Net.ChokePct() > want+12 {
-		t.Errorf("rate 2500: ChokePct %.1f%% but only %.0f of 64 snapshots/s arrive (%.0f%% held back)",
-			slow.Net.ChokePct(), slowPk, want)
+	// At cl_updaterate 64 and 64 ticks/s a snapshot is due every tick: each
+	// is sent or choked (Source counts each choked packet), so what arrived
+	// plus what the snapshots say was choked is every tick the server ran.
+	if sl.recv+sl.choke != sl.ticks {
+		t.Errorf("rate 2500: %d snapshots sent + %d choked over %d server ticks; want one or the other each tick",
+			sl.recv, sl.choke, sl.ticks)
 	}
-	// The server keeps to the rate: over a second, at most the rate, its
-	// quarter-second bank and the one snapshot that went into debt.
-	if slowB > 2500+2500/4+float64(slow.Net.In.Last()) {
-		t.Errorf("rate 2500: received %.0f bytes/s", slowB)
+	share := 100 * float64(sl.choke) / float64(sl.ticks)
+	if share <= 30 || slow.Net.ChokePct() <= 30 {
+		t.Errorf("rate 2500 at cl_updaterate 64: %.1f%% of the due snapshots choked (ChokePct %.1f%%); want > 30%%",
+			share, slow.Net.ChokePct())
+	}
+	// ChokePct (the last 256 snapshots) tells the share held back.
+	if slow.Net.ChokePct() < share-12 || slow.Net.ChokePct() > share+12 {
+		t.Errorf("rate 2500: ChokePct %.1f%% but %.0f%% of the due snapshots were held back", slow.Net.ChokePct(), share)
+	}
+	// The server keeps to the rate per server second (rate/tickrate a
+	// tick): at most the rate over the ticks run, its quarter-second bank
+	// and the one snapshot that went into debt.
+	if most := 2500*sl.ticks/64 + 2500/4 + slow.Net.In.Last(); slowBytes > most {
+		t.Errorf("rate 2500: %d snapshot bytes over %d server ticks, want at most %d", slowBytes, sl.ticks, most)
 	}
 	if fast.Net.ChokePct() != 0 || fast.Net.ChokeTotal != 0 {
 		t.Errorf("default rate: ChokePct %.1f%%, ChokeTotal %d; want 0", fast.Net.ChokePct(), fast.Net.ChokeTotal)
 	}
-	if fastPk < 55 {
-		t.Errorf("default rate at cl_updaterate 64: %.0f snapshots/s", fastPk)
+	if fa.recv+fa.lost != fa.ticks {
+		t.Errorf("default rate at cl_updaterate 64: %d snapshots over %d server ticks, want one a tick", fa.recv+fa.lost, fa.ticks)
 	}
 	// The graph marks the chokes.
 	marks := 0
@@ -247,6 +268,39 @@ func TestNetStatsChoke(t *testing.T) {
 	if marks == 0 {
 		t.Error("no choke marks in the net_graph samples")
 	}
+}
+
+// nsCount is what a client has counted of its snapshots: the newest
+// snapshot's server tick, snapshots applied, lost (gaps in Seq) and choked
+// (the snapshots' Choke fields).
+type nsCount struct {
+	tick              uint32
+	recv, lost, choke int
+}
+
+func nsCountOf(c *netclient.Client) nsCount {
+	return nsCount{tick: c.SnapshotTick(), recv: c.Stats.SnapshotsReceived, lost: c.Net.Loss.Total, choke: c.Net.ChokeTotal}
+}
+
+// nsDelta is what a client counted between two nsCounts: ticks is how
+// many ticks the server ran in between, by its own clock.
+type nsDelta struct{ ticks, recv, lost, choke int }
+
+func (c nsCount) since(c0 nsCount) nsDelta {
+	return nsDelta{ticks: int(c.tick - c0.tick), recv: c.recv - c0.recv, lost: c.lost - c0.lost, choke: c.choke - c0.choke}
+}
+
+// nsGraphBytes sums the sizes of the newest n snapshots in c's net_graph.
+func nsGraphBytes(t *testing.T, c *netclient.Client, n int) int {
+	t.Helper()
+	if n > c.Net.GraphN {
+		t.Fatalf("the net_graph holds %d samples, not the newest %d", c.Net.GraphN, n)
+	}
+	sum := 0
+	for i := 0; i < n; i++ {
+		sum += c.Net.GraphAt(i).Size
+	}
+	return sum
 }
 
 // (d) net_fakejitter delays messages by random amounts but keeps their
