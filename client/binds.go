@@ -13,6 +13,7 @@ import (
 
 	"tickshot/client/config"
 	"tickshot/client/keys"
+	"tickshot/internal/cvar"
 )
 
 // Key bindings, as Source's `bind KEY COMMAND`: a key held runs a "+"
@@ -168,45 +169,26 @@ func (b *binds) pressedCommands() []string {
 	return out
 }
 
-// execBind runs the console's bind, unbind, unbindall and incrementvar.
-func (g *Game) execBind(name string, args []string) string {
-	switch name {
-	case "bind":
-		switch len(args) {
-		case 0:
-			return consoleCommands["bind"]
-		case 1:
-			if c := g.binds.command(args[0]); c != "" {
-				return fmt.Sprintf("%q = %q", args[0], c)
-			}
-			return fmt.Sprintf("%q is not bound", args[0])
+// bindCommand is the console's bind: KEY alone shows its binding, KEY
+// and a command bind it.
+func (b *binds) bindCommand(key string, command []string) string {
+	if len(command) == 0 {
+		if c := b.command(key); c != "" {
+			return fmt.Sprintf("%q = %q", key, c)
 		}
-		if err := g.binds.bind(args[0], strings.Join(args[1:], " ")); err != nil {
-			return "error: " + err.Error()
-		}
-		return ""
-	case "unbind":
-		if len(args) != 1 {
-			return consoleCommands["unbind"]
-		}
-		g.binds.unbind(args[0])
-		return ""
-	case "unbindall":
-		g.binds.list = nil
-		return ""
-	case "incrementvar":
-		return g.incrementVar(args)
+		return fmt.Sprintf("%q is not bound", key)
+	}
+	if err := b.bind(key, strings.Join(command, " ")); err != nil {
+		return "error: " + err.Error()
 	}
 	return ""
 }
 
-// incrementVar is Source's `incrementvar CVAR MIN MAX DELTA`: add DELTA,
-// wrapping from past MAX to MIN (and below MIN to MAX).
-func (g *Game) incrementVar(args []string) string {
-	if len(args) != 4 {
-		return consoleCommands["incrementvar"]
-	}
-	v := g.cvars.Lookup(args[0])
+// incrementVar is Source's `incrementvar CVAR MIN MAX DELTA` on the
+// variables of r: add DELTA, wrapping from past MAX to MIN (and below MIN
+// to MAX).
+func incrementVar(r *cvar.Registry, args []string) string {
+	v := r.Lookup(args[0])
 	if v == nil {
 		return fmt.Sprintf("unknown cvar %q", args[0])
 	}
@@ -214,7 +196,7 @@ func (g *Game) incrementVar(args []string) string {
 	for i, a := range args[1:] {
 		f, err := strconv.ParseFloat(a, 64)
 		if err != nil {
-			return "error: " + consoleCommands["incrementvar"]
+			return fmt.Sprintf("error: %q is not a number (usage: %s)", a, consoleCommands.lookup("incrementvar").usage())
 		}
 		n[i] = f
 	}
@@ -224,17 +206,17 @@ func (g *Game) incrementVar(args []string) string {
 	} else if x < n[0] {
 		x = n[1]
 	}
-	if err := g.setCvar(v.Name, formatNumber(x)); err != nil {
+	if err := v.Set(formatNumber(x)); err != nil {
 		return "error: " + err.Error()
 	}
 	return fmt.Sprintf("%s = %s", v.Name, v.String())
 }
 
-// bindList is the bindings as `bind` lines, sorted by key (the console's
-// `bind` without arguments shows the usage; `binds` lists them).
-func (g *Game) bindList() string {
-	lines := make([]string, 0, len(g.binds.list))
-	for _, bd := range g.binds.list {
+// lines is the bindings as `bind` lines, sorted by key (the console's
+// `binds`).
+func (b *binds) lines() string {
+	lines := make([]string, 0, len(b.list))
+	for _, bd := range b.list {
 		lines = append(lines, fmt.Sprintf("bind %s %s", config.Quote(bd.name), config.Quote(bd.command)))
 	}
 	sort.Strings(lines)

@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"tickshot/client/netclient"
 	"tickshot/net/proto"
 )
 
@@ -45,12 +46,11 @@ type chat struct {
 	muted map[string]bool
 }
 
-// say sends text as chat; it returns what the console shows.
-func (g *Game) say(text string) string { return g.sendChat("say", text) }
-
-// sendChat sends text with the chat command cmd (say or say_team).
-func (g *Game) sendChat(cmd, text string) string {
-	if g.c == nil {
+// sendChat sends text to the server of c with the chat command cmd (say
+// or say_team), control characters dropped and cut to proto.MaxChatLen
+// bytes; it returns what the console shows.
+func sendChat(c *netclient.Client, cmd, text string) string {
+	if c == nil {
 		return "not connected"
 	}
 	text = strings.Map(func(r rune) rune {
@@ -62,20 +62,21 @@ func (g *Game) sendChat(cmd, text string) string {
 	if text == "" {
 		return ""
 	}
-	g.c.SendCommand(cmd+" "+proto.TruncateUTF8(text, proto.MaxChatLen), "")
+	c.SendCommand(cmd+" "+proto.TruncateUTF8(text, proto.MaxChatLen), "")
 	return ""
 }
 
-// mute hides (or shows again) a player's chat.
-func (g *Game) mute(name string, on bool) string {
-	if g.chat.muted == nil {
-		g.chat.muted = map[string]bool{}
+// mute hides (or shows again) a player's chat; it returns what the
+// console shows.
+func (ch *chat) mute(name string, on bool) string {
+	if ch.muted == nil {
+		ch.muted = map[string]bool{}
 	}
 	if on {
-		g.chat.muted[name] = true
+		ch.muted[name] = true
 		return "muted " + name
 	}
-	delete(g.chat.muted, name)
+	delete(ch.muted, name)
 	return "unmuted " + name
 }
 
@@ -121,7 +122,7 @@ func (g *Game) updateChat() bool {
 		if ch.team {
 			cmd = "say_team"
 		}
-		if out := g.sendChat(cmd, string(ch.input)); out != "" {
+		if out := sendChat(g.c, cmd, string(ch.input)); out != "" {
 			g.con.print(out)
 		}
 		ch.open = false

@@ -12,7 +12,6 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
-	"tickshot/client/config"
 	"tickshot/internal/cvar"
 )
 
@@ -36,31 +35,6 @@ type console struct {
 }
 
 const maxConsoleLines = 200
-
-var consoleCommands = map[string]string{
-	"help":         "help [NAME]: list commands and cvars, or explain one",
-	"cvarlist":     "cvarlist: every console variable with its value and range",
-	"status":       "status: the players on the server with ping, kills and deaths, and your rates",
-	"connect":      "connect HOST:PORT: join another server",
-	"disconnect":   "disconnect: leave the server",
-	"kill":         "kill: die and respawn",
-	"quit":         "quit: close the game",
-	"rcon":         "rcon COMMAND: run a server command (sv_* cvars, net_fake* on the server side, status, cvarlist, changelevel MAP); the listen-server host needs no password, elsewhere set rcon_password first",
-	"changelevel":  "changelevel MAP: the server switches to MAP at once, everyone stays connected (the listen-server host directly, elsewhere over rcon)",
-	"clear":        "clear: empty the console",
-	"say":          "say TEXT: chat to everyone on the server (or press Y or Enter in the game)",
-	"say_team":     "say_team TEXT: chat to your team only in team deathmatch, shown as (TEAM); to everyone in deathmatch (or press U in the game)",
-	"jointeam":     "jointeam red|blue|auto|spectator (or 2|3|0|1): change team in team deathmatch (you die and respawn on it); refused for the bigger team while mp_autoteambalance is on; spectator is spectate",
-	"mute":         "mute NAME: hide that player's chat (for this game)",
-	"spectate":     "spectate: leave play and watch (left/right click: next/previous player, Space: free camera); kills and deaths are kept",
-	"join":         "join: play again after spectate, when the server has a free slot (or a bot's)",
-	"unmute":       "unmute NAME: show that player's chat again",
-	"bind":         "bind KEY [COMMAND]: run COMMAND with KEY (\"+\" commands while held: +forward, +back, +moveleft, +moveright, +attack, +attack2, +reload, +showscores, +showhelp; once: slot1, slot2, invnext, messagemode, any console line); with KEY alone, show its binding",
-	"unbind":       "unbind KEY: remove KEY's binding",
-	"unbindall":    "unbindall: remove every binding (Esc and ` stay)",
-	"binds":        "binds: list the key bindings as bind lines",
-	"incrementvar": "incrementvar CVAR MIN MAX DELTA: add DELTA to CVAR, wrapping around MIN..MAX (bind f3 \"incrementvar net_graph 0 3 1\")",
-}
 
 func (c *console) print(s string) {
 	for _, l := range strings.Split(s, "\n") {
@@ -254,9 +228,7 @@ func (g *Game) complete(line string) (string, []string) {
 
 func (g *Game) completionNames() []string {
 	names := g.cvarNames()
-	for c := range consoleCommands {
-		names = append(names, c)
-	}
+	names = append(names, consoleCommands.names()...)
 	if g.opt.Host != nil {
 		for _, n := range g.opt.ServerCvars {
 			if g.cvars.Lookup(n) == nil {
@@ -268,113 +240,26 @@ func (g *Game) completionNames() []string {
 	return names
 }
 
-// exec runs one console line and returns what it prints.
+// exec runs one console line and returns what it prints: a command of
+// the table (commands.go), else a cvar shown or set, else a server cvar
+// (the listen-server host's, or a pointer to rcon).
 func (g *Game) exec(line string) string {
 	f := strings.Fields(line)
 	if len(f) == 0 {
 		return ""
 	}
-	name, args := f[0], f[1:]
-	switch name {
-	case "help":
-		if len(args) == 0 {
-			var cmds []string
-			for c := range consoleCommands {
-				cmds = append(cmds, c)
-			}
-			sort.Strings(cmds)
-			return "commands: " + strings.Join(cmds, ", ") + "\ncvars: " + strings.Join(g.cvarNames(), ", ") +
-				"\n'help NAME' explains one; 'NAME' shows a cvar, 'NAME VALUE' sets it"
-		}
-		if h, ok := consoleCommands[args[0]]; ok {
-			return h
-		}
-		if v := g.cvars.Lookup(args[0]); v != nil {
-			return fmt.Sprintf("%s (%s, default %q): %s", v.Name, v.RangeText(), v.Default, v.Help)
-		}
-		return fmt.Sprintf("unknown command or cvar %q", args[0])
-	case "cvarlist":
-		var b strings.Builder
-		for _, n := range g.cvarNames() {
-			v := g.cvars.Lookup(n)
-			val := v.String()
-			if v.Flags&cvar.Protected != 0 && val != "" {
-				val = "(set)" // never shown (password, rcon_password)
-			}
-			fmt.Fprintf(&b, "%-22s %-8s (%s)\n", n, val, v.RangeText())
-		}
-		return strings.TrimRight(b.String(), "\n")
-	case "clear":
-		g.con.clear()
-		return ""
-	case "quit", "exit":
-		g.quit = true
-		return ""
-	case "status":
-		return g.statusText()
-	case "connect":
-		if len(args) != 1 {
-			return "usage: connect HOST:PORT"
-		}
-		g.ctx.Connect(args[0])
-		return "connecting to " + args[0]
-	case "disconnect":
-		g.disconnect("disconnected by player")
-		g.scenes.Switch(newErrorScene(g.opt.Addr, fmt.Errorf("you left the server"), true))
-		return ""
-	case "kill":
-		if g.c == nil {
-			return "not connected"
-		}
-		g.c.SendCommand("kill", "")
-		return ""
-	case "say":
-		if len(args) == 0 {
-			return consoleCommands["say"]
-		}
-		return g.say(strings.Join(args, " "))
-	case "say_team":
-		if len(args) == 0 {
-			return consoleCommands["say_team"]
-		}
-		return g.sayTeam(strings.Join(args, " "))
-	case "jointeam":
-		return g.jointeam(args)
-	case "spectate", "join":
-		return g.spectateCommand(name) // spectate.go
-	case "mute", "unmute":
-		if len(args) == 0 {
-			return consoleCommands[name]
-		}
-		return g.mute(strings.Join(args, " "), name == "mute")
-	case "record", "stop", "playdemo", "listdemos", "demo_gototick", "demo_pause", "demo_resume", "demo_togglepause":
-		return g.demoCommand(name, args) // demo_scene.go
-	case "bind", "unbind", "unbindall", "incrementvar":
-		f := config.Fields(line) // bind "f3" "incrementvar net_graph 0 3 1"
-		return g.execBind(name, f[1:])
-	case "binds":
-		return g.bindList()
-	case "rcon":
-		if len(args) == 0 {
-			return consoleCommands["rcon"]
-		}
-		return g.serverCommand(strings.Join(args, " "))
-	case "changelevel":
-		return g.serverCommand(line) // the host's own server, else rcon
+	if out, ok := consoleCommands.exec(g, line); ok {
+		return out
 	}
+	name, args := f[0], f[1:]
 	if v := g.cvars.Lookup(name); v != nil {
-		protected := v.Flags&cvar.Protected != 0
 		if len(args) == 0 {
-			val := v.String()
-			if protected && val != "" {
-				val = "(set)"
-			}
-			return fmt.Sprintf("%s = %s (%s, default %q)", v.Name, val, v.RangeText(), v.Default)
+			return fmt.Sprintf("%s = %s (%s, default %q)", v.Name, shownValue(v), v.RangeText(), v.Default)
 		}
 		if err := v.Set(strings.Join(args, " ")); err != nil {
 			return "error: " + err.Error()
 		}
-		if protected {
+		if v.Flags&cvar.Protected != 0 {
 			return ""
 		}
 		return fmt.Sprintf("%s = %s", v.Name, v.String())
@@ -408,24 +293,6 @@ func (g *Game) serverCommand(cmd string) string {
 	}
 	g.c.SendCommand("rcon "+cmd, pw)
 	return ""
-}
-
-func (g *Game) statusText() string {
-	if g.c == nil {
-		return "not connected"
-	}
-	c := g.c
-	var b strings.Builder
-	fmt.Fprintf(&b, "server %s, map %s, %d ticks/s; you are #%d\n", g.opt.Addr, c.Map.Name, c.TickRate, c.ID)
-	fmt.Fprintf(&b, "rates: cl_updaterate %d, cl_cmdrate %d, rate %d, lerp %.0f ms\n", c.Cfg.UpdateRate, c.Cfg.CmdRate, c.Cfg.Rate, c.InterpMs())
-	for _, r := range toRows(c) {
-		ping := fmt.Sprintf("%d ms", r.ping)
-		if r.bot {
-			ping = "BOT"
-		}
-		fmt.Fprintf(&b, "#%-3d %-24s %3d kills %3d deaths  %s\n", r.id, r.name, r.kills, r.deaths, ping)
-	}
-	return strings.TrimRight(b.String(), "\n")
 }
 
 // consoleHeight is the console's height in pixels: the top 45 % of the window.

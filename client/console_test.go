@@ -150,7 +150,7 @@ func TestConsoleUnknownAndHelp(t *testing.T) {
 		}
 	}
 	help := g.exec("help")
-	for c := range consoleCommands {
+	for _, c := range consoleCommands.names() {
 		if !strings.Contains(help, c) {
 			t.Errorf("help does not list command %s", c)
 		}
@@ -169,7 +169,7 @@ func TestConsoleUnknownAndHelp(t *testing.T) {
 	if out := g.exec("help net_fakeloss"); !strings.Contains(out, "0..100") || !strings.Contains(out, "percentage") {
 		t.Errorf("help net_fakeloss: %q", out)
 	}
-	if out := g.exec("help rcon"); out != consoleCommands["rcon"] {
+	if out := g.exec("help rcon"); out != consoleCommands.lookup("rcon").helpLine() {
 		t.Errorf("help rcon: %q", out)
 	}
 	if out := g.exec("help nothing_here"); !strings.Contains(out, "unknown") {
@@ -303,7 +303,7 @@ func TestConsoleServerCvars(t *testing.T) {
 	if out := g.exec("rcon status"); out != "not connected" {
 		t.Errorf("rcon status unconnected: %q", out)
 	}
-	if out := g.exec("rcon"); out != consoleCommands["rcon"] {
+	if out := g.exec("rcon"); out != "usage: "+consoleCommands.lookup("rcon").helpLine() {
 		t.Errorf("rcon alone: %q", out)
 	}
 
@@ -563,7 +563,7 @@ func TestConsoleSayAndMute(t *testing.T) {
 	if out := g.exec("say hello"); out != "not connected" {
 		t.Errorf("say without a server: %q", out)
 	}
-	if out := g.exec("say"); !strings.HasPrefix(out, "say TEXT") {
+	if out := g.exec("say"); !strings.HasPrefix(out, "usage: say TEXT") {
 		t.Errorf("say alone: %q, want its help", out)
 	}
 	if out := g.exec("mute Bad Guy"); out != "muted Bad Guy" || !g.chat.muted["Bad Guy"] {

@@ -25,24 +25,6 @@ import (
 // the game being played into the config directory, and playing a demo
 // back through the game scene's drawing, driven by the demo's clock.
 
-// demoCommands are the console's demo commands with their help.
-var demoCommands = map[string]string{
-	"record":           "record NAME: record the game into NAME.dem in the demos folder of your config directory (stop ends it)",
-	"stop":             "stop: end the recording",
-	"playdemo":         "playdemo NAME|PATH: play a demo back (Space or P pause, [ ] or - + speed, ←/→ 5 s, Esc leave)",
-	"listdemos":        "listdemos: the demos in your demos folder",
-	"demo_gototick":    "demo_gototick TICK: jump to a server tick of the demo being played",
-	"demo_pause":       "demo_pause: pause the demo",
-	"demo_resume":      "demo_resume: resume the demo",
-	"demo_togglepause": "demo_togglepause: pause or resume the demo",
-}
-
-func init() {
-	for k, v := range demoCommands {
-		consoleCommands[k] = v
-	}
-}
-
 // demoScales are the speeds [ and ] step through.
 var demoScales = []float64{0.25, 0.5, 1, 2, 4}
 
@@ -58,64 +40,51 @@ func (g *Game) now() time.Time {
 	return time.Now()
 }
 
-// demoCommand runs one of demoCommands.
-func (g *Game) demoCommand(name string, args []string) string {
-	switch name {
-	case "record":
-		if len(args) != 1 {
-			return demoCommands["record"]
-		}
-		return g.startRecording(args[0])
-	case "stop":
-		if g.rec == nil {
-			return "not recording"
-		}
-		return g.stopRecording("stop")
-	case "playdemo":
-		if len(args) != 1 {
-			return demoCommands["playdemo"]
-		}
-		s, err := newDemoScene(g, args[0])
-		if err != nil {
-			return "playdemo: " + err.Error()
-		}
-		g.ctx.Switch(s)
-		return "playing " + s.p.Demo.Describe()
-	case "listdemos":
-		dir, err := demo.Dir()
-		if err != nil {
-			return err.Error()
-		}
-		m, _ := filepath.Glob(filepath.Join(dir, "*.dem"))
-		sort.Strings(m)
-		if len(m) == 0 {
-			return "no demos in " + dir
-		}
-		for i := range m {
-			m[i] = strings.TrimSuffix(filepath.Base(m[i]), ".dem")
-		}
-		return dir + ": " + strings.Join(m, ", ")
+// playDemo is the console's playdemo: the demo name (in the demos folder,
+// or a path) played in place of the current scene.
+func playDemo(g *Game, name string) string {
+	s, err := newDemoScene(g, name)
+	if err != nil {
+		return "playdemo: " + err.Error()
 	}
-	s := g.demo
+	g.ctx.Switch(s)
+	return "playing " + s.p.Demo.Describe()
+}
+
+// listDemos is the console's listdemos: the demos in the demos folder.
+func listDemos() string {
+	dir, err := demo.Dir()
+	if err != nil {
+		return err.Error()
+	}
+	m, _ := filepath.Glob(filepath.Join(dir, "*.dem"))
+	sort.Strings(m)
+	if len(m) == 0 {
+		return "no demos in " + dir
+	}
+	for i := range m {
+		m[i] = strings.TrimSuffix(filepath.Base(m[i]), ".dem")
+	}
+	return dir + ": " + strings.Join(m, ", ")
+}
+
+// withDemo runs f, a demo_* console command, on the demo being played, s;
+// without one it says so.
+func withDemo(s *demoScene, f func(s *demoScene) string) string {
 	if s == nil {
 		return "no demo is playing (playdemo NAME)"
 	}
-	switch name {
-	case "demo_gototick":
-		n, err := strconv.ParseUint(strings.Join(args, ""), 10, 32)
-		if err != nil {
-			return demoCommands[name]
-		}
-		s.seek(func() error { return s.p.GotoTick(uint32(n)) })
-		return fmt.Sprintf("at tick %d", s.p.Tick())
-	case "demo_pause":
-		s.p.Paused = true
-	case "demo_resume":
-		s.p.Paused = false
-	case "demo_togglepause":
-		s.p.Paused = !s.p.Paused
+	return f(s)
+}
+
+// gotoTick is the console's demo_gototick: a jump to server tick tick.
+func (s *demoScene) gotoTick(tick string) string {
+	n, err := strconv.ParseUint(tick, 10, 32)
+	if err != nil {
+		return fmt.Sprintf("demo_gototick: %q is not a tick", tick)
 	}
-	return ""
+	s.seek(func() error { return s.p.GotoTick(uint32(n)) })
+	return fmt.Sprintf("at tick %d", s.p.Tick())
 }
 
 // startRecording starts recording the game being played into name.

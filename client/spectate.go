@@ -116,13 +116,3 @@ func (g *Game) drawSpectatorRows(screen *ebiten.Image, x0, y, pw float64) {
 		y += 28
 	}
 }
-
-// spectate and join are the console's: leave play for the spectators, or
-// come back (the server answers on the console when it cannot).
-func (g *Game) spectateCommand(name string) string {
-	if g.c == nil {
-		return "not connected"
-	}
-	g.c.SendCommand(name, "")
-	return ""
-}

@@ -207,22 +207,16 @@ func (g *Game) drawTeamScore(screen *ebiten.Image, buf []byte) []byte {
 	return buf
 }
 
-// sayTeam sends text to the player's team (say_team; everyone in
-// deathmatch, as in Source); it returns what the console shows.
-func (g *Game) sayTeam(text string) string { return g.sendChat("say_team", text) }
-
-// jointeam asks the server for a team: red, blue or auto (2, 3, 0).
-func (g *Game) jointeam(args []string) string {
-	if len(args) != 1 {
-		return consoleCommands["jointeam"]
-	}
-	if g.c == nil {
+// joinTeam asks the server of c for team: red, blue, auto or spectator
+// (2, 3, 0, 1); a name that is no team is refused here.
+func joinTeam(c *netclient.Client, team string) string {
+	if c == nil {
 		return "not connected"
 	}
-	if _, err := game.ParseTeam(args[0]); err != nil {
+	if _, err := game.ParseTeam(team); err != nil {
 		return "jointeam: " + err.Error()
 	}
-	g.c.SendCommand("jointeam "+args[0], "")
+	c.SendCommand("jointeam "+team, "")
 	return ""
 }
 
