@@ -94,38 +94,20 @@ func Decode(data []byte) (Message, error) {
 	if len(data) == 0 {
 		return nil, ErrEmpty
 	}
-	var m Message
-	switch MsgType(data[0]) {
-	case MsgHello:
-		m = new(Hello)
-	case MsgAccept:
-		m = new(Accept)
-	case MsgReject:
-		m = new(Reject)
-	case MsgCmds:
-		m = new(Cmds)
-	case MsgSnapshot:
-		m = new(Snapshot)
-	case MsgDisconnect:
-		m = new(Disconnect)
-	case MsgSettings:
-		m = new(Settings)
-	case MsgCommand:
-		m = new(Command)
-	case MsgPrint:
-		m = new(Print)
-	default:
+	d := msgDefOf(MsgType(data[0]))
+	if d == nil {
 		return nil, fmt.Errorf("unknown message type %d", data[0])
 	}
+	m := d.new()
 	body := data[1:]
 	if err := precheck(body); err != nil {
-		return nil, fmt.Errorf("malformed %s: %w", m.Type(), err)
+		return nil, fmt.Errorf("malformed %s: %w", d.name, err)
 	}
 	if err := msgpack.Unmarshal(body, m); err != nil {
-		return nil, fmt.Errorf("malformed %s: %w", m.Type(), err)
+		return nil, fmt.Errorf("malformed %s: %w", d.name, err)
 	}
-	if err := Check(m); err != nil {
-		return nil, fmt.Errorf("invalid %s: %w", m.Type(), err)
+	if err := d.check(m); err != nil {
+		return nil, fmt.Errorf("invalid %s: %w", d.name, err)
 	}
 	return m, nil
 }
@@ -251,75 +233,6 @@ func walk(b []byte, depth int) (int, error) {
 		return container(5, n, 2)
 	}
 	return 0, fmt.Errorf("unsupported msgpack code 0x%02x", c)
-}
-
-// Check validates the structural limits of a decoded message: string
-// lengths and UTF-8, slice lengths, the interpolation ratio. Rates outside
-// their ranges are clamped by the server (ClampRates), game-rule ranges of
-// usercmds checked by ValidateUserCmd, which needs the tick rate.
-func Check(m Message) error {
-	switch v := m.(type) {
-	case *Hello:
-		if err := checkName(v.Name); err != nil {
-			return err
-		}
-		if math.IsNaN(float64(v.InterpRatio)) || v.InterpRatio < 0 || v.InterpRatio > MaxInterpRatio {
-			return fmt.Errorf("cl_interp_ratio %v outside [0, %d]", v.InterpRatio, MaxInterpRatio)
-		}
-		return checkText("password", v.Password, MaxPasswordLen)
-	case *Settings:
-		if math.IsNaN(float64(v.InterpRatio)) || v.InterpRatio < 0 || v.InterpRatio > MaxInterpRatio {
-			return fmt.Errorf("cl_interp_ratio %v outside [0, %d]", v.InterpRatio, MaxInterpRatio)
-		}
-	case *Command:
-		if err := checkText("command", v.Text, MaxCommandLen); err != nil {
-			return err
-		}
-		return checkText("password", v.Password, MaxPasswordLen)
-	case *Print:
-		return checkLines("text", v.Text, MaxPrintLen)
-	case *Accept:
-		if err := checkText("map", v.Map, 64); err != nil {
-			return err
-		}
-		if len(v.Cvars) > 64 {
-			return fmt.Errorf("%d cvars, limit 64", len(v.Cvars))
-		}
-		for _, c := range v.Cvars {
-			if err := checkText("cvar", c.Name+c.Value, 128); err != nil {
-				return err
-			}
-		}
-	case *Reject:
-		return checkText("reason", v.Reason, MaxReasonLen)
-	case *Disconnect:
-		return checkText("reason", v.Reason, MaxReasonLen)
-	case *Cmds:
-		if len(v.Cmds) > MaxCmdsPerMsg {
-			return fmt.Errorf("%d usercmds in one message, limit %d", len(v.Cmds), MaxCmdsPerMsg)
-		}
-		for i := 1; i < len(v.Cmds); i++ {
-			if v.Cmds[i].CommandNumber <= v.Cmds[i-1].CommandNumber {
-				return fmt.Errorf("usercmds out of order: %d after %d", v.Cmds[i].CommandNumber, v.Cmds[i-1].CommandNumber)
-			}
-		}
-	case *Snapshot:
-		if int(v.Self.Weapon) >= shared.NumWeapons {
-			return fmt.Errorf("weapon %d does not exist", v.Self.Weapon)
-		}
-		if len(v.Self.Ammo) > shared.NumWeapons {
-			return fmt.Errorf("%d ammo counts, limit %d", len(v.Self.Ammo), shared.NumWeapons)
-		}
-		for _, r := range v.Scores {
-			if err := checkText("score name", r.Name, MaxNameLen); err != nil {
-				return err
-			}
-			if r.Team > MaxTeam {
-				return fmt.Errorf("team %d of player %d does not exist", r.Team, r.ID)
-			}
-		}
-	}
-	return nil
 }
 
 // checkLines is checkText allowing newlines and tabs.

@@ -1,13 +1,14 @@
-// Package net is Tickshot's wire protocol: the message types of
-// docs/PROTOCOL.md encoded with msgpack (vmihailenco/msgpack/v5, pinned to
-// v5.3.6, which caps declared lengths), the websocket transport
-// (gorilla/websocket), validation of every field that arrives, and
-// connection statistics.
+// Package proto is Tickshot's wire protocol: the message types of
+// docs/PROTOCOL.md, listed once in the message table (msgtable.go: type
+// byte, name, constructor, check), encoded with msgpack
+// (vmihailenco/msgpack/v5, pinned to v5.3.6, which caps declared lengths),
+// validation of every field that arrives, messages over any transport
+// (Conn), and connection statistics.
 //
-// Every message is one websocket binary frame: one byte of message type
-// followed by the msgpack encoding of that type's struct, encoded as an array
-// (fields in declaration order). Network input is only ever decoded into
-// these concrete structs, never into interface{}.
+// Every message is one binary frame of the transport: one byte of message
+// type followed by the msgpack encoding of that type's struct, encoded as an
+// array (fields in declaration order). Network input is only ever decoded
+// into these concrete structs, never into interface{}.
 package proto
 
 import (
@@ -18,47 +19,8 @@ import (
 // ProtocolVersion is bumped on every incompatible change of the messages.
 const ProtocolVersion = 8
 
-// MsgType is the first byte of every message.
-type MsgType uint8
-
-// Message types.
-const (
-	MsgHello      MsgType = 1 // client -> server: first message
-	MsgAccept     MsgType = 2 // server -> client: joined
-	MsgReject     MsgType = 3 // server -> client: not joined, with a reason
-	MsgCmds       MsgType = 4 // client -> server: usercmds and snapshot ack
-	MsgSnapshot   MsgType = 5 // server -> client: world state
-	MsgDisconnect MsgType = 6 // both: leaving, with a reason
-	MsgSettings   MsgType = 7 // client -> server: changed rates (cl_updaterate, rate, ...)
-	MsgCommand    MsgType = 8 // client -> server: a console command for the server (kill, rcon)
-	MsgPrint      MsgType = 9 // server -> client: text for the client's console
-)
-
-func (t MsgType) String() string {
-	switch t {
-	case MsgHello:
-		return "hello"
-	case MsgAccept:
-		return "accept"
-	case MsgReject:
-		return "reject"
-	case MsgCmds:
-		return "cmds"
-	case MsgSnapshot:
-		return "snapshot"
-	case MsgDisconnect:
-		return "disconnect"
-	case MsgSettings:
-		return "settings"
-	case MsgCommand:
-		return "command"
-	case MsgPrint:
-		return "print"
-	}
-	return "unknown"
-}
-
-// Message is any of the message structs.
+// Message is any of the message structs: a row of the message table
+// (msgTypes, msgtable.go) has its type byte.
 type Message interface{ Type() MsgType }
 
 // Limits of fields, checked on receipt.

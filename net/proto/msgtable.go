@@ -1,0 +1,190 @@
+package proto
+
+import (
+	"fmt"
+	"math"
+
+	"tickshot/shared"
+)
+
+// MsgType is the first byte of every message: an index into the message
+// table (msgTypes).
+type MsgType uint8
+
+// Message types: the type bytes of docs/PROTOCOL.md §3, dense from 1. Each
+// has its row in msgTypes.
+const (
+	MsgHello      MsgType = 1 // client -> server: first message
+	MsgAccept     MsgType = 2 // server -> client: joined
+	MsgReject     MsgType = 3 // server -> client: not joined, with a reason
+	MsgCmds       MsgType = 4 // client -> server: usercmds and snapshot ack
+	MsgSnapshot   MsgType = 5 // server -> client: world state
+	MsgDisconnect MsgType = 6 // both: leaving, with a reason
+	MsgSettings   MsgType = 7 // client -> server: changed rates (cl_updaterate, rate, ...)
+	MsgCommand    MsgType = 8 // client -> server: a console command for the server (kill, rcon)
+	MsgPrint      MsgType = 9 // server -> client: text for the client's console
+)
+
+// direction says which side sends a message type.
+type direction uint8
+
+// Directions, as docs/PROTOCOL.md §3 writes them.
+const (
+	clientToServer direction = iota + 1
+	serverToClient
+	bothWays
+)
+
+func (d direction) String() string {
+	switch d {
+	case clientToServer:
+		return "client → server"
+	case serverToClient:
+		return "server → client"
+	case bothWays:
+		return "both"
+	}
+	return "unknown"
+}
+
+// msgDef is one row of the message table: what the codec needs to know of
+// a message type (ioquake3's netField_t table in msg.c, one row per field,
+// drives both MSG_WriteDeltaEntity and MSG_ReadDeltaEntity; here one row
+// per message type drives Decode, Check and the names in errors).
+type msgDef struct {
+	// name is the lowercase name errors and docs/PROTOCOL.md §3 use.
+	name string
+	// dir is the side that sends it.
+	dir direction
+	// new returns a zero message of the type, for Decode to fill.
+	new func() Message
+	// check applies the type's structural limits (Check); every row has one.
+	check func(Message) error
+}
+
+// msgTypes is the message table, indexed by type byte; index 0 is no type.
+// A new message type is a constant above, a struct with its Type method,
+// a row here, and its section in docs/PROTOCOL.md (TestMessageTableDocumented).
+var msgTypes = [...]msgDef{
+	MsgHello:      msgRow("hello", clientToServer, checkHello),
+	MsgAccept:     msgRow("accept", serverToClient, checkAccept),
+	MsgReject:     msgRow("reject", serverToClient, func(m *Reject) error { return checkText("reason", m.Reason, MaxReasonLen) }),
+	MsgCmds:       msgRow("cmds", clientToServer, checkCmds),
+	MsgSnapshot:   msgRow("snapshot", serverToClient, checkSnapshot),
+	MsgDisconnect: msgRow("disconnect", bothWays, func(m *Disconnect) error { return checkText("reason", m.Reason, MaxReasonLen) }),
+	MsgSettings:   msgRow("settings", clientToServer, func(m *Settings) error { return checkInterpRatio(m.InterpRatio) }),
+	MsgCommand:    msgRow("command", clientToServer, checkCommand),
+	MsgPrint:      msgRow("print", serverToClient, func(m *Print) error { return checkLines("text", m.Text, MaxPrintLen) }),
+}
+
+// msgRow makes the row of message struct T (sent as *T) from its typed check.
+func msgRow[T any, P interface {
+	*T
+	Message
+}](name string, dir direction, check func(P) error) msgDef {
+	d := msgDef{name: name, dir: dir, new: func() Message { return P(new(T)) }}
+	if check != nil {
+		d.check = func(m Message) error { return check(m.(P)) }
+	}
+	return d
+}
+
+// msgDefOf returns the row of type byte t, or nil for a byte that names no
+// message type.
+func msgDefOf(t MsgType) *msgDef {
+	if int(t) >= len(msgTypes) || msgTypes[t].new == nil {
+		return nil
+	}
+	return &msgTypes[t]
+}
+
+// String is the type's lowercase name from the message table ("hello"), or
+// "unknown".
+func (t MsgType) String() string {
+	if d := msgDefOf(t); d != nil {
+		return d.name
+	}
+	return "unknown"
+}
+
+// Check validates the structural limits of a decoded message: string
+// lengths and UTF-8, slice lengths, the interpolation ratio (the check of
+// its row in the message table). Rates outside their ranges are clamped by
+// the server (ClampRates), game-rule ranges of usercmds checked by
+// ValidateUserCmd, which needs the tick rate.
+func Check(m Message) error {
+	d := msgDefOf(m.Type())
+	if d == nil {
+		return fmt.Errorf("unknown message type %d", m.Type())
+	}
+	return d.check(m)
+}
+
+func checkHello(m *Hello) error {
+	if err := checkName(m.Name); err != nil {
+		return err
+	}
+	if err := checkInterpRatio(m.InterpRatio); err != nil {
+		return err
+	}
+	return checkText("password", m.Password, MaxPasswordLen)
+}
+
+func checkInterpRatio(r float32) error {
+	if math.IsNaN(float64(r)) || r < 0 || r > MaxInterpRatio {
+		return fmt.Errorf("cl_interp_ratio %v outside [0, %d]", r, MaxInterpRatio)
+	}
+	return nil
+}
+
+func checkCommand(m *Command) error {
+	if err := checkText("command", m.Text, MaxCommandLen); err != nil {
+		return err
+	}
+	return checkText("password", m.Password, MaxPasswordLen)
+}
+
+func checkAccept(m *Accept) error {
+	if err := checkText("map", m.Map, 64); err != nil {
+		return err
+	}
+	if len(m.Cvars) > 64 {
+		return fmt.Errorf("%d cvars, limit 64", len(m.Cvars))
+	}
+	for _, c := range m.Cvars {
+		if err := checkText("cvar", c.Name+c.Value, 128); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkCmds(m *Cmds) error {
+	if len(m.Cmds) > MaxCmdsPerMsg {
+		return fmt.Errorf("%d usercmds in one message, limit %d", len(m.Cmds), MaxCmdsPerMsg)
+	}
+	for i := 1; i < len(m.Cmds); i++ {
+		if m.Cmds[i].CommandNumber <= m.Cmds[i-1].CommandNumber {
+			return fmt.Errorf("usercmds out of order: %d after %d", m.Cmds[i].CommandNumber, m.Cmds[i-1].CommandNumber)
+		}
+	}
+	return nil
+}
+
+func checkSnapshot(m *Snapshot) error {
+	if int(m.Self.Weapon) >= shared.NumWeapons {
+		return fmt.Errorf("weapon %d does not exist", m.Self.Weapon)
+	}
+	if len(m.Self.Ammo) > shared.NumWeapons {
+		return fmt.Errorf("%d ammo counts, limit %d", len(m.Self.Ammo), shared.NumWeapons)
+	}
+	for _, r := range m.Scores {
+		if err := checkText("score name", r.Name, MaxNameLen); err != nil {
+			return err
+		}
+		if r.Team > MaxTeam {
+			return fmt.Errorf("team %d of player %d does not exist", r.Team, r.ID)
+		}
+	}
+	return nil
+}
