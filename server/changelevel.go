@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"tickshot/game"
-	"tickshot/net/proto"
 )
 
 // Map changes, as Source's changelevel and mapcycle: the server keeps its
@@ -77,18 +76,4 @@ func (s *Server) execChangeLevel(args []string) string {
 		return "changelevel: " + err.Error()
 	}
 	return "changelevel: switching to " + args[0]
-}
-
-// appendLevelEvent puts the newest EvChangeLevel first in snap's events
-// when the client has not had it settled by an acknowledgement and the
-// event queue no longer holds it (it is older than EventLifetime): a
-// client that acknowledged nothing for that long must still learn the map.
-// It goes first, as the oldest event; the snapshot settles it with the
-// rest (pickEvents' evDone is above its ID).
-func (s *Server) appendLevelEvent(ss *session, snap *proto.Snapshot) {
-	lv := &s.levelEv
-	if lv.ID == 0 || lv.ID <= ss.acks.ackEvent || lv.Tick <= ss.since || (len(s.events) > 0 && s.events[0].ID <= lv.ID) {
-		return
-	}
-	snap.Events = append(snap.Events, *lv)
 }

@@ -30,7 +30,7 @@ type session struct {
 	ip        string
 	lastInput time.Time
 
-	// Events (eventbudget.go): since is the admission tick (older events
+	// Events (events.go): since is the admission tick (older events
 	// are not sent); evSentMax the newest event ID any snapshot carried;
 	// skipLeaves the IDs of leave notices coalesced away for this client,
 	// in increasing order.
@@ -217,7 +217,7 @@ type sentSnap struct {
 	// names are the names this snapshot's scoreboard carried, by id.
 	names []sentName
 	// evDone: every event up to this ID was carried or settled
-	// (pickEvents).
+	// (eventQueue.pick).
 	evDone uint32
 }
 
@@ -353,16 +353,14 @@ func (v *clientView) forget(id uint16) {
 // snapBuffers is a session's reused storage for writing snapshots: after
 // the first few, writing one allocates nothing (BenchmarkSnapshotPipeline).
 type snapBuffers struct {
-	snap      proto.Snapshot // the snapshot being written
-	entBuf    []proto.EntityState
-	projBuf   []proto.ProjectileState
-	evBuf     []proto.Event
-	evPick    []int  // indices into Server.events chosen (pickEvents)
-	evDone    uint32 // pickEvents' settled event ID for the snapshot
-	evScratch []byte // one event's encoding, for its size
-	evOne     [1]proto.Event
-	scoreBuf  []proto.ScoreEntry
-	deltaBuf  []byte // EntityDelta
-	evWire    []byte // EventData
-	wire      []byte // the encoded snapshot
+	snap     proto.Snapshot // the snapshot being written
+	entBuf   []proto.EntityState
+	projBuf  []proto.ProjectileState
+	evBuf    []proto.Event
+	evPick   []int  // indices into eventQueue.events chosen (eventQueue.pick)
+	evDone   uint32 // eventQueue.pick's settled event ID for the snapshot
+	scoreBuf []proto.ScoreEntry
+	deltaBuf []byte // EntityDelta
+	evWire   []byte // EventData
+	wire     []byte // the encoded snapshot
 }

@@ -18,7 +18,7 @@ import (
 // as for sv_maxplayers_per_ip (squat.go): a connection from the host is
 // its operator's (the listen server's own player, loadtest, hitreg, the
 // tests) or a reverse proxy's, behind which every player would share the
-// bucket; the event budget (eventbudget.go) still bounds what any churn
+// bucket; the event budget (events.go) still bounds what any churn
 // costs the players.
 const (
 	JoinBurst          = 5

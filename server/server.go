@@ -181,16 +181,13 @@ type Server struct {
 
 	// Owned by the tick goroutine.
 	sessions    []*session
-	events      []proto.Event // recent events, oldest first
-	eventTo     []uint16      // recipient of each event, 0 for everyone
-	eventGone   []bool        // a join notice coalesced with its leave: sent no more (eventbudget.go)
+	events      eventQueue // events waiting to ride in snapshots (events.go)
 	lag         map[uint16]*lagRing
 	boxBuf      []game.Hitbox
 	vars        *vars
 	execCh      chan execReq
 	lastTickAt  time.Time
 	budgetTicks int
-	nextEventID uint32
 	tickStats   tickStats
 	lagStats    LagCompStatus           // lag-compensated shots since start
 	snapStats   SnapshotStatus          // snapshots sent since start
@@ -201,9 +198,6 @@ type Server struct {
 	enc         proto.Encoder           // writes every snapshot (tick goroutine)
 	rcon        rconGuard               // wrong rcon passwords per address (rcon.go)
 	metrics     *metrics                // GET /metrics (metrics.go)
-	// levelEv is the newest EvChangeLevel: resent to a client that has not
-	// acked it even once it is older than EventLifetime (changelevel.go).
-	levelEv proto.Event
 	// pendingMap is the map changelevel asked for, loaded at the next
 	// tick's start (changelevel.go); nil: none.
 	pendingMap *game.Map
@@ -242,6 +236,7 @@ func New(cfg Config) (*Server, error) {
 		lag:     map[uint16]*lagRing{},
 		vars:    defaultVars(),
 		execCh:  make(chan execReq, 4),
+		events:  newEventQueue(cfg.TickRate),
 	}
 	s.metrics = newMetrics(s)
 	s.vars.setFake(cfg.Fake.Clamp())
@@ -462,7 +457,7 @@ func (s *Server) runTick(now time.Time) {
 	s.w.Step() // match flow, bots, projectiles, respawns
 	s.recordLag()
 	s.takeWorldEvents()
-	s.trimEvents()
+	s.events.trim(s.w.Tick)
 	s.sendSnapshots(now)
 	d := time.Since(t0)
 	s.tickStats.add(d)
@@ -518,24 +513,6 @@ func (s *Server) runCommand(p *game.Player, cmd shared.UserCmd, ss *session) {
 	s.rewinder.ss = nil
 }
 
-// EventLifetime is how long an event is resent before it is dropped, in seconds.
-const EventLifetime = 2
-
-// addEvent queues an event for every client (to == 0) or for one player.
-func (s *Server) addEvent(e proto.Event, to uint16) {
-	s.nextEventID++
-	e.ID = s.nextEventID
-	if e.Tick == 0 {
-		e.Tick = s.w.Tick
-	}
-	s.events = append(s.events, e)
-	s.eventTo = append(s.eventTo, to)
-	s.eventGone = append(s.eventGone, false)
-	if e.Kind == proto.EvLeft {
-		s.coalesceLeave(len(s.events) - 1) // eventbudget.go
-	}
-}
-
 // takeWorldEvents moves what the world reported this tick into the event
 // queue, in wire form, and logs what a host wants to read.
 func (s *Server) takeWorldEvents() {
@@ -567,10 +544,7 @@ func (s *Server) takeWorldEvents() {
 				s.log.Info("match won", "player", e.Text, "kills", kills)
 			}
 		}
-		s.addEvent(wireEvent(&e), e.To)
-		if e.Kind == game.EvChangeLevel {
-			s.levelEv = s.events[len(s.events)-1]
-		}
+		s.events.add(wireEvent(&e), e.To, s.w.Tick, s.sessions) // events.go
 	}
 }
 
@@ -593,19 +567,6 @@ func wireEvent(e *game.Event) proto.Event {
 		we.Cmd = e.Cmd
 	}
 	return we
-}
-
-func (s *Server) trimEvents() {
-	limit := uint32(EventLifetime * s.cfg.TickRate)
-	i := 0
-	for i < len(s.events) && s.w.Tick-s.events[i].Tick > limit {
-		i++
-	}
-	if i > 0 {
-		s.events = append(s.events[:0], s.events[i:]...)
-		s.eventTo = append(s.eventTo[:0], s.eventTo[i:]...)
-		s.eventGone = append(s.eventGone[:0], s.eventGone[i:]...)
-	}
 }
 
 // truncate cleans text for a message (net.CleanText): valid UTF-8, no

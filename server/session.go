@@ -216,7 +216,7 @@ func (s *Server) admit(req joinReq) string {
 	ss := newSession(req.conn, p, *h, s.w.Tick, s.cfg.TickRate, s.cfg.MaxUsrCmdProcessTicks)
 	ss.spectator = spectate
 	ss.ip, ss.lastInput = remoteIP(req.conn.RemoteAddr()), s.lastTickAt // the tick's now (runTick)
-	ss.evSentMax = s.nextEventID                                        // it learns who is playing from its first scoreboard
+	ss.evSentMax = s.events.nextID                                      // it learns who is playing from its first scoreboard
 	req.conn.SetFakeConditions(s.vars.fake)
 	ur := ss.rate.updateRate
 	s.sessions = append(s.sessions, ss)
@@ -280,11 +280,6 @@ func (s *Server) print(ss *session, text string) {
 		ss.conn.Send(&proto.Print{Text: proto.TruncateUTF8(text, proto.MaxPrintLen)})
 	}
 }
-
-// MaxEventsPerSnapshot bounds the events one snapshot carries (with the
-// byte budget of eventbudget.go): 256 events of at most ~300 bytes stay
-// under net.MaxServerFrame.
-const MaxEventsPerSnapshot = 256
 
 // MaxMsgsPerSecond is the flood limit: more messages than this from one
 // client in one second gets it kicked.
@@ -595,34 +590,13 @@ func (s *Server) buildSnapshot(ss *session) *proto.Snapshot {
 	}
 	ss.out.entBuf = snap.Entities
 	// Events not yet acknowledged (resent until they are), within the
-	// client's event budget (eventbudget.go).
-	s.appendLevelEvent(ss, snap) // changelevel.go
-	snap.Events = s.pickEvents(ss, view, snap.Events)
+	// client's event budget (events.go).
+	snap.Events = s.events.pick(ss, s.w.Tick, view, snap.Events)
 	ss.out.evBuf = snap.Events
 	if len(snap.Events) == 0 {
 		snap.Events = nil
 	}
 	return snap
-}
-
-// eventVisible reports whether a client (player id) with view should get
-// event e: everything about itself, the kill feed, joins, leaves and
-// match news always; shots, hits and explosions of others only when they
-// happen in view.
-func eventVisible(e *proto.Event, id uint16, view game.Rect) bool {
-	if e.A == id || e.B == id {
-		return true
-	}
-	in := func(x, y int32) bool { return view.Contains(proto.FromFixed(x), proto.FromFixed(y)) }
-	switch e.Kind {
-	case proto.EvShot:
-		return in(e.X, e.Y) || in(e.X2, e.Y2)
-	case proto.EvHit:
-		return in(e.X2, e.Y2)
-	case proto.EvExplode:
-		return view.Grow(float64(e.Value)).Contains(proto.FromFixed(e.X), proto.FromFixed(e.Y))
-	}
-	return true
 }
 
 // scoreboard appends every player's row to rows.
@@ -703,14 +677,14 @@ func (s *Server) say(ss *session, text string, team bool) {
 	// A spectator's team is the spectators, in either mode (Source's team 1).
 	spec := ss.player.Team == game.TeamSpectator
 	if !team || !spec && (!s.w.TeamPlay() || !ss.player.Team.Playing()) {
-		s.addEvent(proto.Event{Kind: proto.EvChat, A: ss.player.ID, Text: text}, 0)
+		s.events.add(proto.Event{Kind: proto.EvChat, A: ss.player.ID, Text: text}, 0, s.w.Tick, s.sessions)
 		return
 	}
 	// One event per teammate with a connection (the sender included, so
 	// that it sees its message as the others do).
 	for _, o := range s.sessions {
 		if o.player.Team == ss.player.Team {
-			s.addEvent(proto.Event{Kind: proto.EvChat, A: ss.player.ID, Text: text, Value: proto.ChatTeam}, o.player.ID)
+			s.events.add(proto.Event{Kind: proto.EvChat, A: ss.player.ID, Text: text, Value: proto.ChatTeam}, o.player.ID, s.w.Tick, s.sessions)
 		}
 	}
 }
