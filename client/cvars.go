@@ -13,6 +13,7 @@ import (
 	"tickshot/client/config"
 	"tickshot/internal/cvar"
 	"tickshot/net/proto"
+	"tickshot/shared"
 )
 
 // clientCvars are the window's console variables (Source's names), typed
@@ -52,8 +53,8 @@ func registerClientCvars(r *cvar.Registry) clientCvars {
 		interpolate:  r.Bool("cl_interpolate", true, cl, "draw other players interpolated between snapshots (0: draw the newest snapshot as is)"),
 		interp:       r.Float("cl_interp", 0.1, 0, 0.5, arch, "interpolation period in seconds; the one used is max(cl_interp, cl_interp_ratio/cl_updaterate)"),
 		interpRatio:  r.Float("cl_interp_ratio", 2, 1, 5, arch, "interpolation period in snapshot intervals (2 survives one lost snapshot)"),
-		updateRate:   r.Int("cl_updaterate", 20, 10, 128, arch, "snapshots per second to ask the server for (at most its tick rate)"),
-		cmdRate:      r.Int("cl_cmdrate", 128, 10, 128, arch, "command packets per second to send (at most the tick rate)"),
+		updateRate:   r.Int("cl_updaterate", 20, proto.MinUpdateRate, shared.MaxTickRate, arch, "snapshots per second to ask the server for (at most its tick rate)"),
+		cmdRate:      r.Int("cl_cmdrate", shared.MaxTickRate, proto.MinCmdRate, shared.MaxTickRate, arch, "command packets per second to send (at most the tick rate)"),
 		rate:         r.Int("rate", 196608, 2500, 1048576, arch, "most bytes per second the server may send you; snapshots beyond it are held back (choke)"),
 		noDelta:      r.Int("cl_nodelta", 0, 0, 1, cl, "1 asks the server for full snapshots only, no delta compression (compare the bandwidth in net_graph)"),
 		cmdBackup:    r.Int("cl_cmdbackup", 2, 0, 10, arch, "earlier usercmds resent in every command packet, so a lost packet loses no input"),

@@ -236,7 +236,7 @@ func (b *BotInput) Tick(v *InputView) netclient.Input {
 	ents := c.Rendered()
 	b.boxes = b.boxes[:0]
 	for _, e := range ents {
-		b.boxes = append(b.boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: shared.PlayerRadius, Alive: e.Alive, Team: game.Team(teamOf(c, e.ID))})
+		b.boxes = append(b.boxes, game.NewHitbox(e.ID, e.X, e.Y, e.Alive, game.Team(teamOf(c, e.ID))))
 	}
 	b.brain.Team = game.Team(teamOf(c, c.ID)) // tdm: teammates are not targets (teams.go)
 	in := b.brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, b.boxes)

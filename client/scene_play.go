@@ -284,7 +284,7 @@ func (p *playScene) handleEffects() {
 			ents := c.Rendered()
 			boxes := make([]game.Hitbox, 0, len(ents))
 			for _, e := range ents {
-				boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: shared.PlayerRadius, Alive: e.Alive && !passesThrough(c, e.ID)})
+				boxes = append(boxes, game.NewHitbox(e.ID, e.X, e.Y, e.Alive && !passesThrough(c, e.ID), game.TeamNone))
 			}
 			tr := game.TraceShot(c.Map, sh.X, sh.Y, sh.DirX, sh.DirY, def.Range, boxes, c.ID)
 			g.fx.addTracer(sh.X, sh.Y, tr.EndX, tr.EndY, true)

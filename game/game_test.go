@@ -570,3 +570,26 @@ func TestLoadMapConcurrently(t *testing.T) {
 		}
 	}
 }
+
+// NewHitbox builds a body-sized circle; Player.Hitbox follows the player's
+// position, life and team.
+func TestNewHitboxAndPlayerHitbox(t *testing.T) {
+	h := NewHitbox(7, 10, -20, true, TeamRed)
+	if h != (Hitbox{ID: 7, X: 10, Y: -20, R: shared.PlayerRadius, Alive: true, Team: TeamRed}) {
+		t.Fatalf("NewHitbox = %+v", h)
+	}
+	p := &Player{ID: 3, Team: TeamBlue}
+	p.State.X, p.State.Y = 100, 200
+	if got := p.Hitbox(); got != (Hitbox{ID: 3, X: 100, Y: 200, R: shared.PlayerRadius, Alive: true, Team: TeamBlue}) {
+		t.Fatalf("live player's Hitbox = %+v", got)
+	}
+	p.State.Dead = true
+	if p.Hitbox().Alive {
+		t.Fatal("a dead player's hitbox is alive")
+	}
+	// A shot through the centre of a NewHitbox hits it at one radius.
+	tr := TraceShot(&Map{}, 0, 0, 1, 0, 1000, []Hitbox{NewHitbox(1, 100, 0, true, TeamNone)}, 0)
+	if tr.Hit != 0 || math.Abs(tr.EndX-(100-shared.PlayerRadius)) > 1e-9 {
+		t.Fatalf("trace = %+v, want a hit at x=%v", tr, 100-shared.PlayerRadius)
+	}
+}

@@ -2,6 +2,8 @@ package game
 
 import (
 	"math"
+
+	"tickshot/shared"
 )
 
 // Hitbox is a player's hit volume at one moment: a circle in world units.
@@ -13,6 +15,16 @@ type Hitbox struct {
 	// Team is the player's team (bots leave teammates alone); sources that
 	// do not know it leave it TeamNone.
 	Team Team
+}
+
+// NewHitbox returns the hitbox of player id centred at (x, y) in world
+// units: a circle of shared.PlayerRadius, the body's radius, so that what a
+// shot hits is what moves. alive false makes it transparent to shots; team is
+// TeamNone where the source does not know it (only bots read it). The world,
+// the server's rewind, the bots and the client's predicted tracers all build
+// their hitboxes here.
+func NewHitbox(id uint16, x, y float64, alive bool, team Team) Hitbox {
+	return Hitbox{ID: id, X: x, Y: y, R: shared.PlayerRadius, Alive: alive, Team: team}
 }
 
 // TraceResult is the outcome of a hitscan trace.

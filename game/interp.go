@@ -10,6 +10,18 @@ type Sample struct {
 	Alive bool
 }
 
+// InterpPeriodMs returns the interpolation period in ms, Source's lerp_msec:
+// max(cl_interp, cl_interp_ratio / cl_updaterate), where interpMs is
+// cl_interp in ms, ratio is cl_interp_ratio in snapshot intervals and
+// updateRate is cl_updaterate in snapshots/s (below 1 counts as 1). The
+// client renders other players this far in the past and stamps it on every
+// usercmd; the server bounds the usercmd's claim by it. Callers round and
+// clamp (proto.MaxInterpMs) as their side needs. Source: Valve, "Source
+// Multiplayer Networking", Entity interpolation.
+func InterpPeriodMs(interpMs, ratio float64, updateRate int) float64 {
+	return math.Max(interpMs, ratio/float64(max(updateRate, 1))*1000)
+}
+
 // HistorySize is the number of samples a History keeps: at the maximum
 // update rate of 128/s that is a quarter second, at the default 20/s 1.6 s.
 const HistorySize = 32

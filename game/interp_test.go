@@ -244,3 +244,27 @@ func TestLerpAlive(t *testing.T) {
 		t.Errorf("Lerp(1) = %+v, want dead at 10, tick 12", s)
 	}
 }
+
+// InterpPeriodMs is max(cl_interp, cl_interp_ratio / cl_updaterate) in ms,
+// an update rate below 1 counting as 1.
+func TestInterpPeriodMs(t *testing.T) {
+	for _, c := range []struct {
+		interpMs, ratio float64
+		updateRate      int
+		want            float64
+	}{
+		{100, 2, 20, 100},  // defaults: 2/20 s = 100 ms, a tie
+		{0, 2, 20, 100},    // the ratio wins
+		{100, 1, 64, 100},  // cl_interp wins over 15.6 ms
+		{10, 2, 64, 31.25}, // two snapshot intervals at 64/s
+		{0, 0, 20, 0},      // nothing asked for
+		{0, 1, 0, 1000},    // a zero rate counts as 1/s
+		{250, 5, 128, 250}, // cl_interp wins
+		{0, 5, 10, 500},    // the ratio at the lowest rate
+		{0, 0.5, 128, 3.90625},
+	} {
+		if got := InterpPeriodMs(c.interpMs, c.ratio, c.updateRate); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("InterpPeriodMs(%v, %v, %d) = %v, want %v", c.interpMs, c.ratio, c.updateRate, got, c.want)
+		}
+	}
+}

@@ -47,6 +47,9 @@ func (p *Player) Protected(tick uint32) bool { return p.Alive() && tick < p.Prot
 // Alive reports whether the player is in the game.
 func (p *Player) Alive() bool { return !p.State.Dead }
 
+// Hitbox returns p's hitbox now (NewHitbox at p's position, with its team).
+func (p *Player) Hitbox() Hitbox { return NewHitbox(p.ID, p.State.X, p.State.Y, p.Alive(), p.Team) }
+
 // Damage takes amount hit points; it returns true when this kills the player,
 // who is then dead and scheduled to respawn at tick+RespawnDelay.
 func (p *Player) Damage(amount int, tick uint32, tickRate int) (killed bool) {

@@ -374,7 +374,7 @@ func (w *World) RunCommand(p *Player, cmd shared.UserCmd, lc HitboxSource) {
 func (w *World) PresentHitboxes() []Hitbox {
 	boxes := w.boxBuf[:0]
 	for _, o := range w.Players {
-		boxes = append(boxes, Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive(), Team: o.Team})
+		boxes = append(boxes, o.Hitbox())
 	}
 	w.boxBuf = boxes
 	return boxes
@@ -574,7 +574,7 @@ func (w *World) runBots() {
 	// A player under spawn protection is left alone: the bots see it as
 	// not there.
 	for _, o := range w.Players {
-		all = append(all, Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive() && !o.Protected(w.Tick), Team: o.Team})
+		all = append(all, NewHitbox(o.ID, o.State.X, o.State.Y, o.Alive() && !o.Protected(w.Tick), o.Team))
 	}
 	w.botBoxBuf = all
 	last := len(all) - 1

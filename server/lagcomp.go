@@ -147,8 +147,7 @@ type rewindInfo struct {
 // max(cl_interp, cl_interp_ratio / cl_updaterate), plus 1 ms of rounding,
 // at most net.MaxInterpMs.
 func (ss *session) maxLerpMs() float64 {
-	ratio := float64(ss.hello.InterpRatio) / float64(max(ss.rate.updateRate, 1)) * 1000
-	return math.Min(math.Max(float64(ss.hello.InterpMs), ratio)+1, proto.MaxInterpMs)
+	return math.Min(game.InterpPeriodMs(float64(ss.hello.InterpMs), float64(ss.hello.InterpRatio), ss.rate.updateRate)+1, proto.MaxInterpMs)
 }
 
 // rewindTick decides the tick to rewind to for cmd (Source's formula,
@@ -245,7 +244,7 @@ func (s *Server) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hitbo
 	maxExtrap := float64(MaxExtrapolateMs) * float64(s.cfg.TickRate) / 1000
 	boxes := s.boxBuf[:0]
 	for _, o := range s.w.Players {
-		b := game.Hitbox{ID: o.ID, X: o.State.X, Y: o.State.Y, R: shared.PlayerRadius, Alive: o.Alive()}
+		b := o.Hitbox()
 		if o.ID != ss.player.ID {
 			if v := ss.view.ents[o.ID]; v != nil && v.Hist.Len() > 0 {
 				smp, _, _ := v.Hist.At(info.Used, maxExtrap)

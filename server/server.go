@@ -96,8 +96,8 @@ const (
 	DefaultHostname   = "Tickshot server"
 	// MaxPlayersLimit is the most player slots a server may have.
 	MaxPlayersLimit = 256
-	MinTickRate     = 20
-	MaxTickRate     = 128
+	MinTickRate     = shared.MinTickRate // the sv_tickrate range (shared owns it)
+	MaxTickRate     = shared.MaxTickRate
 	// MaxMapCycle is the most maps Config.MapCycle holds.
 	MaxMapCycle = 64
 	// ShutdownReason is what clients are told when the server stops.

@@ -16,11 +16,20 @@ type Box struct {
 	MinX, MinY, MaxX, MaxY float64
 }
 
+// The tick-rate range, in ticks/s: sv_tickrate is refused outside it, a
+// client refuses a server (and a demo) that announces a rate outside it.
+// 128 is the most a usercmd's 8-bit timing and HistorySize's quarter second
+// were sized for; 20 keeps a tick at most 50 ms.
+const (
+	MinTickRate = 20
+	MaxTickRate = 128
+)
+
 // World is what RunCommand needs to know of the world: the tick rate and the
 // static walls. Walls are tested in slice order, which is part of the
 // deterministic contract.
 type World struct {
-	// TickRate is the server's tick rate in ticks/s (20..128).
+	// TickRate is the server's tick rate in ticks/s (MinTickRate..MaxTickRate).
 	TickRate int
 	// Walls are the solid boxes, including the arena's outer boundary.
 	Walls []Box

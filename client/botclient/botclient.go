@@ -143,7 +143,7 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 			ents := c.Rendered()
 			boxes := make([]game.Hitbox, 0, len(ents))
 			for _, e := range ents {
-				boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: 16, Alive: e.Alive, Team: game.Team(c.Team(e.ID))})
+				boxes = append(boxes, game.NewHitbox(e.ID, e.X, e.Y, e.Alive, game.Team(c.Team(e.ID))))
 				if p, ok := firstPos[e.ID]; !ok {
 					firstPos[e.ID] = game.Point{X: e.X, Y: e.Y}
 				} else if math.Hypot(p.X-e.X, p.Y-e.Y) > 50 {

@@ -239,8 +239,8 @@ func (rd *reader) header(h *Header) error {
 	if h.Protocol != proto.ProtocolVersion {
 		return rd.fail(10, fmt.Sprintf("recorded with protocol version %d, this game speaks %d", h.Protocol, proto.ProtocolVersion))
 	}
-	if h.TickRate < 20 || h.TickRate > 128 {
-		return rd.fail(12, fmt.Sprintf("tick rate %d outside 20..128", h.TickRate))
+	if h.TickRate < shared.MinTickRate || h.TickRate > shared.MaxTickRate {
+		return rd.fail(12, fmt.Sprintf("tick rate %d outside %d..%d", h.TickRate, shared.MinTickRate, shared.MaxTickRate))
 	}
 	if flags&^1 != 0 {
 		return rd.fail(24, fmt.Sprintf("unknown header flags 0x%02x", flags))
@@ -519,7 +519,7 @@ func decodeRecord(rec *Record, payload []byte, h *Header) error {
 		c.Predict, c.Interpolate, c.Smooth, c.NoDelta = flags&1 != 0, flags&2 != 0, flags&4 != 0, flags&8 != 0
 		c.Timeout = time.Duration(d.u32("cl_timeout")) * time.Millisecond
 		if d.err == nil && (!finite(c.InterpRatio) || c.InterpRatio < 0 || c.InterpRatio > 5 || c.InterpMs > proto.MaxInterpMs ||
-			c.UpdateRate > 128 || c.CmdRate > 128 || c.CmdBackup > 10 || c.ExtrapMs > 10000 || c.SmoothMs > 10000 || flags > 15) {
+			c.UpdateRate > shared.MaxTickRate || c.CmdRate > shared.MaxTickRate || c.CmdBackup > 10 || c.ExtrapMs > 10000 || c.SmoothMs > 10000 || flags > 15) {
 			d.fail("a setting out of range")
 		}
 		rec.Config = c

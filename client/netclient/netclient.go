@@ -249,9 +249,9 @@ func connect(ctx context.Context, dial Dialer, addr string, cfg Config) (*Client
 }
 
 func newClient(conn *proto.Conn, cfg Config, a *proto.Accept) (*Client, error) {
-	if a.TickRate < 20 || a.TickRate > 128 {
+	if a.TickRate < shared.MinTickRate || a.TickRate > shared.MaxTickRate {
 		conn.Close("bad tick rate")
-		return nil, fmt.Errorf("server announced tick rate %d outside 20..128", a.TickRate)
+		return nil, fmt.Errorf("server announced tick rate %d outside %d..%d", a.TickRate, shared.MinTickRate, shared.MaxTickRate)
 	}
 	m, err := game.LoadMap(a.Map)
 	if err != nil {
@@ -302,8 +302,7 @@ func (c *Client) InterpTicks() float64 {
 // InterpMs returns the interpolation period in whole ms (the usercmd's
 // lerp_msec): max(cl_interp, cl_interp_ratio / cl_updaterate), rounded.
 func (c *Client) InterpMs() float64 {
-	ratio := c.Cfg.InterpRatio / float64(max(c.Cfg.UpdateRate, 1)) * 1000
-	return math.Round(math.Min(math.Max(float64(c.Cfg.InterpMs), ratio), proto.MaxInterpMs))
+	return math.Round(math.Min(game.InterpPeriodMs(float64(c.Cfg.InterpMs), c.Cfg.InterpRatio, c.Cfg.UpdateRate), proto.MaxInterpMs))
 }
 
 // clockParts splits the clock into the usercmd's TickCount and TickFrac.

@@ -502,7 +502,7 @@ func (cl *client) play(ctx context.Context, addr string, cfg netclient.Config, d
 		c.FrameFunc(time.Now(), func() netclient.Input {
 			boxes = boxes[:0]
 			for _, e := range c.Rendered() {
-				boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: 16, Alive: e.Alive})
+				boxes = append(boxes, game.NewHitbox(e.ID, e.X, e.Y, e.Alive, game.TeamNone))
 			}
 			in := brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
 			return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons}
