@@ -112,7 +112,6 @@ type Game struct {
 	cvars    *cvar.Registry
 	cv       clientCvars // typed handles into cvars
 	binds    *binds
-	fx       effects
 	sound    *sounds
 	bridge   bridge
 	// rec is the demo being recorded (of recClient), demo the one being

@@ -190,7 +190,7 @@ func (s *demoScene) OnEnter(*SceneContext) {
 	s.g.disconnect("playing a demo")
 	s.g.demo = s
 	s.g.c = s.p.C
-	s.g.fx = effects{}
+	s.fx = effects{}
 }
 
 // OnLeave ends playback.
@@ -234,7 +234,7 @@ func (s *demoScene) seek(f func() error) {
 	s.adopt()
 	s.c.TakeEvents()
 	s.c.TakeEffects()
-	s.g.fx = effects{}
+	s.fx = effects{}
 	s.shown = s.p.T
 }
 
@@ -287,7 +287,7 @@ func (s *demoScene) Update(ctx *SceneContext) error {
 	}
 	s.handleEvents()
 	s.handleEffects()
-	g.fx.update(max(s.p.T-s.shown, 0))
+	s.fx.update(max(s.p.T-s.shown, 0))
 	s.shown = s.p.T
 	return nil
 }

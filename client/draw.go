@@ -88,18 +88,18 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	v := &p.frame
 	v.set(screen, g, c, p.aim)
 	p.arena.draw(v)
-	g.fx.drawWorld(v)
+	p.fx.drawWorld(v)
 	p.players.drawProjectiles(v)
-	g.fx.drawExplosions(v)
+	p.fx.drawExplosions(v)
 	// Spawn protection: the server's flag, until it has run this player's
 	// newest shot (its word arrives a round trip later).
 	protected := c.Server.Protected && p.fireCmd <= c.AckCmd()
-	p.players.draw(v, protected, g.fx.muzzle > 0)
+	p.players.draw(v, protected, p.fx.muzzle > 0)
 	c.MarkDrawn() // the next frame's commands claim this render time
-	p.hud.drawStatus(v, &g.fx, p.human, p.cursorX, p.cursorY)
+	p.hud.drawStatus(v, &p.fx, p.human, p.cursorX, p.cursorY)
 	p.feed.draw(v)
-	p.hud.drawCentre(v, p, &g.fx)
-	if p.held&KeyScores != 0 || (g.fx.bannerLeft > 0 && g.fx.banner != "New match") {
+	p.hud.drawCentre(v, p, &p.fx)
+	if p.held&KeyScores != 0 || (p.fx.bannerLeft > 0 && p.fx.banner != "New match") {
 		p.scores.draw(v)
 	}
 	p.pause.draw(v, p.addr)

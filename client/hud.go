@@ -144,7 +144,7 @@ func (h *hud) drawCentre(v *frameView, p *playScene, fx *effects) {
 	if fx.bannerLeft > 0 {
 		drawText(screen, fx.banner, 40, true, W/2, 24, 1, colTracerMe)
 	} else {
-		buf = v.g.drawTeamScore(screen, buf) // tdm: the team scores at the top (teams.go)
+		buf = drawTeamScore(v, buf) // tdm: the team scores at the top (teams.go)
 	}
 }
 
@@ -161,16 +161,16 @@ type hintLine struct{}
 // draw draws the hint while shown (Game.hintShown) for a living player at
 // the keys.
 func (hintLine) draw(v *frameView, human, help bool) {
-	if human && !v.c.Predicted().Dead && v.g.hintShown(help) {
+	if human && !v.c.Predicted().Dead && v.g.stats.hintShown(help) {
 		drawText(v.screen, controlsHint, 15, false, v.W/2, v.H-34, 1, colDim)
 	}
 }
 
 // hintShown reports whether the controls hint is on screen: until the
-// player has both moved and fired (a newcomer needs it longer than a few
-// seconds), and while F1 is held.
-func (g *Game) hintShown(help bool) bool {
-	return g.stats.moved < 64 || g.stats.shotsFired == 0 || help
+// player has both moved and fired in the window (a newcomer needs it
+// longer than a few seconds), and while F1 is held.
+func (s *windowStats) hintShown(help bool) bool {
+	return s.moved < 64 || s.shotsFired == 0 || help
 }
 
 // pauseScreen is the Esc screen over the game (which goes on): resume or

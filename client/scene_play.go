@@ -41,6 +41,10 @@ type playScene struct {
 	scores  scoreboard
 	pause   pauseScreen
 	hint    hintLine
+	// fx are the match's short-lived effects (tracers, impacts,
+	// explosions, markers, the banner), fed by the events and predicted
+	// shots of this game.
+	fx effects
 	// fireCmd is the newest command that fired (predicted): the server's
 	// spawn protection flag is stale until it has run that command.
 	fireCmd uint32
@@ -176,7 +180,7 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	}
 	p.handleEvents()
 	p.handleEffects()
-	g.fx.update(dt)
+	p.fx.update(dt)
 	p.feed.update(dt)
 	return nil
 }
@@ -189,31 +193,31 @@ func (p *playScene) handleEvents() {
 		switch e.Kind {
 		case proto.EvShot:
 			if e.A != c.ID && (e.X != e.X2 || e.Y != e.Y2) {
-				g.fx.addTracer(proto.FromFixed(e.X), proto.FromFixed(e.Y), proto.FromFixed(e.X2), proto.FromFixed(e.Y2), false)
+				p.fx.addTracer(proto.FromFixed(e.X), proto.FromFixed(e.Y), proto.FromFixed(e.X2), proto.FromFixed(e.Y2), false)
 			}
 		case proto.EvHit:
 			if e.A == c.ID {
-				g.fx.hitMarker = hitMarkerTime
+				p.fx.hitMarker = hitMarkerTime
 				g.sound.play(sndHit)
 				g.stats.hitsDealt++
 			}
 			if e.B == c.ID {
 				g.stats.hitsTaken++
-				g.fx.damageFlash = 1
+				p.fx.damageFlash = 1
 				g.sound.play(sndHurt)
 			}
-			g.fx.addImpact(proto.FromFixed(e.X2), proto.FromFixed(e.Y2))
+			p.fx.addImpact(proto.FromFixed(e.X2), proto.FromFixed(e.Y2))
 		case proto.EvKill:
 			p.feed.addKill(c.Name(e.A), c.Name(e.B), e.A == c.ID, e.B == c.ID)
 			if e.A == c.ID {
-				g.fx.killMarker = hitMarkerTime * 2
+				p.fx.killMarker = hitMarkerTime * 2
 				g.sound.play(sndKill)
 			}
 			if e.B == c.ID {
-				g.fx.killedBy = c.Name(e.A)
+				p.fx.killedBy = c.Name(e.A)
 			}
 		case proto.EvExplode:
-			g.fx.addExplosion(proto.FromFixed(e.X), proto.FromFixed(e.Y), float64(e.Value))
+			p.fx.addExplosion(proto.FromFixed(e.X), proto.FromFixed(e.Y), float64(e.Value))
 			g.sound.play(sndBoom)
 		case proto.EvImpact:
 			if e.A != c.ID {
@@ -232,29 +236,29 @@ func (p *playScene) handleEvents() {
 				g.stats.impactErrs = append(g.stats.impactErrs, d)
 				g.stats.impactRefd = append(g.stats.impactRefd, e.Value&game.ImpactRefused != 0)
 			}
-			g.fx.boxes = append(g.fx.boxes, b)
-			if len(g.fx.boxes) > 12 {
-				g.fx.boxes = g.fx.boxes[len(g.fx.boxes)-12:]
+			p.fx.boxes = append(p.fx.boxes, b)
+			if len(p.fx.boxes) > 12 {
+				p.fx.boxes = p.fx.boxes[len(p.fx.boxes)-12:]
 			}
 		case proto.EvMatchEnd:
-			g.fx.banner = "Draw"
+			p.fx.banner = "Draw"
 			if e.A != 0 {
-				g.fx.banner = e.Text + " wins the match"
+				p.fx.banner = e.Text + " wins the match"
 			}
 			if e.A == c.ID {
-				g.fx.banner = "You win the match!"
+				p.fx.banner = "You win the match!"
 			}
-			if b, ok := g.matchEndBanner(&e); ok {
-				g.fx.banner = b
+			if b, ok := matchEndBanner(c, &e); ok {
+				p.fx.banner = b
 			}
-			g.fx.bannerLeft = time.Duration(e.Value) * time.Second
+			p.fx.bannerLeft = time.Duration(e.Value) * time.Second
 		case proto.EvChangeLevel:
 			p.feed.addNotice("map changed to " + e.Text)
 		case proto.EvMatchStart:
-			g.fx.banner, g.fx.bannerLeft = "New match", 2*time.Second
-			g.fx.killedBy = ""
+			p.fx.banner, p.fx.bannerLeft = "New match", 2*time.Second
+			p.fx.killedBy = ""
 		case proto.EvJoin, proto.EvTeam:
-			if n := g.onTeamEvent(&e); n != "" {
+			if n := p.onTeamEvent(&e); n != "" {
 				p.feed.addNotice(n)
 			}
 		case proto.EvLeft:
@@ -275,7 +279,7 @@ func (p *playScene) handleEffects() {
 			p.fireCmd = c.CommandNumber()
 			sh := r.Shot
 			def := &shared.Weapons[sh.Weapon]
-			g.fx.muzzle = muzzleTime
+			p.fx.muzzle = muzzleTime
 			if def.Kind != shared.Hitscan {
 				// Projectiles are the server's: only the firing is predicted.
 				g.sound.play(sndLaunch)
@@ -287,8 +291,8 @@ func (p *playScene) handleEffects() {
 				boxes = append(boxes, game.NewHitbox(e.ID, e.X, e.Y, e.Alive && !passesThrough(c, e.ID), game.TeamNone))
 			}
 			tr := game.TraceShot(c.Map, sh.X, sh.Y, sh.DirX, sh.DirY, def.Range, boxes, c.ID)
-			g.fx.addTracer(sh.X, sh.Y, tr.EndX, tr.EndY, true)
-			g.fx.muzzle = muzzleTime
+			p.fx.addTracer(sh.X, sh.Y, tr.EndX, tr.EndY, true)
+			p.fx.muzzle = muzzleTime
 			g.sound.play(sndShot)
 		}
 		if r.ReloadStarted {

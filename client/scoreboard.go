@@ -50,8 +50,8 @@ func sortRows(rows []scoreRow) {
 
 // draw draws the scoreboard in the middle of the screen.
 func (sb *scoreboard) draw(v *frameView) {
-	g, c, screen := v.g, v.c, v.screen
-	if g.drawTeamScoreboard(screen) { // teams.go
+	c, screen := v.c, v.screen
+	if drawTeamScoreboard(screen, c, v.W) { // teams.go
 		return
 	}
 	sb.rows = sb.rows[:0]
@@ -74,7 +74,7 @@ func (sb *scoreboard) draw(v *frameView) {
 		}
 		drawScoreRow(screen, r, r.id == c.ID, x0, y, pw, col)
 	}
-	g.drawSpectatorRows(screen, x0, hy+26+28*float64(len(rows))+8, pw) // spectate.go
+	drawSpectatorRows(screen, c, x0, hy+26+28*float64(len(rows))+8, pw) // spectate.go
 }
 
 // drawScoreHeader draws a scoreboard's panel (pw x ph pixels at x0, y0),

@@ -88,11 +88,10 @@ func spectatorRowsHeight(c *netclient.Client) float64 {
 	return 34 + 28*float64(n)
 }
 
-// drawSpectatorRows draws the scoreboard's spectator section from y (the
-// panel at x0, pw wide): a heading, then each spectator with kills, deaths
-// and ping, as Source lists them under their own heading.
-func (g *Game) drawSpectatorRows(screen *ebiten.Image, x0, y, pw float64) {
-	c := g.c
+// drawSpectatorRows draws the scoreboard's spectator section of c's game
+// from y (the panel at x0, pw wide): a heading, then each spectator with
+// kills, deaths and ping, as Source lists them under their own heading.
+func drawSpectatorRows(screen *ebiten.Image, c *netclient.Client, x0, y, pw float64) {
 	if spectatorRowsHeight(c) == 0 {
 		return
 	}

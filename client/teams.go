@@ -71,10 +71,10 @@ func teamScores(c *netclient.Client) (red, blue int) {
 	return red, blue
 }
 
-// otherColour is the body colour of another player: its team's in team
-// deathmatch, the deathmatch colours otherwise.
-func (g *Game) otherColour(id uint16, bot bool) color.RGBA {
-	switch teamOf(g.c, id) {
+// otherColour is the body colour of another player of c's game: its
+// team's in team deathmatch, the deathmatch colours otherwise.
+func otherColour(c *netclient.Client, id uint16, bot bool) color.RGBA {
+	switch teamOf(c, id) {
 	case proto.TeamRed:
 		return pick(bot, colRedBot, colRed)
 	case proto.TeamBlue:
@@ -83,13 +83,13 @@ func (g *Game) otherColour(id uint16, bot bool) color.RGBA {
 	return pick(bot, colEnemyBot, colEnemy)
 }
 
-// selfColour is the local player's body colour: its team's, lighter, in
-// team deathmatch; colMe otherwise.
-func (g *Game) selfColour() color.RGBA {
-	if g.c == nil {
+// selfColour is the body colour of c's local player: its team's,
+// lighter, in team deathmatch; colMe otherwise.
+func selfColour(c *netclient.Client) color.RGBA {
+	if c == nil {
 		return colMe
 	}
-	switch teamOf(g.c, g.c.ID) {
+	switch teamOf(c, c.ID) {
 	case proto.TeamRed:
 		return colRedMe
 	case proto.TeamBlue:
@@ -127,8 +127,8 @@ func passesThrough(c *netclient.Client, id uint16) bool {
 // onTeamEvent applies EvJoin's and EvTeam's team to the scoreboard at once
 // (the next scoreboard, built after the event, agrees) and returns the
 // notice for the kill feed, "" for none.
-func (g *Game) onTeamEvent(e *proto.Event) string {
-	c := g.c
+func (p *playScene) onTeamEvent(e *proto.Event) string {
+	c := p.c
 	if e.Value < 0 || e.Value > int16(proto.MaxTeam) {
 		return "" // not a team (and not one by wrapping into a byte)
 	}
@@ -147,7 +147,7 @@ func (g *Game) onTeamEvent(e *proto.Event) string {
 		name, you = e.Text, false
 	}
 	if you {
-		g.fx.killedBy = "" // a change of team kills: nobody did it
+		p.fx.killedBy = "" // a change of team kills: nobody did it
 	}
 	switch {
 	case t == proto.TeamSpectator && you:
@@ -170,20 +170,20 @@ func (g *Game) onTeamEvent(e *proto.Event) string {
 	return fmt.Sprintf("%s joined the %s team", name, game.Team(t))
 }
 
-// matchEndBanner is the banner of a team match's end (EvMatchEnd with B
-// the winning team); ok is false for a deathmatch's.
-func (g *Game) matchEndBanner(e *proto.Event) (banner string, ok bool) {
-	if e.A != 0 || !teamPlay(g.c) {
+// matchEndBanner is the banner of a team match's end in c's game
+// (EvMatchEnd with B the winning team); ok is false for a deathmatch's.
+func matchEndBanner(c *netclient.Client, e *proto.Event) (banner string, ok bool) {
+	if e.A != 0 || !teamPlay(c) {
 		return "", false
 	}
-	red, blue := teamScores(g.c)
+	red, blue := teamScores(c)
 	switch uint8(e.B) {
 	case proto.TeamRed, proto.TeamBlue:
 		who := "Red"
 		if uint8(e.B) == proto.TeamBlue {
 			who = "Blue"
 		}
-		if uint8(e.B) == teamOf(g.c, g.c.ID) {
+		if uint8(e.B) == teamOf(c, c.ID) {
 			who = "Your team (" + who + ")"
 		}
 		return fmt.Sprintf("%s wins the match  %d : %d", who, max(red, blue), min(red, blue)), true
@@ -193,12 +193,12 @@ func (g *Game) matchEndBanner(e *proto.Event) (banner string, ok bool) {
 
 // drawTeamScore draws the two team scores at the top centre in team
 // deathmatch ("RED 12 : 9 BLUE"); buf is the HUD's reused text buffer.
-func (g *Game) drawTeamScore(screen *ebiten.Image, buf []byte) []byte {
-	if !teamPlay(g.c) {
+func drawTeamScore(v *frameView, buf []byte) []byte {
+	if !teamPlay(v.c) {
 		return buf
 	}
-	red, blue := teamScores(g.c)
-	W := float64(g.w)
+	red, blue := teamScores(v.c)
+	screen, W := v.screen, v.W
 	buf = appendInt(append(buf[:0], "RED  "...), red)
 	drawTextBytes(screen, buf, 22, true, W/2-14, 10, 2, colTeamText[proto.TeamRed])
 	drawText(screen, ":", 22, true, W/2, 10, 1, colText)
@@ -220,16 +220,14 @@ func joinTeam(c *netclient.Client, team string) string {
 	return ""
 }
 
-// drawTeamScoreboard draws the scoreboard of a team match: a section per
-// team, with its score and players by kills; false (nothing drawn) in
-// deathmatch.
-func (g *Game) drawTeamScoreboard(screen *ebiten.Image) bool {
-	c := g.c
+// drawTeamScoreboard draws the scoreboard of c's team match on a screen W
+// pixels wide: a section per team, with its score and players by kills;
+// false (nothing drawn) in deathmatch.
+func drawTeamScoreboard(screen *ebiten.Image, c *netclient.Client, W float64) bool {
 	if !teamPlay(c) {
 		return false
 	}
 	red, blue := teamScores(c)
-	W := float64(g.w)
 	players, spectators := 0, false
 	for _, s := range c.Scores {
 		switch s.Team {

@@ -26,6 +26,7 @@ func pixel(img *ebiten.Image, x, y float64) color.RGBA {
 func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	c := newFakeClient(t, fakeWorld{others: 4})
 	g := newDrawGame(c, testScreenW, testScreenH, 0)
+	p := g.scenes.Current().(*playScene)
 	// redText: how many pixels of the top centre's left half are the red
 	// team's text colour (the HUD's team score).
 	redText := 0
@@ -112,7 +113,7 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 		defer dst.Deallocate()
 		dst.Fill(colBG)
 		batch.use(dst)
-		if !g.drawTeamScoreboard(dst) {
+		if !drawTeamScoreboard(dst, c, testScreenW) {
 			t.Error("no team scoreboard with teams on the board")
 		}
 		batch.flush()
@@ -126,26 +127,26 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	})
 
 	// EvTeam: 3 moves to blue; you are moved by auto-balance; EvJoin of 9.
-	if n := g.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 3, Value: int16(proto.TeamBlue)}); teamOf(c, 3) != proto.TeamBlue || !strings.Contains(n, "joined the blue team") {
+	if n := p.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 3, Value: int16(proto.TeamBlue)}); teamOf(c, 3) != proto.TeamBlue || !strings.Contains(n, "joined the blue team") {
 		t.Errorf("EvTeam: player 3 on %d, notice %q", teamOf(c, 3), n)
 	}
-	if n := g.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: c.ID, Value: int16(proto.TeamBlue), Text: "auto-balance"}); n != "You were moved to the blue team (auto-balance)" {
+	if n := p.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: c.ID, Value: int16(proto.TeamBlue), Text: "auto-balance"}); n != "You were moved to the blue team (auto-balance)" {
 		t.Errorf("auto-balance notice %q", n)
 	}
-	if g.selfColour() != colBlueMe {
-		t.Errorf("after the move you are drawn %v, want %v", g.selfColour(), colBlueMe)
+	if selfColour(c) != colBlueMe {
+		t.Errorf("after the move you are drawn %v, want %v", selfColour(c), colBlueMe)
 	}
-	if n := g.onTeamEvent(&proto.Event{Kind: proto.EvJoin, A: 9, Value: int16(proto.TeamRed), Text: "late"}); teamOf(c, 9) != proto.TeamRed || n != "late joined the red team" {
+	if n := p.onTeamEvent(&proto.Event{Kind: proto.EvJoin, A: 9, Value: int16(proto.TeamRed), Text: "late"}); teamOf(c, 9) != proto.TeamRed || n != "late joined the red team" {
 		t.Errorf("EvJoin: player 9 on %d, notice %q", teamOf(c, 9), n)
 	}
 	// A team number out of range is no team, also where it would wrap to
 	// one in a byte (258 and -254 are 2, red, as uint8).
 	for _, v := range []int16{258, -254, 4, -1} {
-		if n := g.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 3, Value: v}); teamOf(c, 3) != proto.TeamBlue || n != "" {
+		if n := p.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 3, Value: v}); teamOf(c, 3) != proto.TeamBlue || n != "" {
 			t.Errorf("EvTeam with Value %d: player 3 on %d, notice %q; want blue as before and no notice", v, teamOf(c, 3), n)
 		}
 	}
-	if n := g.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 5, Value: int16(proto.TeamSpectator)}); teamOf(c, 5) != proto.TeamSpectator || n != "Player 5 is spectating" {
+	if n := p.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 5, Value: int16(proto.TeamSpectator)}); teamOf(c, 5) != proto.TeamSpectator || n != "Player 5 is spectating" {
 		t.Errorf("EvTeam spectator: player 5 on %d, notice %q", teamOf(c, 5), n)
 	}
 	if r, b := teamScores(c); r+b != wantRed+wantBlue-int(c.Scores[4].Kills) {
@@ -169,10 +170,10 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	}
 
 	// The match end names the team; yours says so.
-	if b, ok := g.matchEndBanner(&proto.Event{Kind: proto.EvMatchEnd, B: uint16(proto.TeamBlue), Text: "blue team"}); !ok || !strings.HasPrefix(b, "Your team (Blue) wins the match") {
+	if b, ok := matchEndBanner(c, &proto.Event{Kind: proto.EvMatchEnd, B: uint16(proto.TeamBlue), Text: "blue team"}); !ok || !strings.HasPrefix(b, "Your team (Blue) wins the match") {
 		t.Errorf("match end banner %q", b)
 	}
-	if b, _ := g.matchEndBanner(&proto.Event{Kind: proto.EvMatchEnd}); !strings.HasPrefix(b, "Draw") {
+	if b, _ := matchEndBanner(c, &proto.Event{Kind: proto.EvMatchEnd}); !strings.HasPrefix(b, "Draw") {
 		t.Errorf("draw banner %q", b)
 	}
 

@@ -124,7 +124,7 @@ func (playersLayer) draw(v *frameView, protected, muzzle bool) {
 			b.line(f32(x-8), f32(y+8), f32(x+8), f32(y-8), 3, colDim)
 			continue
 		}
-		drawPlayer(x, y, e.Angle, g.otherColour(e.ID, e.Bot)) // team colour in tdm (teams.go)
+		drawPlayer(x, y, e.Angle, otherColour(c, e.ID, e.Bot)) // team colour in tdm (teams.go)
 		if e.Protected {
 			b.ring(f32(x), f32(y), float32(shared.PlayerRadius)+6, 2, colShield)
 		}
@@ -157,7 +157,7 @@ func (playersLayer) draw(v *frameView, protected, muzzle bool) {
 	if st.Dead {
 		return
 	}
-	drawPlayer(px-cx, py-cy, v.aim, g.selfColour())
+	drawPlayer(px-cx, py-cy, v.aim, selfColour(c))
 	if protected {
 		b.ring(f32(px-cx), f32(py-cy), float32(shared.PlayerRadius)+6, 2, colShield)
 	}
