@@ -23,7 +23,7 @@ func TestEventBudget(t *testing.T) {
 
 	// A join the observer is sent before its player leaves.
 	s.addEvent(proto.Event{Kind: proto.EvJoin, A: 200, Text: "early"}, 0)
-	first := s.buildSnapshot(obs)
+	first := s.snap.selectFor(obs)
 	if len(first.Events) != 1 || first.Events[0].A != 200 {
 		t.Fatalf("first snapshot's events: %+v, want the join of 200", first.Events)
 	}
@@ -46,7 +46,7 @@ func TestEventBudget(t *testing.T) {
 	}
 	s.addEvent(proto.Event{Kind: proto.EvLeft, A: 200, Text: LeftReason}, 0)
 
-	snap := s.buildSnapshot(obs)
+	snap := s.snap.selectFor(obs)
 	var gotKills, notices int
 	var leftEarly bool
 	for _, e := range snap.Events {
@@ -84,7 +84,7 @@ func TestEventBudget(t *testing.T) {
 	for range 300 {
 		s.addEvent(proto.Event{Kind: proto.EvKill, A: 1, B: 2, Text: "a long enough reason to weigh"}, 0)
 	}
-	snap = s.buildSnapshot(obs)
+	snap = s.snap.selectFor(obs)
 	n := len(snap.Events)
 	if n == 0 || n >= 300 {
 		t.Fatalf("%d events carried of a flood of 300 kills", n)

@@ -29,8 +29,8 @@ func TestHostileTextCannotBreakOthersSnapshots(t *testing.T) {
 	s.removePlayer(p1.ID, strings.Repeat("a", 63)+"é")
 	s.removePlayer(p2.ID, "bye\x01\x7f\xff")
 	s.w.Tick++
-	snap := s.buildSnapshot(ss)
-	snap.Scores = s.scoreboard(nil)
+	snap := s.snap.selectFor(ss)
+	snap.Scores = s.snap.scoreboard(nil, s.sessions)
 	if _, err := proto.Decode(proto.MustEncode(snap)); err != nil {
 		t.Fatalf("a snapshot with hostile texts fails the client's check: %v", err)
 	}
@@ -48,7 +48,7 @@ func TestEventBacklogBounded(t *testing.T) {
 	}
 	p := s.newPlayer("late", false)
 	old := testSession(p, 0)
-	snap := s.buildSnapshot(old)
+	snap := s.snap.selectFor(old)
 	if len(snap.Events) > MaxEventsPerSnapshot {
 		t.Fatalf("%d events in one snapshot, limit %d", len(snap.Events), MaxEventsPerSnapshot)
 	}
@@ -58,7 +58,7 @@ func TestEventBacklogBounded(t *testing.T) {
 	// Admission starts the newcomer's acks at the current tick.
 	s.w.Tick += 10
 	fresh := testSession(p, s.w.Tick)
-	if n := len(s.buildSnapshot(fresh).Events); n != 0 {
+	if n := len(s.snap.selectFor(fresh).Events); n != 0 {
 		t.Fatalf("a newcomer got %d old events", n)
 	}
 }

@@ -14,8 +14,8 @@ import (
 // ss now, and decodes it as the client would (the bytes on the wire).
 func sendTo(t *testing.T, s *Server, ss *session) (*proto.Snapshot, []proto.EntityState) {
 	t.Helper()
-	s.buildFrame()
-	m, err := proto.Decode(s.writeSnapshot(ss, time.Now())) // no ack yet: a full frame
+	s.snap.buildFrame()
+	m, err := proto.Decode(s.snap.write(ss, s.sessions, time.Now())) // no ack yet: a full frame
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,19 +122,19 @@ func TestLeanScoreboard(t *testing.T) {
 		}
 		return m
 	}
-	first := names(ss.leanScores(s.scoreboard(nil)))
+	first := names(ss.leanScores(s.snap.scoreboard(nil, s.sessions)))
 	if first[me.ID] != "me" || first[other.ID] != "other" {
 		t.Fatalf("first scoreboard names %v", first)
 	}
 	// A snapshot carrying "other" reached the client.
 	ss.view.learn(&sentSnap{names: []sentName{{other.ID, "other"}}})
-	second := names(ss.leanScores(s.scoreboard(nil)))
+	second := names(ss.leanScores(s.snap.scoreboard(nil, s.sessions)))
 	if second[other.ID] != "" || second[me.ID] != "me" {
 		t.Errorf("after the client got \"other\": names %v, want other's omitted and me's still sent", second)
 	}
 	// The id now belongs to someone else: the name is sent again.
 	other.Name = "newcomer"
-	if third := names(ss.leanScores(s.scoreboard(nil))); third[other.ID] != "newcomer" {
+	if third := names(ss.leanScores(s.snap.scoreboard(nil, s.sessions))); third[other.ID] != "newcomer" {
 		t.Errorf("a new name behind a known id was omitted: %v", third)
 	}
 }
@@ -156,8 +156,8 @@ func TestRewindAfterLeavingAndReenteringView(t *testing.T) {
 		s.Step(now)
 		target.State.X, target.State.Y = x, y
 		if s.w.Tick%3 == 0 { // a snapshot the client received and acked
-			s.buildFrame()
-			snap := s.buildSnapshot(ss)
+			s.snap.buildFrame()
+			snap := s.snap.selectFor(ss)
 			s.applyToView(ss, &sentSnap{seq: s.w.Tick, tick: s.w.Tick, ents: append([]proto.EntityState(nil), snap.Entities...)})
 		}
 	}

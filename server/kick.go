@@ -49,7 +49,7 @@ func (s *Server) kickCommand(cmd, line string) string {
 	if p == nil {
 		return fmt.Sprintf("%s: no player %q", cmd, arg)
 	}
-	ss := s.sessionOf(p.ID)
+	ss := sessionOf(s.sessions, p.ID)
 	if ss == nil {
 		return fmt.Sprintf("%s: %s is a bot (their number is --bots)", cmd, p.Name)
 	}

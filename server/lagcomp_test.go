@@ -56,8 +56,8 @@ func lcRun(s *Server, now *time.Time, n int, ss *session, snapshotEvery int) {
 		*now = now.Add(dt)
 		s.Step(*now)
 		if ss != nil && s.w.Tick%uint32(snapshotEvery) == 0 {
-			s.buildFrame()
-			snap := s.buildSnapshot(ss)
+			s.snap.buildFrame()
+			snap := s.snap.selectFor(ss)
 			s.applyToView(ss, &sentSnap{seq: s.w.Tick, tick: s.w.Tick, ents: snap.Entities})
 		}
 	}

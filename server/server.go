@@ -189,15 +189,10 @@ type Server struct {
 	lastTickAt  time.Time
 	budgetTicks int
 	tickStats   tickStats
-	lagStats    LagCompStatus           // lag-compensated shots since start
-	snapStats   SnapshotStatus          // snapshots sent since start
-	frame       []proto.EntityState     // this tick's players, quantized (buildFrame)
-	projFrame   []proto.ProjectileState // this tick's projectiles (buildFrame)
-	scoreBuf    []proto.ScoreEntry      // this tick's scoreboard, when one is due
-	scoresBuilt bool                    // scoreBuf is this tick's
-	enc         proto.Encoder           // writes every snapshot (tick goroutine)
-	rcon        rconGuard               // wrong rcon passwords per address (rcon.go)
-	metrics     *metrics                // GET /metrics (metrics.go)
+	lagStats    LagCompStatus  // lag-compensated shots since start
+	snap        snapshotWriter // writes every client's snapshot (snapshot.go)
+	rcon        rconGuard      // wrong rcon passwords per address (rcon.go)
+	metrics     *metrics       // GET /metrics (metrics.go)
 	// pendingMap is the map changelevel asked for, loaded at the next
 	// tick's start (changelevel.go); nil: none.
 	pendingMap *game.Map
@@ -247,6 +242,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.w = game.NewWorld(m, cfg.TickRate, cfg.Seed, s.rules())
 	s.rewinder.s = s
+	s.snap = newSnapshotWriter(s.w, &s.events, &s.tickStats)
 	for i := 0; i < cfg.Bots; i++ {
 		s.addBot()
 	}
@@ -458,7 +454,7 @@ func (s *Server) runTick(now time.Time) {
 	s.recordLag()
 	s.takeWorldEvents()
 	s.events.trim(s.w.Tick)
-	s.sendSnapshots(now)
+	s.snap.send(s.sessions, now) // snapshot.go
 	d := time.Since(t0)
 	s.tickStats.add(d)
 	s.metrics.tick.Observe(d.Seconds())
@@ -524,7 +520,7 @@ func (s *Server) takeWorldEvents() {
 			}
 		case game.EvTeam:
 			if e.Text != "" {
-				if ss := s.sessionOf(e.A); ss != nil {
+				if ss := sessionOf(s.sessions, e.A); ss != nil {
 					s.print(ss, fmt.Sprintf("you were moved to the %s team (%s)", game.Team(e.Value), e.Text))
 				}
 			}

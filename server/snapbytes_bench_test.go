@@ -30,8 +30,8 @@ func BenchmarkSnapshotBytes(b *testing.B) {
 					if s.w.Tick%3 != 0 {
 						continue
 					}
-					s.buildFrame()
-					wire := s.writeSnapshot(ss, now)
+					s.snap.buildFrame()
+					wire := s.snap.write(ss, s.sessions, now)
 					snap := &ss.out.snap
 					ss.acks.ack(snap.Seq, 0, now, func(*sentSnap) {})
 					total += float64(len(wire))

@@ -1,14 +1,11 @@
 package server
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 
 	"tickshot/game"
 	"tickshot/net/proto"
-	"tickshot/shared"
 )
 
 // Spectators (issue 10): a session whose player has no body in the world
@@ -103,33 +100,4 @@ func (s *Server) joinGame(ss *session, want game.Team) {
 	}
 	ss.spectator = false
 	s.log.Info("spectator joined the game", "name", p.Name, "id", p.ID)
-}
-
-// selfState is the Self of a snapshot to ss: its player's state, or for a
-// spectator the zero state with Dead and Spectator set.
-func (s *Server) selfState(ss *session) proto.SelfState {
-	if ss.spectator {
-		self := proto.MakeSelf(shared.PlayerState{Dead: true}, 0, 0, false, ss.out.snap.Self.Ammo)
-		self.Spectator = true
-		return self
-	}
-	p := ss.player
-	return proto.MakeSelf(p.State, p.Health, p.Teleport, p.Protected(s.w.Tick), ss.out.snap.Self.Ammo)
-}
-
-// spectatorRows adds the spectators to a scoreboard (Team
-// proto.TeamSpectator), keeping the rows sorted by id.
-func (s *Server) spectatorRows(rows []proto.ScoreEntry) []proto.ScoreEntry {
-	if len(s.w.Spectators) == 0 {
-		return rows
-	}
-	for _, p := range s.w.Spectators {
-		row := proto.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Team: proto.TeamSpectator}
-		if ss := s.sessionOf(p.ID); ss != nil && ss.acks.rttMs > 0 {
-			row.PingMs = uint16(ss.acks.rttMs)
-		}
-		rows = append(rows, row)
-	}
-	slices.SortFunc(rows, func(a, b proto.ScoreEntry) int { return cmp.Compare(a.ID, b.ID) })
-	return rows
 }

@@ -142,7 +142,7 @@ func (t *tickStats) summary() TickTimeStatus {
 
 func (s *Server) publishStatus() {
 	st := Status{
-		Name: s.cfg.Hostname, Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.w.Tick, Snapshots: s.snapStats, LagComp: s.lagStats,
+		Name: s.cfg.Hostname, Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.w.Tick, Snapshots: s.snap.stats, LagComp: s.lagStats,
 		UptimeSec:  math.Round(time.Since(s.start).Seconds()*10) / 10,
 		MaxPlayers: s.cfg.MaxPlayers, Protocol: proto.ProtocolVersion, Password: s.cfg.Password != "", TickTimeUs: s.tickStats.summary(),
 		Players:    make([]PlayerStatus, 0, len(s.w.Players)),
@@ -150,7 +150,7 @@ func (s *Server) publishStatus() {
 	}
 	for _, p := range s.w.Players {
 		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths, Bot: p.Bot, Alive: p.Alive()}
-		if ss := s.sessionOf(p.ID); ss != nil && ss.acks.rttMs > 0 {
+		if ss := sessionOf(s.sessions, p.ID); ss != nil && ss.acks.rttMs > 0 {
 			ps.PingMs = int(math.Round(ss.acks.rttMs))
 		}
 		st.Players = append(st.Players, ps)
@@ -160,7 +160,7 @@ func (s *Server) publishStatus() {
 	st.SpectatorList = make([]PlayerStatus, 0, len(s.w.Spectators))
 	for _, p := range s.w.Spectators {
 		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths}
-		if ss := s.sessionOf(p.ID); ss != nil && ss.acks.rttMs > 0 {
+		if ss := sessionOf(s.sessions, p.ID); ss != nil && ss.acks.rttMs > 0 {
 			ps.PingMs = int(math.Round(ss.acks.rttMs))
 		}
 		st.SpectatorList = append(st.SpectatorList, ps)
@@ -183,17 +183,4 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(s.CurrentStatus())
-}
-
-// countSnapshot adds one sent snapshot of n bytes to the counters.
-func (s *Server) countSnapshot(snap *proto.Snapshot, n int) {
-	st := &s.snapStats
-	if snap.Baseline == 0 {
-		st.Full++
-		st.FullBytes += uint64(n)
-	} else {
-		st.Delta++
-		st.DeltaBytes += uint64(n)
-	}
-	st.MaxBytes = max(st.MaxBytes, n)
 }

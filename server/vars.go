@@ -131,7 +131,7 @@ func (s *Server) exec(line string) string {
 		fmt.Fprintf(&b, "map %s, tick %d at %d/s, tick time %.0f us", s.m.Name, s.w.Tick, s.cfg.TickRate, s.tickStats.meanUs())
 		for _, p := range s.w.Players {
 			ping := "BOT"
-			if ss := s.sessionOf(p.ID); ss != nil {
+			if ss := sessionOf(s.sessions, p.ID); ss != nil {
 				ping = fmt.Sprintf("%.0f ms, rate %d, updaterate %d, cmdrate %d", math.Max(ss.acks.rttMs, 0), ss.rate.bytesPerSec, ss.rate.updateRate, ss.rate.cmdRate)
 			}
 			team := ""

@@ -1,0 +1,279 @@
+package server
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"tickshot/game"
+	"tickshot/net/proto"
+	"tickshot/shared"
+)
+
+// Snapshots, one client at a time, as ioquake3's sv_snapshot.c writes
+// them: once a tick the world is quantized into a frame (buildFrame,
+// SV_BuildClientSnapshot's entity pass); then for each client whose
+// update interval is due the writer selects what that client may see
+// (selectFor: interest management, the events from the eventQueue), adds
+// the scoreboard when one is due, records the snapshot in the client's
+// ring (ackState), writes the entities as a delta against the client's
+// acknowledged baseline (encodeEntities) and encodes the whole (write,
+// SV_WriteSnapshotToClient); send hands the bytes to the transport.
+
+// snapshotWriter owns what every snapshot of one tick is written from:
+// the world frame and projectile frame (quantized once a tick), the
+// scoreboard (built once a tick when one is due), the encoder, and the
+// counts of snapshots sent. Per-client storage (the sent ring, reused
+// buffers) stays in the session. The tick goroutine owns it.
+type snapshotWriter struct {
+	w        *game.World
+	tickRate int
+	events   *eventQueue // the events snapshots carry (events.go)
+	ticks    *tickStats  // tick processing times, for TickTimeUs and TickStdUs
+
+	frame       []proto.EntityState     // this tick's players, quantized (buildFrame)
+	projFrame   []proto.ProjectileState // this tick's projectiles (buildFrame)
+	scoreBuf    []proto.ScoreEntry      // this tick's scoreboard, when one is due
+	scoresBuilt bool                    // scoreBuf is this tick's
+	enc         proto.Encoder           // writes every snapshot
+	stats       SnapshotStatus          // snapshots sent since start (/status)
+}
+
+// newSnapshotWriter is the writer of world w's snapshots, with its events
+// from q and its tick times from ticks.
+func newSnapshotWriter(w *game.World, q *eventQueue, ticks *tickStats) snapshotWriter {
+	return snapshotWriter{w: w, tickRate: w.TickRate, events: q, ticks: ticks}
+}
+
+// send writes a snapshot to every client of sessions whose update
+// interval is due, at time now, and hands it to the client's transport.
+func (sw *snapshotWriter) send(sessions []*session, now time.Time) {
+	if sw.w.ScoresDirty {
+		for _, ss := range sessions {
+			ss.scoresDue = true
+		}
+		sw.w.ScoresDirty = false
+	}
+	framed := false // sw.frame is built at the first snapshot due this tick
+	sw.scoresBuilt = false
+	for _, ss := range sessions {
+		if !ss.rate.due(sw.tickRate) {
+			continue
+		}
+		if !framed {
+			sw.buildFrame()
+			framed = true
+		}
+		b := sw.write(ss, sessions, now)
+		ss.rate.sent(len(b))
+		// The transport owns what it is given: the reused encoding is copied.
+		ss.conn.SendRaw(append([]byte(nil), b...)) // a full queue drops it: the client sees a lost snapshot
+	}
+}
+
+// buildFrame quantizes every player once per tick into sw.frame, sorted
+// by ID: the world frame that each client's snapshot selects from
+// (ioquake3 builds its snapshot entities once, SV_BuildClientSnapshot, and
+// writes them per client).
+func (sw *snapshotWriter) buildFrame() {
+	sw.frame = sw.frame[:0]
+	sw.projFrame = sw.projFrame[:0]
+	for _, pr := range sw.w.Projectiles {
+		sw.projFrame = append(sw.projFrame, proto.ProjectileState{ID: pr.ID, Owner: pr.Owner, Weapon: pr.Weapon,
+			X: proto.ToFixed(pr.X), Y: proto.ToFixed(pr.Y), VX: proto.ToFixed(pr.VX), VY: proto.ToFixed(pr.VY)})
+	}
+	for _, o := range sw.w.Players {
+		var flags uint8
+		if o.Alive() {
+			flags |= proto.FlagAlive
+		}
+		if o.Bot {
+			flags |= proto.FlagBot
+		}
+		if o.Protected(sw.w.Tick) {
+			flags |= proto.FlagProtected
+		}
+		sw.frame = append(sw.frame, proto.EntityState{
+			ID: o.ID, X: proto.ToFixed(o.State.X), Y: proto.ToFixed(o.State.Y),
+			Angle: proto.AngleToWire(o.Angle), Health: uint8(o.Health), Flags: flags, Teleport: o.Teleport,
+		})
+	}
+}
+
+// write builds the snapshot due to ss from this tick's frame,
+// records it in the session's ring (for acks, baselines and the view),
+// and encodes it: build, select, delta, encode (ioquake3's
+// SV_BuildClientSnapshot then SV_WriteSnapshotToClient). The bytes are
+// the session's reused buffer, valid until its next snapshot; nothing
+// here allocates in the steady state (BenchmarkSnapshotPipeline).
+// sessions are every client, for the scoreboard's pings.
+func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time) []byte {
+	snap := sw.selectFor(ss)
+	snap.Choke = ss.rate.takeChokes()
+	// The scoreboard: once a second when it changed (the kill feed says
+	// who killed whom at once), else every 2 s for the pings.
+	tick := sw.w.Tick
+	since := tick - ss.lastScor
+	scoreSent := false
+	if (ss.scoresDue && since >= uint32(sw.tickRate)) || since >= 2*uint32(sw.tickRate) {
+		if !sw.scoresBuilt {
+			sw.scoreBuf = sw.scoreboard(sw.scoreBuf[:0], sessions)
+			sw.scoresBuilt = true
+		}
+		snap.Scores = ss.leanScores(sw.scoreBuf)
+		ss.lastScor = tick
+		ss.scoresDue = false
+		scoreSent = true
+	}
+	rec := ss.acks.record(tick, now)
+	snap.Seq, rec.evDone = rec.seq, ss.out.evDone
+	if n := len(snap.Events); n > 0 {
+		ss.evSentMax = max(ss.evSentMax, snap.Events[n-1].ID)
+	}
+	rec.ents = append(rec.ents, snap.Entities...)
+	if scoreSent {
+		for _, r := range snap.Scores {
+			if r.Name != "" {
+				rec.names = append(rec.names, sentName{r.ID, r.Name})
+			}
+		}
+	}
+	encodeEntities(ss, snap)
+	ss.out.evWire = proto.AppendEvents(ss.out.evWire[:0], snap.Tick, snap.Events)
+	snap.EventData = nil
+	if len(ss.out.evWire) > 0 {
+		snap.EventData = ss.out.evWire
+	}
+	ss.out.wire = sw.enc.Append(ss.out.wire[:0], snap)
+	sw.count(snap, len(ss.out.wire))
+	return ss.out.wire
+}
+
+// selectFor selects what one client receives from the tick's frame
+// (interest management): the other players and projectiles inside its
+// view (game.ViewRect: the most the client can show, plus a margin); the
+// events about it, the kill feed and joins always, shots, hits and
+// explosions only where it can see them. A player behind the camera's edge
+// is not on the wire (the anti-maphack rule).
+func (sw *snapshotWriter) selectFor(ss *session) *proto.Snapshot {
+	p := ss.player
+	view := game.ViewRect(sw.w.Map, p.State.X, p.State.Y)
+	if ss.spectator {
+		view = everywhere // a spectator's camera goes anywhere: nothing is culled
+	}
+	snap := &ss.out.snap
+	*snap = proto.Snapshot{
+		Tick:       sw.w.Tick,
+		AckCmd:     ss.cmds.lastCmd,
+		Self:       sw.self(ss),
+		TickTimeUs: uint32(sw.ticks.meanUs()),
+		TickStdUs:  uint32(sw.ticks.stdUs()),
+		PingVarMs:  uint16(math.Min(ss.acks.rttVar, 65535)),
+		CmdLoss:    uint8(math.Round(ss.cmds.seq.LossPct())),
+		PingMs:     uint16(math.Max(ss.acks.rttMs, 0)),
+		Entities:   ss.out.entBuf[:0],
+		// Reused storage; nil (msgpack nil) when there is none.
+		Projectiles: ss.out.projBuf[:0:cap(ss.out.projBuf)],
+		Events:      ss.out.evBuf[:0:cap(ss.out.evBuf)],
+	}
+	for _, pr := range sw.projFrame {
+		if view.Contains(proto.FromFixed(pr.X), proto.FromFixed(pr.Y)) {
+			snap.Projectiles = append(snap.Projectiles, pr)
+		}
+	}
+	ss.out.projBuf = snap.Projectiles
+	if len(snap.Projectiles) == 0 {
+		snap.Projectiles = nil
+	}
+	for _, e := range sw.frame {
+		if e.ID != p.ID && view.Contains(proto.FromFixed(e.X), proto.FromFixed(e.Y)) {
+			snap.Entities = append(snap.Entities, e)
+		}
+	}
+	ss.out.entBuf = snap.Entities
+	// Events not yet acknowledged (resent until they are), within the
+	// client's event budget (events.go).
+	snap.Events = sw.events.pick(ss, sw.w.Tick, view, snap.Events)
+	ss.out.evBuf = snap.Events
+	if len(snap.Events) == 0 {
+		snap.Events = nil
+	}
+	return snap
+}
+
+// self is the Self of a snapshot to ss: its player's state, or for a
+// spectator the zero state with Dead and Spectator set.
+func (sw *snapshotWriter) self(ss *session) proto.SelfState {
+	if ss.spectator {
+		self := proto.MakeSelf(shared.PlayerState{Dead: true}, 0, 0, false, ss.out.snap.Self.Ammo)
+		self.Spectator = true
+		return self
+	}
+	p := ss.player
+	return proto.MakeSelf(p.State, p.Health, p.Teleport, p.Protected(sw.w.Tick), ss.out.snap.Self.Ammo)
+}
+
+// encodeEntities writes the snapshot's entity frame as a delta against
+// the newest snapshot the client acknowledged (Quake 3's
+// SV_WriteSnapshotToClient against frames[deltaMessage & PACKET_MASK]), or
+// against nothing (a full snapshot) when there is no acked baseline the
+// client still holds (a new client, lost acks, or a baseline more than
+// proto.FrameRingSize snapshots old) or when the client asked for full
+// snapshots (cl_nodelta).
+func encodeEntities(ss *session, snap *proto.Snapshot) {
+	var base []proto.EntityState
+	snap.Baseline = 0
+	if b := ss.acks.baseline(snap.Seq); b != nil && !ss.hello.NoDelta {
+		base, snap.Baseline = b.ents, b.seq
+	}
+	ss.out.deltaBuf = proto.AppendEntityDelta(ss.out.deltaBuf[:0], base, snap.Entities)
+	snap.EntityDelta = ss.out.deltaBuf
+}
+
+// scoreboard appends every player's row to rows, then the spectators'
+// (Team proto.TeamSpectator), sorted by id; sessions give the pings.
+func (sw *snapshotWriter) scoreboard(rows []proto.ScoreEntry, sessions []*session) []proto.ScoreEntry {
+	for _, p := range sw.w.Players {
+		row := proto.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Bot: p.Bot, Team: uint8(p.Team)}
+		if ss := sessionOf(sessions, p.ID); ss != nil && ss.acks.rttMs > 0 {
+			row.PingMs = uint16(ss.acks.rttMs)
+		}
+		rows = append(rows, row)
+	}
+	if len(sw.w.Spectators) == 0 {
+		return rows
+	}
+	for _, p := range sw.w.Spectators {
+		row := proto.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Team: proto.TeamSpectator}
+		if ss := sessionOf(sessions, p.ID); ss != nil && ss.acks.rttMs > 0 {
+			row.PingMs = uint16(ss.acks.rttMs)
+		}
+		rows = append(rows, row)
+	}
+	slices.SortFunc(rows, func(a, b proto.ScoreEntry) int { return cmp.Compare(a.ID, b.ID) })
+	return rows
+}
+
+// count adds one sent snapshot of n bytes to the counters.
+func (sw *snapshotWriter) count(snap *proto.Snapshot, n int) {
+	st := &sw.stats
+	if snap.Baseline == 0 {
+		st.Full++
+		st.FullBytes += uint64(n)
+	} else {
+		st.Delta++
+		st.DeltaBytes += uint64(n)
+	}
+	st.MaxBytes = max(st.MaxBytes, n)
+}
+
+// sessionOf returns the session of player id among sessions, or nil (a bot).
+func sessionOf(sessions []*session, id uint16) *session {
+	for _, ss := range sessions {
+		if ss.player.ID == id {
+			return ss
+		}
+	}
+	return nil
+}
