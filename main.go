@@ -1,12 +1,13 @@
 //go:build !js
 
 // Command tickshot is a 2D top-down multiplayer shooter with Half-Life/Source
-// style netcode. Subcommands (internal/cli.Commands): play (default),
-// server, connect, bot, hitreg, loadtest, healthcheck, help. Run
+// style netcode. Its subcommands are the rows of internal/cli.Commands
+// (menu by default, play, server, connect, playdemo, bot, servers, hitreg,
+// loadtest, healthcheck, help), each run by its function in runners. Run
 // `tickshot help` for usage. Built with -tags headless it is
-// tickshot-server, without the game window (main_headless.go); a value out
-// of range or a stray argument exits with status 2 and a message naming
-// the flag.
+// tickshot-server, without the game window and the subcommands that need it
+// (main_window.go); a value out of range or a stray argument exits with
+// status 2 and a message naming the flag.
 package main
 
 import (
@@ -17,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math"
 	"net"
 	"os"
@@ -48,69 +50,74 @@ func main() {
 // prog is the program's name in the help (tickshot, tickshot-server).
 var prog = cli.Prog(os.Args[0])
 
-// usage is the top-level help: every subcommand with one line.
-func usage() string { return cli.Usage(prog, hasWindow) }
+// usage is the top-level help: every subcommand this build runs, with one line.
+func usage() string { return cli.Usage(prog, hasWindow()) }
+
+// runFunc runs one subcommand: args are those after its name; it returns
+// the exit status: 0 done, 1 failed, 2 a mistake on the command line.
+type runFunc func(args []string, stdout, stderr io.Writer) int
+
+// runners gives the function of every row of the command table
+// (cli.Commands) that this build runs: those without a window here, the
+// Window rows in main_window.go, which only the build with the window
+// compiles. TestRunnersMatchCommandTable holds the two tables together.
+var runners = map[string]runFunc{}
+
+func init() {
+	maps.Copy(runners, map[string]runFunc{
+		"server":      cmdServer,
+		"bot":         cmdBot,
+		"servers":     cmdServers,
+		"hitreg":      cmdHitreg,
+		"loadtest":    cmdLoadtest,
+		"healthcheck": cmdHealthcheck, // main_healthcheck.go
+		"help":        cmdHelp,
+	})
+}
+
+// hasWindow reports whether this build runs the subcommands that need the
+// game window (main_window.go; not tickshot-server, -tags headless).
+func hasWindow() bool {
+	for _, c := range cli.Commands {
+		if _, ok := runners[c.Name]; c.Window && !ok {
+			return false
+		}
+	}
+	return true
+}
 
 // run runs the command line args (without the program name) and returns
 // the exit status: 0 done, 1 failed, 2 a mistake on the command line.
 func run(args []string, stdout, stderr io.Writer) int {
-	cmd := "play"
-	if len(args) == 0 {
-		cmd = "menu" // the window's main menu (the headless build: as play)
+	name, rest := cli.Split(args)
+	if r, ok := runners[name]; ok {
+		return r(rest, stdout, stderr)
 	}
-	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelpFlag(args[0])) {
-		cmd, args = args[0], args[1:]
-	}
-	switch cmd {
-	case "play":
-		return cmdPlay(args, stderr)
-	case "menu":
-		return cmdMenu(args, stderr)
-	case "server":
-		return cmdServer(args, stderr)
-	case "connect":
-		return cmdConnect(args, stderr)
-	case "playdemo":
-		return cmdPlaydemo(args, stderr)
-	case "bot":
-		return cmdBot(args, stdout, stderr)
-	case "hitreg":
-		return cmdHitreg(args, stdout, stderr)
-	case "loadtest":
-		return cmdLoadtest(args, stdout, stderr)
-	case "servers":
-		return cmdServers(args, stdout, stderr)
-	case "healthcheck":
-		return cmdHealthcheck(args, stdout, stderr)
-	case "help", "-h", "-help", "--help":
-		if len(args) > 1 {
-			fmt.Fprintf(stderr, "%s help: one command at a time, got %q\n", prog, strings.Join(args, " "))
-			return 2
-		}
-		if len(args) == 1 {
-			if !isCommand(args[0]) {
-				fmt.Fprintf(stderr, "%s help: unknown command %q\n\n%s", prog, args[0], usage())
-				return 2
-			}
-			return run([]string{args[0], "--help"}, stdout, stderr)
-		}
-		fmt.Fprint(stdout, usage())
-		return 0
-	default:
-		fmt.Fprintf(stderr, "%s: unknown command %q\n\n%s", prog, cmd, usage())
+	if c, ok := cli.Lookup(name); ok && c.Window {
+		fmt.Fprintf(stderr, "%s %s: needs the game window, which this dedicated-server build (-tags headless) does not have: "+
+			"run it with tickshot, the build with the window (make build); %s --help lists what this build runs\n", prog, name, prog)
 		return 2
 	}
+	fmt.Fprintf(stderr, "%s: unknown command %q\n\n%s", prog, name, usage())
+	return 2
 }
 
-func isHelpFlag(a string) bool { return a == "-h" || a == "-help" || a == "--help" }
-
-func isCommand(name string) bool {
-	for _, c := range cli.Commands {
-		if c.Name == name {
-			return true
-		}
+// cmdHelp prints the top-level help, or with one argument that command's
+// flags (as COMMAND --help).
+func cmdHelp(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 1 {
+		fmt.Fprintf(stderr, "%s help: one command at a time, got %q\n", prog, strings.Join(args, " "))
+		return 2
 	}
-	return false
+	if len(args) == 1 {
+		if _, ok := cli.Lookup(args[0]); !ok {
+			fmt.Fprintf(stderr, "%s help: unknown command %q\n\n%s", prog, args[0], usage())
+			return 2
+		}
+		return run([]string{args[0], "--help"}, stdout, stderr)
+	}
+	fmt.Fprint(stdout, usage())
+	return 0
 }
 
 // newFlags makes a FlagSet whose --help prints a synopsis and the flags.
@@ -433,7 +440,7 @@ func (f serverFlags) withConfigFile(fs *flag.FlagSet, cfg server.Config) (server
 	return cfg, nil
 }
 
-func cmdServer(args []string, stderr io.Writer) int {
+func cmdServer(args []string, _, stderr io.Writer) int {
 	fs := newFlags("server", "Usage: tickshot server [flags]\n\nRuns a dedicated, headless server. Players open http://HOST:PORT/ in a browser,\nor join with the native game: tickshot connect HOST:PORT.\nSIGINT/SIGTERM tells every player the server is shutting down, then exits.\n\n--config server.cfg runs a file of console lines at start (hostname, sv_password,\nrcon_password, maxplayers, sv_tickrate, bot_quota, map, mapcycle MAP MAP ..., and every\nserver cvar below); flags override it. changelevel MAP (over rcon) switches map at once.", stderr)
 	sf := addServerFlags(fs, server.DefaultAddr, 0)
 	af := addAgonesFlags(fs) // main_agones.go

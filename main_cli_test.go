@@ -130,17 +130,20 @@ func crashed(s string) bool {
 
 // TestCLIHelpListsEverySubcommand: --help, -h and help print the commands,
 // each on one line, with status 0, from tickshot-server and from tickshot,
-// the latter also without a display.
+// the latter also without a display. tickshot-server lists only the
+// commands it runs, and refuses a window command in one line that names
+// the build with the window.
 func TestCLIHelpListsEverySubcommand(t *testing.T) {
 	full, headless := binaries(t)
 	type run struct {
-		name string
-		bin  string
-		env  []string
+		name   string
+		bin    string
+		env    []string
+		window bool // runs the commands that need the window
 	}
-	runs := []run{{"tickshot-server", headless, nil}, {"tickshot without a display", full, noDisplayEnv()}}
+	runs := []run{{"tickshot-server", headless, nil, false}, {"tickshot without a display", full, noDisplayEnv(), true}}
 	if os.Getenv("DISPLAY") != "" {
-		runs = append(runs, run{"tickshot", full, nil})
+		runs = append(runs, run{"tickshot", full, nil, true})
 	}
 	for _, r := range runs {
 		for _, arg := range []string{"--help", "-h", "help"} {
@@ -151,9 +154,25 @@ func TestCLIHelpListsEverySubcommand(t *testing.T) {
 			}
 			for _, c := range cli.Commands {
 				line := regexp.MustCompile(`(?m)^  ` + c.Name + `( .*)?$`)
-				if n := len(line.FindAllString(res.stdout, -1)); n != 1 {
-					t.Errorf("%s %s: %d lines for the %q command, want 1:\n%s", r.name, arg, n, c.Name, res.stdout)
+				want := 1
+				if c.Window && !r.window {
+					want = 0
 				}
+				if n := len(line.FindAllString(res.stdout, -1)); n != want {
+					t.Errorf("%s %s: %d lines for the %q command, want %d:\n%s", r.name, arg, n, c.Name, want, res.stdout)
+				}
+			}
+		}
+	}
+	for _, c := range cli.Commands {
+		if !c.Window {
+			continue
+		}
+		for _, args := range [][]string{{c.Name}, {c.Name, "--help"}, {"help", c.Name}} {
+			res := runBin(t, headless, nil, args...)
+			if res.code != 2 || res.stdout != "" || strings.Count(res.stderr, "\n") != 1 || crashed(res.stderr) ||
+				!strings.Contains(res.stderr, "needs the game window") || strings.Contains(res.stderr, "unknown command") {
+				t.Errorf("tickshot-server %s: want status 2 and one line saying it needs the game window, got %s", strings.Join(args, " "), res)
 			}
 		}
 	}

@@ -23,9 +23,6 @@ import (
 	"tickshot/server"
 )
 
-// hasWindow: this build has the game window (play, connect).
-const hasWindow = true
-
 type clientFlags struct {
 	name       *string
 	updaterate *int
@@ -130,7 +127,7 @@ func loadSettings() *config.Config {
 	return c
 }
 
-func cmdPlay(args []string, stderr io.Writer) int {
+func cmdPlay(args []string, _, stderr io.Writer) int {
 	fs := newFlags("play", "Usage: tickshot [play] [flags]\n\nStarts a server on 127.0.0.1 with bots and opens the game window joined to it.\nControls: WASD move, mouse aim, left click fire, R reload, Tab scores, Esc menu.", stderr)
 	bots := fs.Int("bots", 3, fmt.Sprintf("server-side bots to play against (0..%d)", server.DefaultMaxPlayers))
 	tickrate := fs.Int("tickrate", server.DefaultTickRate, fmt.Sprintf("sv_tickrate of the local server, ticks/s (%d..%d)", server.MinTickRate, server.MaxTickRate))
@@ -187,7 +184,7 @@ func cmdPlay(args []string, stderr io.Writer) int {
 	return 0
 }
 
-func cmdConnect(args []string, stderr io.Writer) int {
+func cmdConnect(args []string, _, stderr io.Writer) int {
 	fs := newFlags("connect", "Usage: tickshot connect HOST:PORT [flags]\n\nOpens the game window joined to a server (default port 27015).", stderr)
 	cf := addClientFlags(fs)
 	// Accept the address before or after the flags.

@@ -12,7 +12,7 @@ import (
 )
 
 // cmdPlaydemo opens the window playing a demo back (Source's playdemo).
-func cmdPlaydemo(args []string, stderr io.Writer) int {
+func cmdPlaydemo(args []string, _, stderr io.Writer) int {
 	fs := newFlags("playdemo", "Usage: tickshot playdemo NAME|PATH [flags]\n\nPlays a demo back in the game window: NAME is a demo recorded with the console's\n'record NAME' (NAME.dem in the demos folder of the config directory), or a .dem file's path.\nKeys: Space or P pause, [ and ] (or - and +) speed x0.25..x4, Left/Right 5 s back/on, F3 net_graph, Esc quit.", stderr)
 	cf := addClientFlags(fs)
 	var name string

@@ -20,7 +20,7 @@ import (
 // cmdMenu opens the window on the main menu (client/menu): `tickshot`
 // without arguments. Games started from it run their local server in this
 // process and stop it when the player goes back to the menu.
-func cmdMenu(args []string, stderr io.Writer) int {
+func cmdMenu(args []string, _, stderr io.Writer) int {
 	fs := newFlags("menu", "Usage: tickshot menu [flags]\n\nOpens the main menu (what `tickshot` without arguments does): type a name, then\nplay against bots, host a game others on your network can join, join one from\nthe list of servers on your network or by address, or change the settings.\nThe name, settings and key bindings are kept in config.cfg in the user config\ndirectory (tickshot/), the servers joined in recent.txt beside it.", stderr)
 	hostAddr := fs.String("addr", server.DefaultAddr, "listen address of a game hosted from the menu (Host a game), HOST:PORT")
 	cf := addClientFlags(fs)
