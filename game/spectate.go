@@ -2,7 +2,6 @@ package game
 
 import (
 	"fmt"
-	"sort"
 
 	"tickshot/shared"
 )
@@ -14,62 +13,14 @@ import (
 // limits look at Players only). World.Spectators holds them, sorted by ID;
 // ids are unique across both lists.
 
-// Spectator returns the spectator with id, or nil.
-func (w *World) Spectator(id uint16) *Player {
-	if i := w.spectatorIndex(id); i >= 0 {
-		return w.Spectators[i]
-	}
-	return nil
-}
-
-func (w *World) spectatorIndex(id uint16) int {
-	i := sort.Search(len(w.Spectators), func(i int) bool { return w.Spectators[i].ID >= id })
-	if i < len(w.Spectators) && w.Spectators[i].ID == id {
-		return i
-	}
-	return -1
-}
-
-// idTaken reports whether id is a player's or a spectator's (or 0, never used).
-func (w *World) idTaken(id uint16) bool {
-	return id == 0 || w.Player(id) != nil || w.Spectator(id) != nil
-}
-
-// nameTaken reports whether a player or a spectator is called name.
-func (w *World) nameTaken(name string) bool {
-	for _, p := range w.Players {
-		if p.Name == name {
-			return true
-		}
-	}
-	for _, p := range w.Spectators {
-		if p.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 // AddSpectator adds a spectator named name (made unique by the caller with
 // UniqueName) and announces it with EvJoin, as AddPlayer does a player.
 func (w *World) AddSpectator(name string) *Player {
-	id := w.nextID
-	for w.idTaken(id) {
-		id++ // IDs wrap after 65535 joins
-	}
-	w.nextID = id + 1
+	id := w.newID()
 	p := &Player{ID: id, Name: name, State: shared.PlayerState{Dead: true}, Team: TeamSpectator}
 	w.insertSpectator(p)
 	w.emit(Event{Kind: EvJoin, A: id, Text: name, Value: int(TeamSpectator)})
 	return p
-}
-
-func (w *World) insertSpectator(p *Player) {
-	i := sort.Search(len(w.Spectators), func(i int) bool { return w.Spectators[i].ID > p.ID })
-	w.Spectators = append(w.Spectators, nil)
-	copy(w.Spectators[i+1:], w.Spectators[i:])
-	w.Spectators[i] = p
-	w.ScoresDirty = true
 }
 
 // Spectate takes player id's body out of the world: it becomes a spectator
@@ -88,7 +39,7 @@ func (w *World) Spectate(id uint16) (*Player, error) {
 	if p.Bot {
 		return nil, fmt.Errorf("bots do not spectate")
 	}
-	w.Players = append(w.Players[:i], w.Players[i+1:]...)
+	w.removePlayerAt(i)
 	if p.Alive() {
 		// Leaving play counts as a death for the respawn delay: spectate
 		// then join is no instant respawn at full health (a dead player
@@ -111,12 +62,10 @@ func (w *World) Spectate(id uint16) (*Player, error) {
 // else the smaller team; in deathmatch none. The caller checks for a free
 // slot.
 func (w *World) JoinGame(id uint16, want Team) (*Player, error) {
-	i := w.spectatorIndex(id)
-	if i < 0 {
+	p := w.takeSpectator(id)
+	if p == nil {
 		return nil, fmt.Errorf("not spectating")
 	}
-	p := w.Spectators[i]
-	w.Spectators = append(w.Spectators[:i], w.Spectators[i+1:]...)
 	t := TeamNone
 	if w.teamPlay {
 		t = want
@@ -128,17 +77,6 @@ func (w *World) JoinGame(id uint16, want Team) (*Player, error) {
 	if w.Tick >= p.RespawnTick {
 		w.spawn(p)
 	} // else it left play (or died) within RespawnDelayMs: respawn spawns it at RespawnTick
-	j := sort.Search(len(w.Players), func(j int) bool { return w.Players[j].ID > id })
-	w.Players = append(w.Players, nil)
-	copy(w.Players[j+1:], w.Players[j:])
-	w.Players[j] = p
-	w.ScoresDirty = true
+	w.insertPlayer(p)
 	return p, nil
-}
-
-// removeSpectator drops spectator id, if there is one (RemovePlayer).
-func (w *World) removeSpectator(id uint16) {
-	if i := w.spectatorIndex(id); i >= 0 {
-		w.Spectators = append(w.Spectators[:i], w.Spectators[i+1:]...)
-	}
 }

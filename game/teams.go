@@ -77,53 +77,6 @@ const TeamBalanceReason = "auto-balance"
 // Rules.TeamPlay restarts the match (runMatch) and takes effect then.
 func (w *World) TeamPlay() bool { return w.teamPlay }
 
-// TeamSize is the number of players on team t.
-func (w *World) TeamSize(t Team) int {
-	n := 0
-	for _, p := range w.Players {
-		if p.Team == t {
-			n++
-		}
-	}
-	return n
-}
-
-// TeamScore is team t's score: the sum of its players' frags (Player.Kills;
-// a teamkill or, with friendly fire, a suicide costs one). A player who
-// leaves takes their frags along, one who changes team brings them: the
-// client derives the same figure from the scoreboard rows.
-func (w *World) TeamScore(t Team) int {
-	s := 0
-	for _, p := range w.Players {
-		if p.Team == t {
-			s += p.Kills
-		}
-	}
-	return s
-}
-
-// smallerTeam is the team a joining player goes to: the one with fewer
-// players, on a tie the one with the lower score, then red. except is left
-// out of the counts (a player choosing again).
-func (w *World) smallerTeam(except *Player) Team {
-	var n, score [4]int
-	for _, p := range w.Players {
-		if p != except && p.Team.Playing() {
-			n[p.Team]++
-			score[p.Team] += p.Kills
-		}
-	}
-	switch {
-	case n[TeamBlue] < n[TeamRed]:
-		return TeamBlue
-	case n[TeamRed] < n[TeamBlue]:
-		return TeamRed
-	case score[TeamBlue] < score[TeamRed]:
-		return TeamBlue
-	}
-	return TeamRed
-}
-
 // Teammates reports whether a and b are two players on the same playing
 // team of a team match (never in deathmatch, never a player with itself).
 func (w *World) Teammates(a, b *Player) bool {
@@ -213,18 +166,6 @@ func (w *World) setMode() {
 		}
 	}
 	w.ScoresDirty = true
-}
-
-// teamWinner is the team with the higher score, TeamNone on a tie.
-func (w *World) teamWinner() Team {
-	r, b := w.TeamScore(TeamRed), w.TeamScore(TeamBlue)
-	switch {
-	case r > b:
-		return TeamRed
-	case b > r:
-		return TeamBlue
-	}
-	return TeamNone
 }
 
 // sparedTeammates returns boxes for p's hitscan trace with friendly fire

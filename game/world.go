@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
-	"unicode/utf8"
 
 	"tickshot/shared"
 )
@@ -28,25 +26,19 @@ type World struct {
 	Tick     uint32        // the current tick
 	Rules    Rules
 
-	// Players are sorted by ID (snapshots list them in this order).
-	Players []*Player
-	// Spectators are the players without a body, sorted by ID (spectate.go).
-	Spectators  []*Player
+	// Roster holds the players and spectators (roster.go).
+	Roster
 	Projectiles []*Projectile
 	Bots        []*BotPlayer
 
 	// MatchStart is the tick the current match started; Intermission the
 	// tick the next one starts, 0 while a match is on.
 	MatchStart, Intermission uint32
-	// ScoresDirty is set when kills, deaths or the player list changed; the
-	// caller clears it when it has sent the scoreboard.
-	ScoresDirty bool
-	// Events are what happened since the caller last took them (TakeEvents).
-	Events []Event
+	// EventLog holds what happened since the caller last took it (TakeEvents).
+	EventLog
 
 	rng        *rand.Rand
 	teamPlay   bool // the current match is team deathmatch (TeamPlay)
-	nextID     uint16
 	nextProjID uint16
 	boxBuf     []Hitbox
 	botBoxBuf  []Hitbox
@@ -90,40 +82,6 @@ const ProjectileLifetimeMs = 3000
 // no line of sight to anyone (a segment query that starts on a shape hits it
 // at once), so its splash would hurt no one.
 const explodeSkin = 1.0
-
-// EventKind says what an Event reports.
-type EventKind uint8
-
-// Event kinds. The fields each uses are listed beside it.
-const (
-	EvShot       EventKind = iota + 1 // A fired weapon Value from (X, Y) to (X2, Y2); B is the player hit, 0 none
-	EvHit                             // A hit B for Value damage at (X2, Y2)
-	EvKill                            // A killed B
-	EvJoin                            // A joined; Text is the name
-	EvLeft                            // A left; Text is the reason
-	EvImpact                          // to A only: its command Cmd was traced against B's box at (X, Y); the shot ended at (X2, Y2); Value: Impact* bits
-	EvExplode                         // A's projectile exploded at (X, Y) with splash radius Value
-	EvMatchEnd                        // A won (Text its name; A = 0 for a draw); in tdm A = 0 and B is the winning Team (0 a draw); the next match starts in Value seconds
-	EvMatchStart                      // a new match started; scores are reset
-	_                                 // 10: chat, the server's own (proto.EvChat)
-	EvTeam                            // A is now on Team Value; Text says why when the server chose (TeamBalanceReason)
-)
-
-// EvChangeLevel: the world moved to map Text (ChangeMap); an EvMatchStart
-// follows. Its own block keeps the list above as it was.
-const EvChangeLevel EventKind = 12
-
-// Event is one thing that happened in the world, in world units and ticks.
-type Event struct {
-	Kind         EventKind
-	Tick         uint32
-	A, B         uint16  // player IDs, by Kind
-	Value        int     // damage, weapon, radius, seconds or hit flag, by Kind
-	X, Y, X2, Y2 float64 // world units
-	Text         string
-	Cmd          uint32 // the command number an EvImpact answers
-	To           uint16 // the only player it concerns, 0 = everyone
-}
 
 // HitboxSource gives the hitboxes a hitscan shot is traced against: lag
 // compensation (Bernier 2001) passes one that rewinds every other player to
@@ -180,12 +138,15 @@ func NewWorld(m *Map, tickRate int, seed uint64, rules Rules) *World {
 	return &World{
 		Map: m, Phys: m.World(tickRate), TickRate: tickRate, Rules: rules,
 		rng:    rand.New(rand.NewPCG(seed, seed*31+7)),
-		nextID: 1, teamPlay: rules.TeamPlay,
+		Roster: Roster{nextID: 1}, teamPlay: rules.TeamPlay,
 	}
 }
 
 // NextTick advances the clock by one tick; commands and Step then run at it.
 func (w *World) NextTick() { w.Tick++ }
+
+// emit stamps e with the current tick and logs it (EventLog).
+func (w *World) emit(e Event) { w.add(w.Tick, e) }
 
 // Step runs everything of the tick that no command drives, after the
 // humans' commands: match flow, the bots' commands, projectiles, respawns.
@@ -196,55 +157,17 @@ func (w *World) Step() {
 	w.respawn()
 }
 
-// TakeEvents returns the events since the last call and forgets them; the
-// slice is reused by the next tick's events.
-func (w *World) TakeEvents() []Event {
-	ev := w.Events
-	w.Events = w.Events[:0]
-	return ev
-}
-
-func (w *World) emit(e Event) {
-	e.Tick = w.Tick
-	w.Events = append(w.Events, e)
-}
-
-// Player returns the player with id, or nil.
-func (w *World) Player(id uint16) *Player {
-	if i := w.PlayerIndex(id); i >= 0 {
-		return w.Players[i]
-	}
-	return nil
-}
-
-// PlayerIndex is the index of player id in Players, or -1.
-func (w *World) PlayerIndex(id uint16) int {
-	i := sort.Search(len(w.Players), func(i int) bool { return w.Players[i].ID >= id })
-	if i < len(w.Players) && w.Players[i].ID == id {
-		return i
-	}
-	return -1
-}
-
 // AddPlayer spawns a new player named name (the caller makes it unique
 // with UniqueName) and announces it with EvJoin (Value: its team). In team
 // deathmatch it joins the smaller team (ties: the lower score, then red).
 func (w *World) AddPlayer(name string, isBot bool) *Player {
-	id := w.nextID
-	for w.idTaken(id) {
-		id++ // IDs wrap after 65535 joins
-	}
-	w.nextID = id + 1
+	id := w.newID()
 	p := &Player{ID: id, Name: name, Bot: isBot}
 	if w.teamPlay {
 		p.Team = w.smallerTeam(nil)
 	}
 	w.spawn(p)
-	i := sort.Search(len(w.Players), func(i int) bool { return w.Players[i].ID > id })
-	w.Players = append(w.Players, nil)
-	copy(w.Players[i+1:], w.Players[i:])
-	w.Players[i] = p
-	w.ScoresDirty = true
+	w.insertPlayer(p)
 	w.emit(Event{Kind: EvJoin, A: id, Text: name, Value: int(p.Team)})
 	return p
 }
@@ -253,9 +176,9 @@ func (w *World) AddPlayer(name string, isBot bool) *Player {
 // EvLeft carrying reason. Its projectiles fly on but harm no one.
 func (w *World) RemovePlayer(id uint16, reason string) {
 	if i := w.PlayerIndex(id); i >= 0 {
-		w.Players = append(w.Players[:i], w.Players[i+1:]...)
+		w.removePlayerAt(i)
 	}
-	w.removeSpectator(id)
+	w.takeSpectator(id)
 	for i, b := range w.Bots {
 		if b.Player.ID == id {
 			w.Bots = append(w.Bots[:i], w.Bots[i+1:]...)
@@ -264,24 +187,6 @@ func (w *World) RemovePlayer(id uint16, reason string) {
 	}
 	w.ScoresDirty = true
 	w.emit(Event{Kind: EvLeft, A: id, Text: reason})
-}
-
-// UniqueName returns name, or, when a player already has it, name with
-// "(2)", "(3)", ... appended; the result is at most maxLen bytes (the base
-// is cut at a rune boundary to make room for the suffix).
-func (w *World) UniqueName(name string, maxLen int) string {
-	base := name
-	for n := 2; ; n++ {
-		if !w.nameTaken(name) {
-			return name
-		}
-		suffix := fmt.Sprintf("(%d)", n)
-		cut := min(len(base), max(maxLen-len(suffix), 0))
-		for cut > 0 && cut < len(base) && !utf8.RuneStart(base[cut]) {
-			cut--
-		}
-		name = base[:cut] + suffix
-	}
 }
 
 var botNames = []string{"Bernier", "Carmack", "Romero", "Abrash", "Newell", "Fiedler", "Gaffer", "Zoid",
@@ -504,24 +409,11 @@ func (w *World) runMatch() {
 	}
 	if w.Rules.TimeLimit > 0 && float64(w.Tick-w.MatchStart) >= w.Rules.TimeLimit*60*float64(w.TickRate) {
 		if w.teamPlay {
-			w.endTeamMatch(w.teamWinner())
+			w.endTeamMatch(w.leadingTeam())
 			return
 		}
 		// The leader wins; a shared top score (or nobody) is a draw.
-		var leader *Player
-		tied := false
-		for _, p := range w.Players {
-			switch {
-			case leader == nil || p.Kills > leader.Kills:
-				leader, tied = p, false
-			case p.Kills == leader.Kills:
-				tied = true
-			}
-		}
-		if tied {
-			leader = nil
-		}
-		w.endMatch(leader)
+		w.endMatch(w.leader())
 	}
 }
 
