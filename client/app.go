@@ -19,11 +19,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tickshot/client/config"
-	"tickshot/client/demo"
 	"tickshot/client/netclient"
 	"tickshot/game"
 	"tickshot/internal/cvar"
-	"tickshot/net/proto"
 )
 
 // Options configure the game window.
@@ -114,13 +112,10 @@ type Game struct {
 	binds    *binds
 	sound    *sounds
 	bridge   bridge
-	// rec is the demo being recorded (of recClient), demo the one being
-	// played (demo_scene.go).
-	rec       *demo.Recorder
-	recClient *netclient.Client
-	recName   string // "REC NAME", drawn while recording
-	demo      *demoScene
-	demoScale *cvar.Float // demo_timescale
+	// rec is the demo being recorded, demo the one being played
+	// (demo_scene.go).
+	rec  recording
+	demo *demoScene
 }
 
 // windowStats are the counters of the report (Report) over every game the
@@ -147,6 +142,7 @@ type windowStats struct {
 func newGame(opt Options) *Game {
 	g := &Game{opt: opt, w: opt.Width, h: opt.Height, started: time.Now(), binds: newBinds()}
 	g.bindCvars()
+	g.con.exec, g.con.names = g.exec, g.completionNames
 	g.ctx = &SceneContext{Game: g}
 	switch {
 	case opt.Input != nil:
@@ -178,7 +174,7 @@ func Run(opt Options) error {
 		g.sound = newSounds()
 		g.applyVolume()
 	}
-	g.initBridge()
+	g.bridge.init()
 	if opt.Start != nil {
 		g.scenes.Switch(opt.Start(g.ctx))
 	} else {
@@ -241,7 +237,7 @@ func (g *Game) Update() error {
 	if g.sound != nil {
 		g.sound.update()
 	}
-	g.bridgeUpdate()
+	g.bridge.update(g)
 	if err := g.scenes.Update(); err != nil {
 		return err
 	}
@@ -399,15 +395,10 @@ func (g *Game) initCvars() error {
 	return nil
 }
 
-// fakeConditions returns net_fakelag, net_fakejitter and net_fakeloss.
-func (g *Game) fakeConditions() proto.FakeConditions {
-	return proto.FakeConditions{LagMs: g.cv.fakeLag.Get(), JitterMs: g.cv.fakeJitter.Get(), LossPct: g.cv.fakeLoss.Get()}
-}
-
 // disconnect leaves the current server.
 func (g *Game) disconnect(reason string) {
-	if g.rec != nil {
-		g.con.print(g.stopRecording(reason))
+	if g.rec.rec != nil {
+		g.con.print(g.rec.stop(reason))
 	}
 	if g.c != nil {
 		g.c.Close(reason)

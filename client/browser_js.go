@@ -21,8 +21,8 @@ type bridge struct {
 	drawn     bool
 }
 
-func (g *Game) initBridge() {
-	b := &g.bridge
+// init publishes window.tickshot and its reconnect function.
+func (b *bridge) init() {
 	b.obj = js.Global().Get("tickshot")
 	if !b.obj.Truthy() {
 		b.obj = js.Global().Get("Object").New()
@@ -34,10 +34,9 @@ func (g *Game) initBridge() {
 	}))
 }
 
-// bridgeUpdate runs once per Update: a reconnect asked by the page, and
+// update runs once per Update of g: a reconnect asked by the page, and
 // the published state.
-func (g *Game) bridgeUpdate() {
-	b := &g.bridge
+func (b *bridge) update(g *Game) {
 	if b.reconnect.Swap(false) {
 		if s, ok := g.scenes.Current().(*connectScene); ok {
 			s.retry(g.ctx)
@@ -51,10 +50,10 @@ func (g *Game) bridgeUpdate() {
 	b.obj.Set("state", string(s))
 }
 
-// bridgeDrawn runs after each frame is drawn.
-func (g *Game) bridgeDrawn() {
-	if !g.bridge.drawn {
-		g.bridge.drawn = true
-		g.bridge.obj.Set("firstFrameMs", js.Global().Get("performance").Call("now"))
+// frameDrawn runs after each frame is drawn.
+func (b *bridge) frameDrawn() {
+	if !b.drawn {
+		b.drawn = true
+		b.obj.Set("firstFrameMs", js.Global().Get("performance").Call("now"))
 	}
 }

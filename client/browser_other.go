@@ -6,6 +6,6 @@ package client
 // native windows have none.
 type bridge struct{}
 
-func (g *Game) initBridge()   {}
-func (g *Game) bridgeUpdate() {}
-func (g *Game) bridgeDrawn()  {}
+func (*bridge) init()        {}
+func (*bridge) update(*Game) {}
+func (*bridge) frameDrawn()  {}

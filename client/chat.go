@@ -8,9 +8,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/inpututil"
-
 	"tickshot/client/netclient"
 	"tickshot/net/proto"
 )
@@ -80,50 +77,41 @@ func (ch *chat) mute(name string, on bool) string {
 	return "unmuted " + name
 }
 
-// onChat takes an EvChat: into the console and onto the HUD, unless muted.
-func (g *Game) onChat(e *proto.Event) {
-	name := g.c.Name(e.A)
-	if g.chat.muted[name] {
+// onChat takes an EvChat from name: into the console con and onto the
+// HUD, unless muted.
+func (ch *chat) onChat(e *proto.Event, name string, con *console) {
+	if ch.muted[name] {
 		return
 	}
 	team := e.Value == proto.ChatTeam
-	g.con.print(fmt.Sprintf("%s%s: %s", chatPrefix(team), name, e.Text))
-	g.chat.lines = append(g.chat.lines, chatLine{from: e.A, text: e.Text, at: time.Now(), team: team})
-	if len(g.chat.lines) > chatLines {
-		g.chat.lines = g.chat.lines[len(g.chat.lines)-chatLines:]
+	con.print(fmt.Sprintf("%s%s: %s", chatPrefix(team), name, e.Text))
+	ch.lines = append(ch.lines, chatLine{from: e.A, text: e.Text, at: time.Now(), team: team})
+	if len(ch.lines) > chatLines {
+		ch.lines = ch.lines[len(ch.lines)-chatLines:]
 	}
 }
 
-// openChat opens the chat line (the chat key: Y or Enter).
-func (g *Game) openChat() { g.chat.open, g.chat.input, g.chat.team = true, g.chat.input[:0], false }
+// openLine opens the chat line: to everyone (the chat key, Y or Enter), or
+// to the team (U: Source's messagemode2).
+func (ch *chat) openLine(team bool) { ch.open, ch.input, ch.team = true, ch.input[:0], team }
 
-// openTeamChat opens the chat line for the team (U: Source's messagemode2).
-func (g *Game) openTeamChat() { g.chat.open, g.chat.input, g.chat.team = true, g.chat.input[:0], true }
-
-// updateChat handles the line being typed; it returns true while the chat
-// has the keyboard.
-func (g *Game) updateChat() bool {
-	ch := &g.chat
+// update handles the line being typed, sent to c's server on Enter (what
+// refuses it goes to con); it returns true while the chat has the
+// keyboard.
+func (ch *chat) update(c *netclient.Client, con *console) bool {
 	if !ch.open {
 		return false
 	}
-	for _, r := range ebiten.AppendInputChars(nil) {
-		if !unicode.IsControl(r) && len(string(ch.input)) < proto.MaxChatLen {
-			ch.input = append(ch.input, r)
-		}
-	}
-	switch {
-	case inpututil.IsKeyJustPressed(ebiten.KeyEscape):
+	switch typeLine(&ch.input, func(r rune, in []rune) bool { return !unicode.IsControl(r) && len(string(in)) < proto.MaxChatLen }) {
+	case lineCancel:
 		ch.open = false
-	case repeat(ebiten.KeyBackspace) && len(ch.input) > 0:
-		ch.input = ch.input[:len(ch.input)-1]
-	case inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter):
+	case lineEnter:
 		cmd := "say"
 		if ch.team {
 			cmd = "say_team"
 		}
-		if out := sendChat(g.c, cmd, string(ch.input)); out != "" {
-			g.con.print(out)
+		if out := sendChat(c, cmd, string(ch.input)); out != "" {
+			con.print(out)
 		}
 		ch.open = false
 	}

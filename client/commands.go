@@ -14,7 +14,7 @@ import (
 
 // Console commands, as internal/cvar is for variables: one table of rows,
 // each a name, its arguments, its help and its function (Source's
-// ConCommand). Adding a console command is adding a row to consoleRows;
+// ConCommand). Adding a console command is adding a row to commandRows;
 // help, cmdlist, tab completion and the argument count checks read the
 // table.
 
@@ -125,13 +125,13 @@ func (t *commandTable) exec(g *Game, line string) (out string, found bool) {
 // and cmdlist read it).
 var consoleCommands *commandTable
 
-func init() { consoleCommands = newCommandTable(consoleRows) }
+func init() { consoleCommands = newCommandTable(commandRows) }
 
 // anyArgs is maxArgs for a command that takes any number of arguments.
 const anyArgs = -1
 
-// consoleRows are the console's commands.
-var consoleRows = []command{
+// commandRows are the console's commands.
+var commandRows = []command{
 	{name: "help", args: "[NAME]", maxArgs: 1, help: "list commands and cvars, or explain one",
 		run: func(g *Game, a []string) string { return helpText(g, a) }},
 	{name: "cmdlist", help: "every console command with its arguments and help",
@@ -193,13 +193,18 @@ var consoleRows = []command{
 	// Demos (demo_scene.go).
 	{name: "record", args: "NAME", minArgs: 1, maxArgs: 1,
 		help: "record the game into NAME.dem in the demos folder of your config directory (stop ends it)",
-		run:  func(g *Game, a []string) string { return g.startRecording(a[0]) }},
+		run: func(g *Game, a []string) string {
+			if g.demo != nil {
+				return "record: not in a game" // a demo's playback is recorded already
+			}
+			return g.rec.start(g.c, a[0])
+		}},
 	{name: "stop", help: "end the recording",
 		run: func(g *Game, _ []string) string {
-			if g.rec == nil {
+			if g.rec.rec == nil {
 				return "not recording"
 			}
-			return g.stopRecording("stop")
+			return g.rec.stop("stop")
 		}},
 	{name: "playdemo", args: "NAME|PATH", minArgs: 1, maxArgs: 1,
 		help: "play a demo back (Space or P pause, [ ] or - + speed, ←/→ 5 s, Esc leave)",

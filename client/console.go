@@ -16,8 +16,12 @@ import (
 )
 
 // console is the in-game console (backquote key): read and set cvars, run
-// commands, with history and tab completion.
+// commands, with history and tab completion. It runs lines with exec and
+// completes from names (the Game's).
 type console struct {
+	exec  func(line string) string
+	names func() []string
+
 	open    bool
 	input   []rune
 	lines   []string
@@ -36,20 +40,20 @@ type console struct {
 
 const maxConsoleLines = 200
 
-func (c *console) print(s string) {
+func (con *console) print(s string) {
 	for _, l := range strings.Split(s, "\n") {
-		c.lines = append(c.lines, l)
+		con.lines = append(con.lines, l)
 	}
-	if len(c.lines) > maxConsoleLines {
-		c.lines = c.lines[len(c.lines)-maxConsoleLines:]
+	if len(con.lines) > maxConsoleLines {
+		con.lines = con.lines[len(con.lines)-maxConsoleLines:]
 	}
-	c.gen++
+	con.gen++
 }
 
 // clear empties the console.
-func (c *console) clear() {
-	c.lines, c.scroll = nil, 0
-	c.gen++
+func (con *console) clear() {
+	con.lines, con.scroll = nil, 0
+	con.gen++
 }
 
 // Console text: size and line height, pixels; and the margin at the sides.
@@ -63,33 +67,33 @@ const (
 // width; it keeps the result until the lines or the width change. While
 // the view is scrolled back, new rows move it back as far, so that what is
 // read stays in place.
-func (c *console) rows(maxW float64, width func(string) float64) []string {
-	if c.wrapped != nil && c.wrapGen == c.gen && c.wrapW == maxW {
-		return c.wrapped
+func (con *console) rows(maxW float64, width func(string) float64) []string {
+	if con.wrapped != nil && con.wrapGen == con.gen && con.wrapW == maxW {
+		return con.wrapped
 	}
-	old := len(c.wrapped)
-	c.wrapped = c.wrapped[:0]
-	for _, l := range c.lines {
-		c.wrapped = append(c.wrapped, wrapLine(l, maxW, width)...)
+	old := len(con.wrapped)
+	con.wrapped = con.wrapped[:0]
+	for _, l := range con.lines {
+		con.wrapped = append(con.wrapped, wrapLine(l, maxW, width)...)
 	}
-	if c.scroll > 0 && c.wrapW == maxW {
-		c.scroll += max(len(c.wrapped)-old, 0)
+	if con.scroll > 0 && con.wrapW == maxW {
+		con.scroll += max(len(con.wrapped)-old, 0)
 	}
-	c.wrapGen, c.wrapW = c.gen, maxW
-	return c.wrapped
+	con.wrapGen, con.wrapW = con.gen, maxW
+	return con.wrapped
 }
 
 // view returns the rows to show in a console n rows high: the newest,
 // or earlier ones when scrolled back (scroll is clamped to the text).
-func (c *console) view(rows []string, n int) []string {
-	c.scroll = max(0, min(c.scroll, len(rows)-n))
-	end := len(rows) - c.scroll
+func (con *console) view(rows []string, n int) []string {
+	con.scroll = max(0, min(con.scroll, len(rows)-n))
+	end := len(rows) - con.scroll
 	return rows[max(0, end-n):end]
 }
 
 // scrollBy scrolls the view back (n > 0) or forward (n < 0) by n rows;
 // view clamps it.
-func (c *console) scrollBy(n int) { c.scroll = max(0, c.scroll+n) }
+func (con *console) scrollBy(n int) { con.scroll = max(0, con.scroll+n) }
 
 // wrapLine breaks s into rows at most maxW pixels wide as measured by
 // width: at spaces where it can, inside a word that is wider than a row.
@@ -132,10 +136,9 @@ func runeStarts(s string) []int {
 	return append(idx, len(s))
 }
 
-// updateConsole handles the console's keys; it returns true while the
-// console has the keyboard.
-func (g *Game) updateConsole() bool {
-	con := &g.con
+// update handles the console's keys for a window h pixels high; it
+// returns true while the console has the keyboard.
+func (con *console) update(h float64) bool {
 	if inpututil.IsKeyJustPressed(ebiten.KeyBackquote) {
 		con.open = !con.open
 		return true
@@ -143,40 +146,40 @@ func (g *Game) updateConsole() bool {
 	if !con.open {
 		return false
 	}
-	for _, r := range ebiten.AppendInputChars(nil) {
-		if r != '`' && r != '~' && r >= 0x20 && len(con.input) < 200 {
-			con.input = append(con.input, r)
-		}
-	}
+	edit := typeLine(&con.input, func(r rune, in []rune) bool { return r != '`' && r != '~' && r >= 0x20 && len(in) < 200 })
 	if _, wy := ebiten.Wheel(); wy != 0 {
 		con.scrollBy(int(math.Round(wy * 3)))
 	}
-	switch {
-	case inpututil.IsKeyJustPressed(ebiten.KeyEscape):
+	switch edit {
+	case lineCancel:
 		con.open = false
-	case repeat(ebiten.KeyBackspace) && len(con.input) > 0:
-		con.input = con.input[:len(con.input)-1]
-	case inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter):
+		return true
+	case lineEnter:
 		line := strings.TrimSpace(string(con.input))
 		con.input = con.input[:0]
 		if line != "" {
 			con.print("] " + line)
 			con.history = append(con.history, line)
 			con.histPos = len(con.history)
-			if out := g.exec(line); out != "" {
+			if out := con.exec(line); out != "" {
 				con.print(out)
 			}
 		}
+		return true
+	case lineEdited:
+		return true
+	}
+	switch {
 	case inpututil.IsKeyJustPressed(ebiten.KeyTab):
-		completed, options := g.complete(string(con.input))
+		completed, options := con.complete(string(con.input))
 		con.input = []rune(completed)
 		if len(options) > 1 {
 			con.print(strings.Join(options, "  "))
 		}
 	case repeat(ebiten.KeyPageUp):
-		con.scrollBy(g.consoleRows() - 1)
+		con.scrollBy(consoleRows(h) - 1)
 	case repeat(ebiten.KeyPageDown):
-		con.scrollBy(-(g.consoleRows() - 1))
+		con.scrollBy(-(consoleRows(h) - 1))
 	case inpututil.IsKeyJustPressed(ebiten.KeyArrowUp):
 		if con.histPos > 0 {
 			con.histPos--
@@ -199,14 +202,45 @@ func repeat(k ebiten.Key) bool {
 	return d == 1 || (d > 20 && d%3 == 0)
 }
 
+// lineEdit is what a frame's keys did to a line being typed (typeLine).
+type lineEdit int
+
+const (
+	lineTyping lineEdit = iota // characters typed, or nothing
+	lineEdited                 // Backspace
+	lineCancel                 // Esc
+	lineEnter                  // Enter
+)
+
+// typeLine applies a frame's typed characters (those keep accepts, given
+// the line so far) and Backspace to *in, and reports Esc and Enter: the
+// console's and the chat's line editing.
+func typeLine(in *[]rune, keep func(r rune, in []rune) bool) lineEdit {
+	for _, r := range ebiten.AppendInputChars(nil) {
+		if keep(r, *in) {
+			*in = append(*in, r)
+		}
+	}
+	switch {
+	case inpututil.IsKeyJustPressed(ebiten.KeyEscape):
+		return lineCancel
+	case repeat(ebiten.KeyBackspace) && len(*in) > 0:
+		*in = (*in)[:len(*in)-1]
+		return lineEdited
+	case inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter):
+		return lineEnter
+	}
+	return lineTyping
+}
+
 // complete extends line to the longest common prefix of the matching
-// commands and cvars, and returns the candidates.
-func (g *Game) complete(line string) (string, []string) {
+// commands and cvars (con.names), and returns the candidates.
+func (con *console) complete(line string) (string, []string) {
 	if strings.Contains(line, " ") {
 		return line, nil
 	}
 	var cands []string
-	for _, n := range g.completionNames() {
+	for _, n := range con.names() {
 		if strings.HasPrefix(n, line) {
 			cands = append(cands, n)
 		}
@@ -226,8 +260,10 @@ func (g *Game) complete(line string) (string, []string) {
 	return p, cands
 }
 
+// completionNames are what the console completes: the commands, the
+// cvars, and on the listen-server host the server's cvars.
 func (g *Game) completionNames() []string {
-	names := g.cvarNames()
+	names := g.cvars.Names()
 	names = append(names, consoleCommands.names()...)
 	if g.opt.Host != nil {
 		for _, n := range g.opt.ServerCvars {
@@ -295,20 +331,22 @@ func (g *Game) serverCommand(cmd string) string {
 	return ""
 }
 
-// consoleHeight is the console's height in pixels: the top 45 % of the window.
-func (g *Game) consoleHeight() float64 { return float64(g.h) * 0.45 }
+// consoleHeight is the console's height in pixels in a window h pixels
+// high: its top 45 %.
+func consoleHeight(h float64) float64 { return h * 0.45 }
 
-// consoleRows is how many rows of output the console shows.
-func (g *Game) consoleRows() int {
-	return max(1, int((g.consoleHeight()-30-conLineH)/conLineH))
+// consoleRows is how many rows of output the console shows in a window h
+// pixels high.
+func consoleRows(h float64) int {
+	return max(1, int((consoleHeight(h)-30-conLineH)/conLineH))
 }
 
-func (g *Game) drawConsole(screen *ebiten.Image) {
-	if !g.con.open {
+// draw draws the console, when open, over the top of a screen W x H pixels.
+func (con *console) draw(screen *ebiten.Image, W, H float64) {
+	if !con.open {
 		return
 	}
-	W := float64(g.w)
-	h := g.consoleHeight()
+	h := consoleHeight(H)
 	b := &batch
 	b.use(screen)
 	b.rect(0, 0, float32(W), float32(h), color.RGBA{0x08, 0x0a, 0x0e, 0xe8})
@@ -316,18 +354,18 @@ func (g *Game) drawConsole(screen *ebiten.Image) {
 	maxW := W - 2*conMargin
 	width := func(s string) float64 { return textWidth(s, conFont, false) }
 	// The input line, wrapped too, at the bottom.
-	in := wrapLine("] "+string(g.con.input)+"_", maxW, width)
+	in := wrapLine("] "+string(con.input)+"_", maxW, width)
 	y := h - 30 - conLineH*float64(len(in)-1)
 	for i, l := range in {
 		drawText(screen, l, conFont+1, false, conMargin, y+conLineH*float64(i), 0, colText)
 	}
 	n := max(1, int((y-conLineH)/conLineH))
-	view := g.con.view(g.con.rows(maxW, width), n)
-	if g.con.scroll > 0 && len(view) > 0 {
+	view := con.view(con.rows(maxW, width), n)
+	if con.scroll > 0 && len(view) > 0 {
 		// As Source does, a marker row says there is newer text below.
 		view = view[1:]
 		y -= conLineH
-		drawText(screen, fmt.Sprintf("^^^ %d more below (PageDown, mouse wheel) ^^^", g.con.scroll), conFont, false, conMargin, y, 0, colMe)
+		drawText(screen, fmt.Sprintf("^^^ %d more below (PageDown, mouse wheel) ^^^", con.scroll), conFont, false, conMargin, y, 0, colMe)
 	}
 	for i := len(view) - 1; i >= 0; i-- {
 		y -= conLineH

@@ -16,7 +16,7 @@ import (
 )
 
 // newTestGame is a Game with its cvars and nothing running: no window, no
-// connection (exec, complete and setCvar need no more).
+// connection (exec, complete and setting cvars need no more).
 func newTestGame(opt Options) *Game {
 	return newGame(opt)
 }
@@ -45,7 +45,7 @@ func TestConsoleSetAndShow(t *testing.T) {
 	if v := g.cvars.Lookup("net_fakelag").String(); v != "150" {
 		t.Errorf("value %q, want 150", v)
 	}
-	if f := g.fakeConditions(); f.LagMs != 150 {
+	if f := g.cv.fakeConditions(); f.LagMs != 150 {
 		t.Errorf("fake conditions %+v, want LagMs 150", f)
 	}
 	out := g.exec("net_fakelag")
@@ -93,7 +93,7 @@ func TestConsoleSetAndShow(t *testing.T) {
 
 func TestConsoleRanges(t *testing.T) {
 	g := newTestGame(Options{})
-	if err := g.setCvar("cl_interp_ratio", "9"); err == nil || err.Error() != "cl_interp_ratio: 9 is outside 1..5" {
+	if err := g.cvars.Set("cl_interp_ratio", "9"); err == nil || err.Error() != "cl_interp_ratio: 9 is outside 1..5" {
 		t.Errorf("cl_interp_ratio 9: %v", err)
 	}
 	cases := []struct {
@@ -137,8 +137,8 @@ func TestConsoleRanges(t *testing.T) {
 			t.Errorf("%q: %q", line, out)
 		}
 	}
-	if err := g.setCvar("no_such_cvar", "1"); err == nil {
-		t.Error("setCvar of an unknown name succeeded")
+	if err := g.cvars.Set("no_such_cvar", "1"); err == nil {
+		t.Error("setting an unknown name succeeded")
 	}
 }
 
@@ -235,7 +235,7 @@ func TestConsoleComplete(t *testing.T) {
 		g := newTestGame(opt)
 		check := func(line, want string, wantCands []string) {
 			t.Helper()
-			got, cands := g.complete(line)
+			got, cands := g.con.complete(line)
 			if got != want {
 				t.Errorf("host %v: complete(%q) = %q, want %q", host, line, got, want)
 			}
@@ -257,12 +257,12 @@ func TestConsoleComplete(t *testing.T) {
 		check("cl_sh", "cl_show", []string{"cl_showerror", "cl_showhitboxes"})
 		// Nothing matches, or the name is complete and an argument follows.
 		check("zzz", "zzz", nil)
-		if _, c := g.complete("zzz"); len(c) != 0 {
+		if _, c := g.con.complete("zzz"); len(c) != 0 {
 			t.Errorf("complete(zzz) candidates %q", c)
 		}
 		check("net_fakelag 1", "net_fakelag 1", nil)
 		// Server cvars complete only on the listen-server host.
-		got, cands := g.complete("sv_")
+		got, cands := g.con.complete("sv_")
 		if host {
 			if got != "sv_" || len(cands) < 2 || !slices.Contains(cands, "sv_unlag") {
 				t.Errorf("host: complete(sv_) = %q, %q", got, cands)
@@ -271,7 +271,7 @@ func TestConsoleComplete(t *testing.T) {
 			t.Errorf("non-host: complete(sv_) offers %q", cands)
 		}
 		// No duplicates anywhere, sorted.
-		_, all := g.complete("")
+		_, all := g.con.complete("")
 		if !slices.IsSorted(all) {
 			t.Errorf("host %v: candidates not sorted", host)
 		}

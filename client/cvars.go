@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tickshot/client/config"
+	"tickshot/client/demo"
 	"tickshot/internal/cvar"
 	"tickshot/net/proto"
 	"tickshot/shared"
@@ -38,6 +39,7 @@ type clientCvars struct {
 	password                      *cvar.String
 	volume, sensitivity           *cvar.Float
 	fullscreen                    *cvar.Bool
+	demoScale                     *cvar.Float // demo_timescale (demo_scene.go)
 	// switches are the netcode switches the HUD lists when they differ
 	// from their defaults.
 	switches []*cvar.Var
@@ -74,6 +76,7 @@ func registerClientCvars(r *cvar.Registry) clientCvars {
 		volume:       r.Float("volume", 1, 0, 1, arch, "sound volume, 0 (silent) to 1 (Source's volume)"),
 		sensitivity:  r.Float("sensitivity", 1, 0.1, 5, arch, "mouse sensitivity (Source's name): how far the crosshair moves per mouse movement; 1 follows the pointer exactly, other values capture the pointer and scale its motion, as Teeworlds' inp_mousesens"),
 		fullscreen:   r.Bool("r_fullscreen", false, arch, "fill the screen with the window (Quake 3's r_fullscreen)"),
+		demoScale:    r.Float("demo_timescale", 1, demo.MinScale, demo.MaxScale, cl, "speed of demo playback ([ and ] step it)"),
 	}
 }
 
@@ -94,7 +97,11 @@ func (g *Game) bindCvars() {
 	}
 	cv.vsync.OnChange(g.applyVsync)
 	cv.password.OnChange(g.applyPassword)
-	g.bindDemoCvars() // demo_scene.go
+	cv.demoScale.OnChange(func() {
+		if g.demo != nil {
+			g.demo.p.SetScale(cv.demoScale.Get())
+		}
+	})
 	cv.volume.OnChange(g.applyVolume)
 	cv.fullscreen.OnChange(g.applyFullscreen)
 	cv.switches = []*cvar.Var{&cv.predict.Var, &cv.interpolate.Var, &cv.interp.Var, &cv.interpRatio.Var, &cv.updateRate.Var, &cv.cmdRate.Var,
@@ -104,12 +111,10 @@ func (g *Game) bindCvars() {
 // formatNumber writes f as people write numbers (cvar.FormatNumber).
 func formatNumber(f float64) string { return cvar.FormatNumber(f) }
 
-// cvarNames returns the sorted names.
-func (g *Game) cvarNames() []string { return g.cvars.Names() }
-
-// setCvar checks and sets a variable; an out-of-range value is refused
-// with the range in the message.
-func (g *Game) setCvar(name, value string) error { return g.cvars.Set(name, value) }
+// fakeConditions returns net_fakelag, net_fakejitter and net_fakeloss.
+func (cv *clientCvars) fakeConditions() proto.FakeConditions {
+	return proto.FakeConditions{LagMs: cv.fakeLag.Get(), JitterMs: cv.fakeJitter.Get(), LossPct: cv.fakeLoss.Get()}
+}
 
 // applyNetConfig copies the prediction/interpolation switches into the netcode.
 func (g *Game) applyNetConfig() {
@@ -153,7 +158,7 @@ func (g *Game) applyPassword() { g.opt.Config.Password = g.cv.password.Get() }
 // applyFake sets the simulated network conditions on what the client receives.
 func (g *Game) applyFake() {
 	if g.c != nil && g.demo == nil { // a demo's frames are as recorded
-		fc := g.fakeConditions()
+		fc := g.cv.fakeConditions()
 		g.c.SetFakeConditions(fc)
 		if w := fakeLagWarning(g.c.Accept.Cvars, fc); w != "" {
 			g.con.print(w)
@@ -209,7 +214,7 @@ func (g *Game) applySettings(s *config.Config) {
 	for _, kv := range s.Cvars {
 		if v := g.cvars.Lookup(kv[0]); v == nil {
 			g.con.print(fmt.Sprintf("config.cfg: unknown cvar %q skipped", kv[0]))
-		} else if err := g.setCvar(kv[0], kv[1]); err != nil {
+		} else if err := g.cvars.Set(kv[0], kv[1]); err != nil {
 			g.con.print("config.cfg: " + err.Error())
 		}
 	}

@@ -17,7 +17,6 @@ import (
 
 	"tickshot/client/demo"
 	"tickshot/client/netclient"
-	"tickshot/internal/cvar"
 )
 
 // Demos in the window (Source's record, stop, playdemo, demo_timescale,
@@ -87,13 +86,22 @@ func (s *demoScene) gotoTick(tick string) string {
 	return fmt.Sprintf("at tick %d", s.p.Tick())
 }
 
-// startRecording starts recording the game being played into name.
-func (g *Game) startRecording(name string) string {
-	if g.demo != nil || g.c == nil {
+// recording is the demo being recorded of the game being played (record,
+// stop), with the mark drawn while it lasts.
+type recording struct {
+	rec  *demo.Recorder
+	c    *netclient.Client // the client recorded
+	name string            // "REC NAME", drawn while recording
+}
+
+// start starts recording the game played on c into name; c is nil
+// outside a game (and during a demo's playback).
+func (rc *recording) start(c *netclient.Client, name string) string {
+	if c == nil {
 		return "record: not in a game"
 	}
-	if g.rec != nil {
-		return "record: already recording " + g.rec.Path() + " (stop first)"
+	if rc.rec != nil {
+		return "record: already recording " + rc.rec.Path() + " (stop first)"
 	}
 	if err := demo.CheckName(name); err != nil {
 		return "record: " + err.Error()
@@ -102,43 +110,29 @@ func (g *Game) startRecording(name string) string {
 	if err != nil {
 		return "record: " + err.Error()
 	}
-	r, err := demo.StartRecording(g.c, path)
+	r, err := demo.StartRecording(c, path)
 	if err != nil {
 		return "record: " + err.Error()
 	}
-	g.rec, g.recClient, g.recName = r, g.c, "REC "+name
-	if g.c.HaveSnapshot() {
+	*rc = recording{rec: r, c: c, name: "REC " + name}
+	if c.HaveSnapshot() {
 		return "recording to " + path + " (from the next full snapshot)"
 	}
 	return "recording to " + path
 }
 
-// stopRecording ends the recording, if any, and says where it went.
-func (g *Game) stopRecording(reason string) string {
-	r := g.rec
+// stop ends the recording, if any, and says where it went.
+func (rc *recording) stop(reason string) string {
+	r, c := rc.rec, rc.c
 	if r == nil {
 		return ""
 	}
-	g.rec = nil
-	err := r.Stop(g.recClient, reason)
-	g.recClient = nil
+	*rc = recording{}
+	err := r.Stop(c, reason)
 	if err != nil {
 		return fmt.Sprintf("recording %s failed: %v", r.Path(), err)
 	}
 	return fmt.Sprintf("recorded %s: %d records, %d bytes", r.Path(), r.Records, r.Bytes)
-}
-
-// bindDemoCvars registers demo_timescale (Source's name).
-func (g *Game) bindDemoCvars() {
-	g.demoScale = g.cvars.Float("demo_timescale", 1, demo.MinScale, demo.MaxScale, cvar.Client, "speed of demo playback ([ and ] step it)")
-	g.demoScale.OnChange(g.applyDemoScale)
-}
-
-// applyDemoScale applies demo_timescale to the demo being played.
-func (g *Game) applyDemoScale() {
-	if g.demo != nil {
-		g.demo.p.SetScale(g.demoScale.Get())
-	}
 }
 
 // PlayDemo is an Options.Start that plays the demo name (a name in the
@@ -181,7 +175,7 @@ func newDemoScene(g *Game, name string) (*demoScene, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.SetScale(g.demoScale.Get())
+	p.SetScale(g.cv.demoScale.Get())
 	return &demoScene{playScene: newPlayScene(g, p.C, "demo "+filepath.Base(path)), p: p}, nil
 }
 
@@ -264,7 +258,7 @@ func (s *demoScene) Update(ctx *SceneContext) error {
 		dt = min(max(now.Sub(s.last), 0), netclient.StallGap)
 	}
 	s.last = now
-	typing := g.updateConsole()
+	typing := g.con.update(float64(g.h))
 	if g.demo != s || g.c != s.c || g.quit {
 		return nil // the console left the demo (playdemo, disconnect, connect) or quit
 	}
@@ -311,7 +305,7 @@ func (s *demoScene) keys(ctx *SceneContext) bool {
 	case just(ebiten.KeyArrowRight):
 		s.seek(func() error { return p.Seek(p.T + 5*time.Second) })
 	case just(ebiten.KeyF3) || just(ebiten.KeyN):
-		_ = g.setCvar("net_graph", fmt.Sprint((g.cv.netGraph.Get()+1)%4))
+		_ = g.cvars.Set("net_graph", fmt.Sprint((g.cv.netGraph.Get()+1)%4))
 	case just(ebiten.KeyTab):
 		s.held |= KeyScores
 	}
@@ -330,7 +324,7 @@ func (s *demoScene) stepScale(dir int) {
 		i += dir
 	}
 	i = min(max(i, 0), len(demoScales)-1)
-	_ = s.g.setCvar("demo_timescale", formatNumber(demoScales[i]))
+	_ = s.g.cvars.Set("demo_timescale", formatNumber(demoScales[i]))
 }
 
 // demoBarH is the height of the demo bar, pixels.
@@ -385,16 +379,16 @@ func (s *demoScene) drawBar(screen *ebiten.Image) {
 	drawText(screen, "Space pause  [ ] speed  ←/→ 5 s  Esc leave", 13, false, W-10, y+14, 2, colDim)
 }
 
-// drawRecording marks a recording in the top left corner: a red dot and
+// draw marks a recording in the top left corner: a red dot and
 // the demo's name (Source shows nothing; a player should know).
-func (g *Game) drawRecording(screen *ebiten.Image) {
-	if g.rec == nil || g.c == nil {
+func (rc *recording) draw(screen *ebiten.Image) {
+	if rc.rec == nil {
 		return
 	}
 	b := &batch
 	b.use(screen)
 	b.rect(12, 40, 10, 10, colHPBad)
-	drawText(screen, g.recName, 14, true, 28, 37, 0, colHPBad)
+	drawText(screen, rc.name, 14, true, 28, 37, 0, colHPBad)
 }
 
 // clockText writes d as m:ss.s.

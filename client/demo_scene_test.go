@@ -68,7 +68,7 @@ func TestConsoleRecordAndPlaydemo(t *testing.T) {
 		img := ebiten.NewImage(testScreenW, testScreenH)
 		defer img.Deallocate()
 		batch.use(img)
-		g.drawRecording(img)
+		g.rec.draw(img)
 		batch.flush()
 		if r, _, _, _ := img.At(16, 44).RGBA(); r>>8 != 0xe0 {
 			t.Errorf("no recording mark: %x at (16, 44)", r>>8)

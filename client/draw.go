@@ -70,13 +70,13 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	}
 	g.lastFrame = now
 	g.stats.frames++
-	defer g.bridgeDrawn()
+	defer g.bridge.frameDrawn()
 	defer txt.endFrame()
 	batch.use(screen)
 	batch.flush()
 	g.scenes.Draw(screen)
-	g.drawRecording(screen) // demo_scene.go
-	g.drawConsole(screen)
+	g.rec.draw(screen) // demo_scene.go
+	g.con.draw(screen, float64(g.w), float64(g.h))
 	batch.flush()
 	g.maybeScreenshot(screen)
 }

@@ -115,7 +115,7 @@ func (s *connectScene) Update(ctx *SceneContext) error {
 			s.err = r.err
 			return nil
 		}
-		fc := ctx.Game.fakeConditions()
+		fc := ctx.Game.cv.fakeConditions()
 		r.c.SetFakeConditions(fc)
 		ctx.Print(fmt.Sprintf("connected to %s: map %s, %d ticks/s, you are #%d", s.addr, r.c.Map.Name, r.c.TickRate, r.c.ID))
 		if w := fakeLagWarning(r.c.Accept.Cvars, fc); w != "" {

@@ -135,7 +135,7 @@ func (s *menuScene) OnEnter(ctx *SceneContext) {
 // open; otherwise the menu runs.
 func (s *menuScene) Update(ctx *SceneContext) error {
 	s.ctx = ctx
-	if ctx.Game.updateConsole() {
+	if ctx.Game.con.update(float64(ctx.Height())) {
 		return nil
 	}
 	s.m.Update()

@@ -97,12 +97,12 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	for _, p := range c.TakePrints() {
 		g.con.print(p)
 	}
-	typing := g.updateConsole()
+	typing := g.con.update(float64(g.h))
 	if g.c != c || g.quit {
 		return nil // the console disconnected or quit
 	}
 	// The chat line, like the console, has the keyboard while it is open.
-	typing = typing || g.updateChat()
+	typing = typing || g.chat.update(c, &g.con)
 	p.view = InputView{Client: c, Elapsed: now.Sub(g.started), Typing: typing, Paused: p.pause.open}
 	p.view.PlayerX, p.view.PlayerY = g.worldToScreen(g.drawPos())
 	f := g.input.Frame(&p.view)
@@ -136,10 +136,10 @@ func (p *playScene) Update(ctx *SceneContext) error {
 		return nil
 	}
 	if f.Human && !p.pause.open && f.Keys&KeyChat != 0 {
-		g.openChat()
+		g.chat.openLine(false)
 	}
 	if f.Human && !p.pause.open && f.Keys&KeyTeamChat != 0 {
-		g.openTeamChat()
+		g.chat.openLine(true)
 	}
 	if g.stats.seen == nil {
 		g.stats.seen = map[uint16]bool{}
@@ -264,7 +264,7 @@ func (p *playScene) handleEvents() {
 		case proto.EvLeft:
 			p.feed.addNotice(fmt.Sprintf("%s left", c.Name(e.A)))
 		case proto.EvChat:
-			g.onChat(&e)
+			g.chat.onChat(&e, c.Name(e.A), &g.con)
 		}
 	}
 }

@@ -159,8 +159,8 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	}
 
 	// Team chat is marked in the console and on the HUD.
-	g.onChat(&proto.Event{Kind: proto.EvChat, A: 2, Text: "push left", Value: proto.ChatTeam})
-	g.onChat(&proto.Event{Kind: proto.EvChat, A: 2, Text: "gg"})
+	g.chat.onChat(&proto.Event{Kind: proto.EvChat, A: 2, Text: "push left", Value: proto.ChatTeam}, c.Name(2), &g.con)
+	g.chat.onChat(&proto.Event{Kind: proto.EvChat, A: 2, Text: "gg"}, c.Name(2), &g.con)
 	lines := g.con.lines
 	if len(lines) < 2 || lines[len(lines)-2] != "(TEAM) Player 2: push left" || lines[len(lines)-1] != "Player 2: gg" {
 		t.Errorf("console chat lines %q", lines[max(0, len(lines)-2):])
