@@ -175,7 +175,8 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 	var fired, reloaded, ackSteps int
 	var pings, unacked []int // per tick, once the round-trip estimate has settled
 	ticks := 0
-	snapsBefore := c.Stats.SnapshotsReceived
+	snapsBefore, lostBefore, tickBefore := c.Stats.SnapshotsReceived, c.Stats.SnapshotsLost, c.SnapshotTick()
+	loopStart := time.Now()
 	for pi, ph := range script {
 		for i := 0; i < ph.ticks; i++ {
 			<-ticker.C
@@ -222,11 +223,14 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 		t.Errorf("script fired %d shots and started %d reloads, want >= 10 and >= 2", fired, reloaded)
 	}
 
+	cmdsPerSec := float64(ticks) / time.Since(loopStart).Seconds() // under hz when the machine is busy
+	snaps, lost, serverTicks := c.Stats.SnapshotsReceived-snapsBefore, c.Stats.SnapshotsLost-lostBefore, int(c.SnapshotTick()-tickBefore)
+
 	// Stop making commands and wait until the server has acknowledged them all.
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for c.AckCmd() != c.CommandNumber() {
 		if time.Now().After(deadline) {
-			t.Fatalf("server acked %d of %d commands within 3 s", c.AckCmd(), c.CommandNumber())
+			t.Fatalf("server acked %d of %d commands within 10 s", c.AckCmd(), c.CommandNumber())
 		}
 		time.Sleep(5 * time.Millisecond)
 		if err := c.Poll(); err != nil {
@@ -242,25 +246,26 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 	}
 
 	st := c.Stats
-	snaps := st.SnapshotsReceived - snapsBefore
 	ping, inFlight := minimum(pings), median(unacked)
-	t.Logf("commands %d (acked %d, ack advanced %d times, median %d unacked), snapshots %d, corrections %d, "+
+	t.Logf("commands %d (%.1f/s; acked %d, ack advanced %d times, median %d unacked), snapshots %d (+%d lost) over %d server ticks, corrections %d, "+
 		"server-measured RTT min %d ms, median %d, last %d, shots %d, reloads %d",
-		c.CommandNumber(), c.AckCmd(), ackSteps, inFlight, snaps, st.Corrections, ping, median(pings), st.PingMs, fired, reloaded)
+		c.CommandNumber(), cmdsPerSec, c.AckCmd(), ackSteps, inFlight, snaps, lost, serverTicks, st.Corrections, ping, median(pings), st.PingMs, fired, reloaded)
 	if st.Corrections != 0 {
 		t.Errorf("prediction corrections = %d (last error %.2f units), want 0 with nothing external", st.Corrections, st.LastErrorDist)
 	}
-	// About 6 s at 20 snapshots/s.
-	if snaps < 100 {
-		t.Errorf("received %d snapshots in ~6 s, want >= 100", snaps)
+	// cl_updaterate 20 at 64 ticks/s: a snapshot every 3.2 server ticks
+	// (about 6 s: at least 300 ticks, fewer when the machine is busy).
+	if want := serverTicks * 20 / 64; snaps+lost < want-1 || serverTicks < 100 {
+		t.Errorf("%d snapshots (+%d lost) over %d server ticks, want %d at cl_updaterate 20", snaps, lost, serverTicks, want)
 	}
 	if c.CommandNumber() < 300 || ackSteps < 50 {
 		t.Errorf("%d commands made, the ack advanced %d times: want >= 300 and >= 50", c.CommandNumber(), ackSteps)
 	}
-	// With 200 ms round trip about 13 commands are in flight (fewer when a
-	// loaded machine drops ticker ticks): the prediction runs ahead.
-	if inFlight < 5 {
-		t.Errorf("median %d commands unacknowledged, want about 13 at 200 ms and 64 commands/s", inFlight)
+	// With 200 ms round trip about 13 commands are in flight at 64
+	// commands/s (fewer when a busy machine drops ticker ticks: counted at
+	// the rate the loop really made them): the prediction runs ahead.
+	if want := 0.2 * cmdsPerSec; float64(inFlight) < want*0.4 {
+		t.Errorf("median %d commands unacknowledged, want about %.0f at 200 ms and %.1f commands/s", inFlight, want, cmdsPerSec)
 	}
 	if st.DroppedSnapshots != 0 {
 		t.Errorf("%d snapshots arrived out of order on a reliable, order-keeping transport", st.DroppedSnapshots)
@@ -364,8 +369,11 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 			if p.Dead {
 				t.Errorf("respawned on the server, still dead in the prediction")
 			}
-			if wait := time.Since(killedAt); wait > time.Duration(game.RespawnDelayMs)*time.Millisecond+time.Second {
-				t.Errorf("respawn seen %v after the death, want within the 2 s respawn delay + 1 s", wait)
+			// By the server's clock (the snapshots' ticks), not the wall
+			// clock: a busy machine may run fewer ticks in a second.
+			if wait, most := c.SnapshotTick()-killTick, uint32(shared.Ticks(game.RespawnDelayMs, hz)+hz); wait > most {
+				t.Errorf("respawn seen %d server ticks after the death (%v of wall clock), want within the 2 s respawn delay + 1 s (%d ticks)",
+					wait, time.Since(killedAt).Round(time.Millisecond), most)
 			}
 			// The prediction jumped to a spawn point (plus what the unacked
 			// commands moved since), rather than sliding there.
