@@ -59,20 +59,35 @@ func TestChurnNeverRefusesFreeSlot(t *testing.T) {
 }
 
 // observer is a netclient that ticks at the server's rate in its own
-// goroutine, standing still, counting the snapshots and bytes it receives.
+// goroutine, standing still, counting the snapshots and bytes it receives
+// and the server tick of the newest snapshot.
 type observer struct {
-	snaps, bytes atomic.Uint64
-	rows         atomic.Int64 // scoreboard rows
-	errc         chan error
-	stop         chan struct{}
-	done         chan struct{}
+	tickRate int
+	mu       sync.Mutex
+	seen     obsCount     // at its last Poll
+	rows     atomic.Int64 // scoreboard rows
+	errc     chan error
+	stop     chan struct{}
+	done     chan struct{}
+}
+
+type obsCount struct {
+	snaps int
+	bytes uint64
+	tick  uint32
+}
+
+func (o *observer) count() obsCount {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.seen
 }
 
 func startObserver(t *testing.T, addr string, cfg netclient.Config, lagMs float64) *observer {
 	t.Helper()
 	c := testserver.Connect(t, addr, cfg)
 	c.SetFakeConditions(proto.FakeConditions{LagMs: lagMs})
-	o := &observer{errc: make(chan error, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	o := &observer{tickRate: c.TickRate, errc: make(chan error, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(o.done)
 		tk := time.NewTicker(time.Second / time.Duration(c.TickRate))
@@ -89,8 +104,9 @@ func startObserver(t *testing.T, addr string, cfg netclient.Config, lagMs float6
 				}
 				c.Tick(now.Sub(last), netclient.Input{})
 				last = now
-				o.snaps.Store(uint64(c.Stats.SnapshotsReceived))
-				o.bytes.Store(c.ConnStats().BytesIn)
+				o.mu.Lock()
+				o.seen = obsCount{c.Stats.SnapshotsReceived, c.ConnStats().BytesIn, c.SnapshotTick()}
+				o.mu.Unlock()
 				o.rows.Store(int64(len(c.Scores)))
 			}
 		}
@@ -99,13 +115,19 @@ func startObserver(t *testing.T, addr string, cfg netclient.Config, lagMs float6
 	return o
 }
 
-// rates returns what o received over window: snapshots/s and kB/s.
+// rates returns what o received while during ran: snapshots and kB per
+// second of the server's clock (its ticks, as the snapshots carry them:
+// a busy machine may run fewer ticks in a wall second, and the server
+// sends per tick).
 func (o *observer) rates(during func()) (snapsPerSec, kBPerSec float64) {
-	s0, b0 := o.snaps.Load(), o.bytes.Load()
-	start := time.Now()
+	c0 := o.count()
 	during()
-	el := time.Since(start).Seconds()
-	return float64(o.snaps.Load()-s0) / el, float64(o.bytes.Load()-b0) / el / 1000
+	c1 := o.count()
+	secs := float64(c1.tick-c0.tick) / float64(o.tickRate)
+	if secs <= 0 {
+		return 0, 0
+	}
+	return float64(c1.snaps-c0.snaps) / secs, float64(c1.bytes-c0.bytes) / secs / 1000
 }
 
 // churn joins and leaves the server at addr as fast as it can from
@@ -220,7 +242,7 @@ func testChurn(t *testing.T, addr, churnAddr string, workers int, minCycles floa
 		return slow.rows.Load() == 10 && normal.rows.Load() == 10
 	})
 
-	t.Logf("quiet: rate 20000 %.1f snapshots/s %.1f kB/s; default rate %.1f snapshots/s %.1f kB/s",
+	t.Logf("per second of server ticks; quiet: rate 20000 %.1f snapshots/s %.1f kB/s; default rate %.1f snapshots/s %.1f kB/s",
 		quietSlow, quietSlowKB, quietNormal, quietNormalKB)
 	t.Logf("churn %.0f joins/s: rate 20000 %.1f snapshots/s %.1f kB/s; default rate %.1f snapshots/s %.1f kB/s",
 		cycles, churnSlow, churnSlowKB, churnNormal, churnNormalKB)
