@@ -20,8 +20,8 @@ func TestHostileTextCannotBreakOthersSnapshots(t *testing.T) {
 
 	// Two joins whose 24-byte names collide and end in a 2-byte character.
 	name := strings.Repeat("a", 19) + "é" + "bbb"
-	p1 := s.newPlayer(s.uniqueName(name), false)
-	p2 := s.newPlayer(s.uniqueName(name), false)
+	p1 := s.newPlayer(s.w.UniqueName(name, proto.MaxNameLen), false)
+	p2 := s.newPlayer(s.w.UniqueName(name, proto.MaxNameLen), false)
 	if !utf8.ValidString(p2.Name) || len(p2.Name) > proto.MaxNameLen || p1.Name == p2.Name {
 		t.Fatalf("unique name %q (of %q): invalid UTF-8, too long or not unique", p2.Name, p1.Name)
 	}
@@ -72,12 +72,12 @@ func TestKillIgnoredDuringIntermission(t *testing.T) {
 	p := s.newPlayer("p", false)
 	s.w.Intermission = s.w.Tick + 100
 	before := len(s.w.Events)
-	s.onCommand(&session{player: p}, &proto.Command{Text: "kill"})
+	(&session{player: p}).command(s, &proto.Command{Text: "kill"})
 	if len(s.w.Events) != before || !p.Alive() {
 		t.Fatalf("kill during intermission added %d events (alive %v)", len(s.w.Events)-before, p.Alive())
 	}
 	s.w.Intermission = 0
-	s.onCommand(&session{player: p}, &proto.Command{Text: "kill"})
+	(&session{player: p}).command(s, &proto.Command{Text: "kill"})
 	if p.Alive() {
 		t.Fatalf("kill outside the intermission did not kill")
 	}

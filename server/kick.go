@@ -9,6 +9,75 @@ import (
 	"tickshot/net/proto"
 )
 
+// Kicks and refusals carry a code beside the sentence the client reads:
+// the code, never the words, is what tickshot_kicks_total and
+// tickshot_connections_refused_total count (metrics.go), so rewording a
+// message cannot move its count (Source's disconnect reasons are text, its
+// statistics count by enum). The wire carries the sentence alone.
+
+// kickCode is why a session was kicked (its metric label: kickLabels).
+type kickCode uint8
+
+// Kick codes.
+const (
+	kickFlood          kickCode = iota // more than MaxMsgsPerSecond messages in a second
+	kickInvalidUserCmd                 // a usercmd out of range (proto.ValidateUserCmd)
+	kickProtocolError                  // a message a client may not send after its Hello
+	kickTimeout                        // no usercmds for sv_timeout seconds (squat.go)
+	kickRconAuth                       // too many wrong rcon passwords (rcon.go)
+	kickAdmin                          // the kick / kickid console command
+	numKickCodes
+)
+
+// kickLabels are the kick codes' metric labels (KickReasons).
+var kickLabels = [numKickCodes + 1]string{
+	kickFlood: KickFlood, kickInvalidUserCmd: KickInvalidUserCmd, kickProtocolError: KickProtocolError,
+	kickTimeout: KickTimeout, kickRconAuth: KickRconAuth, kickAdmin: KickAdmin,
+	numKickCodes: KickOther, // no kick has it: kept so the series stays
+}
+
+// refuseCode is why a connection was refused (its metric label:
+// refuseLabels).
+type refuseCode uint8
+
+// Refusal codes.
+const (
+	refuseConnLimit        refuseCode = iota // over MaxConns TCP connections (httplimits.go; no Reject)
+	refusePendingPerAddr                     // MaxPreHelloPerIP connections from the address wait for their Hello
+	refusePendingTotal                       // MaxPreHello connections wait for their Hello
+	refuseHandshakeTimeout                   // no Hello within proto.HandshakeTimeout
+	refuseNotHello                           // the first message was not a Hello
+	refuseProtocolVersion                    // Hello.Protocol is not proto.ProtocolVersion
+	refusePasswordNeeded                     // sv_password set, none given
+	refusePasswordWrong                      // sv_password set, another given
+	refusePlayersPerAddr                     // sv_maxplayers_per_ip reached (squat.go)
+	refuseJoinRate                           // the address joins too fast (joinlimit.go)
+	refuseServerFull                         // no player nor spectator slot
+	refuseSpectatorsFull                     // asked to spectate, no spectator slot
+	refuseShutdown                           // the server is stopping
+	numRefuseCodes
+)
+
+// refuseLabels are the refusal codes' metric labels (RefuseReasons).
+var refuseLabels = [numRefuseCodes]string{
+	refuseConnLimit: RefuseConnLimit, refusePendingPerAddr: RefusePendingPerAddr, refusePendingTotal: RefusePendingTotal,
+	refuseHandshakeTimeout: RefuseHandshakeTimeout, refuseNotHello: RefuseNotHello,
+	refuseProtocolVersion: RefuseProtocolVersion, refusePasswordNeeded: RefusePasswordNeeded,
+	refusePasswordWrong: RefusePasswordWrong, refusePlayersPerAddr: RefusePlayersPerAddr, refuseJoinRate: RefuseJoinRate,
+	refuseServerFull: RefuseServerFull, refuseSpectatorsFull: RefuseSpectatorsFull, refuseShutdown: RefuseOther,
+}
+
+// refusal is why a connection is refused: the code the metrics count and
+// the sentence the client reads (proto.Reject.Reason). The zero refusal
+// (no reason) admits.
+type refusal struct {
+	code   refuseCode
+	reason string
+}
+
+// refused reports whether r refuses.
+func (r refusal) refused() bool { return r.reason != "" }
+
 // KickAdminReason is the kick reason of the kick command, and of kickid
 // without a message (Source says "Kicked by Console").
 const KickAdminReason = "by the server operator"
@@ -53,7 +122,7 @@ func (s *Server) kickCommand(cmd, line string) string {
 	if ss == nil {
 		return fmt.Sprintf("%s: %s is a bot (their number is --bots)", cmd, p.Name)
 	}
-	s.kickAs(ss, KickAdmin, reason)
+	ss.kick(s, kickAdmin, reason)
 	return fmt.Sprintf("kicked %s (#%d): %s", p.Name, p.ID, reason)
 }
 

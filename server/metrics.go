@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -39,11 +38,12 @@ const (
 	KickTimeout        = "timeout"         // no usercmds for sv_timeout seconds
 	KickRconAuth       = "rcon_auth"       // too many wrong rcon passwords (RconKickReason)
 	KickAdmin          = "admin"           // the kick / kickid console command
-	KickOther          = "other"           // any reason not listed above
+	KickOther          = "other"           // kept for the series; no kick has it now (kicks carry a code)
 )
 
-// KickReasons are the values of tickshot_kicks_total's reason label.
-var KickReasons = [...]string{KickFlood, KickInvalidUserCmd, KickProtocolError, KickTimeout, KickRconAuth, KickAdmin, KickOther}
+// KickReasons are the values of tickshot_kicks_total's reason label, by
+// kickCode (kick.go).
+var KickReasons = kickLabels
 
 // Refusal reason codes: the `reason` label of
 // tickshot_connections_refused_total (a Reject message, or for
@@ -61,55 +61,12 @@ const (
 	RefuseJoinRate         = "join_rate"         // the address joins too fast (JoinTooFastReason, joinlimit.go)
 	RefuseServerFull       = "server_full"       // no player nor spectator slot
 	RefuseSpectatorsFull   = "spectators_full"   // asked to spectate, no spectator slot
-	RefuseOther            = "other"             // any reason not listed above
+	RefuseOther            = "other"             // the server is stopping
 )
 
 // RefuseReasons are the values of tickshot_connections_refused_total's
-// reason label.
-var RefuseReasons = [...]string{RefuseConnLimit, RefusePendingPerAddr, RefusePendingTotal, RefuseHandshakeTimeout,
-	RefuseNotHello, RefuseProtocolVersion, RefusePasswordNeeded, RefusePasswordWrong, RefusePlayersPerAddr,
-	RefuseJoinRate, RefuseServerFull, RefuseSpectatorsFull, RefuseOther}
-
-// reasonPrefixes map the start of a server-made reason to its code. Only
-// the server's own texts reach these (kick and reject never see a
-// client's words), and anything unmatched is "other".
-var (
-	kickPrefixes = [][2]string{
-		{"message flood", KickFlood},
-		{"invalid usercmd", KickInvalidUserCmd},
-		{"protocol error", KickProtocolError},
-		{"timed out", KickTimeout},
-		{RconKickReason, KickRconAuth},
-	}
-	refusePrefixes = [][2]string{
-		{"too many connections without a hello from your address", RefusePendingPerAddr},
-		{"too many connections waiting for their hello", RefusePendingTotal},
-		{"no hello within handshake timeout", RefuseHandshakeTimeout},
-		{"protocol error: expected hello", RefuseNotHello},
-		{"protocol version", RefuseProtocolVersion},
-		{proto.RejectNeedPassword, RefusePasswordNeeded},
-		{proto.RejectWrongPassword, RefusePasswordWrong},
-		{"too many players from your address", RefusePlayersPerAddr},
-		{JoinTooFastReason, RefuseJoinRate},
-		{"server is full", RefuseServerFull},
-		{"no spectator slots", RefuseSpectatorsFull},
-	}
-)
-
-func reasonCode(reason string, prefixes [][2]string, other string) string {
-	for _, p := range prefixes {
-		if strings.HasPrefix(reason, p[0]) {
-			return p[1]
-		}
-	}
-	return other
-}
-
-// KickCode is the reason code of a kick reason (KickReasons).
-func KickCode(reason string) string { return reasonCode(reason, kickPrefixes, KickOther) }
-
-// RefuseCode is the reason code of a Reject reason (RefuseReasons).
-func RefuseCode(reason string) string { return reasonCode(reason, refusePrefixes, RefuseOther) }
+// reason label, by refuseCode (kick.go).
+var RefuseReasons = refuseLabels
 
 // decodeErrorPrefix starts the reason a proto.Conn closes with when a
 // frame does not decode (proto.Conn.handle); the server's own kicks start
@@ -141,8 +98,8 @@ type metrics struct {
 	tick prometheus.Histogram // tick processing time, seconds
 
 	// Rare events, counted where they happen (any goroutine).
-	kicks        [len(KickReasons)]atomic.Uint64   // by KickReasons index
-	refused      [len(RefuseReasons)]atomic.Uint64 // by RefuseReasons index
+	kicks        [len(kickLabels)]atomic.Uint64   // by kickCode
+	refused      [len(refuseLabels)]atomic.Uint64 // by refuseCode
 	decodeErrors atomic.Uint64
 	ticksBehind  atomic.Uint64
 	matches      atomic.Uint64
@@ -177,18 +134,11 @@ func newMetrics(s *Server) *metrics {
 	return m
 }
 
-func (m *metrics) kick(code string) { m.kicks[indexOf(KickReasons[:], code)].Add(1) }
+// kick counts a kick by its code.
+func (m *metrics) kick(code kickCode) { m.kicks[code].Add(1) }
 
-func (m *metrics) refuse(code string) { m.refused[indexOf(RefuseReasons[:], code)].Add(1) }
-
-func indexOf(list []string, v string) int {
-	for i, x := range list {
-		if x == v {
-			return i
-		}
-	}
-	return len(list) - 1 // "other"
-}
+// refuse counts a refusal by its code.
+func (m *metrics) refuse(code refuseCode) { m.refused[code].Add(1) }
 
 // addHandshake counts the traffic of a connection that was never admitted
 // (any goroutine; it does not wait for the connection to close).
@@ -311,12 +261,12 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	for i, r := range KickReasons {
 		counter(descKicks, m.kicks[i].Load(), r)
 	}
-	refused := m.refused[indexOf(RefuseReasons[:], RefuseConnLimit)].Load()
+	refused := m.refused[refuseConnLimit].Load()
 	if l, ok := c.s.ln.(*limitListener); ok {
 		refused += uint64(l.refused.Load())
 	}
 	for i, r := range RefuseReasons {
-		if r == RefuseConnLimit {
+		if refuseCode(i) == refuseConnLimit {
 			counter(descRefused, refused, r)
 			continue
 		}

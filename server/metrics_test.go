@@ -329,38 +329,3 @@ func TestMetricsAfterScriptedSession(t *testing.T) {
 		t.Errorf("tickshot_kicks_total{reason=admin} = %v after the second kick, want 2", v)
 	}
 }
-
-// TestReasonCodes: every reason the server words maps to its own code, and
-// anything else to "other".
-func TestReasonCodes(t *testing.T) {
-	for reason, want := range map[string]string{
-		"message flood (more than 400 messages/s)": server.KickFlood,
-		"invalid usercmd: usercmd 3: msec 0":       server.KickInvalidUserCmd,
-		"protocol error: unexpected hello message": server.KickProtocolError,
-		"timed out: no input for 120 s":            server.KickTimeout,
-		server.RconKickReason:                      server.KickRconAuth,
-		"banned by admin":                          server.KickOther,
-	} {
-		if got := server.KickCode(reason); got != want {
-			t.Errorf("KickCode(%q) = %q, want %q", reason, got, want)
-		}
-	}
-	for reason, want := range map[string]string{
-		"too many connections without a hello from your address (8)":     server.RefusePendingPerAddr,
-		"too many connections waiting for their hello (64, server-wide)": server.RefusePendingTotal,
-		server.JoinTooFastReason:                                         server.RefuseJoinRate,
-		"no hello within handshake timeout":                              server.RefuseHandshakeTimeout,
-		"protocol error: expected hello, got cmds":                       server.RefuseNotHello,
-		"protocol version 3, server speaks 4: update your game":          server.RefuseProtocolVersion,
-		proto.RejectNeedPassword:                                         server.RefusePasswordNeeded,
-		proto.RejectWrongPassword:                                        server.RefusePasswordWrong,
-		"too many players from your address (4/4, sv_maxplayers_per_ip)": server.RefusePlayersPerAddr,
-		"server is full (16/16 players, 8/8 spectators)":                 server.RefuseServerFull,
-		"no spectator slots (8/8 spectators)":                            server.RefuseSpectatorsFull,
-		"something new":                                                  server.RefuseOther,
-	} {
-		if got := server.RefuseCode(reason); got != want {
-			t.Errorf("RefuseCode(%q) = %q, want %q", reason, got, want)
-		}
-	}
-}

@@ -50,21 +50,21 @@ func (p *preHello) noteRefusal(now time.Time) int {
 }
 
 // enter counts a new connection from ip, or returns why it is refused.
-func (p *preHello) enter(ip string) string {
+func (p *preHello) enter(ip string) refusal {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.total >= MaxPreHello {
-		return fmt.Sprintf("too many connections waiting for their hello (%d, server-wide)", MaxPreHello)
+		return refusal{refusePendingTotal, fmt.Sprintf("too many connections waiting for their hello (%d, server-wide)", MaxPreHello)}
 	}
 	if p.perIP[ip] >= MaxPreHelloPerIP {
-		return fmt.Sprintf("too many connections without a hello from your address (%d)", MaxPreHelloPerIP)
+		return refusal{refusePendingPerAddr, fmt.Sprintf("too many connections without a hello from your address (%d)", MaxPreHelloPerIP)}
 	}
 	if p.perIP == nil {
 		p.perIP = make(map[string]int)
 	}
 	p.total++
 	p.perIP[ip]++
-	return ""
+	return refusal{}
 }
 
 // leave uncounts a connection from ip that sent its Hello or ended.

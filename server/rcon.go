@@ -108,11 +108,11 @@ func (g *rconGuard) prune(now time.Time) {
 // rconAllowed checks an rcon command's password from ss: on a wrong one
 // it counts, logs once per address and kicks at the limit; an address under
 // a ban is kicked at once. It returns whether the command may run.
-func (s *Server) rconAllowed(ss *session, given string) bool {
+func (ss *session) rconAllowed(s *Server, given string) bool {
 	now := time.Now()
 	host := rconHost(ss.conn.RemoteAddr())
 	if s.rcon.banned(host, now) {
-		s.kick(ss, RconKickReason)
+		ss.kick(s, kickRconAuth, RconKickReason)
 		return false
 	}
 	if rconPasswordOK(s.cfg.RconPassword, given) {
@@ -124,9 +124,9 @@ func (s *Server) rconAllowed(ss *session, given string) bool {
 	}
 	if ban {
 		s.log.Warn("rcon refused for a while: too many wrong passwords", "remote", host, "for", RconBanTime)
-		s.kick(ss, RconKickReason)
+		ss.kick(s, kickRconAuth, RconKickReason)
 		return false
 	}
-	s.print(ss, "rcon: bad password")
+	ss.print("rcon: bad password")
 	return false
 }

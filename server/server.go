@@ -244,7 +244,7 @@ func New(cfg Config) (*Server, error) {
 	s.rewinder.s = s
 	s.snap = newSnapshotWriter(s.w, &s.events, &s.tickStats)
 	for i := 0; i < cfg.Bots; i++ {
-		s.addBot()
+		s.w.AddBot(proto.MaxNameLen)
 	}
 	return s, nil
 }
@@ -447,7 +447,7 @@ func (s *Server) runTick(now time.Time) {
 	s.dropClosed()
 	s.acceptJoins()
 	for _, ss := range s.sessions {
-		s.readSession(ss, now)
+		ss.read(s, now) // session.go
 	}
 	s.dropClosed()
 	s.w.Step() // match flow, bots, projectiles, respawns
@@ -463,16 +463,38 @@ func (s *Server) runTick(now time.Time) {
 	}
 }
 
-// player returns the player with id, or nil.
-func (s *Server) player(id uint16) *game.Player { return s.w.Player(id) }
-
-// newPlayer adds a player to the world under a unique name.
-func (s *Server) newPlayer(name string, isBot bool) *game.Player {
-	return s.w.AddPlayer(s.uniqueName(name), isBot)
+// dropClosed removes sessions whose connection ended.
+func (s *Server) dropClosed() {
+	kept := s.sessions[:0]
+	for _, ss := range s.sessions {
+		select {
+		case <-ss.conn.Done():
+			reason, remote := ss.conn.Reason()
+			s.log.Info("player left", "name", ss.player.Name, "id", ss.player.ID, "reason", reason, "client_said", remote)
+			if !remote && strings.HasPrefix(reason, decodeErrorPrefix) {
+				s.metrics.decodeErrors.Add(1)
+			}
+			s.metrics.sessionEnded(ss)
+			if remote {
+				// A client's own words are logged, never passed on: others
+				// would read them as the server's ("kicked: banned by admin").
+				reason = LeftReason
+			}
+			s.removePlayer(ss.player.ID, reason)
+			s.cfg.Lifecycle.PlayerDisconnected(ss.player.Name)
+		default:
+			kept = append(kept, ss)
+		}
+	}
+	for i := len(kept); i < len(s.sessions); i++ {
+		s.sessions[i] = nil
+	}
+	s.sessions = kept
+	// Bots given up for humans come back when slots free up.
+	for len(s.w.Bots) < s.cfg.Bots && len(s.w.Players) < s.cfg.MaxPlayers {
+		s.w.AddBot(proto.MaxNameLen)
+	}
 }
-
-// addBot adds a server bot (game.World.AddBot).
-func (s *Server) addBot() { s.w.AddBot(proto.MaxNameLen) }
 
 // removePlayer takes a player out of the world and forgets its lag
 // record and every client's interpolation history of it.
@@ -516,12 +538,12 @@ func (s *Server) takeWorldEvents() {
 		switch e.Kind {
 		case game.EvKill:
 			if s.log.Enabled(context.Background(), slog.LevelDebug) {
-				s.log.Debug("kill", "killer", s.playerName(e.A), "victim", s.playerName(e.B), "tick", e.Tick)
+				s.log.Debug("kill", "killer", playerName(s.w, e.A), "victim", playerName(s.w, e.B), "tick", e.Tick)
 			}
 		case game.EvTeam:
 			if e.Text != "" {
 				if ss := sessionOf(s.sessions, e.A); ss != nil {
-					s.print(ss, fmt.Sprintf("you were moved to the %s team (%s)", game.Team(e.Value), e.Text))
+					ss.print(fmt.Sprintf("you were moved to the %s team (%s)", game.Team(e.Value), e.Text))
 				}
 			}
 		case game.EvChangeLevel:
@@ -534,7 +556,7 @@ func (s *Server) takeWorldEvents() {
 			}
 			if e.A != 0 {
 				kills := 0
-				if p := s.player(e.A); p != nil {
+				if p := s.w.Player(e.A); p != nil {
 					kills = p.Kills
 				}
 				s.log.Info("match won", "player", e.Text, "kills", kills)
@@ -544,8 +566,9 @@ func (s *Server) takeWorldEvents() {
 	}
 }
 
-func (s *Server) playerName(id uint16) string {
-	if p := s.player(id); p != nil {
+// playerName is the name of player id in w, "" when there is none.
+func playerName(w *game.World, id uint16) string {
+	if p := w.Player(id); p != nil {
 		return p.Name
 	}
 	return ""

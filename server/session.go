@@ -1,291 +1,109 @@
 package server
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
 	"fmt"
-	"net/http"
+	"log/slog"
+	"math"
+	"sort"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
 	"tickshot/game"
 	"tickshot/net/proto"
-	"tickshot/net/transport"
-	"tickshot/net/ws"
+	"tickshot/shared"
 )
 
-type joinReq struct {
-	conn  *proto.Conn
-	hello *proto.Hello
-	reply chan string // "" on success, else the reject reason
+// A session is one connected human player, made of the parts a Quake 3 or
+// Source server keeps per client: the usercmds waiting to run (cmdQueue),
+// the rate and update-interval control that decides when a snapshot goes
+// out (rateControl), the snapshots sent and acknowledged by sequence number
+// with the RTT they measure (ackState), and the server's copy of what the
+// client has received and draws (clientView), which lag compensation
+// rewinds to. The tick goroutine owns every session.
+type session struct {
+	conn   *proto.Conn
+	player *game.Player
+	hello  proto.Hello // as announced, with the rates as clamped
+	// spectator: player is in the world's Spectators, not its Players
+	// (spectate.go): no body, commands acknowledged but not run, no culling.
+	spectator bool
+	// ip is the remote IP ("" for a pipe), for sv_maxplayers_per_ip;
+	// lastInput is when the last Cmds message arrived (or the admission),
+	// for sv_timeout (squat.go).
+	ip        string
+	lastInput time.Time
+
+	// Events (events.go): since is the admission tick (older events
+	// are not sent); evSentMax the newest event ID any snapshot carried;
+	// skipLeaves the IDs of leave notices coalesced away for this client,
+	// in increasing order.
+	since      uint32
+	evSentMax  uint32
+	skipLeaves []uint32
+
+	cmds cmdQueue
+	rate rateControl
+	acks ackState
+	view clientView
+	out  snapBuffers
+
+	lastScor  uint32 // tick of the last scoreboard sent
+	scoresDue bool   // the scoreboard changed since it was last sent
+
+	// Chat flood control (say): tokens left, and the tick they were last
+	// refilled to; refused messages.
+	chatTokens  int
+	chatAt      uint32
+	chatRefused int
+
+	// Abuse accounting: counted, logged once.
+	warned    bool
+	msgWindow time.Time
+	msgCount  int
+	msgSeen   uint64 // the connection's PacketsIn when last counted
+	kicked    string
 }
 
-// handleWS upgrades a player's connection and serves it.
-func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
-	ip := r.RemoteAddr
-	if h := remoteIP(ip); h != "" {
-		ip = h
-	}
-	// Counted before the upgrade, so connections are counted in the order
-	// their upgrades began, not in the order their goroutines got there.
-	reason := s.preHello.enter(ip) // prehello.go
-	var once sync.Once
-	release := func() {
-		if reason == "" {
-			once.Do(func() { s.preHello.leave(ip) })
-		}
-	}
-	defer release()
-	t, err := ws.Upgrade(w, r, proto.ServerOptions())
-	if err != nil {
-		// Debug: any HTTP client can repeat a bad upgrade on one
-		// keep-alive connection (it got HTTP 400 already).
-		s.log.Debug("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
-		return
-	}
-	if reason != "" {
-		// Counted in the metrics per connection, logged at most every
-		// preHelloLogEvery: a flood must not write a line per connection.
-		if n := s.preHello.noteRefusal(time.Now()); n > 0 {
-			s.log.Warn("connections refused before their hello: "+reason, "remote", r.RemoteAddr, "refused", n,
-				"logged_at_most_every", preHelloLogEvery)
-		}
-		s.sendReject(proto.NewConn(t), reason)
-		return
-	}
-	s.serve(t, release)
+// newSession is a session for player p joining with hello, at tick now of
+// a server running tickRate ticks/s with a command budget of maxTicks.
+func newSession(conn *proto.Conn, p *game.Player, hello proto.Hello, now uint32, tickRate, maxTicks int) *session {
+	ss := &session{conn: conn, player: p, hello: hello}
+	ss.acks.rttMs = -1
+	// ackTick starts now: a newcomer gets the events from now on, not the
+	// last seconds' backlog.
+	ss.acks.ackTick, ss.since = now, now
+	ss.view.ents = map[uint16]*game.EntityView{}
+	ss.chatTokens, ss.chatAt = ChatBurst, now
+	ss.cmds.budget = maxTicks
+	ss.rate.snapAcc = float64(tickRate) // the first snapshot goes out at once
+	ss.applyRates(hello.Rate, hello.UpdateRate, hello.CmdRate, hello.InterpMs, hello.InterpRatio, tickRate)
+	return ss
 }
 
-// ServeTransport serves one player's connection over any transport (a
-// websocket from /ws, or one end of a transport.Pipe in tests): it waits
-// for the Hello and asks the tick goroutine to admit the player. It
-// returns when the player is admitted or refused. Give the transport
-// proto.ServerOptions().
-func (s *Server) ServeTransport(t transport.Transport) { s.serve(t, func() {}) }
-
-// serve is ServeTransport; gotHello is called once the wait for the Hello
-// is over, whatever its outcome.
-func (s *Server) serve(t transport.Transport, gotHello func()) {
-	conn := proto.NewServerConn(t)
-	s.hsMu.Lock()
-	if s.closing {
-		s.hsMu.Unlock()
-		s.reject(conn, ShutdownReason)
-		return
-	}
-	s.handshakes.Add(1) // Run waits for the goodbye at shutdown
-	s.hsMu.Unlock()
-	defer s.handshakes.Done()
-	var hello *proto.Hello
-	defer gotHello()
-	select {
-	case p, ok := <-conn.Recv():
-		if !ok {
-			reason, remote := conn.Reason()
-			s.log.Info("client left during handshake", "remote", conn.RemoteAddr(), "reason", reason)
-			if !remote && strings.HasPrefix(reason, decodeErrorPrefix) {
-				s.metrics.decodeErrors.Add(1)
-			}
-			s.metrics.addHandshake(conn)
-			return
-		}
-		h, isHello := p.Msg.(*proto.Hello)
-		if !isHello {
-			s.reject(conn, fmt.Sprintf("protocol error: expected hello, got %s", p.Msg.Type()))
-			return
-		}
-		hello = h
-	case <-time.After(proto.HandshakeTimeout):
-		s.reject(conn, "no hello within handshake timeout")
-		return
-	case <-s.stopped:
-		s.rejectShutdown(conn)
-		return
-	}
-	gotHello()
-	if !s.joinLimit.allow(remoteIP(conn.RemoteAddr()), time.Now(), s.log) { // joinlimit.go
-		s.sendReject(conn, JoinTooFastReason) // counted and logged once per address
-		return
-	}
-	if hello.Protocol != proto.ProtocolVersion {
-		s.reject(conn, fmt.Sprintf("protocol version %d, server speaks %d: update your game", hello.Protocol, proto.ProtocolVersion))
-		return
-	}
-	if reason := s.checkPassword(hello.Password); reason != "" {
-		s.reject(conn, reason)
-		return
-	}
-	req := joinReq{conn: conn, hello: hello, reply: make(chan string, 1)}
-	select {
-	case s.joins <- req:
-	case <-s.stopped:
-		s.rejectShutdown(conn)
-		return
-	}
-	select {
-	case reason := <-req.reply:
-		if reason != "" {
-			s.reject(conn, reason)
-		}
-	case <-s.stopped:
-		select {
-		case reason := <-req.reply: // admitted in the last tick: Run tells it as a player
-			if reason != "" {
-				s.reject(conn, reason)
-			}
-		default:
-			s.rejectShutdown(conn)
-		}
-	}
+// applyRates takes the client's rate, cl_updaterate, cl_cmdrate, cl_interp
+// and cl_interp_ratio (Hello, then Settings), clamped by proto.ClampRates.
+func (ss *session) applyRates(rate uint32, updateRate, cmdRate, interpMs uint16, ratio float32, tickRate int) {
+	r, ur, cr, im := proto.ClampRates(rate, updateRate, cmdRate, interpMs, tickRate)
+	ss.rate.bytesPerSec, ss.rate.updateRate, ss.rate.cmdRate = int(r), ur, cr
+	ss.hello.InterpMs, ss.hello.InterpRatio = uint16(im), ratio
+	ss.hello.Rate, ss.hello.UpdateRate, ss.hello.CmdRate = r, uint16(ur), uint16(cr)
 }
 
-// rejectShutdown refuses a connection in its handshake because the server
-// is stopping, and waits (at most ShutdownGrace) until the Reject and the
-// Disconnect are written, so that the process does not exit first.
-func (s *Server) rejectShutdown(conn *proto.Conn) {
-	s.reject(conn, ShutdownReason)
-	select {
-	case <-conn.Closed():
-	case <-time.After(ShutdownGrace):
-	}
-}
-
-// checkPassword returns why a Hello's join password is refused, or "".
-// The comparison takes the same time whatever the password: both sides are
-// hashed first, so neither a matching prefix nor the length shows
-// (crypto/subtle compares the digests in constant time).
-func (s *Server) checkPassword(given string) string {
-	if s.cfg.Password == "" {
-		return ""
-	}
-	if given == "" {
-		return proto.RejectNeedPassword
-	}
-	want, got := sha256.Sum256([]byte(s.cfg.Password)), sha256.Sum256([]byte(given))
-	if subtle.ConstantTimeCompare(want[:], got[:]) != 1 {
-		return proto.RejectWrongPassword
-	}
-	return ""
-}
-
-func (s *Server) reject(conn *proto.Conn, reason string) {
-	s.log.Info("client rejected", "remote", conn.RemoteAddr(), "reason", reason)
-	s.sendReject(conn, reason)
-}
-
-// sendReject refuses conn with reason, counted in the metrics, without a
-// log line (for refusals that are counted and logged once per address).
-func (s *Server) sendReject(conn *proto.Conn, reason string) {
-	s.metrics.refuse(RefuseCode(reason))
-	conn.Send(&proto.Reject{Reason: reason})
-	time.Sleep(50 * time.Millisecond) // let the writer flush the reject
-	conn.Close(reason)
-	s.metrics.addHandshake(conn)
-}
-
-// acceptJoins admits the clients waiting when the tick began (tick
-// goroutine). Later requests wait for the next tick, after dropClosed: a
-// client admitted here that leaves and joins again at once must not be
-// admitted a second time while its first session still holds a slot.
-func (s *Server) acceptJoins() {
-	for range len(s.joins) {
-		req := <-s.joins
-		req.reply <- s.admit(req)
-	}
-}
-
-func (s *Server) admit(req joinReq) string {
-	h := req.hello
-	if reason := s.perIPReject(req.conn.RemoteAddr()); reason != "" { // squat.go
-		return reason
-	}
-	spectate, reason := s.admitAs(h) // spectate.go
-	if reason != "" {
-		return reason
-	}
-	name := s.uniqueName(FoldName(h.Name)) // names.go
-	var p *game.Player
-	if spectate {
-		p = s.w.AddSpectator(name)
-	} else {
-		p = s.w.AddPlayer(name, false)
-	}
-	ss := newSession(req.conn, p, *h, s.w.Tick, s.cfg.TickRate, s.cfg.MaxUsrCmdProcessTicks)
-	ss.spectator = spectate
-	ss.ip, ss.lastInput = remoteIP(req.conn.RemoteAddr()), s.lastTickAt // the tick's now (runTick)
-	ss.evSentMax = s.events.nextID                                      // it learns who is playing from its first scoreboard
-	req.conn.SetFakeConditions(s.vars.fake)
-	ur := ss.rate.updateRate
-	s.sessions = append(s.sessions, ss)
-	req.conn.Send(&proto.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.m.Name,
-		Tick: s.w.Tick, UpdateRate: uint16(ur), Cvars: s.publicCvars(), Spectator: spectate})
-	s.cfg.Lifecycle.PlayerConnected(name)
-	s.log.Info("player joined", "name", name, "id", p.ID, "remote", req.conn.RemoteAddr(), "cl_updaterate", ur, "spectator", spectate)
-	return ""
-}
-
-func (s *Server) uniqueName(name string) string { return s.w.UniqueName(name, proto.MaxNameLen) }
-
-func (s *Server) publicCvars() []proto.Cvar {
-	cv := []proto.Cvar{
-		{Name: "sv_tickrate", Value: fmt.Sprint(s.cfg.TickRate)},
-		{Name: "sv_maxusrcmdprocessticks", Value: fmt.Sprint(s.cfg.MaxUsrCmdProcessTicks)},
-		{Name: "maxplayers", Value: fmt.Sprint(s.cfg.MaxPlayers)},
-	}
-	for _, c := range ServerCvars {
-		cv = append(cv, proto.Cvar{Name: c.Name, Value: s.vars.get(c.Name)})
-	}
-	return cv
-}
-
-// onCommand runs a client's console command on the server.
-func (s *Server) onCommand(ss *session, m *proto.Command) {
-	fields := strings.Fields(m.Text)
-	if len(fields) == 0 {
-		return
-	}
-	switch fields[0] {
-	case "kill":
-		if err := s.w.Suicide(ss.player); err != nil {
-			s.print(ss, "kill: "+err.Error())
-		}
-	case "say", "say_team":
-		s.say(ss, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m.Text), fields[0])), fields[0] == "say_team")
-	case "jointeam":
-		s.joinTeam(ss, fields[1:])
-	case "spectate":
-		s.spectate(ss) // spectate.go
-	case "join":
-		s.joinGame(ss, game.TeamNone)
-	case "rcon":
-		if s.cfg.RconPassword == "" {
-			s.print(ss, "rcon is disabled on this server (no --rcon-password)")
-			return
-		}
-		if !s.rconAllowed(ss, m.Password) { // rcon.go: constant time, rate-limited per address
-			return
-		}
-		s.print(ss, s.exec(strings.Join(fields[1:], " ")))
-	default:
-		s.print(ss, "unknown server command: "+fields[0])
-	}
-}
-
-// print sends a line to the player's console.
-func (s *Server) print(ss *session, text string) {
-	if ss.conn != nil {
-		ss.conn.Send(&proto.Print{Text: proto.TruncateUTF8(text, proto.MaxPrintLen)})
-	}
-}
+// ---- what a session does at the tick ----
+//
+// The methods below run on the tick goroutine and act on the server s
+// they are given (its world, cvars, log and metrics), as ioquake3's
+// SV_ExecuteClientMessage and SV_ClientCommand act for one client_t.
 
 // MaxMsgsPerSecond is the flood limit: more messages than this from one
 // client in one second gets it kicked.
 const MaxMsgsPerSecond = 400
 
-// readSession drains a client's received messages (tick goroutine).
-func (s *Server) readSession(ss *session, now time.Time) {
+// read drains the client's received messages at the tick of server s
+// that began at now: usercmds run, settings and console commands apply,
+// floods and foreign messages kick (tick goroutine).
+func (ss *session) read(s *Server, now time.Time) {
 	// Command time: one tick of budget per server tick, banked up to the cap.
 	ss.cmds.refill(s.budgetTicks, s.cfg.MaxUsrCmdProcessTicks)
 	// Count every frame the connection read, including those its full
@@ -297,7 +115,7 @@ func (s *Server) readSession(ss *session, now time.Time) {
 	ss.msgCount += int(in - ss.msgSeen)
 	ss.msgSeen = in
 	if ss.msgCount > MaxMsgsPerSecond {
-		s.kick(ss, fmt.Sprintf("message flood (more than %d messages/s)", MaxMsgsPerSecond))
+		ss.kick(s, kickFlood, fmt.Sprintf("message flood (more than %d messages/s)", MaxMsgsPerSecond))
 		return
 	}
 	for ss.kicked == "" {
@@ -317,49 +135,48 @@ func (s *Server) readSession(ss *session, now time.Time) {
 			if m.Seq != 0 {
 				ss.cmds.seq.Arrive(m.Seq)
 			}
-			s.onCmds(ss, m, pkt.At)
+			ss.onCmds(s, m, pkt.At)
 			// Run this message's commands before the next message's acks
 			// add snapshots to the view: a shot is rewound with only the
 			// snapshots the shooter had when it fired.
-			s.runPending(ss)
+			ss.runPending(s)
 		case *proto.Settings:
 			ss.applyRates(m.Rate, m.UpdateRate, m.CmdRate, m.InterpMs, m.InterpRatio, s.cfg.TickRate)
 			ss.hello.NoDelta = m.NoDelta
 		case *proto.Command:
-			s.onCommand(ss, m)
+			ss.command(s, m)
 		default:
-			s.kick(ss, fmt.Sprintf("protocol error: unexpected %s message", m.Type()))
+			ss.kick(s, kickProtocolError, fmt.Sprintf("protocol error: unexpected %s message", m.Type()))
 			return
 		}
 	}
-	s.runPending(ss)
-	s.checkTimeout(ss, now) // squat.go
+	ss.runPending(s)
+	ss.checkTimeout(s, now) // squat.go
 }
 
-func (s *Server) onCmds(ss *session, m *proto.Cmds, at time.Time) {
+// onCmds takes a Cmds message received at time at: its acks update the
+// session's view and RTT, its usercmds are checked and queued.
+func (ss *session) onCmds(s *Server, m *proto.Cmds, at time.Time) {
 	ss.acks.ack(m.Ack, m.AckBits, at, func(snap *sentSnap) {
 		ss.view.apply(snap, s.cfg.TickRate)
 		ss.view.learn(snap)
 	})
 	for i := range m.Cmds {
 		if err := proto.ValidateUserCmd(&m.Cmds[i], s.cfg.TickRate); err != nil {
-			s.kick(ss, "invalid usercmd: "+err.Error())
+			ss.kick(s, kickInvalidUserCmd, "invalid usercmd: "+err.Error())
 			return
 		}
 	}
 	for i := range m.Cmds {
 		if !ss.cmds.push(m.Cmds[i], 2*s.cfg.MaxUsrCmdProcessTicks) {
-			s.warnDropped(ss)
+			ss.warnDropped(s.log)
 		}
 	}
 }
 
-// applyToView updates the session's view with a snapshot the client
-// received (clientView.apply).
-func (s *Server) applyToView(ss *session, snap *sentSnap) { ss.view.apply(snap, s.cfg.TickRate) }
-
-// runPending runs queued commands in order while the client has budget.
-func (s *Server) runPending(ss *session) {
+// runPending runs queued commands in order, on server s's world, while the
+// client has budget.
+func (ss *session) runPending(s *Server) {
 	for {
 		c, ok := ss.cmds.next()
 		if !ok {
@@ -373,19 +190,18 @@ func (s *Server) runPending(ss *session) {
 }
 
 // warnDropped logs, once per player, that its commands are being dropped.
-func (s *Server) warnDropped(ss *session) {
+func (ss *session) warnDropped(log *slog.Logger) {
 	if !ss.warned {
 		ss.warned = true
-		s.log.Warn("usercmds dropped: more command time than real time allows (sv_maxusrcmdprocessticks)",
+		log.Warn("usercmds dropped: more command time than real time allows (sv_maxusrcmdprocessticks)",
 			"player", ss.player.Name, "id", ss.player.ID)
 	}
 }
 
-func (s *Server) kick(ss *session, reason string) { s.kickAs(ss, KickCode(reason), reason) }
-
-// kickAs kicks with a reason code of KickReasons (metrics.go), for a
-// reason text not made by the server (the kick command's).
-func (s *Server) kickAs(ss *session, code, reason string) {
+// kick closes the session's connection with reason, told to the client
+// ("kicked: " reason), counted in the metrics by code (kick.go) whatever
+// the words, and logged; a session already kicked is left as it is.
+func (ss *session) kick(s *Server, code kickCode, reason string) {
 	if ss.kicked != "" {
 		return
 	}
@@ -395,52 +211,44 @@ func (s *Server) kickAs(ss *session, code, reason string) {
 	ss.conn.Close("kicked: " + reason)
 }
 
-// dropClosed removes sessions whose connection ended.
-func (s *Server) dropClosed() {
-	kept := s.sessions[:0]
-	for _, ss := range s.sessions {
-		select {
-		case <-ss.conn.Done():
-			reason, remote := ss.conn.Reason()
-			s.log.Info("player left", "name", ss.player.Name, "id", ss.player.ID, "reason", reason, "client_said", remote)
-			if !remote && strings.HasPrefix(reason, decodeErrorPrefix) {
-				s.metrics.decodeErrors.Add(1)
-			}
-			s.metrics.sessionEnded(ss)
-			if remote {
-				// A client's own words are logged, never passed on: others
-				// would read them as the server's ("kicked: banned by admin").
-				reason = LeftReason
-			}
-			s.removePlayer(ss.player.ID, reason)
-			s.cfg.Lifecycle.PlayerDisconnected(ss.player.Name)
-		default:
-			kept = append(kept, ss)
-		}
-	}
-	for i := len(kept); i < len(s.sessions); i++ {
-		s.sessions[i] = nil
-	}
-	s.sessions = kept
-	// Bots given up for humans come back when slots free up.
-	for len(s.w.Bots) < s.cfg.Bots && len(s.w.Players) < s.cfg.MaxPlayers {
-		s.addBot()
+// print sends a line to the player's console.
+func (ss *session) print(text string) {
+	if ss.conn != nil {
+		ss.conn.Send(&proto.Print{Text: proto.TruncateUTF8(text, proto.MaxPrintLen)})
 	}
 }
 
-// leanScores is the scoreboard for one client: the rows with the names it
-// has not received yet, the others with Name "" (the client keeps the
-// names it has: FINDINGS measured the names as 27 % of the bytes at 64
-// players when every scoreboard carried them).
-func (ss *session) leanScores(rows []proto.ScoreEntry) []proto.ScoreEntry {
-	out := append(ss.out.scoreBuf[:0], rows...)
-	ss.out.scoreBuf = out
-	for i := range out {
-		if n, ok := ss.view.names[out[i].ID]; ok && n == out[i].Name {
-			out[i].Name = ""
-		}
+// command runs the client's console command on server s.
+func (ss *session) command(s *Server, m *proto.Command) {
+	fields := strings.Fields(m.Text)
+	if len(fields) == 0 {
+		return
 	}
-	return out
+	switch fields[0] {
+	case "kill":
+		if err := s.w.Suicide(ss.player); err != nil {
+			ss.print("kill: " + err.Error())
+		}
+	case "say", "say_team":
+		ss.say(s, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m.Text), fields[0])), fields[0] == "say_team")
+	case "jointeam":
+		ss.joinTeam(s, fields[1:])
+	case "spectate":
+		ss.spectate(s) // spectate.go
+	case "join":
+		ss.joinGame(s, game.TeamNone)
+	case "rcon":
+		if s.cfg.RconPassword == "" {
+			ss.print("rcon is disabled on this server (no --rcon-password)")
+			return
+		}
+		if !ss.rconAllowed(s, m.Password) { // rcon.go: constant time, rate-limited per address
+			return
+		}
+		ss.print(s.exec(strings.Join(fields[1:], " ")))
+	default:
+		ss.print("unknown server command: " + fields[0])
+	}
 }
 
 // Chat flood control: a player may say ChatBurst messages at once, then one
@@ -456,7 +264,7 @@ const (
 // team (say_team) in team deathmatch it goes to the sender's team only,
 // marked proto.ChatTeam; in deathmatch say_team is say, as in Source.
 // say and say_team share the token bucket.
-func (s *Server) say(ss *session, text string, team bool) {
+func (ss *session) say(s *Server, text string, team bool) {
 	text = proto.TruncateUTF8(stripControl(text), proto.MaxChatLen)
 	if text == "" {
 		return
@@ -475,7 +283,7 @@ func (s *Server) say(ss *session, text string, team bool) {
 		if ss.chatRefused == 1 {
 			s.log.Info("chat flood: messages refused", "player", ss.player.Name, "id", ss.player.ID)
 		}
-		s.print(ss, "chat: you are sending messages too fast; wait a second")
+		ss.print("chat: you are sending messages too fast; wait a second")
 		return
 	}
 	if ss.chatTokens == ChatBurst {
@@ -500,23 +308,23 @@ func (s *Server) say(ss *session, text string, team bool) {
 // joinTeam is the jointeam command: red (2), blue (3) or auto (0), as
 // game.World.JoinTeam rules; the answer or the refusal goes to the
 // player's console.
-func (s *Server) joinTeam(ss *session, args []string) {
+func (ss *session) joinTeam(s *Server, args []string) {
 	if len(args) != 1 {
-		s.print(ss, "usage: jointeam red|blue|auto (or 2|3|0)")
+		ss.print("usage: jointeam red|blue|auto (or 2|3|0)")
 		return
 	}
 	t, err := game.ParseTeam(strings.ToLower(args[0]))
-	if err == nil && s.spectatorTeam(ss, t) { // spectate.go
+	if err == nil && ss.spectatorTeam(s, t) { // spectate.go
 		return
 	}
 	if err == nil {
 		err = s.w.JoinTeam(ss.player, t)
 	}
 	if err != nil {
-		s.print(ss, "jointeam: "+err.Error())
+		ss.print("jointeam: " + err.Error())
 		return
 	}
-	s.print(ss, fmt.Sprintf("you joined the %s team", ss.player.Team))
+	ss.print(fmt.Sprintf("you joined the %s team", ss.player.Team))
 }
 
 // stripControl removes control characters and invalid UTF-8 from s.
@@ -527,4 +335,283 @@ func stripControl(s string) string {
 		}
 		return r
 	}, strings.ToValidUTF8(s, ""))
+}
+
+// ---- the command queue ----
+
+// cmdQueue holds a client's usercmds received but not yet run, in command
+// number order, and the command time it may still use: one tick of budget
+// per server tick, banked up to sv_maxusrcmdprocessticks, so a client can
+// never run faster than real time (Source's speed-hack defence).
+type cmdQueue struct {
+	lastCmd uint32           // newest CommandNumber run
+	pending []shared.UserCmd // received, not yet run
+	head    int              // pending[:head] have run this tick
+	budget  int              // command ticks the client may still run
+	seq     proto.SeqTracker // Cmds message sequence: the upstream loss
+	dropped int              // commands refused because the queue was full
+}
+
+// refill adds ticks of command time, banked up to limit ticks.
+func (q *cmdQueue) refill(ticks, limit int) { q.budget = min(q.budget+ticks, limit) }
+
+// push queues c unless it already ran or is queued (the backup copies
+// every Cmds message carries). It returns false when c was new but the
+// queue already holds maxPending commands: c is dropped.
+func (q *cmdQueue) push(c shared.UserCmd, maxPending int) bool {
+	if c.CommandNumber <= q.lastCmd {
+		return true // a backup copy of a command already run
+	}
+	if n := len(q.pending); n > q.head && c.CommandNumber <= q.pending[n-1].CommandNumber {
+		return true // already queued
+	}
+	if len(q.pending)-q.head >= maxPending {
+		q.dropped++
+		return false
+	}
+	q.pending = append(q.pending, c)
+	return true
+}
+
+// next pops the oldest queued command while budget remains.
+func (q *cmdQueue) next() (shared.UserCmd, bool) {
+	if q.head >= len(q.pending) || q.budget <= 0 {
+		q.compact()
+		return shared.UserCmd{}, false
+	}
+	c := q.pending[q.head]
+	q.head++
+	q.budget--
+	q.lastCmd = c.CommandNumber
+	return c, true
+}
+
+// compact drops the commands that ran from the front of the queue.
+func (q *cmdQueue) compact() {
+	if q.head > 0 {
+		q.pending = append(q.pending[:0], q.pending[q.head:]...)
+		q.head = 0
+	}
+}
+
+// ---- rate control ----
+
+// rateControl decides when a client's next snapshot is due: every
+// tickrate/cl_updaterate ticks, held back (choked) while the bytes sent
+// exceed the client's rate (Source's rate and cl_updaterate).
+type rateControl struct {
+	bytesPerSec int     // rate: bytes/s the client accepts
+	updateRate  int     // cl_updaterate: snapshots/s
+	cmdRate     int     // cl_cmdrate: command packets/s it sends
+	snapAcc     float64 // ticks accumulated towards the next snapshot
+	budget      float64 // bytes that may be sent now; negative = in debt
+	choked      bool    // the due snapshot is being held back by rate
+	chokeAcc    float64 // update-interval accumulator while choked
+	chokes      int     // snapshots choked since the last one sent
+	chokesTotal int
+}
+
+// due advances one server tick and reports whether a snapshot goes out now.
+// The byte budget grows by rate/tickrate a tick, banked for at most a
+// quarter second; a due snapshot is held back while the budget is in debt,
+// counting one choke for it and one more for every further update
+// interval spent waiting.
+func (r *rateControl) due(tickRate int) bool {
+	tr := float64(tickRate)
+	r.budget = math.Min(r.budget+float64(r.bytesPerSec)/tr, float64(r.bytesPerSec)/4)
+	if r.snapAcc < tr {
+		r.snapAcc += float64(r.updateRate)
+	}
+	if r.snapAcc < tr {
+		return false
+	}
+	if r.budget < 0 {
+		if !r.choked {
+			r.choked, r.chokeAcc = true, 0
+			r.chokes++
+			r.chokesTotal++
+		} else if r.chokeAcc += float64(r.updateRate); r.chokeAcc >= tr {
+			r.chokeAcc -= tr
+			r.chokes++
+			r.chokesTotal++
+		}
+		return false
+	}
+	r.choked = false
+	r.snapAcc -= tr
+	return true
+}
+
+// sent charges a snapshot of n bytes to the budget.
+func (r *rateControl) sent(n int) { r.budget -= float64(n) }
+
+// takeChokes returns the chokes since the last snapshot (its Choke field)
+// and starts counting again.
+func (r *rateControl) takeChokes() uint16 {
+	n := uint16(min(r.chokes, 65535))
+	r.chokes = 0
+	return n
+}
+
+// ---- acks ----
+
+// sentRing is how many sent snapshots a session remembers: 2 s at 64/s.
+const sentRing = 128
+
+// sentSnap is a snapshot as it was sent: for RTT, delta baselines and the
+// client's view.
+type sentSnap struct {
+	seq  uint32
+	tick uint32
+	at   time.Time
+	ents []proto.EntityState
+	// names are the names this snapshot's scoreboard carried, by id.
+	names []sentName
+	// evDone: every event up to this ID was carried or settled
+	// (eventQueue.pick).
+	evDone uint32
+}
+
+// sentName is a player's name as a snapshot's scoreboard carried it.
+type sentName struct {
+	id   uint16
+	name string
+}
+
+// ackState is what was sent to a client and what it acknowledged, by
+// snapshot sequence number (ioquake3's frames[seq & PACKET_MASK]).
+type ackState struct {
+	sent       [sentRing]sentSnap
+	nextSeq    uint32  // Seq of the newest snapshot sent
+	ackSeq     uint32  // Seq of the newest snapshot acked: the delta baseline
+	ackTick    uint32  // tick of that snapshot
+	ackEvent   uint32  // events up to this ID are settled; newer ones are resent
+	appliedSeq uint32  // snapshots up to this Seq are reflected in the view
+	rttMs      float64 // smoothed round trip, ms; <0 until measured
+	rttVar     float64 // mean deviation of the RTT samples, ms
+}
+
+// record starts the ring entry of the next snapshot, sent at tick at time
+// now; the caller fills in its entities and names.
+func (a *ackState) record(tick uint32, now time.Time) *sentSnap {
+	a.nextSeq++
+	rec := &a.sent[a.nextSeq%sentRing]
+	rec.seq, rec.tick, rec.at = a.nextSeq, tick, now
+	rec.ents, rec.names, rec.evDone = rec.ents[:0], rec.names[:0], 0
+	return rec
+}
+
+// baseline is the snapshot a delta for snapshot seq is written against:
+// the newest one acked, when the client still holds it (not more than
+// proto.FrameRingSize snapshots old); nil for a full snapshot.
+func (a *ackState) baseline(seq uint32) *sentSnap {
+	b := &a.sent[a.ackSeq%sentRing]
+	if a.ackSeq == 0 || b.seq != a.ackSeq || seq-a.ackSeq >= proto.FrameRingSize {
+		return nil
+	}
+	return b
+}
+
+// ack takes the acknowledgement of snapshot seq (with bits for the 32
+// before it) received at time at: an RTT sample from the server's own send
+// time, never the client's word, and every snapshot that arrived and was
+// not yet applied, oldest first, passed to arrived. It returns false for
+// an ack that is stale or of a snapshot never sent.
+func (a *ackState) ack(seq, bits uint32, at time.Time, arrived func(*sentSnap)) bool {
+	if seq <= a.ackSeq || seq > a.nextSeq {
+		return false
+	}
+	acked := &a.sent[seq%sentRing]
+	if acked.seq != seq {
+		return false // older than the ring
+	}
+	a.ackSeq, a.ackTick = seq, acked.tick
+	a.ackEvent = max(a.ackEvent, acked.evDone)
+	sample := float64(at.Sub(acked.at)) / float64(time.Millisecond)
+	if a.rttMs < 0 {
+		a.rttMs, a.rttVar = sample, sample/2
+	} else {
+		// RFC 6298's estimator: variation first, then the mean.
+		a.rttVar += (math.Abs(sample-a.rttMs) - a.rttVar) * 0.25
+		a.rttMs += (sample - a.rttMs) * 0.2
+	}
+	from := a.appliedSeq + 1
+	if seq-from >= sentRing {
+		from = seq - sentRing + 1
+	}
+	for s := from; s <= seq; s++ {
+		d := seq - s
+		got := d == 0 || (d <= 32 && bits&(1<<(d-1)) != 0)
+		snap := &a.sent[s%sentRing]
+		if got && snap.seq == s {
+			arrived(snap)
+		}
+	}
+	a.appliedSeq = seq
+	return true
+}
+
+// ---- the client's view ----
+
+// clientView is the server's copy of what a client has received: every
+// other player's interpolation history (game.EntityView), fed with exactly
+// the snapshots the client acknowledged, so lag compensation evaluates
+// where the client drew a target with the client's own function; and the
+// player names it holds, which scoreboards then omit.
+type clientView struct {
+	ents  map[uint16]*game.EntityView
+	names map[uint16]string
+}
+
+// apply updates the view with a snapshot the client received, exactly as
+// netclient does: players it carries are observed, players it no longer
+// carries are forgotten (left the game or the view rectangle; a player
+// coming back starts a new history, as after a teleport).
+func (v *clientView) apply(snap *sentSnap, tickRate int) {
+	for _, es := range snap.ents {
+		e := v.ents[es.ID]
+		if e == nil {
+			e = &game.EntityView{Teleport: es.Teleport}
+			v.ents[es.ID] = e
+		}
+		e.Observe(es.Sample(snap.tick), es.Teleport, tickRate)
+	}
+	// The entities are in ID order, so a binary search finds them.
+	for id := range v.ents {
+		i := sort.Search(len(snap.ents), func(i int) bool { return snap.ents[i].ID >= id })
+		if i == len(snap.ents) || snap.ents[i].ID != id {
+			delete(v.ents, id)
+		}
+	}
+}
+
+// learn records the names a snapshot that reached the client carried.
+func (v *clientView) learn(snap *sentSnap) {
+	for _, n := range snap.names {
+		if v.names == nil {
+			v.names = map[uint16]string{}
+		}
+		v.names[n.id] = n.name
+	}
+}
+
+// forget drops player id (it left the game).
+func (v *clientView) forget(id uint16) {
+	delete(v.ents, id)
+	delete(v.names, id)
+}
+
+// snapBuffers is a session's reused storage for writing snapshots: after
+// the first few, writing one allocates nothing (BenchmarkSnapshotPipeline).
+type snapBuffers struct {
+	snap     proto.Snapshot // the snapshot being written
+	entBuf   []proto.EntityState
+	projBuf  []proto.ProjectileState
+	evBuf    []proto.Event
+	evPick   []int  // indices into eventQueue.events chosen (eventQueue.pick)
+	evDone   uint32 // eventQueue.pick's settled event ID for the snapshot
+	scoreBuf []proto.ScoreEntry
+	deltaBuf []byte // EntityDelta
+	evWire   []byte // EventData
+	wire     []byte // the encoded snapshot
 }

@@ -27,38 +27,38 @@ const DefaultMaxSpectators = 8
 var everywhere = game.Rect{MinX: math.Inf(-1), MinY: math.Inf(-1), MaxX: math.Inf(1), MaxY: math.Inf(1)}
 
 // admitAs decides how a Hello is admitted: as a player, as a spectator
-// (asked for, or the server is full of humans), or not at all (reject is
-// the reason). A bot gives up its slot to a human who wants to play.
-func (s *Server) admitAs(h *proto.Hello) (spectate bool, reject string) {
+// (asked for, or the server is full of humans), or not at all (the refusal says why). A bot gives up its slot to a human who wants to play.
+func (s *Server) admitAs(h *proto.Hello) (spectate bool, r refusal) {
 	specs, maxSpecs := len(s.w.Spectators), s.vars.maxSpectators.Get()
 	if h.Spectate {
 		if specs >= maxSpecs {
-			return false, fmt.Sprintf("no spectator slots (%d/%d spectators)", specs, maxSpecs)
+			return false, refusal{refuseSpectatorsFull, fmt.Sprintf("no spectator slots (%d/%d spectators)", specs, maxSpecs)}
 		}
-		return true, ""
+		return true, refusal{}
 	}
 	if len(s.w.Players) < s.cfg.MaxPlayers || s.w.RemoveBot("bot removed to make room") {
-		return false, ""
+		return false, refusal{}
 	}
 	if specs < maxSpecs {
-		return true, ""
+		return true, refusal{}
 	}
-	return false, fmt.Sprintf("server is full (%d/%d players, %d/%d spectators)", len(s.w.Players), s.cfg.MaxPlayers, specs, maxSpecs)
+	return false, refusal{refuseServerFull,
+		fmt.Sprintf("server is full (%d/%d players, %d/%d spectators)", len(s.w.Players), s.cfg.MaxPlayers, specs, maxSpecs)}
 }
 
 // spectate takes a player's body out of the world (console `spectate`).
-func (s *Server) spectate(ss *session) {
+func (ss *session) spectate(s *Server) {
 	if ss.spectator {
-		s.print(ss, "spectate: you are already spectating (join: play)")
+		ss.print("spectate: you are already spectating (join: play)")
 		return
 	}
 	if n := len(s.w.Spectators); n >= s.vars.maxSpectators.Get() {
-		s.print(ss, fmt.Sprintf("spectate: no spectator slots (%d/%d spectators)", n, s.vars.maxSpectators.Get()))
+		ss.print(fmt.Sprintf("spectate: no spectator slots (%d/%d spectators)", n, s.vars.maxSpectators.Get()))
 		return
 	}
 	p, err := s.w.Spectate(ss.player.ID)
 	if err != nil {
-		s.print(ss, "spectate: "+err.Error())
+		ss.print("spectate: " + err.Error())
 		return
 	}
 	ss.spectator = true
@@ -70,12 +70,12 @@ func (s *Server) spectate(ss *session) {
 // spectator` (or 1) is spectate, and a spectator's jointeam red, blue or
 // auto is join on that team (Source's team menu). It reports whether it
 // handled the command.
-func (s *Server) spectatorTeam(ss *session, t game.Team) bool {
+func (ss *session) spectatorTeam(s *Server, t game.Team) bool {
 	switch {
 	case t == game.TeamSpectator:
-		s.spectate(ss)
+		ss.spectate(s)
 	case ss.spectator:
-		s.joinGame(ss, t)
+		ss.joinGame(s, t)
 	default:
 		return false
 	}
@@ -84,18 +84,18 @@ func (s *Server) spectatorTeam(ss *session, t game.Team) bool {
 
 // joinGame brings a spectator back into play (console `join`; jointeam
 // with team want) when there is a slot: a free one, or a bot's.
-func (s *Server) joinGame(ss *session, want game.Team) {
+func (ss *session) joinGame(s *Server, want game.Team) {
 	if !ss.spectator {
-		s.print(ss, "join: you are already playing")
+		ss.print("join: you are already playing")
 		return
 	}
 	if len(s.w.Players) >= s.cfg.MaxPlayers && !s.w.RemoveBot("bot removed to make room") {
-		s.print(ss, fmt.Sprintf("join: server is full (%d/%d players); you are still spectating", len(s.w.Players), s.cfg.MaxPlayers))
+		ss.print(fmt.Sprintf("join: server is full (%d/%d players); you are still spectating", len(s.w.Players), s.cfg.MaxPlayers))
 		return
 	}
 	p, err := s.w.JoinGame(ss.player.ID, want)
 	if err != nil {
-		s.print(ss, "join: "+err.Error())
+		ss.print("join: " + err.Error())
 		return
 	}
 	ss.spectator = false

@@ -76,36 +76,33 @@ func isLoopbackKey(key string) bool {
 }
 
 // perIPReject returns why a join from remote is refused by
-// sv_maxplayers_per_ip, or "" (tick goroutine).
-func (s *Server) perIPReject(remote string) string {
-	limit := s.vars.maxPerIP.Get()
+// sv_maxplayers_per_ip (limit) with sessions connected, or the zero
+// refusal.
+func perIPReject(sessions []*session, limit int, remote string) refusal {
 	ip := remoteIP(remote)
-	if limit <= 0 || ip == "" {
-		return ""
-	}
-	if isLoopbackKey(ip) {
-		return ""
+	if limit <= 0 || ip == "" || isLoopbackKey(ip) {
+		return refusal{}
 	}
 	n := 0
-	for _, ss := range s.sessions {
+	for _, ss := range sessions {
 		if ss.ip == ip {
 			n++
 		}
 	}
 	if n >= limit {
-		return fmt.Sprintf("too many players from your address (%d/%d, sv_maxplayers_per_ip)", n, limit)
+		return refusal{refusePlayersPerAddr, fmt.Sprintf("too many players from your address (%d/%d, sv_maxplayers_per_ip)", n, limit)}
 	}
-	return ""
+	return refusal{}
 }
 
 // checkTimeout kicks a session that sent no Cmds for sv_timeout seconds
 // (0: never).
-func (s *Server) checkTimeout(ss *session, now time.Time) {
+func (ss *session) checkTimeout(s *Server, now time.Time) {
 	limit := s.vars.timeout.Get()
 	if limit <= 0 || ss.kicked != "" {
 		return
 	}
 	if now.Sub(ss.lastInput) > time.Duration(limit)*time.Second {
-		s.kick(ss, fmt.Sprintf("timed out: no input for %d s", limit))
+		ss.kick(s, kickTimeout, fmt.Sprintf("timed out: no input for %d s", limit))
 	}
 }

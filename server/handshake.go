@@ -1,0 +1,262 @@
+package server
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"tickshot/game"
+	"tickshot/net/proto"
+	"tickshot/net/transport"
+	"tickshot/net/ws"
+)
+
+type joinReq struct {
+	conn  *proto.Conn
+	hello *proto.Hello
+	reply chan refusal // the zero refusal on success
+}
+
+// handleWS upgrades a player's connection and serves it.
+func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	ip := r.RemoteAddr
+	if h := remoteIP(ip); h != "" {
+		ip = h
+	}
+	// Counted before the upgrade, so connections are counted in the order
+	// their upgrades began, not in the order their goroutines got there.
+	refused := s.preHello.enter(ip) // prehello.go
+	var once sync.Once
+	release := func() {
+		if !refused.refused() {
+			once.Do(func() { s.preHello.leave(ip) })
+		}
+	}
+	defer release()
+	t, err := ws.Upgrade(w, r, proto.ServerOptions())
+	if err != nil {
+		// Debug: any HTTP client can repeat a bad upgrade on one
+		// keep-alive connection (it got HTTP 400 already).
+		s.log.Debug("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
+		return
+	}
+	if refused.refused() {
+		// Counted in the metrics per connection, logged at most every
+		// preHelloLogEvery: a flood must not write a line per connection.
+		if n := s.preHello.noteRefusal(time.Now()); n > 0 {
+			s.log.Warn("connections refused before their hello: "+refused.reason, "remote", r.RemoteAddr, "refused", n,
+				"logged_at_most_every", preHelloLogEvery)
+		}
+		s.sendReject(proto.NewConn(t), refused)
+		return
+	}
+	s.serve(t, release)
+}
+
+// ServeTransport serves one player's connection over any transport (a
+// websocket from /ws, or one end of a transport.Pipe in tests): it waits
+// for the Hello and asks the tick goroutine to admit the player. It
+// returns when the player is admitted or refused. Give the transport
+// proto.ServerOptions().
+func (s *Server) ServeTransport(t transport.Transport) { s.serve(t, func() {}) }
+
+// serve is ServeTransport; gotHello is called once the wait for the Hello
+// is over, whatever its outcome.
+func (s *Server) serve(t transport.Transport, gotHello func()) {
+	conn := proto.NewServerConn(t)
+	s.hsMu.Lock()
+	if s.closing {
+		s.hsMu.Unlock()
+		s.reject(conn, shutdownRefusal)
+		return
+	}
+	s.handshakes.Add(1) // Run waits for the goodbye at shutdown
+	s.hsMu.Unlock()
+	defer s.handshakes.Done()
+	var hello *proto.Hello
+	defer gotHello()
+	select {
+	case p, ok := <-conn.Recv():
+		if !ok {
+			reason, remote := conn.Reason()
+			s.log.Info("client left during handshake", "remote", conn.RemoteAddr(), "reason", reason)
+			if !remote && strings.HasPrefix(reason, decodeErrorPrefix) {
+				s.metrics.decodeErrors.Add(1)
+			}
+			s.metrics.addHandshake(conn)
+			return
+		}
+		h, isHello := p.Msg.(*proto.Hello)
+		if !isHello {
+			s.reject(conn, refusal{refuseNotHello, fmt.Sprintf("protocol error: expected hello, got %s", p.Msg.Type())})
+			return
+		}
+		hello = h
+	case <-time.After(proto.HandshakeTimeout):
+		s.reject(conn, refusal{refuseHandshakeTimeout, "no hello within handshake timeout"})
+		return
+	case <-s.stopped:
+		s.rejectShutdown(conn)
+		return
+	}
+	gotHello()
+	if !s.joinLimit.allow(remoteIP(conn.RemoteAddr()), time.Now(), s.log) { // joinlimit.go
+		s.sendReject(conn, refusal{refuseJoinRate, JoinTooFastReason}) // counted and logged once per address
+		return
+	}
+	if hello.Protocol != proto.ProtocolVersion {
+		s.reject(conn, refusal{refuseProtocolVersion,
+			fmt.Sprintf("protocol version %d, server speaks %d: update your game", hello.Protocol, proto.ProtocolVersion)})
+		return
+	}
+	if r := s.checkPassword(hello.Password); r.refused() {
+		s.reject(conn, r)
+		return
+	}
+	req := joinReq{conn: conn, hello: hello, reply: make(chan refusal, 1)}
+	select {
+	case s.joins <- req:
+	case <-s.stopped:
+		s.rejectShutdown(conn)
+		return
+	}
+	select {
+	case r := <-req.reply:
+		if r.refused() {
+			s.reject(conn, r)
+		}
+	case <-s.stopped:
+		select {
+		case r := <-req.reply: // admitted in the last tick: Run tells it as a player
+			if r.refused() {
+				s.reject(conn, r)
+			}
+		default:
+			s.rejectShutdown(conn)
+		}
+	}
+}
+
+// rejectShutdown refuses a connection in its handshake because the server
+// is stopping, and waits (at most ShutdownGrace) until the Reject and the
+// Disconnect are written, so that the process does not exit first.
+func (s *Server) rejectShutdown(conn *proto.Conn) {
+	s.reject(conn, shutdownRefusal)
+	select {
+	case <-conn.Closed():
+	case <-time.After(ShutdownGrace):
+	}
+}
+
+// checkPassword returns why a Hello's join password is refused, or the
+// zero refusal.
+// The comparison takes the same time whatever the password: both sides are
+// hashed first, so neither a matching prefix nor the length shows
+// (crypto/subtle compares the digests in constant time).
+func (s *Server) checkPassword(given string) refusal {
+	if s.cfg.Password == "" {
+		return refusal{}
+	}
+	if given == "" {
+		return refusal{refusePasswordNeeded, proto.RejectNeedPassword}
+	}
+	want, got := sha256.Sum256([]byte(s.cfg.Password)), sha256.Sum256([]byte(given))
+	if subtle.ConstantTimeCompare(want[:], got[:]) != 1 {
+		return refusal{refusePasswordWrong, proto.RejectWrongPassword}
+	}
+	return refusal{}
+}
+
+// shutdownRefusal refuses a connection in its handshake when the server stops.
+var shutdownRefusal = refusal{refuseShutdown, ShutdownReason}
+
+// reject refuses conn with r, logged and counted.
+func (s *Server) reject(conn *proto.Conn, r refusal) {
+	s.log.Info("client rejected", "remote", conn.RemoteAddr(), "reason", r.reason)
+	s.sendReject(conn, r)
+}
+
+// sendReject refuses conn with r's sentence, counted in the metrics by
+// r's code, without a log line (for refusals that are counted and logged
+// once per address).
+func (s *Server) sendReject(conn *proto.Conn, r refusal) {
+	s.metrics.refuse(r.code)
+	conn.Send(&proto.Reject{Reason: r.reason})
+	time.Sleep(50 * time.Millisecond) // let the writer flush the reject
+	conn.Close(r.reason)
+	s.metrics.addHandshake(conn)
+}
+
+// acceptJoins admits the clients waiting when the tick began (tick
+// goroutine). Later requests wait for the next tick, after dropClosed: a
+// client admitted here that leaves and joins again at once must not be
+// admitted a second time while its first session still holds a slot.
+func (s *Server) acceptJoins() {
+	for range len(s.joins) {
+		req := <-s.joins
+		req.reply <- s.admit(req)
+	}
+}
+
+// admit adds the player of a join request to the world and its session
+// to the server, and sends it the Accept; or returns why it is refused.
+func (s *Server) admit(req joinReq) refusal {
+	h := req.hello
+	if r := perIPReject(s.sessions, s.vars.maxPerIP.Get(), req.conn.RemoteAddr()); r.refused() { // squat.go
+		return r
+	}
+	spectate, r := s.admitAs(h) // spectate.go
+	if r.refused() {
+		return r
+	}
+	name := s.w.UniqueName(FoldName(h.Name), proto.MaxNameLen) // names.go
+	var p *game.Player
+	if spectate {
+		p = s.w.AddSpectator(name)
+	} else {
+		p = s.w.AddPlayer(name, false)
+	}
+	ss := newSession(req.conn, p, *h, s.w.Tick, s.cfg.TickRate, s.cfg.MaxUsrCmdProcessTicks)
+	ss.spectator = spectate
+	ss.ip, ss.lastInput = remoteIP(req.conn.RemoteAddr()), s.lastTickAt // the tick's now (runTick)
+	ss.evSentMax = s.events.nextID                                      // it learns who is playing from its first scoreboard
+	req.conn.SetFakeConditions(s.vars.fake)
+	ur := ss.rate.updateRate
+	s.sessions = append(s.sessions, ss)
+	req.conn.Send(&proto.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.m.Name,
+		Tick: s.w.Tick, UpdateRate: uint16(ur), Cvars: s.publicCvars(), Spectator: spectate})
+	s.cfg.Lifecycle.PlayerConnected(name)
+	s.log.Info("player joined", "name", name, "id", p.ID, "remote", req.conn.RemoteAddr(), "cl_updaterate", ur, "spectator", spectate)
+	return refusal{}
+}
+
+func (s *Server) publicCvars() []proto.Cvar {
+	cv := []proto.Cvar{
+		{Name: "sv_tickrate", Value: fmt.Sprint(s.cfg.TickRate)},
+		{Name: "sv_maxusrcmdprocessticks", Value: fmt.Sprint(s.cfg.MaxUsrCmdProcessTicks)},
+		{Name: "maxplayers", Value: fmt.Sprint(s.cfg.MaxPlayers)},
+	}
+	for _, c := range ServerCvars {
+		cv = append(cv, proto.Cvar{Name: c.Name, Value: s.vars.get(c.Name)})
+	}
+	return cv
+}
+
+// leanScores is the scoreboard for one client: the rows with the names it
+// has not received yet, the others with Name "" (the client keeps the
+// names it has: FINDINGS measured the names as 27 % of the bytes at 64
+// players when every scoreboard carried them).
+func (ss *session) leanScores(rows []proto.ScoreEntry) []proto.ScoreEntry {
+	out := append(ss.out.scoreBuf[:0], rows...)
+	ss.out.scoreBuf = out
+	for i := range out {
+		if n, ok := ss.view.names[out[i].ID]; ok && n == out[i].Name {
+			out[i].Name = ""
+		}
+	}
+	return out
+}
