@@ -8,6 +8,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"tickshot/client/palette"
 	"tickshot/shared"
 )
 
@@ -105,7 +106,7 @@ func bodySprite(col color.RGBA) (x, y int, ok bool) {
 		cx, cy := float32(bodyX0+k*bodySize+bodySize/2), float32(bodySize/2)
 		r := float32(shared.PlayerRadius)
 		b.disc(cx, cy, r, col)
-		b.ring(cx, cy, r, 2, colOutline)
+		b.ring(cx, cy, r, 2, palette.Outline)
 		b.flush()
 	}
 	return bodyX0 + k*bodySize, 0, true

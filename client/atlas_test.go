@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"tickshot/client/palette"
 )
 
 func TestShelfPacker(t *testing.T) {
@@ -73,9 +75,9 @@ func TestTextFromAtlas(t *testing.T) {
 			t.Errorf("%s: %d pixels differ from the laid-out text (%d inked)", label, diff, ink)
 		}
 	}
-	direct := pixelsOf(w, h, func(dst *ebiten.Image) { layoutText(dst, "Player 17  > Héloïse", 24, true, 10, 10, 0, colMe) })
+	direct := pixelsOf(w, h, func(dst *ebiten.Image) { layoutText(dst, "Player 17  > Héloïse", 24, true, 10, 10, 0, palette.Me) })
 	cached := func() *image.RGBA {
-		return pixelsOf(w, h, func(dst *ebiten.Image) { drawText(dst, "Player 17  > Héloïse", 24, true, 10, 10, 0, colMe) })
+		return pixelsOf(w, h, func(dst *ebiten.Image) { drawText(dst, "Player 17  > Héloïse", 24, true, 10, 10, 0, palette.Me) })
 	}
 	same("first draw", direct, cached())
 	same("from the cache", direct, cached())
@@ -88,7 +90,7 @@ func TestTextFromAtlas(t *testing.T) {
 		}
 		pixelsOf(w, h, func(dst *ebiten.Image) {
 			for i := range 300 {
-				drawText(dst, fmt.Sprintf("filler %d-%d", f, i), 40, false, 0, 0, 0, colText)
+				drawText(dst, fmt.Sprintf("filler %d-%d", f, i), 40, false, 0, 0, 0, palette.Text)
 			}
 		})
 		txt.endFrame()
@@ -101,12 +103,12 @@ func TestTextFromAtlas(t *testing.T) {
 	resets = atl.resets
 	over := pixelsOf(w, h, func(dst *ebiten.Image) {
 		for i := range 4000 {
-			drawText(dst, fmt.Sprintf("overflow %d", i), 40, false, 0, 0, 0, colText)
+			drawText(dst, fmt.Sprintf("overflow %d", i), 40, false, 0, 0, 0, palette.Text)
 		}
 		batch.use(dst)
 		batch.flush()
 		dst.Clear()
-		drawText(dst, "Player 17  > Héloïse", 24, true, 10, 10, 0, colMe)
+		drawText(dst, "Player 17  > Héloïse", 24, true, 10, 10, 0, palette.Me)
 	})
 	if atl.resets > resets+1 {
 		t.Errorf("the atlas was emptied %d times in one frame: want at most once", atl.resets-resets)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"tickshot/client/palette"
 	"tickshot/shared"
 )
 
@@ -234,7 +235,7 @@ func (b *shapeBatch) body(x, y float32, col color.RGBA) {
 	if !ok || b.src != nil {
 		r := float32(shared.PlayerRadius)
 		b.disc(x, y, r, col)
-		b.ring(x, y, r, 2, colOutline)
+		b.ring(x, y, r, 2, palette.Outline)
 		return
 	}
 	b.image(sx, sy, bodySize, bodySize, float64(x)-bodySize/2, float64(y)-bodySize/2)

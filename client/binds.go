@@ -102,47 +102,37 @@ func (b *binds) command(key string) string {
 	return ""
 }
 
-func (bd *binding) down() bool {
-	switch bd.kind {
-	case bindKey:
-		return ebiten.IsKeyPressed(bd.key)
-	case bindMouse:
-		return ebiten.IsMouseButtonPressed(bd.mouse)
-	}
-	return bd.pressed() // a wheel turn is down for the frame it happens in
-}
-
-func (bd *binding) pressed() bool {
-	switch bd.kind {
-	case bindKey:
+// active reports whether the key is held (just false) or went down this
+// frame (just true); a wheel turn is both, for the frame it happens in.
+func (bd *binding) active(just bool) bool {
+	switch {
+	case bd.kind == bindKey && just:
 		return inpututil.IsKeyJustPressed(bd.key)
-	case bindMouse:
+	case bd.kind == bindKey:
+		return ebiten.IsKeyPressed(bd.key)
+	case bd.kind == bindMouse && just:
 		return inpututil.IsMouseButtonJustPressed(bd.mouse)
+	case bd.kind == bindMouse:
+		return ebiten.IsMouseButtonPressed(bd.mouse)
 	}
 	_, wy := ebiten.Wheel()
 	return (bd.kind == bindWheelUp && wy > 0) || (bd.kind == bindWheelDown && wy < 0)
 }
 
 // down reports whether a key bound to command is held.
-func (b *binds) down(command string) bool {
-	if b == nil {
-		return false
-	}
-	for i := range b.list {
-		if b.list[i].command == command && b.list[i].down() {
-			return true
-		}
-	}
-	return false
-}
+func (b *binds) down(command string) bool { return b.anyKey(command, false) }
 
 // pressed reports whether a key bound to command went down this frame.
-func (b *binds) pressed(command string) bool {
+func (b *binds) pressed(command string) bool { return b.anyKey(command, true) }
+
+// anyKey reports whether a key bound to command is active (just: went
+// down this frame, else held); a nil binds has no keys.
+func (b *binds) anyKey(command string, just bool) bool {
 	if b == nil {
 		return false
 	}
 	for i := range b.list {
-		if b.list[i].command == command && b.list[i].pressed() {
+		if b.list[i].command == command && b.list[i].active(just) {
 			return true
 		}
 	}
@@ -162,7 +152,7 @@ func (b *binds) pressedCommands() []string {
 		case "slot1", "slot2", "invnext", "messagemode", "messagemode2":
 			continue
 		}
-		if !strings.HasPrefix(bd.command, "+") && bd.pressed() {
+		if !strings.HasPrefix(bd.command, "+") && bd.active(true) {
 			out = append(out, bd.command)
 		}
 	}

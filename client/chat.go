@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"tickshot/client/netclient"
+	"tickshot/client/palette"
 	"tickshot/net/proto"
 )
 
@@ -127,7 +128,7 @@ func (ch *chat) draw(v *frameView) {
 		if ch.team {
 			prompt = "say_team: "
 		}
-		drawText(v.screen, prompt+string(ch.input)+"_", 16, false, 24, y, 0, colText)
+		drawText(v.screen, prompt+string(ch.input)+"_", 16, false, 24, y, 0, palette.Text)
 	}
 	now := time.Now()
 	for i := len(ch.lines) - 1; i >= 0; i-- {
@@ -136,7 +137,7 @@ func (ch *chat) draw(v *frameView) {
 			continue
 		}
 		y -= 22
-		drawText(v.screen, chatPrefix(l.team)+v.c.Name(l.from)+": "+l.text, 16, false, 24, y, 0, colText)
+		drawText(v.screen, chatPrefix(l.team)+v.c.Name(l.from)+": "+l.text, 16, false, 24, y, 0, palette.Text)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"tickshot/client/palette"
 	"tickshot/internal/cvar"
 )
 
@@ -350,14 +351,14 @@ func (con *console) draw(screen *ebiten.Image, W, H float64) {
 	b := &batch
 	b.use(screen)
 	b.rect(0, 0, float32(W), float32(h), color.RGBA{0x08, 0x0a, 0x0e, 0xe8})
-	b.rect(0, float32(h-1), float32(W), 2, colMe)
+	b.rect(0, float32(h-1), float32(W), 2, palette.Me)
 	maxW := W - 2*conMargin
 	width := func(s string) float64 { return textWidth(s, conFont, false) }
 	// The input line, wrapped too, at the bottom.
 	in := wrapLine("] "+string(con.input)+"_", maxW, width)
 	y := h - 30 - conLineH*float64(len(in)-1)
 	for i, l := range in {
-		drawText(screen, l, conFont+1, false, conMargin, y+conLineH*float64(i), 0, colText)
+		drawText(screen, l, conFont+1, false, conMargin, y+conLineH*float64(i), 0, palette.Text)
 	}
 	n := max(1, int((y-conLineH)/conLineH))
 	view := con.view(con.rows(maxW, width), n)
@@ -365,10 +366,10 @@ func (con *console) draw(screen *ebiten.Image, W, H float64) {
 		// As Source does, a marker row says there is newer text below.
 		view = view[1:]
 		y -= conLineH
-		drawText(screen, fmt.Sprintf("^^^ %d more below (PageDown, mouse wheel) ^^^", con.scroll), conFont, false, conMargin, y, 0, colMe)
+		drawText(screen, fmt.Sprintf("^^^ %d more below (PageDown, mouse wheel) ^^^", con.scroll), conFont, false, conMargin, y, 0, palette.Me)
 	}
 	for i := len(view) - 1; i >= 0; i-- {
 		y -= conLineH
-		drawText(screen, view[i], conFont, false, conMargin, y, 0, colDim)
+		drawText(screen, view[i], conFont, false, conMargin, y, 0, palette.Dim)
 	}
 }

@@ -4,7 +4,6 @@ package client
 
 import (
 	"fmt"
-	"image/color"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,6 +16,7 @@ import (
 
 	"tickshot/client/demo"
 	"tickshot/client/netclient"
+	"tickshot/client/palette"
 )
 
 // Demos in the window (Source's record, stop, playdemo, demo_timescale,
@@ -335,7 +335,7 @@ const demoBarH = 34
 // the bar.
 func (s *demoScene) Draw(screen *ebiten.Image) {
 	if s.g.c != s.c { // left in this frame's Update (Esc): the window closes
-		screen.Fill(colBG)
+		screen.Fill(palette.BG)
 		return
 	}
 	h := s.g.h
@@ -345,13 +345,6 @@ func (s *demoScene) Draw(screen *ebiten.Image) {
 	s.drawBar(screen)
 }
 
-// Demo bar colours.
-var (
-	colDemoBar   = color.RGBA{0x0b, 0x0d, 0x11, 0xff}
-	colDemoFill  = color.RGBA{0xf0, 0xa0, 0x30, 0xff}
-	colDemoTrack = color.RGBA{0x3a, 0x3f, 0x4a, 0xff}
-)
-
 // drawBar draws the demo bar at the bottom: progress, time, tick, speed,
 // pause, and the keys.
 func (s *demoScene) drawBar(screen *ebiten.Image) {
@@ -360,11 +353,11 @@ func (s *demoScene) drawBar(screen *ebiten.Image) {
 	y := H - demoBarH
 	b := &batch
 	b.use(screen)
-	b.rect(0, float32(y), float32(W), demoBarH, colDemoBar)
+	b.rect(0, float32(y), float32(W), demoBarH, palette.DemoBar)
 	total := max(p.Demo.Duration, time.Millisecond)
 	frac := min(max(float64(p.T)/float64(total), 0), 1)
-	b.rect(8, float32(y+4), float32(W-16), 4, colDemoTrack)
-	b.rect(8, float32(y+4), float32((W-16)*frac), 4, colDemoFill)
+	b.rect(8, float32(y+4), float32(W-16), 4, palette.DemoTrack)
+	b.rect(8, float32(y+4), float32((W-16)*frac), 4, palette.DemoFill)
 	state := fmt.Sprintf("×%s", formatNumber(p.Scale))
 	switch {
 	case s.err != nil:
@@ -375,8 +368,8 @@ func (s *demoScene) drawBar(screen *ebiten.Image) {
 		state = "PAUSED"
 	}
 	left := fmt.Sprintf("DEMO  %s / %s   tick %d   %s", clockText(p.T), clockText(p.Demo.Duration), p.Tick(), state)
-	drawText(screen, left, 15, true, 10, y+12, 0, colDemoFill)
-	drawText(screen, "Space pause  [ ] speed  ←/→ 5 s  Esc leave", 13, false, W-10, y+14, 2, colDim)
+	drawText(screen, left, 15, true, 10, y+12, 0, palette.DemoFill)
+	drawText(screen, "Space pause  [ ] speed  ←/→ 5 s  Esc leave", 13, false, W-10, y+14, 2, palette.Dim)
 }
 
 // draw marks a recording in the top left corner: a red dot and
@@ -387,8 +380,8 @@ func (rc *recording) draw(screen *ebiten.Image) {
 	}
 	b := &batch
 	b.use(screen)
-	b.rect(12, 40, 10, 10, colHPBad)
-	drawText(screen, rc.name, 14, true, 28, 37, 0, colHPBad)
+	b.rect(12, 40, 10, 10, palette.HPBad)
+	drawText(screen, rc.name, 14, true, 28, 37, 0, palette.HPBad)
 }
 
 // clockText writes d as m:ss.s.

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"tickshot/client/palette"
 )
 
 // benchPlayers are the player counts the draw benchmarks compare: the
@@ -68,7 +70,7 @@ func BenchmarkDrawSideBySide(b *testing.B) {
 		if g := scenes[scene(i)].g; g != nil {
 			g.Draw(s)
 		} else {
-			s.Fill(colBG)
+			s.Fill(palette.BG)
 		}
 	}
 	onFrames(sideBlock*k, draw) // caches filled

@@ -7,6 +7,7 @@ import (
 	"math"
 	"time"
 
+	"tickshot/client/palette"
 	"tickshot/shared"
 )
 
@@ -112,9 +113,9 @@ func (f *effects) drawWorld(v *frameView) {
 		b.disc(f32(im.x-cx), f32(im.y-cy), f32(4+6*(1-a)), nrgba(color.NRGBA{0xff, 0x60, 0x40, uint8(200 * a)}))
 	}
 	for _, t := range f.tracers {
-		col := colTracerOth
+		col := palette.TracerOther
 		if t.own {
-			col = colTracerMe
+			col = palette.TracerMe
 		}
 		b.line(f32(t.x0-cx), f32(t.y0-cy), f32(t.x1-cx), f32(t.y1-cy), 2, fade(col, float64(t.left)/float64(tracerTime)))
 	}

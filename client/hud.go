@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"tickshot/client/palette"
 	"tickshot/shared"
 )
 
@@ -42,26 +43,26 @@ func (h *hud) drawStatus(v *frameView, fx *effects, human bool, cursorX, cursorY
 		total := float64(shared.Ticks(def.ReloadMs, c.TickRate))
 		frac := 1 - float64(st.ReloadTicks)/total
 		b.rect(float32(W-184), float32(H-18), 160, 6, color.RGBA{0, 0, 0, 0xb0})
-		b.rect(float32(W-184), float32(H-18), float32(160*frac), 6, colTracerMe)
+		b.rect(float32(W-184), float32(H-18), float32(160*frac), 6, palette.TracerMe)
 	}
 	spec := c.Spectating() // no crosshair, health or ammo: spectate.go's HUD
 	drawCrosshair(v, fx, !spec, human, cursorX, cursorY)
 
 	// Health and ammo.
 	screen := v.screen
-	hpCol := colHPGood
+	hpCol := palette.HPGood
 	if c.Health < 35 {
-		hpCol = colHPBad
+		hpCol = palette.HPBad
 	}
 	if !spec {
 		buf = appendInt(append(buf[:0], "+ "...), c.Health)
 		drawTextBytes(screen, buf, 34, true, 24, H-58, 0, hpCol)
 		buf = appendInt(append(appendInt(buf[:0], int(st.Ammo[st.Weapon])), " / "...), int(def.MagSize))
-		drawTextBytes(screen, buf, 34, true, W-24, H-58, 2, colText)
-		drawText(screen, def.Name, 14, false, W-24, H-76, 2, colDim)
+		drawTextBytes(screen, buf, 34, true, W-24, H-58, 2, palette.Text)
+		drawText(screen, def.Name, 14, false, W-24, H-76, 2, palette.Dim)
 	}
 	if st.ReloadTicks > 0 {
-		drawText(screen, "RELOADING", 14, true, W-24, H-96, 2, colTracerMe)
+		drawText(screen, "RELOADING", 14, true, W-24, H-96, 2, palette.TracerMe)
 	}
 
 	// Ping and fps, top-left, and what differs from the defaults. The fps
@@ -70,12 +71,12 @@ func (h *hud) drawStatus(v *frameView, fx *effects, human bool, cursorX, cursorY
 		h.fpsShown, h.fpsShownAt = int(math.Round(g.fps)), now
 	}
 	buf = appendInt(append(appendInt(append(buf[:0], "ping "...), c.Stats.PingMs), " ms   fps "...), h.fpsShown)
-	drawTextBytes(screen, buf, 14, false, 12, 10, 0, colDim)
+	drawTextBytes(screen, buf, 14, false, 12, 10, 0, palette.Dim)
 	if g.cv.showError.Get() >= 1 {
 		buf = appendInt(append(buf[:0], "prediction errors "...), c.Stats.Corrections)
 		buf = append(strconv.AppendFloat(append(buf, " (last "...), c.Stats.LastErrorDist, 'f', 2, 64), " units)"...)
 		buf = appendInt(append(buf, "   deaths/respawns "...), c.Stats.LifeResets)
-		drawTextBytes(screen, buf, 14, false, 12, 30, 0, colTracerMe)
+		drawTextBytes(screen, buf, 14, false, 12, 30, 0, palette.TracerMe)
 	}
 	buf = drawSwitches(v, buf)
 }
@@ -116,7 +117,7 @@ func drawCrosshair(v *frameView, fx *effects, cross, human bool, cursorX, cursor
 	if fx.hitMarker > 0 || fx.killMarker > 0 {
 		hm := color.RGBA{0xff, 0xff, 0xff, 0xff}
 		if fx.killMarker > 0 {
-			hm = colHPBad
+			hm = palette.HPBad
 		}
 		for _, s := range [4][2]float32{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
 			b.line(cx+s[0]*6, cy+s[1]*6, cx+s[0]*14, cy+s[1]*14, 3, hm)
@@ -138,11 +139,11 @@ func (h *hud) drawCentre(v *frameView, p *playScene, fx *effects) {
 		if fx.killedBy != "" {
 			buf = append(append(buf[:0], "Killed by "...), fx.killedBy...)
 		}
-		drawTextBytes(screen, buf, 32, true, W/2, H/2-90, 1, colHPBad)
-		drawText(screen, "respawning...", 18, false, W/2, H/2-48, 1, colText)
+		drawTextBytes(screen, buf, 32, true, W/2, H/2-90, 1, palette.HPBad)
+		drawText(screen, "respawning...", 18, false, W/2, H/2-48, 1, palette.Text)
 	}
 	if fx.bannerLeft > 0 {
-		drawText(screen, fx.banner, 40, true, W/2, 24, 1, colTracerMe)
+		drawText(screen, fx.banner, 40, true, W/2, 24, 1, palette.TracerMe)
 	} else {
 		buf = drawTeamScore(v, buf) // tdm: the team scores at the top (teams.go)
 	}
@@ -162,7 +163,7 @@ type hintLine struct{}
 // the keys.
 func (hintLine) draw(v *frameView, human, help bool) {
 	if human && !v.c.Predicted().Dead && v.g.stats.hintShown(help) {
-		drawText(v.screen, controlsHint, 15, false, v.W/2, v.H-34, 1, colDim)
+		drawText(v.screen, controlsHint, 15, false, v.W/2, v.H-34, 1, palette.Dim)
 	}
 }
 
@@ -187,8 +188,8 @@ func (ps *pauseScreen) draw(v *frameView, addr string) {
 	screen, W, H := v.screen, v.W, v.H
 	batch.use(screen)
 	batch.rect(0, 0, float32(W), float32(H), color.RGBA{0, 0, 0, 0x90})
-	drawText(screen, "PAUSED (the game goes on)", 30, true, W/2, H/2-80, 1, colText)
-	drawText(screen, "Esc: resume", 20, false, W/2, H/2-20, 1, colText)
-	drawText(screen, "Q: quit", 20, false, W/2, H/2+14, 1, colText)
-	drawText(screen, "Connected to "+addr, 14, false, W/2, H/2+60, 1, colDim)
+	drawText(screen, "PAUSED (the game goes on)", 30, true, W/2, H/2-80, 1, palette.Text)
+	drawText(screen, "Esc: resume", 20, false, W/2, H/2-20, 1, palette.Text)
+	drawText(screen, "Q: quit", 20, false, W/2, H/2+14, 1, palette.Text)
+	drawText(screen, "Connected to "+addr, 14, false, W/2, H/2+60, 1, palette.Dim)
 }

@@ -4,6 +4,8 @@ package client
 
 import (
 	"time"
+
+	"tickshot/client/palette"
 )
 
 // feedTime is how long a kill stays in the kill feed (a notice half as long).
@@ -51,15 +53,15 @@ func (k *killFeed) update(dt time.Duration) {
 func (k *killFeed) draw(v *frameView) {
 	y := 10.0
 	for _, e := range k.entries {
-		col := colText
+		col := palette.Text
 		if e.notice != "" {
-			k.buf, col = append(k.buf[:0], e.notice...), colDim
+			k.buf, col = append(k.buf[:0], e.notice...), palette.Dim
 		} else {
 			k.buf = append(append(append(k.buf[:0], e.killer...), "  >  "...), e.victim...)
 			if e.mine {
-				col = colMe
+				col = palette.Me
 			} else if e.me {
-				col = colHPBad
+				col = palette.HPBad
 			}
 		}
 		drawTextBytes(v.screen, k.buf, 15, e.notice == "", v.W-12, y, 2, col)

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"tickshot/client/palette"
 )
 
 // TestNetGraphLossMarkGeometry: at any scale the packet graph's columns
@@ -151,8 +153,8 @@ func TestNetGraphDrawnAwayFromPlayer(t *testing.T) {
 		t.Fatalf("the player is drawn at (%.0f, %.0f): want the lower right for this test", px, py)
 	}
 	img := readScreen(g)
-	if got := img.RGBAAt(int(math.Round(px)), int(math.Round(py))); !isColor(got, colMe) {
-		t.Errorf("at the player's centre (%.0f, %.0f): %v, want the player's colour %v (covered by the net_graph?)", px, py, got, colMe)
+	if got := img.RGBAAt(int(math.Round(px)), int(math.Round(py))); !isColor(got, palette.Me) {
+		t.Errorf("at the player's centre (%.0f, %.0f): %v, want the player's colour %v (covered by the net_graph?)", px, py, got, palette.Me)
 	}
 	// The panel is there, at the bottom left: dark pixels.
 	dark := 0

@@ -6,6 +6,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tickshot/client/netclient"
+	"tickshot/client/palette"
 )
 
 // Scenes, as Ebiten's examples/blocks cuts its window (a SceneManager and
@@ -104,7 +105,7 @@ func (m *SceneManager) Update() error {
 // Draw draws the current scene (the background when there is none).
 func (m *SceneManager) Draw(screen *ebiten.Image) {
 	if m.current == nil {
-		screen.Fill(colBG)
+		screen.Fill(palette.BG)
 		return
 	}
 	m.current.Draw(screen)

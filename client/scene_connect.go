@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"tickshot/client/netclient"
+	"tickshot/client/palette"
 )
 
 // connectTimeout bounds one connection attempt (dial and handshake).
@@ -132,21 +133,21 @@ func (s *connectScene) Update(ctx *SceneContext) error {
 
 // Draw implements Scene.
 func (s *connectScene) Draw(screen *ebiten.Image) {
-	screen.Fill(colBG)
+	screen.Fill(palette.BG)
 	W, H := float64(screen.Bounds().Dx()), float64(screen.Bounds().Dy())
 	if s.err != nil {
 		s.drawError(screen, W, H) // trouble.go
 		return
 	}
-	drawText(screen, "TICKSHOT", 48, true, W/2, H/2-80, 1, colMe)
-	drawText(screen, fmt.Sprintf("Connecting to %s ...", s.addr), 20, false, W/2, H/2, 1, colText)
+	drawText(screen, "TICKSHOT", 48, true, W/2, H/2-80, 1, palette.Me)
+	drawText(screen, fmt.Sprintf("Connecting to %s ...", s.addr), 20, false, W/2, H/2, 1, palette.Text)
 	// Progress: after a second, how long the attempt has taken of the
 	// connectTimeout it may take (whole seconds, so the text is laid out
 	// once a second).
 	if el := time.Since(s.startAt); el >= time.Second && !s.startAt.IsZero() {
-		drawText(screen, fmt.Sprintf("%d s of %d", int(el.Seconds()), int(connectTimeout.Seconds())), 16, false, W/2, H/2+28, 1, colDim)
+		drawText(screen, fmt.Sprintf("%d s of %d", int(el.Seconds()), int(connectTimeout.Seconds())), 16, false, W/2, H/2+28, 1, palette.Dim)
 	}
-	drawText(screen, s.escText, 16, false, W/2, H/2+56, 1, colDim)
+	drawText(screen, s.escText, 16, false, W/2, H/2+56, 1, palette.Dim)
 }
 
 // report fills the phase and the error of r.

@@ -10,11 +10,13 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tickshot/client/netclient"
+	"tickshot/client/palette"
+	"tickshot/net/proto"
 )
 
 // scoreboard is the table of players (Tab, and during the intermission):
 // kills, deaths and ping, best first; per team in team deathmatch
-// (teams.go).
+// (drawTeamScoreboard).
 type scoreboard struct {
 	rows []scoreRow // reused
 }
@@ -27,16 +29,26 @@ type scoreRow struct {
 	bot           bool
 }
 
-// toRows returns the client's scoreboard rows in the server's order.
+// toRows returns the client's scoreboard rows in the server's order,
+// spectators left out (listed under their own heading).
 func toRows(c *netclient.Client) []scoreRow {
-	rows := make([]scoreRow, 0, len(c.Scores))
-	for _, s := range c.Scores {
-		if !isSpectatorRow(&s) { // listed under their own heading
+	return appendRows(make([]scoreRow, 0, len(c.Scores)), c, isPlayerRow)
+}
+
+// appendRows appends to rows the rows of c's scoreboard that keep
+// accepts, in the server's order, and returns the result.
+func appendRows(rows []scoreRow, c *netclient.Client, keep func(*proto.ScoreEntry) bool) []scoreRow {
+	for i := range c.Scores {
+		if s := &c.Scores[i]; keep(s) {
 			rows = append(rows, scoreRow{s.ID, s.Name, int(s.Kills), int(s.Deaths), int(s.PingMs), s.Bot})
 		}
 	}
 	return rows
 }
+
+// isPlayerRow reports whether a scoreboard row is a player's, not a
+// spectator's.
+func isPlayerRow(r *proto.ScoreEntry) bool { return !isSpectatorRow(r) }
 
 // sortRows orders rows by kills, then fewer deaths.
 func sortRows(rows []scoreRow) {
@@ -51,15 +63,10 @@ func sortRows(rows []scoreRow) {
 // draw draws the scoreboard in the middle of the screen.
 func (sb *scoreboard) draw(v *frameView) {
 	c, screen := v.c, v.screen
-	if drawTeamScoreboard(screen, c, v.W) { // teams.go
+	if drawTeamScoreboard(screen, c, v.W) {
 		return
 	}
-	sb.rows = sb.rows[:0]
-	for i := range c.Scores {
-		if s := &c.Scores[i]; !isSpectatorRow(s) { // listed under their own heading
-			sb.rows = append(sb.rows, scoreRow{s.ID, s.Name, int(s.Kills), int(s.Deaths), int(s.PingMs), s.Bot})
-		}
-	}
+	sb.rows = appendRows(sb.rows[:0], c, isPlayerRow) // spectators under their own heading
 	rows := sb.rows
 	sortRows(rows)
 	W := v.W
@@ -68,9 +75,9 @@ func (sb *scoreboard) draw(v *frameView) {
 	hy := drawScoreHeader(screen, c, x0, y0, pw, ph, "Deathmatch", "first to ")
 	for i, r := range rows {
 		y := hy + 26 + 28*float64(i)
-		col := colText
+		col := palette.Text
 		if r.id == c.ID {
-			col = colMe
+			col = palette.Me
 		}
 		drawScoreRow(screen, r, r.id == c.ID, x0, y, pw, col)
 	}
@@ -82,19 +89,19 @@ func (sb *scoreboard) draw(v *frameView) {
 // is one) and the column headings; it returns the headings' y.
 func drawScoreHeader(screen *ebiten.Image, c *netclient.Client, x0, y0, pw, ph float64, mode, limitText string) float64 {
 	batch.use(screen)
-	batch.rect(float32(x0), float32(y0), float32(pw), float32(ph), colPanel)
+	batch.rect(float32(x0), float32(y0), float32(pw), float32(ph), palette.Panel)
 	title := mode + "  -  " + c.Map.Title
 	for _, cv := range c.Accept.Cvars {
 		if cv.Name == "mp_fraglimit" && cv.Value != "0" {
 			title += "  -  " + limitText + cv.Value
 		}
 	}
-	drawText(screen, title, 20, true, x0+pw/2, y0+12, 1, colText)
+	drawText(screen, title, 20, true, x0+pw/2, y0+12, 1, palette.Text)
 	hy := y0 + 50
-	drawText(screen, "Player", 14, true, x0+20, hy, 0, colDim)
-	drawText(screen, "Kills", 14, true, x0+340, hy, 2, colDim)
-	drawText(screen, "Deaths", 14, true, x0+430, hy, 2, colDim)
-	drawText(screen, "Ping", 14, true, x0+pw-20, hy, 2, colDim)
+	drawText(screen, "Player", 14, true, x0+20, hy, 0, palette.Dim)
+	drawText(screen, "Kills", 14, true, x0+340, hy, 2, palette.Dim)
+	drawText(screen, "Deaths", 14, true, x0+430, hy, 2, palette.Dim)
+	drawText(screen, "Ping", 14, true, x0+pw-20, hy, 2, palette.Dim)
 	return hy
 }
 
@@ -109,4 +116,65 @@ func drawScoreRow(screen *ebiten.Image, r scoreRow, self bool, x0, y, pw float64
 		ping = "BOT"
 	}
 	drawText(screen, ping, 16, false, x0+pw-20, y, 2, col)
+}
+
+// drawTeamScoreboard draws the scoreboard of c's team match on a screen W
+// pixels wide: a section per team, with its score and players by kills;
+// false (nothing drawn) in deathmatch.
+func drawTeamScoreboard(screen *ebiten.Image, c *netclient.Client, W float64) bool {
+	if !teamPlay(c) {
+		return false
+	}
+	red, blue := teamScores(c)
+	players, spectators := 0, false
+	for _, s := range c.Scores {
+		switch s.Team {
+		case proto.TeamRed, proto.TeamBlue:
+			players++
+		case proto.TeamSpectator:
+			spectators = true
+		}
+	}
+	pw, ph := 560.0, 90+34*2+28*float64(players)
+	if spectators {
+		ph += 28
+	}
+	x0, y0 := W/2-pw/2, 80.0
+	hy := drawScoreHeader(screen, c, x0, y0, pw, ph, "Team deathmatch", "first team to ")
+	y := hy + 26
+	for _, team := range []struct {
+		t     uint8
+		name  string
+		score int
+		col   color.RGBA
+	}{{proto.TeamRed, "RED", red, palette.Red}, {proto.TeamBlue, "BLUE", blue, palette.Blue}} {
+		rows := appendRows(nil, c, func(s *proto.ScoreEntry) bool { return s.Team == team.t })
+		sortRows(rows)
+		batch.rect(float32(x0+10), float32(y-2), float32(pw-20), 28, fade(team.col, 0.35))
+		drawText(screen, fmt.Sprintf("%s  %d", team.name, team.score), 18, true, x0+20, y, 0, palette.Text)
+		drawText(screen, fmt.Sprintf("%d players", len(rows)), 14, false, x0+pw-20, y+2, 2, palette.Text)
+		y += 34
+		for _, r := range rows {
+			col := colTeamText[team.t]
+			if r.id == c.ID {
+				col = palette.Text
+			}
+			drawScoreRow(screen, r, r.id == c.ID, x0, y, pw, col)
+			y += 28
+		}
+	}
+	// Spectators: one line of names under the teams.
+	var specs []byte
+	for _, s := range c.Scores {
+		if s.Team == proto.TeamSpectator {
+			if len(specs) > 0 {
+				specs = append(specs, ", "...)
+			}
+			specs = append(specs, c.Name(s.ID)...)
+		}
+	}
+	if len(specs) > 0 {
+		drawTextBytes(screen, append([]byte("Spectators: "), specs...), 14, false, x0+20, y+4, 0, palette.Dim)
+	}
+	return true
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tickshot/client/netclient"
+	"tickshot/client/palette"
 	"tickshot/net/proto"
 	"tickshot/shared"
 )
@@ -62,9 +63,9 @@ func (p *playScene) drawSpectating(screen *ebiten.Image) {
 		title = "Spectating: nobody alive to follow"
 	}
 	batch.use(screen)
-	batch.rect(float32(W/2-330), float32(H-92), 660, 66, colPanel)
-	drawText(screen, title, 22, true, W/2, H-86, 1, colText)
-	drawText(screen, spectatorHelp, 14, false, W/2, H-52, 1, colDim)
+	batch.rect(float32(W/2-330), float32(H-92), 660, 66, palette.Panel)
+	drawText(screen, title, 22, true, W/2, H-86, 1, palette.Text)
+	drawText(screen, spectatorHelp, 14, false, W/2, H-52, 1, palette.Dim)
 }
 
 // colSpectating marks the player the spectator follows.
@@ -96,17 +97,17 @@ func drawSpectatorRows(screen *ebiten.Image, c *netclient.Client, x0, y, pw floa
 		return
 	}
 	batch.use(screen)
-	batch.rect(float32(x0+10), float32(y-2), float32(pw-20), 28, fade(colDim, 0.25))
-	drawText(screen, "SPECTATORS", 16, true, x0+20, y+2, 0, colText)
+	batch.rect(float32(x0+10), float32(y-2), float32(pw-20), 28, fade(palette.Dim, 0.25))
+	drawText(screen, "SPECTATORS", 16, true, x0+20, y+2, 0, palette.Text)
 	y += 34
 	for i := range c.Scores {
 		r := &c.Scores[i]
 		if !isSpectatorRow(r) {
 			continue
 		}
-		col := colDim
+		col := palette.Dim
 		if r.ID == c.ID {
-			col = colText
+			col = palette.Text
 		}
 		drawText(screen, r.Name, 16, r.ID == c.ID, x0+20, y, 0, col)
 		drawText(screen, fmt.Sprint(r.Kills), 16, false, x0+340, y, 2, col)

@@ -7,9 +7,8 @@ import (
 	"image/color"
 	"sort"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"tickshot/client/netclient"
+	"tickshot/client/palette"
 	"tickshot/game"
 	"tickshot/net/proto"
 )
@@ -22,17 +21,9 @@ import (
 // score is the sum of its rows' kills, as the server counts it
 // (docs/PROTOCOL.md, "Team deathmatch").
 
-// Team colours: red and blue at a glance; bots a shade darker, the local
-// player a shade lighter (as colMe stands apart from colEnemy in dm).
-var (
-	colRed      = color.RGBA{0xe8, 0x48, 0x48, 0xff}
-	colRedBot   = color.RGBA{0xc0, 0x38, 0x38, 0xff}
-	colRedMe    = color.RGBA{0xff, 0x94, 0x8c, 0xff}
-	colBlue     = color.RGBA{0x40, 0x84, 0xf0, 0xff}
-	colBlueBot  = color.RGBA{0x30, 0x68, 0xc8, 0xff}
-	colBlueMe   = color.RGBA{0x8c, 0xc4, 0xff, 0xff}
-	colTeamText = map[uint8]color.RGBA{proto.TeamRed: {0xff, 0x80, 0x78, 0xff}, proto.TeamBlue: {0x80, 0xb4, 0xff, 0xff}}
-)
+// colTeamText is a team's text colour (the HUD's team scores, the team
+// scoreboard's rows): its palette colour, lighter.
+var colTeamText = map[uint8]color.RGBA{proto.TeamRed: {0xff, 0x80, 0x78, 0xff}, proto.TeamBlue: {0x80, 0xb4, 0xff, 0xff}}
 
 // teamOf is player id's team from the scoreboard, proto.TeamNone when it
 // has none or is not on it.
@@ -76,26 +67,26 @@ func teamScores(c *netclient.Client) (red, blue int) {
 func otherColour(c *netclient.Client, id uint16, bot bool) color.RGBA {
 	switch teamOf(c, id) {
 	case proto.TeamRed:
-		return pick(bot, colRedBot, colRed)
+		return pick(bot, palette.RedBot, palette.Red)
 	case proto.TeamBlue:
-		return pick(bot, colBlueBot, colBlue)
+		return pick(bot, palette.BlueBot, palette.Blue)
 	}
-	return pick(bot, colEnemyBot, colEnemy)
+	return pick(bot, palette.EnemyBot, palette.Enemy)
 }
 
 // selfColour is the body colour of c's local player: its team's,
-// lighter, in team deathmatch; colMe otherwise.
+// lighter, in team deathmatch; palette.Me otherwise.
 func selfColour(c *netclient.Client) color.RGBA {
 	if c == nil {
-		return colMe
+		return palette.Me
 	}
 	switch teamOf(c, c.ID) {
 	case proto.TeamRed:
-		return colRedMe
+		return palette.RedMe
 	case proto.TeamBlue:
-		return colBlueMe
+		return palette.BlueMe
 	}
-	return colMe
+	return palette.Me
 }
 
 func pick(cond bool, a, b color.RGBA) color.RGBA {
@@ -201,7 +192,7 @@ func drawTeamScore(v *frameView, buf []byte) []byte {
 	screen, W := v.screen, v.W
 	buf = appendInt(append(buf[:0], "RED  "...), red)
 	drawTextBytes(screen, buf, 22, true, W/2-14, 10, 2, colTeamText[proto.TeamRed])
-	drawText(screen, ":", 22, true, W/2, 10, 1, colText)
+	drawText(screen, ":", 22, true, W/2, 10, 1, palette.Text)
 	buf = append(appendInt(buf[:0], blue), "  BLUE"...)
 	drawTextBytes(screen, buf, 22, true, W/2+14, 10, 0, colTeamText[proto.TeamBlue])
 	return buf
@@ -218,75 +209,4 @@ func joinTeam(c *netclient.Client, team string) string {
 	}
 	c.SendCommand("jointeam "+team, "")
 	return ""
-}
-
-// drawTeamScoreboard draws the scoreboard of c's team match on a screen W
-// pixels wide: a section per team, with its score and players by kills;
-// false (nothing drawn) in deathmatch.
-func drawTeamScoreboard(screen *ebiten.Image, c *netclient.Client, W float64) bool {
-	if !teamPlay(c) {
-		return false
-	}
-	red, blue := teamScores(c)
-	players, spectators := 0, false
-	for _, s := range c.Scores {
-		switch s.Team {
-		case proto.TeamRed, proto.TeamBlue:
-			players++
-		case proto.TeamSpectator:
-			spectators = true
-		}
-	}
-	pw, ph := 560.0, 90+34*2+28*float64(players)
-	if spectators {
-		ph += 28
-	}
-	x0, y0 := W/2-pw/2, 80.0
-	hy := drawScoreHeader(screen, c, x0, y0, pw, ph, "Team deathmatch", "first team to ")
-	y := hy + 26
-	for _, team := range []struct {
-		t     uint8
-		name  string
-		score int
-		col   color.RGBA
-	}{{proto.TeamRed, "RED", red, colRed}, {proto.TeamBlue, "BLUE", blue, colBlue}} {
-		var rows []scoreRow
-		for _, s := range c.Scores {
-			if s.Team == team.t {
-				rows = append(rows, scoreRow{s.ID, s.Name, int(s.Kills), int(s.Deaths), int(s.PingMs), s.Bot})
-			}
-		}
-		sort.SliceStable(rows, func(i, j int) bool {
-			if rows[i].kills != rows[j].kills {
-				return rows[i].kills > rows[j].kills
-			}
-			return rows[i].deaths < rows[j].deaths
-		})
-		batch.rect(float32(x0+10), float32(y-2), float32(pw-20), 28, fade(team.col, 0.35))
-		drawText(screen, fmt.Sprintf("%s  %d", team.name, team.score), 18, true, x0+20, y, 0, colText)
-		drawText(screen, fmt.Sprintf("%d players", len(rows)), 14, false, x0+pw-20, y+2, 2, colText)
-		y += 34
-		for _, r := range rows {
-			col := colTeamText[team.t]
-			if r.id == c.ID {
-				col = colText
-			}
-			drawScoreRow(screen, r, r.id == c.ID, x0, y, pw, col)
-			y += 28
-		}
-	}
-	// Spectators: one line of names under the teams.
-	var specs []byte
-	for _, s := range c.Scores {
-		if s.Team == proto.TeamSpectator {
-			if len(specs) > 0 {
-				specs = append(specs, ", "...)
-			}
-			specs = append(specs, c.Name(s.ID)...)
-		}
-	}
-	if len(specs) > 0 {
-		drawTextBytes(screen, append([]byte("Spectators: "), specs...), 14, false, x0+20, y+4, 0, colDim)
-	}
-	return true
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"tickshot/client/palette"
 	"tickshot/net/proto"
 )
 
@@ -59,12 +60,12 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	}
 	dm := bodies()
 	for _, e := range c.Rendered() {
-		if want := pick(e.Bot, colEnemyBot, colEnemy); dm[e.ID] != want {
+		if want := pick(e.Bot, palette.EnemyBot, palette.Enemy); dm[e.ID] != want {
 			t.Errorf("deathmatch: player %d drawn %v, want %v", e.ID, dm[e.ID], want)
 		}
 	}
-	if dm[c.ID] != colMe {
-		t.Errorf("deathmatch: you are drawn %v, want %v", dm[c.ID], colMe)
+	if dm[c.ID] != palette.Me {
+		t.Errorf("deathmatch: you are drawn %v, want %v", dm[c.ID], palette.Me)
 	}
 	if redText != 0 {
 		t.Errorf("deathmatch: %d red pixels where team deathmatch shows the red score", redText)
@@ -79,13 +80,13 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 		t.Errorf("team deathmatch: %d red pixels at the top centre; want the red team's score", redText)
 	}
 	for id, col := range tdm {
-		want := colRedMe
+		want := palette.RedMe
 		switch {
 		case id == c.ID:
 		case id%2 == 1:
-			want = pick(bot[id], colRedBot, colRed)
+			want = pick(bot[id], palette.RedBot, palette.Red)
 		default:
-			want = pick(bot[id], colBlueBot, colBlue)
+			want = pick(bot[id], palette.BlueBot, palette.Blue)
 		}
 		if col != want {
 			t.Errorf("team deathmatch: player %d drawn %v, want %v", id, col, want)
@@ -111,7 +112,7 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	onFrame(func(*ebiten.Image) {
 		dst := ebiten.NewImage(testScreenW, testScreenH)
 		defer dst.Deallocate()
-		dst.Fill(colBG)
+		dst.Fill(palette.BG)
 		batch.use(dst)
 		if !drawTeamScoreboard(dst, c, testScreenW) {
 			t.Error("no team scoreboard with teams on the board")
@@ -133,8 +134,8 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	if n := p.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: c.ID, Value: int16(proto.TeamBlue), Text: "auto-balance"}); n != "You were moved to the blue team (auto-balance)" {
 		t.Errorf("auto-balance notice %q", n)
 	}
-	if selfColour(c) != colBlueMe {
-		t.Errorf("after the move you are drawn %v, want %v", selfColour(c), colBlueMe)
+	if selfColour(c) != palette.BlueMe {
+		t.Errorf("after the move you are drawn %v, want %v", selfColour(c), palette.BlueMe)
 	}
 	if n := p.onTeamEvent(&proto.Event{Kind: proto.EvJoin, A: 9, Value: int16(proto.TeamRed), Text: "late"}); teamOf(c, 9) != proto.TeamRed || n != "late joined the red team" {
 		t.Errorf("EvJoin: player 9 on %d, notice %q", teamOf(c, 9), n)

@@ -3,7 +3,6 @@
 package client
 
 import (
-	"image/color"
 	"math"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"tickshot/client/netclient"
+	"tickshot/client/palette"
 )
 
 // Connection trouble said in words: the warning while snapshots have
@@ -19,11 +19,6 @@ import (
 // in N s", as Source's "WARNING: Connection Problem"), and the screen after
 // a connection failed or ended, whose reason is a sentence
 // (netclient.Describe) wrapped to the window.
-
-var (
-	colTroublePanel = color.RGBA{0x50, 0x0c, 0x0c, 0xe0}
-	colTroubleText  = color.RGBA{0xff, 0xd8, 0x60, 0xff}
-)
 
 // trouble is what the window showed of a stalled snapshot stream.
 type trouble struct {
@@ -87,9 +82,9 @@ func (t *trouble) draw(v *frameView) {
 	lines, w := t.lines, t.width
 	x0, y0 := W/2-w/2-16, 64.0
 	batch.use(screen) // the frame's batch (batch.go), so that it layers over the world
-	batch.rect(float32(x0), float32(y0), float32(w+32), float32(lineH*float64(len(lines))+16), colTroublePanel)
+	batch.rect(float32(x0), float32(y0), float32(w+32), float32(lineH*float64(len(lines))+16), palette.TroublePanel)
 	for i, l := range lines {
-		drawText(screen, l, size, true, W/2, y0+8+lineH*float64(i), 1, colTroubleText)
+		drawText(screen, l, size, true, W/2, y0+8+lineH*float64(i), 1, palette.Warn)
 	}
 }
 
@@ -113,13 +108,13 @@ func (s *connectScene) drawError(screen *ebiten.Image, W, H float64) {
 	const size, lineH = 20.0, 28.0
 	lines := wrapWords(s.errorText(), math.Min(W-64, 900), func(s string) float64 { return measure(s, size, false) })
 	top := H/2 - 70 - lineH*float64(len(lines)-1)/2
-	drawText(screen, s.errorHeading(), 36, true, W/2, top, 1, colHPBad)
+	drawText(screen, s.errorHeading(), 36, true, W/2, top, 1, palette.HPBad)
 	y := top + 60
 	for _, l := range lines {
-		drawText(screen, l, size, false, W/2, y, 1, colText)
+		drawText(screen, l, size, false, W/2, y, 1, palette.Text)
 		y += lineH
 	}
-	drawText(screen, "Enter: reconnect    "+s.escText, 16, false, W/2, y+22, 1, colDim)
+	drawText(screen, "Enter: reconnect    "+s.escText, 16, false, W/2, y+22, 1, palette.Dim)
 }
 
 // measure returns the width in pixels of s in the game's font.

@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tickshot/client/netclient"
+	"tickshot/client/palette"
 	"tickshot/shared"
 )
 
@@ -63,16 +64,16 @@ func (arenaLayer) draw(v *frameView) {
 	// the map's edges.
 	fx0, fy0 := math.Max(-cx, 0), math.Max(-cy, 0)
 	fx1, fy1 := math.Max(math.Min(m.Width-cx, W), fx0), math.Max(math.Min(m.Height-cy, H), fy0)
-	b.rect(0, 0, f32(W), f32(fy0), colBG)
-	b.rect(0, f32(fy1), f32(W), f32(H-fy1), colBG)
-	b.rect(0, f32(fy0), f32(fx0), f32(fy1-fy0), colBG)
-	b.rect(f32(fx1), f32(fy0), f32(W-fx1), f32(fy1-fy0), colBG)
-	b.rect(f32(fx0), f32(fy0), f32(fx1-fx0), f32(fy1-fy0), colFloor)
+	b.rect(0, 0, f32(W), f32(fy0), palette.BG)
+	b.rect(0, f32(fy1), f32(W), f32(H-fy1), palette.BG)
+	b.rect(0, f32(fy0), f32(fx0), f32(fy1-fy0), palette.BG)
+	b.rect(f32(fx1), f32(fy0), f32(W-fx1), f32(fy1-fy0), palette.BG)
+	b.rect(f32(fx0), f32(fy0), f32(fx1-fx0), f32(fy1-fy0), palette.Floor)
 	for x := math.Max(64, math.Ceil(cx/64)*64); x < m.Width && x-cx <= W; x += 64 {
-		b.rect(f32(x-cx-0.5), f32(fy0), 1, f32(fy1-fy0), colGrid)
+		b.rect(f32(x-cx-0.5), f32(fy0), 1, f32(fy1-fy0), palette.Grid)
 	}
 	for y := math.Max(64, math.Ceil(cy/64)*64); y < m.Height && y-cy <= H; y += 64 {
-		b.rect(f32(fx0), f32(y-cy-0.5), f32(fx1-fx0), 1, colGrid)
+		b.rect(f32(fx0), f32(y-cy-0.5), f32(fx1-fx0), 1, palette.Grid)
 	}
 	for _, w := range m.Walls {
 		x, y := w.MinX-cx, w.MinY-cy
@@ -80,8 +81,8 @@ func (arenaLayer) draw(v *frameView) {
 		if x > W+2 || y > H+2 || x+ww < -2 || y+wh < -2 {
 			continue
 		}
-		b.rect(f32(x), f32(y), f32(ww), f32(wh), colWall)
-		b.strokeRect(f32(x), f32(y), f32(ww), f32(wh), 2, colWallEdge)
+		b.rect(f32(x), f32(y), f32(ww), f32(wh), palette.Wall)
+		b.strokeRect(f32(x), f32(y), f32(ww), f32(wh), 2, palette.WallEdge)
 	}
 }
 
@@ -120,8 +121,8 @@ func (playersLayer) draw(v *frameView, protected, muzzle bool) {
 			continue
 		}
 		if !e.Alive {
-			b.line(f32(x-8), f32(y-8), f32(x+8), f32(y+8), 3, colDim)
-			b.line(f32(x-8), f32(y+8), f32(x+8), f32(y-8), 3, colDim)
+			b.line(f32(x-8), f32(y-8), f32(x+8), f32(y+8), 3, palette.Dim)
+			b.line(f32(x-8), f32(y+8), f32(x+8), f32(y-8), 3, palette.Dim)
 			continue
 		}
 		drawPlayer(x, y, e.Angle, otherColour(c, e.ID, e.Bot)) // team colour in tdm (teams.go)
@@ -132,7 +133,7 @@ func (playersLayer) draw(v *frameView, protected, muzzle bool) {
 	}
 	for _, e := range ents {
 		if x, y := e.X-cx, e.Y-cy; e.Alive && v.onScreen(x, y, 60) {
-			drawText(v.screen, c.Name(e.ID), 13, false, x, y-42, 1, colText)
+			drawText(v.screen, c.Name(e.ID), 13, false, x, y-42, 1, palette.Text)
 		}
 	}
 
@@ -172,7 +173,7 @@ func (playersLayer) draw(v *frameView, protected, muzzle bool) {
 func drawPlayer(x, y, angle float64, col color.RGBA) {
 	b := &batch
 	dx, dy := math.Cos(angle), math.Sin(angle)
-	b.line(float32(x), float32(y), float32(x+dx*26), float32(y+dy*26), 5, colGun)
+	b.line(float32(x), float32(y), float32(x+dx*26), float32(y+dy*26), 5, palette.Gun)
 	b.body(float32(x), float32(y), col)
 }
 
@@ -182,9 +183,9 @@ func drawHealthBar(x, y float64, health int) {
 	const w = 36
 	b.rect(float32(x-w/2), float32(y-24), w, 4, color.RGBA{0, 0, 0, 0xb0})
 	frac := math.Max(0, math.Min(1, float64(health)/100))
-	col := colHPGood
+	col := palette.HPGood
 	if frac < 0.35 {
-		col = colHPBad
+		col = palette.HPBad
 	}
 	b.rect(float32(x-w/2), float32(y-24), float32(w*frac), 4, col)
 }

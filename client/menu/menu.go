@@ -26,6 +26,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"tickshot/client/config"
+	"tickshot/client/palette"
 	"tickshot/net/proto"
 )
 
@@ -152,7 +153,7 @@ func New(opt Options) *Menu {
 		m.opt.Maps = []string{""}
 	}
 	m.ui = &ebitenui.UI{PrimaryTheme: newTheme(&m.f)}
-	m.message = widget.NewText(widget.TextOpts.Text("", &m.f.normal, colWarn))
+	m.message = widget.NewText(widget.TextOpts.Text("", &m.f.normal, palette.Warn))
 	m.roots[scrMain] = m.buildMain()
 	m.roots[scrHost] = m.buildHost()
 	m.roots[scrJoin] = m.buildJoin()
@@ -294,7 +295,7 @@ func (m *Menu) arrowsOwned() bool {
 
 // Draw draws the menu over the whole screen.
 func (m *Menu) Draw(screen *ebiten.Image) {
-	screen.Fill(colBG)
+	screen.Fill(palette.BG)
 	m.ui.Draw(screen)
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tickshot/client/config"
+	"tickshot/client/palette"
 )
 
 // The tests run the menu inside an Ebiten game loop (TestMain), as the
@@ -316,9 +317,9 @@ func TestDrawsTitle(t *testing.T) {
 		for i := 0; i < len(px); i += 4 {
 			c := color.RGBA{px[i], px[i+1], px[i+2], 0xff}
 			switch c {
-			case colAccent:
+			case palette.Me:
 				accent++
-			case colBG:
+			case palette.BG:
 				bg++
 			}
 		}

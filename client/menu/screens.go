@@ -18,6 +18,7 @@ import (
 
 	"tickshot/client/config"
 	"tickshot/client/keys"
+	"tickshot/client/palette"
 	"tickshot/net/proto"
 )
 
@@ -78,7 +79,7 @@ type passwordScreen struct {
 // page's widgets in a centred column width pixels wide.
 func (m *Menu) page(heading string, width int) (*widget.Container, *widget.Container) {
 	root := widget.NewContainer(
-		widget.ContainerOpts.BackgroundImage(image.NewNineSliceColor(colBG)),
+		widget.ContainerOpts.BackgroundImage(image.NewNineSliceColor(palette.BG)),
 		widget.ContainerOpts.Layout(widget.NewAnchorLayout()))
 	col := widget.NewContainer(
 		widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.AnchorLayoutData{
@@ -87,11 +88,11 @@ func (m *Menu) page(heading string, width int) (*widget.Container, *widget.Conta
 		widget.ContainerOpts.Layout(widget.NewRowLayout(widget.RowLayoutOpts.Direction(widget.DirectionVertical),
 			widget.RowLayoutOpts.Spacing(10))))
 	root.AddChild(col)
-	col.AddChild(widget.NewText(widget.TextOpts.Text("TICKSHOT", &m.f.title, colAccent),
+	col.AddChild(widget.NewText(widget.TextOpts.Text("TICKSHOT", &m.f.title, palette.Me),
 		widget.TextOpts.Position(widget.TextPositionCenter, widget.TextPositionCenter),
 		widget.TextOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true}))))
 	if heading != "" {
-		col.AddChild(widget.NewText(widget.TextOpts.Text(heading, &m.f.heading, colText),
+		col.AddChild(widget.NewText(widget.TextOpts.Text(heading, &m.f.heading, palette.Text),
 			widget.TextOpts.Position(widget.TextPositionCenter, widget.TextPositionCenter),
 			widget.TextOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true}))))
 	}
@@ -133,10 +134,10 @@ func row(children ...widget.PreferredSizeLocateableWidget) *widget.Container {
 
 func (m *Menu) buildMain() *widget.Container {
 	root, col := m.page("", colWidth)
-	col.AddChild(widget.NewText(widget.TextOpts.Text("Top-down shooter with Source-style netcode", &m.f.small, colDim),
+	col.AddChild(widget.NewText(widget.TextOpts.Text("Top-down shooter with Source-style netcode", &m.f.small, palette.Dim),
 		widget.TextOpts.Position(widget.TextPositionCenter, widget.TextPositionCenter), widget.TextOpts.WidgetOpts(stretch())))
 	col.AddChild(m.message)
-	col.AddChild(m.label("Player name", &m.f.small, colDim))
+	col.AddChild(m.label("Player name", &m.f.small, palette.Dim))
 	m.main.name = widget.NewTextInput(widget.TextInputOpts.WidgetOpts(stretch()),
 		widget.TextInputOpts.Placeholder("your name"),
 		widget.TextInputOpts.Validation(func(s string) (bool, *string) { return len(s) <= proto.MaxNameLen, nil }),
@@ -152,7 +153,7 @@ func (m *Menu) buildMain() *widget.Container {
 		m.button("Join a game", func() { m.setName(m.main.name.GetText()); m.show(scrJoin) }),
 		m.button("Settings", func() { m.setName(m.main.name.GetText()); m.show(scrSettings) }),
 		m.button("Quit", m.Quit))
-	col.AddChild(widget.NewText(widget.TextOpts.Text("Tab / arrows move, Enter picks, Esc goes back", &m.f.small, colDim),
+	col.AddChild(widget.NewText(widget.TextOpts.Text("Tab / arrows move, Enter picks, Esc goes back", &m.f.small, palette.Dim),
 		widget.TextOpts.Position(widget.TextPositionCenter, widget.TextPositionCenter), widget.TextOpts.WidgetOpts(stretch())))
 	return root
 }
@@ -164,7 +165,7 @@ func (m *Menu) buildHost() *widget.Container {
 	if m.opt.MaxPlayersLimit > 0 {
 		h.maxPlayers = min(h.maxPlayers, m.opt.MaxPlayersLimit)
 	}
-	col.AddChild(m.label("Server name", &m.f.small, colDim))
+	col.AddChild(m.label("Server name", &m.f.small, palette.Dim))
 	h.hostname = widget.NewTextInput(widget.TextInputOpts.WidgetOpts(stretch()), widget.TextInputOpts.Placeholder("NAME's game"),
 		widget.TextInputOpts.Validation(func(s string) (bool, *string) { return len(s) <= 64, nil }))
 	col.AddChild(h.hostname)
@@ -185,12 +186,12 @@ func (m *Menu) buildHost() *widget.Container {
 	})
 	col.AddChild(mapB, botsB, maxB, tickB)
 	if m.opt.HostPassword {
-		col.AddChild(m.label("Password (empty: anyone may join)", &m.f.small, colDim))
+		col.AddChild(m.label("Password (empty: anyone may join)", &m.f.small, palette.Dim))
 		h.password = widget.NewTextInput(widget.TextInputOpts.WidgetOpts(stretch()), widget.TextInputOpts.Secure(true),
 			widget.TextInputOpts.Validation(func(s string) (bool, *string) { return len(s) <= proto.MaxPasswordLen, nil }))
 		col.AddChild(h.password)
 	}
-	col.AddChild(m.label("Others on your network see it under Join a game.", &m.f.small, colDim))
+	col.AddChild(m.label("Others on your network see it under Join a game.", &m.f.small, palette.Dim))
 	h.start = m.button("Start", m.Host)
 	col.AddChild(row(m.button("Back", func() { m.show(scrMain) }), h.start))
 	return root
@@ -212,9 +213,9 @@ func nextOf(values []int, cur, limit int) int {
 func (m *Menu) buildJoin() *widget.Container {
 	root, col := m.page("Join a game", wideWidth)
 	j := &m.join
-	j.lock, j.blank = lockImage(colWarn), ebiten.NewImage(18, 20)
+	j.lock, j.blank = lockImage(palette.Warn), ebiten.NewImage(18, 20)
 	j.rows = map[string]*widget.Button{}
-	col.AddChild(m.label(fmt.Sprintf("%-3s%-26s%-12s%9s%8s", "", "Server on your network", "Map", "Players", "Ping"), &m.f.mono, colDim))
+	col.AddChild(m.label(fmt.Sprintf("%-3s%-26s%-12s%9s%8s", "", "Server on your network", "Map", "Players", "Ping"), &m.f.mono, palette.Dim))
 	// The rows scroll inside a box of fixed height (six rows), so that the
 	// page does not move as servers come and go.
 	j.list = widget.NewContainer(widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.MinSize(0, listHeight)),
@@ -224,13 +225,13 @@ func (m *Menu) buildJoin() *widget.Container {
 	// get it here, and are validated as they are added.
 	j.list.GetWidget().SetTheme(m.ui.PrimaryTheme)
 	j.list.Validate()
-	box := image.NewBorderedNineSliceColor(colDark, colFloor, 2)
+	box := image.NewBorderedNineSliceColor(palette.Outline, palette.Floor, 2)
 	j.scroll = widget.NewScrollContainer(widget.ScrollContainerOpts.Content(j.list), widget.ScrollContainerOpts.StretchContentWidth(),
 		widget.ScrollContainerOpts.Image(&widget.ScrollContainerImage{Idle: box, Disabled: box, Mask: box}),
 		widget.ScrollContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true, MaxHeight: listHeight}),
 			widget.WidgetOpts.ScrolledHandler(func(a *widget.WidgetScrolledEventArgs) { m.scrollList(-a.Y * 30) })))
 	col.AddChild(j.scroll)
-	j.status = m.label("", &m.f.small, colDim)
+	j.status = m.label("", &m.f.small, palette.Dim)
 	col.AddChild(j.status)
 	j.addr = widget.NewTextInput(widget.TextInputOpts.WidgetOpts(stretch()), widget.TextInputOpts.Placeholder("address: HOST or HOST:PORT"),
 		widget.TextInputOpts.SubmitHandler(func(a *widget.TextInputChangedEventArgs) { m.JoinAddr(a.InputText) }))
@@ -240,7 +241,7 @@ func (m *Menu) buildJoin() *widget.Container {
 			widget.GridLayoutOpts.Spacing(10, 0), widget.GridLayoutOpts.Stretch([]bool{true, false}, nil))))
 	addrRow.AddChild(j.addr, joinB)
 	col.AddChild(addrRow)
-	col.AddChild(m.label("Recent servers", &m.f.small, colDim))
+	col.AddChild(m.label("Recent servers", &m.f.small, palette.Dim))
 	j.recentC = widget.NewContainer(widget.ContainerOpts.WidgetOpts(stretch()),
 		widget.ContainerOpts.Layout(widget.NewGridLayout(widget.GridLayoutOpts.Columns(4),
 			widget.GridLayoutOpts.Spacing(8, 8), widget.GridLayoutOpts.DefaultStretch(true, false))))
@@ -337,7 +338,7 @@ func (m *Menu) refreshServers(force bool) {
 		}
 		b := widget.NewButton(widget.ButtonOpts.WidgetOpts(stretch()),
 			widget.ButtonOpts.TextAndImage(rowText(s), &m.f.mono, &widget.GraphicImage{Idle: img, Disabled: img},
-				&widget.ButtonTextColor{Idle: colText, Hover: colText, Pressed: colDark}),
+				&widget.ButtonTextColor{Idle: palette.Text, Hover: palette.Text, Pressed: palette.Outline}),
 			widget.ButtonOpts.TextLabel(rowText(s)), // TextAndImage of v0.7.0 drops its label
 			widget.ButtonOpts.TextPosition(widget.TextPositionStart, widget.TextPositionCenter),
 			widget.ButtonOpts.TextPadding(&widget.Insets{Left: 8, Right: 8, Top: 4, Bottom: 4}),
@@ -400,7 +401,7 @@ func (m *Menu) refreshRecent() {
 	}
 	j.recentC.RemoveChildren()
 	if len(j.recent) == 0 {
-		j.recentC.AddChild(widget.NewText(widget.TextOpts.Text("none yet", &m.f.small, colDim)))
+		j.recentC.AddChild(widget.NewText(widget.TextOpts.Text("none yet", &m.f.small, palette.Dim)))
 		return
 	}
 	for _, a := range j.recent {
@@ -412,7 +413,7 @@ func (m *Menu) refreshRecent() {
 func (m *Menu) buildPassword() *widget.Container {
 	root, col := m.page("Password", colWidth)
 	p := &m.pass
-	p.title = m.label("", &m.f.normal, colText)
+	p.title = m.label("", &m.f.normal, palette.Text)
 	col.AddChild(p.title)
 	p.input = widget.NewTextInput(widget.TextInputOpts.WidgetOpts(stretch()), widget.TextInputOpts.Secure(true),
 		widget.TextInputOpts.Placeholder("password"),
@@ -432,7 +433,7 @@ var (
 func (m *Menu) buildSettings() *widget.Container {
 	root, col := m.page("Settings", wideWidth)
 	s := &m.settings
-	s.status = m.label("", &m.f.small, colWarn)
+	s.status = m.label("", &m.f.small, palette.Warn)
 	col.AddChild(s.status)
 	left := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewRowLayout(
 		widget.RowLayoutOpts.Direction(widget.DirectionVertical), widget.RowLayoutOpts.Spacing(8))))
@@ -440,7 +441,7 @@ func (m *Menu) buildSettings() *widget.Container {
 		widget.RowLayoutOpts.Direction(widget.DirectionVertical), widget.RowLayoutOpts.Spacing(4))))
 	col.AddChild(row(left, right))
 
-	sensLabel := m.label("Mouse sensitivity", &m.f.small, colDim)
+	sensLabel := m.label("Mouse sensitivity", &m.f.small, palette.Dim)
 	s.sens = widget.NewSlider(widget.SliderOpts.WidgetOpts(stretch(), widget.WidgetOpts.MinSize(0, 24)),
 		widget.SliderOpts.MinMax(1, 50),
 		widget.SliderOpts.ChangedHandler(func(a *widget.SliderChangedEventArgs) {
@@ -448,7 +449,7 @@ func (m *Menu) buildSettings() *widget.Container {
 			sensLabel.Label = "Mouse sensitivity: " + v
 			m.changeCvar("sensitivity", v, "1")
 		}))
-	volLabel := m.label("Volume", &m.f.small, colDim)
+	volLabel := m.label("Volume", &m.f.small, palette.Dim)
 	s.vol = widget.NewSlider(widget.SliderOpts.WidgetOpts(stretch(), widget.WidgetOpts.MinSize(0, 24)),
 		widget.SliderOpts.MinMax(0, 100),
 		widget.SliderOpts.ChangedHandler(func(a *widget.SliderChangedEventArgs) {
@@ -477,10 +478,10 @@ func (m *Menu) buildSettings() *widget.Container {
 	})
 	s.refresh = append(s.refresh, ngR, irR, rateR)
 	left.AddChild(sensLabel, s.sens, volLabel, s.vol, s.full, ngB, irB, rateB,
-		m.label("net_graph: the network overlay (F3)\ncl_interp_ratio: snapshot intervals of interpolation\nrate: most bytes/s the server may send you", &m.f.small, colDim))
+		m.label("net_graph: the network overlay (F3)\ncl_interp_ratio: snapshot intervals of interpolation\nrate: most bytes/s the server may send you", &m.f.small, palette.Dim))
 	s.first = s.sens
 
-	right.AddChild(m.label("Keys (click, then press the new key)", &m.f.small, colDim))
+	right.AddChild(m.label("Keys (click, then press the new key)", &m.f.small, palette.Dim))
 	s.binds = map[string]*widget.Button{}
 	for _, a := range config.Actions {
 		a := a

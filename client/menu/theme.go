@@ -15,20 +15,8 @@ import (
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/font/gofont/goregular"
-)
 
-// The game's palette (client/draw.go): the arena's floor and walls, the
-// local player's cyan as the accent, the HUD's text colours.
-var (
-	colBG       = color.RGBA{0x14, 0x16, 0x1b, 0xff}
-	colFloor    = color.RGBA{0x22, 0x26, 0x2d, 0xff}
-	colWall     = color.RGBA{0x5b, 0x64, 0x73, 0xff}
-	colWallEdge = color.RGBA{0x8a, 0x95, 0xa8, 0xff}
-	colAccent   = color.RGBA{0x3c, 0xd6, 0xf0, 0xff}
-	colText     = color.RGBA{0xec, 0xef, 0xf4, 0xff}
-	colDim      = color.RGBA{0x9a, 0xa3, 0xb2, 0xff}
-	colWarn     = color.RGBA{0xff, 0xd8, 0x60, 0xff}
-	colDark     = color.RGBA{0x10, 0x10, 0x10, 0xff}
+	"tickshot/client/palette"
 )
 
 // faces are the game's fonts (client/fonts.go: Go regular and bold), with
@@ -60,32 +48,32 @@ func newFaces() faces {
 // place is always visible.
 func newTheme(f *faces) *widget.Theme {
 	t := themes.GetBasicDarkTheme()
-	idle := image.NewBorderedNineSliceColor(colFloor, colWall, 2)
-	hover := image.NewBorderedNineSliceColor(colWall, colAccent, 2)
-	pressed := image.NewBorderedNineSliceColor(colAccent, colAccent, 2)
-	t.DefaultFace, t.DefaultTextColor = &f.normal, colText
+	idle := image.NewBorderedNineSliceColor(palette.Floor, palette.Wall, 2)
+	hover := image.NewBorderedNineSliceColor(palette.Wall, palette.Me, 2)
+	pressed := image.NewBorderedNineSliceColor(palette.Me, palette.Me, 2)
+	t.DefaultFace, t.DefaultTextColor = &f.normal, palette.Text
 	b := t.ButtonTheme
 	b.TextFace = &f.normal
-	b.TextColor = &widget.ButtonTextColor{Idle: colText, Hover: colText, Pressed: colDark, Disabled: colDim}
+	b.TextColor = &widget.ButtonTextColor{Idle: palette.Text, Hover: palette.Text, Pressed: palette.Outline, Disabled: palette.Dim}
 	b.Image = &widget.ButtonImage{Idle: idle, Hover: hover, Pressed: pressed, PressedHover: pressed,
-		Disabled: image.NewBorderedNineSliceColor(colBG, colFloor, 2)}
+		Disabled: image.NewBorderedNineSliceColor(palette.BG, palette.Floor, 2)}
 	b.TextPadding = &widget.Insets{Left: 16, Right: 16, Top: 8, Bottom: 8}
 	t.LabelTheme.Face = &f.normal
-	t.LabelTheme.Color = &widget.LabelColor{Idle: colText, Disabled: colDim}
-	t.TextTheme.Face, t.TextTheme.Color = &f.normal, colText
+	t.LabelTheme.Color = &widget.LabelColor{Idle: palette.Text, Disabled: palette.Dim}
+	t.TextTheme.Face, t.TextTheme.Color = &f.normal, palette.Text
 	ti := t.TextInputTheme
 	ti.Face = &f.normal
-	ti.Image = &widget.TextInputImage{Idle: image.NewBorderedNineSliceColor(colDark, colWallEdge, 2),
-		Disabled: image.NewBorderedNineSliceColor(colBG, colFloor, 2)}
-	ti.Color = &widget.TextInputColor{Idle: colText, Caret: colAccent, Disabled: colDim, DisabledCaret: colDim}
+	ti.Image = &widget.TextInputImage{Idle: image.NewBorderedNineSliceColor(palette.Outline, palette.WallEdge, 2),
+		Disabled: image.NewBorderedNineSliceColor(palette.BG, palette.Floor, 2)}
+	ti.Color = &widget.TextInputColor{Idle: palette.Text, Caret: palette.Me, Disabled: palette.Dim, DisabledCaret: palette.Dim}
 	ti.Padding = widget.NewInsetsSimple(8)
 	t.CheckboxTheme.Label.Face = &f.normal
-	t.CheckboxTheme.Label.Color = &widget.LabelColor{Idle: colText, Disabled: colDim}
+	t.CheckboxTheme.Label.Color = &widget.LabelColor{Idle: palette.Text, Disabled: palette.Dim}
 	s := t.SliderTheme
-	s.TrackImage = &widget.SliderTrackImage{Idle: image.NewBorderedNineSliceColor(colFloor, colWall, 2),
-		Hover: image.NewBorderedNineSliceColor(colFloor, colAccent, 2)}
-	s.HandleImage = &widget.ButtonImage{Idle: image.NewNineSliceColor(colWallEdge), Hover: image.NewNineSliceColor(colAccent),
-		Pressed: image.NewNineSliceColor(colAccent), PressedHover: image.NewNineSliceColor(colAccent)}
+	s.TrackImage = &widget.SliderTrackImage{Idle: image.NewBorderedNineSliceColor(palette.Floor, palette.Wall, 2),
+		Hover: image.NewBorderedNineSliceColor(palette.Floor, palette.Me, 2)}
+	s.HandleImage = &widget.ButtonImage{Idle: image.NewNineSliceColor(palette.WallEdge), Hover: image.NewNineSliceColor(palette.Me),
+		Pressed: image.NewNineSliceColor(palette.Me), PressedHover: image.NewNineSliceColor(palette.Me)}
 	fixed := 14
 	s.FixedHandleSize = &fixed
 	return t
@@ -98,6 +86,6 @@ func lockImage(clr color.Color) *ebiten.Image {
 	img := ebiten.NewImage(18, 20)
 	vector.StrokeRect(img, 4.5, 1.5, 9, 10, 2, clr, true)
 	vector.DrawFilledRect(img, 2, 8, 14, 11, clr, true)
-	vector.DrawFilledRect(img, 8, 11, 2, 4, colDark, false)
+	vector.DrawFilledRect(img, 8, 11, 2, 4, palette.Outline, false)
 	return img
 }
