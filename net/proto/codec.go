@@ -189,50 +189,42 @@ func walk(b []byte, depth int) (int, error) {
 		return raw(1, 4)
 	case 0xcb, 0xcf, 0xd3:
 		return raw(1, 8)
-	case 0xc4, 0xd9:
-		n, err := be(1, 1)
+	}
+	if w, per, ok := lengthPrefix(c); ok {
+		n, err := be(1, w)
 		if err != nil {
 			return 0, err
 		}
-		return raw(2, n)
-	case 0xc5, 0xda:
-		n, err := be(1, 2)
-		if err != nil {
-			return 0, err
+		if per == 0 {
+			return raw(1+w, n)
 		}
-		return raw(3, n)
-	case 0xc6, 0xdb:
-		n, err := be(1, 4)
-		if err != nil {
-			return 0, err
-		}
-		return raw(5, n)
-	case 0xdc:
-		n, err := be(1, 2)
-		if err != nil {
-			return 0, err
-		}
-		return container(3, n, 1)
-	case 0xdd:
-		n, err := be(1, 4)
-		if err != nil {
-			return 0, err
-		}
-		return container(5, n, 1)
-	case 0xde:
-		n, err := be(1, 2)
-		if err != nil {
-			return 0, err
-		}
-		return container(3, n, 2)
-	case 0xdf:
-		n, err := be(1, 4)
-		if err != nil {
-			return 0, err
-		}
-		return container(5, n, 2)
+		return container(1+w, n, per)
 	}
 	return 0, fmt.Errorf("unsupported msgpack code 0x%02x", c)
+}
+
+// lengthPrefix says whether msgpack code c declares a length after it: the
+// width in bytes of that length, and per, the items an element takes (1
+// for an array, 2 for a map's key and value; 0 for str and bin, whose
+// length counts bytes).
+func lengthPrefix(c byte) (width, per int, ok bool) {
+	switch c {
+	case 0xc4, 0xd9: // bin 8, str 8
+		return 1, 0, true
+	case 0xc5, 0xda: // bin 16, str 16
+		return 2, 0, true
+	case 0xc6, 0xdb: // bin 32, str 32
+		return 4, 0, true
+	case 0xdc: // array 16
+		return 2, 1, true
+	case 0xdd: // array 32
+		return 4, 1, true
+	case 0xde: // map 16
+		return 2, 2, true
+	case 0xdf: // map 32
+		return 4, 2, true
+	}
+	return 0, 0, false
 }
 
 // checkLines is checkText allowing newlines and tabs.

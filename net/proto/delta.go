@@ -74,25 +74,9 @@ func AppendEntityDelta(dst []byte, base, cur []EntityState) []byte {
 // appendEntity appends c's record against b (an all-zero entity when c is
 // new); an unchanged entity of the baseline gets none.
 func appendEntity(dst []byte, b, c *EntityState, isNew bool) []byte {
-	var mask byte
-	if c.X != b.X {
-		mask |= DeltaX
-	}
-	if c.Y != b.Y {
-		mask |= DeltaY
-	}
-	if c.Angle != b.Angle {
-		mask |= DeltaAngle
-	}
-	if c.Health != b.Health {
-		mask |= DeltaHealth
-	}
-	if c.Flags != b.Flags {
-		mask |= DeltaFlags
-	}
-	if c.Teleport != b.Teleport {
-		mask |= DeltaTeleport
-	}
+	mask := bitIf(c.X != b.X, DeltaX) | bitIf(c.Y != b.Y, DeltaY) | bitIf(c.Angle != b.Angle, DeltaAngle) |
+		bitIf(c.Health != b.Health, DeltaHealth) | bitIf(c.Flags != b.Flags, DeltaFlags) |
+		bitIf(c.Teleport != b.Teleport, DeltaTeleport)
 	if mask == 0 && !isNew {
 		return dst
 	}
@@ -117,6 +101,14 @@ func appendEntity(dst []byte, b, c *EntityState, isNew bool) []byte {
 		dst = append(dst, c.Teleport)
 	}
 	return dst
+}
+
+// bitIf is bit when changed, else 0.
+func bitIf(changed bool, bit byte) byte {
+	if changed {
+		return bit
+	}
+	return 0
 }
 
 // ErrDelta is wrapped by every error of ApplyEntityDelta.

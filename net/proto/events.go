@@ -175,24 +175,16 @@ func (r *evReader) fail() {
 	}
 }
 
-func (r *evReader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b[r.p:])
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.p += n
-	return v
-}
+func (r *evReader) uvarint() uint64 { return readVarint(r, binary.Uvarint) }
 
-func (r *evReader) varint() int64 {
+func (r *evReader) varint() int64 { return readVarint(r, binary.Varint) }
+
+// readVarint reads one varint with read (binary.Uvarint or binary.Varint).
+func readVarint[T int64 | uint64](r *evReader, read func([]byte) (T, int)) T {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Varint(r.b[r.p:])
+	v, n := read(r.b[r.p:])
 	if n <= 0 {
 		r.fail()
 		return 0

@@ -10,7 +10,7 @@ import (
 // e.g. GOMEMLIMIT=512MiB or `ulimit -v`), and a message it accepts encodes
 // to a frame it accepts again, as the same message.
 //
-//	go test ./net/proto -run '^$' -fuzz FuzzDecode -fuzztime 60s
+//	go test ./net/proto -run '^$' -fuzz '^FuzzDecode$' -fuzztime 60s
 func FuzzDecode(f *testing.F) {
 	for _, m := range sampleMessages() {
 		f.Add(MustEncode(m))

@@ -15,39 +15,9 @@ func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
 	e.EncodeUint(uint64(s.AckCmd))
 	encodeSelf(e, &s.Self)
 	e.EncodeBytes(s.EntityDelta)
-	if s.Projectiles == nil {
-		e.EncodeNil()
-	} else {
-		e.EncodeArrayLen(len(s.Projectiles))
-		for i := range s.Projectiles {
-			p := &s.Projectiles[i]
-			e.EncodeArrayLen(7)
-			e.EncodeUint(uint64(p.ID))
-			e.EncodeUint(uint64(p.Owner))
-			e.EncodeUint(uint64(p.Weapon))
-			e.EncodeInt(int64(p.X))
-			e.EncodeInt(int64(p.Y))
-			e.EncodeInt(int64(p.VX))
-			e.EncodeInt(int64(p.VY))
-		}
-	}
+	encodeArray(e, s.Projectiles, encodeProjectile)
 	e.EncodeBytes(s.EventData)
-	if s.Scores == nil {
-		e.EncodeNil()
-	} else {
-		e.EncodeArrayLen(len(s.Scores))
-		for i := range s.Scores {
-			r := &s.Scores[i]
-			e.EncodeArrayLen(7)
-			e.EncodeUint(uint64(r.ID))
-			e.EncodeString(r.Name)
-			e.EncodeInt(int64(r.Kills))
-			e.EncodeInt(int64(r.Deaths))
-			e.EncodeUint(uint64(r.PingMs))
-			e.EncodeBool(r.Bot)
-			e.EncodeUint(uint64(r.Team))
-		}
-	}
+	encodeArray(e, s.Scores, encodeScore)
 	e.EncodeUint(uint64(s.TickTimeUs))
 	e.EncodeUint(uint64(s.PingMs))
 	e.EncodeUint(uint64(s.TickStdUs))
@@ -58,10 +28,7 @@ func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
 
 func encodeSelf(e *msgpack.Encoder, s *SelfState) {
 	e.EncodeArrayLen(14)
-	e.EncodeInt(int64(s.X))
-	e.EncodeInt(int64(s.Y))
-	e.EncodeInt(int64(s.VX))
-	e.EncodeInt(int64(s.VY))
+	encodeInts(e, s.X, s.Y, s.VX, s.VY)
 	e.EncodeBool(s.Dead)
 	e.EncodeUint(uint64(s.Weapon))
 	e.EncodeBytes(s.Ammo)
@@ -72,4 +39,44 @@ func encodeSelf(e *msgpack.Encoder, s *SelfState) {
 	e.EncodeUint(uint64(s.Teleport))
 	e.EncodeBool(s.Protected)
 	e.EncodeBool(s.Spectator)
+}
+
+// encodeArray writes s as a msgpack array of its elements, each written by
+// one, or nil for a nil slice, as reflection does.
+func encodeArray[T any](e *msgpack.Encoder, s []T, one func(*msgpack.Encoder, *T)) {
+	if s == nil {
+		e.EncodeNil()
+		return
+	}
+	e.EncodeArrayLen(len(s))
+	for i := range s {
+		one(e, &s[i])
+	}
+}
+
+func encodeProjectile(e *msgpack.Encoder, p *ProjectileState) {
+	e.EncodeArrayLen(7)
+	e.EncodeUint(uint64(p.ID))
+	e.EncodeUint(uint64(p.Owner))
+	e.EncodeUint(uint64(p.Weapon))
+	encodeInts(e, p.X, p.Y, p.VX, p.VY)
+}
+
+// encodeInts writes fixed-point coordinates (position, velocity) one after
+// the other.
+func encodeInts(e *msgpack.Encoder, v ...int32) {
+	for _, x := range v {
+		e.EncodeInt(int64(x))
+	}
+}
+
+func encodeScore(e *msgpack.Encoder, r *ScoreEntry) {
+	e.EncodeArrayLen(7)
+	e.EncodeUint(uint64(r.ID))
+	e.EncodeString(r.Name)
+	e.EncodeInt(int64(r.Kills))
+	e.EncodeInt(int64(r.Deaths))
+	e.EncodeUint(uint64(r.PingMs))
+	e.EncodeBool(r.Bot)
+	e.EncodeUint(uint64(r.Team))
 }
