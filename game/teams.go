@@ -73,16 +73,6 @@ func ParseTeam(s string) (Team, error) {
 // the player.
 const TeamBalanceReason = "auto-balance"
 
-// TeamPlay reports whether the current match is team deathmatch. A change of
-// Rules.TeamPlay restarts the match (runMatch) and takes effect then.
-func (w *World) TeamPlay() bool { return w.teamPlay }
-
-// Teammates reports whether a and b are two players on the same playing
-// team of a team match (never in deathmatch, never a player with itself).
-func (w *World) Teammates(a, b *Player) bool {
-	return w.teamPlay && a != b && a.ID != b.ID && a.Team.Playing() && a.Team == b.Team
-}
-
 // friendlySpared reports whether attacker's damage to victim is refused by
 // friendly fire being off (mp_friendlyfire 0): teammates take none and the
 // hit is not confirmed. Self-damage (one's own rocket) is not friendly fire.
@@ -151,23 +141,6 @@ func (w *World) balanceAtRespawn(p *Player) {
 	}
 }
 
-// setMode switches the world to the rules' game mode: in team deathmatch
-// every player is put on a team (in ID order, each on the smaller one), in
-// deathmatch nobody is on one. The caller restarts the match.
-func (w *World) setMode() {
-	w.teamPlay = w.Rules.TeamPlay
-	for _, p := range w.Players {
-		p.Team = TeamNone
-	}
-	if w.teamPlay {
-		for _, p := range w.Players {
-			p.Kills = 0 // ties go by score: the new match starts at zero
-			p.Team = w.smallerTeam(p)
-		}
-	}
-	w.ScoresDirty = true
-}
-
 // sparedTeammates returns boxes for p's hitscan trace with friendly fire
 // off: its teammates' boxes marked not alive, so that the shot passes
 // through them (as in TF2; nothing to confirm, the enemy behind is hit).
@@ -184,35 +157,4 @@ func (w *World) sparedTeammates(p *Player, boxes []Hitbox) []Hitbox {
 		}
 	}
 	return out
-}
-
-// scoreTeamKill scores a kill in team deathmatch: a frag for killing an
-// enemy, minus one for a teamkill and, with friendly fire on, for a
-// suicide; at mp_fraglimit team score the attacker's team wins.
-func (w *World) scoreTeamKill(attacker, victim *Player) {
-	switch {
-	case attacker.ID == victim.ID:
-		if w.Rules.FriendlyFire {
-			attacker.Kills--
-		}
-		return
-	case w.Teammates(attacker, victim):
-		attacker.Kills--
-		return
-	}
-	attacker.Kills++
-	if w.Rules.FragLimit > 0 && w.Intermission == 0 && attacker.Team.Playing() && w.TeamScore(attacker.Team) >= w.Rules.FragLimit {
-		w.endTeamMatch(attacker.Team)
-	}
-}
-
-// endTeamMatch announces the winning team (TeamNone: a draw) with
-// EvMatchEnd (A = 0, B = the team) and starts the intermission.
-func (w *World) endTeamMatch(winner Team) {
-	e := Event{Kind: EvMatchEnd, Value: IntermissionSeconds, B: uint16(winner)}
-	if winner != TeamNone {
-		e.Text = winner.String() + " team"
-	}
-	w.emit(e)
-	w.Intermission = w.Tick + uint32(IntermissionSeconds*w.TickRate)
 }

@@ -84,7 +84,7 @@ func TestFriendlyFireRocket(t *testing.T) {
 		a.State = shared.NewPlayerState(600, 444) // owner, 60 units from the blast
 		c.State = shared.NewPlayerState(600, 324) // teammate, 60 units
 		b.State = shared.NewPlayerState(660, 384) // enemy, 60 units
-		w.explode(&Projectile{ID: 1, Owner: a.ID, Weapon: 1}, 600, 384, 0)
+		w.Flight.explode(w, &Projectile{ID: 1, Owner: a.ID, Weapon: 1}, 600, 384, 0)
 		wantMate := 0
 		if ff {
 			wantMate = splash(60)

@@ -16,6 +16,14 @@ import (
 // tick (NextTick, then each command with RunCommand, then Step), turns its
 // Events into wire events, and passes lag compensation in as a HitboxSource.
 //
+// World keeps the wiring and the order of a tick; its parts own their
+// state, each in its file: Roster (who is in), Match (flow, mode, scoring),
+// Flight (projectiles), Squad (bots) and EventLog (what happened). They are
+// embedded, so w.Players, w.Intermission, w.Projectiles, w.Bots and
+// w.TakeEvents read as fields and methods of the world. The parts that act
+// on the world are handed it (w.Match.run(w)); they are called from World
+// only, in Step's order.
+//
 // Same map, seed, rules and calls in the same order give the same states
 // and events: no wall clock, goroutines, map iteration or unseeded
 // randomness (the seed feeds spawn choice and the bots' brains).
@@ -26,22 +34,14 @@ type World struct {
 	Tick     uint32        // the current tick
 	Rules    Rules
 
-	// Roster holds the players and spectators (roster.go).
-	Roster
-	Projectiles []*Projectile
-	Bots        []*BotPlayer
+	Roster   // the players and spectators (roster.go)
+	Match    // the match's flow, mode and scoring (match.go)
+	Flight   // the projectiles in flight (projectile.go)
+	Squad    // the bots (squad.go)
+	EventLog // what happened since the caller last took it (events.go)
 
-	// MatchStart is the tick the current match started; Intermission the
-	// tick the next one starts, 0 while a match is on.
-	MatchStart, Intermission uint32
-	// EventLog holds what happened since the caller last took it (TakeEvents).
-	EventLog
-
-	rng        *rand.Rand
-	teamPlay   bool // the current match is team deathmatch (TeamPlay)
-	nextProjID uint16
-	boxBuf     []Hitbox
-	botBoxBuf  []Hitbox
+	rng        *rand.Rand     // seeded: spawn choice and the bots' brain seeds
+	boxBuf     []Hitbox       // PresentHitboxes
 	shotBoxBuf []Hitbox       // sparedTeammates
 	cmd        shared.UserCmd // the command being resolved (RunCommand)
 }
@@ -71,18 +71,6 @@ type Rules struct {
 	AutoTeamBalance bool
 }
 
-// IntermissionSeconds is the pause between matches, seconds.
-const IntermissionSeconds = 5
-
-// ProjectileLifetimeMs is how long a projectile flies before it explodes, ms.
-const ProjectileLifetimeMs = 3000
-
-// explodeSkin is how far in front of a wall, in world units, a projectile
-// that strikes it explodes. A blast exactly on the wall's surface would have
-// no line of sight to anyone (a segment query that starts on a shape hits it
-// at once), so its splash would hurt no one.
-const explodeSkin = 1.0
-
 // HitboxSource gives the hitboxes a hitscan shot is traced against: lag
 // compensation (Bernier 2001) passes one that rewinds every other player to
 // where the shooter of cmd drew them. The slice holds every player, the
@@ -111,34 +99,13 @@ const (
 	ImpactClamped = 4 // RewindClamped
 )
 
-// BotPlayer is a player driven by a Bot brain; its usercmds run through the
-// same shared.RunCommand as everyone's.
-type BotPlayer struct {
-	Player *Player
-	Brain  *Bot
-	cmdNum uint32
-}
-
-// Projectile is a rocket in flight, simulated by the server only, tick by
-// tick, against the walls and the players' present hitboxes: projectiles are
-// not lag compensated (Bernier 2001, footnote 9), so the shooter leads the
-// target by its own latency, as in Half-Life.
-type Projectile struct {
-	ID     uint16
-	Owner  uint16
-	Weapon uint8
-	X, Y   float64 // world units
-	VX, VY float64 // world units/s
-	Dies   uint32  // tick at which it explodes in the air
-}
-
 // NewWorld starts an empty world on m at tickRate ticks/s; seed drives every
 // random choice (spawn points, bot brains).
 func NewWorld(m *Map, tickRate int, seed uint64, rules Rules) *World {
 	return &World{
 		Map: m, Phys: m.World(tickRate), TickRate: tickRate, Rules: rules,
 		rng:    rand.New(rand.NewPCG(seed, seed*31+7)),
-		Roster: Roster{nextID: 1}, teamPlay: rules.TeamPlay,
+		Roster: Roster{nextID: 1}, Match: Match{teamPlay: rules.TeamPlay},
 	}
 }
 
@@ -146,14 +113,14 @@ func NewWorld(m *Map, tickRate int, seed uint64, rules Rules) *World {
 func (w *World) NextTick() { w.Tick++ }
 
 // emit stamps e with the current tick and logs it (EventLog).
-func (w *World) emit(e Event) { w.add(w.Tick, e) }
+func (w *World) emit(e Event) { w.EventLog.add(w.Tick, e) }
 
 // Step runs everything of the tick that no command drives, after the
 // humans' commands: match flow, the bots' commands, projectiles, respawns.
 func (w *World) Step() {
-	w.runMatch()
-	w.runBots()
-	w.moveProjectiles()
+	w.Match.run(w)
+	w.Squad.think(w)
+	w.Flight.step(w)
 	w.respawn()
 }
 
@@ -179,26 +146,17 @@ func (w *World) RemovePlayer(id uint16, reason string) {
 		w.removePlayerAt(i)
 	}
 	w.takeSpectator(id)
-	for i, b := range w.Bots {
-		if b.Player.ID == id {
-			w.Bots = append(w.Bots[:i], w.Bots[i+1:]...)
-			break
-		}
-	}
+	w.Squad.remove(id)
 	w.ScoresDirty = true
 	w.emit(Event{Kind: EvLeft, A: id, Text: reason})
 }
 
-var botNames = []string{"Bernier", "Carmack", "Romero", "Abrash", "Newell", "Fiedler", "Gaffer", "Zoid",
-	"Quake", "Thresh", "Fatal1ty", "Xantor", "Rapha", "Cooller", "Vo0", "Toxjq"}
-
 // AddBot adds a bot player with a seeded brain; its name is at most
 // maxNameLen bytes.
 func (w *World) AddBot(maxNameLen int) *BotPlayer {
-	name := fmt.Sprintf("[BOT] %s", botNames[len(w.Bots)%len(botNames)])
-	p := w.AddPlayer(w.UniqueName(name, maxNameLen), true)
+	p := w.AddPlayer(w.UniqueName(w.Squad.nextName(), maxNameLen), true)
 	b := &BotPlayer{Player: p, Brain: NewBot(w.rng.Uint64())}
-	w.Bots = append(w.Bots, b)
+	w.Squad.Bots = append(w.Squad.Bots, b)
 	return b
 }
 
@@ -270,7 +228,7 @@ func (w *World) RunCommand(p *Player, cmd shared.UserCmd, lc HitboxSource) {
 		w.cmd = cmd
 		w.FireHitscan(p, &w.cmd, res.Shot, lc)
 	case shared.Projectile:
-		w.fireProjectile(p, res.Shot)
+		w.Flight.launch(w, p, res.Shot)
 	}
 }
 
@@ -369,15 +327,7 @@ func (w *World) Damage(attacker, victim *Player, amount int, x, y float64) {
 	}
 	victim.DiedTick = w.Tick
 	victim.PreDeath = pre
-	switch {
-	case w.teamPlay:
-		w.scoreTeamKill(attacker, victim)
-	case attacker.ID != victim.ID:
-		attacker.Kills++
-		if w.Rules.FragLimit > 0 && attacker.Kills >= w.Rules.FragLimit && w.Intermission == 0 {
-			w.endMatch(attacker)
-		}
-	}
+	w.Match.scoreKill(w, attacker, victim)
 	w.ScoresDirty = true
 	w.emit(Event{Kind: EvKill, A: attacker.ID, B: victim.ID})
 }
@@ -394,39 +344,6 @@ func (w *World) Suicide(p *Player) error {
 	return nil
 }
 
-func (w *World) runMatch() {
-	if w.Rules.TeamPlay != w.teamPlay {
-		// mp_gamemode changed: the match restarts in the new mode.
-		w.setMode()
-		w.startMatch()
-		return
-	}
-	if w.Intermission != 0 {
-		if w.Tick >= w.Intermission {
-			w.startMatch()
-		}
-		return
-	}
-	if w.Rules.TimeLimit > 0 && float64(w.Tick-w.MatchStart) >= w.Rules.TimeLimit*60*float64(w.TickRate) {
-		if w.teamPlay {
-			w.endTeamMatch(w.leadingTeam())
-			return
-		}
-		// The leader wins; a shared top score (or nobody) is a draw.
-		w.endMatch(w.leader())
-	}
-}
-
-// endMatch announces the winner (nil: nobody) and starts the intermission.
-func (w *World) endMatch(winner *Player) {
-	e := Event{Kind: EvMatchEnd, Value: IntermissionSeconds}
-	if winner != nil {
-		e.A, e.Text = winner.ID, winner.Name
-	}
-	w.emit(e)
-	w.Intermission = w.Tick + uint32(IntermissionSeconds*w.TickRate)
-}
-
 // ChangeMap puts the world on map m, as Source's changelevel does: the
 // walls and spawns become m's, projectiles vanish, bots forget where they
 // were going, and a new match starts at once with everyone respawned on m
@@ -434,155 +351,7 @@ func (w *World) endMatch(winner *Player) {
 // spectators, their IDs, names and teams stay; the tick count goes on.
 func (w *World) ChangeMap(m *Map) {
 	w.Map, w.Phys = m, m.World(w.TickRate)
-	for _, b := range w.Bots {
-		b.Brain.target, b.Brain.seenTicks, b.Brain.hasWaypoint, b.Brain.hunting = -1, 0, false, false
-	}
+	w.Squad.forget()
 	w.emit(Event{Kind: EvChangeLevel, Text: m.Name})
-	w.startMatch()
-}
-
-// startMatch resets the scores and respawns everyone.
-func (w *World) startMatch() {
-	w.Intermission = 0
-	w.MatchStart = w.Tick
-	w.Projectiles = w.Projectiles[:0]
-	for _, p := range w.Players {
-		p.Kills, p.Deaths = 0, 0
-		w.spawn(p)
-	}
-	for _, p := range w.Spectators {
-		p.Kills, p.Deaths = 0, 0
-	}
-	w.ScoresDirty = true
-	w.emit(Event{Kind: EvMatchStart})
-}
-
-// runBots thinks for every bot and runs its usercmd.
-func (w *World) runBots() {
-	// Every player's hitbox, once per tick (not once per bot: that was
-	// O(N²) copying); each bot's entry follows it as it moves, so later
-	// bots see where earlier ones went this tick.
-	all := w.botBoxBuf[:0]
-	// A player under spawn protection is left alone: the bots see it as
-	// not there.
-	for _, o := range w.Players {
-		all = append(all, NewHitbox(o.ID, o.State.X, o.State.Y, o.Alive() && !o.Protected(w.Tick), o.Team))
-	}
-	w.botBoxBuf = all
-	last := len(all) - 1
-	for _, b := range w.Bots {
-		p := b.Player
-		i := w.PlayerIndex(p.ID)
-		if i < 0 {
-			continue
-		}
-		b.Brain.Skill = w.Rules.BotSkill
-		b.Brain.Team = p.Team
-		// The others: the bot's own entry swapped to the end and left out.
-		all[i], all[last] = all[last], all[i]
-		in := b.Brain.Think(w.Map, w.TickRate, p.State, p.Health, all[:last])
-		all[i], all[last] = all[last], all[i]
-		b.cmdNum++
-		cmd := shared.UserCmd{
-			CommandNumber: b.cmdNum, TickCount: w.Tick, Msec: shared.MsecFor(w.TickRate),
-			Buttons: in.Buttons, MoveX: in.MoveX, MoveY: in.MoveY, ViewAngle: in.Angle,
-		}
-		w.RunCommand(p, cmd, nil)
-		all[i].X, all[i].Y, all[i].Alive = p.State.X, p.State.Y, p.Alive() && !p.Protected(w.Tick)
-	}
-}
-
-func (w *World) fireProjectile(p *Player, shot shared.Shot) {
-	def := &shared.Weapons[shot.Weapon]
-	w.nextProjID++
-	if w.nextProjID == 0 {
-		w.nextProjID = 1
-	}
-	off := shared.PlayerRadius + 6
-	pr := &Projectile{ID: w.nextProjID, Owner: p.ID, Weapon: shot.Weapon,
-		X: shot.X + float64(shot.DirX*off), Y: shot.Y + float64(shot.DirY*off),
-		VX: shot.DirX * def.Speed, VY: shot.DirY * def.Speed,
-		Dies: w.Tick + uint32(shared.Ticks(ProjectileLifetimeMs, w.TickRate))}
-	// Fired point-blank into a wall: explode at the muzzle.
-	if frac := w.Map.RayWalls(shot.X, shot.Y, pr.X, pr.Y); frac < 1 {
-		back := math.Max(float64(frac*off)-explodeSkin, 0)
-		w.explode(pr, shot.X+float64(shot.DirX*back), shot.Y+float64(shot.DirY*back), 0)
-		return
-	}
-	w.Projectiles = append(w.Projectiles, pr)
-	w.emit(Event{Kind: EvShot, A: p.ID, Value: int(shot.Weapon), X: shot.X, Y: shot.Y, X2: shot.X, Y2: shot.Y})
-}
-
-// moveProjectiles advances every projectile by one tick and explodes those
-// that hit a wall or a player, or whose time is up.
-func (w *World) moveProjectiles() {
-	dt := w.Phys.Dt()
-	kept := w.Projectiles[:0]
-	for _, pr := range w.Projectiles {
-		owner := w.Player(pr.Owner)
-		nx, ny := pr.X+float64(pr.VX*dt), pr.Y+float64(pr.VY*dt)
-		frac := w.Map.RayWalls(pr.X, pr.Y, nx, ny)
-		length := hypot(nx-pr.X, ny-pr.Y)
-		dx, dy := (nx-pr.X)/length, (ny-pr.Y)/length
-		best := frac * length
-		var victim uint16
-		for _, o := range w.Players {
-			if !o.Alive() || o.ID == pr.Owner || (owner != nil && w.friendlySpared(owner, o)) {
-				continue // with friendly fire off a rocket passes through the owner's teammates
-			}
-			if t, ok := RayCircle(pr.X, pr.Y, dx, dy, o.State.X, o.State.Y, shared.PlayerRadius+4); ok && t <= best {
-				best, victim = t, o.ID
-			}
-		}
-		if best < length || victim != 0 {
-			if victim == 0 { // a wall: explode just in front of it
-				best = math.Max(best-explodeSkin, 0)
-			}
-			w.explode(pr, pr.X+float64(dx*best), pr.Y+float64(dy*best), victim)
-			continue
-		}
-		pr.X, pr.Y = nx, ny
-		if w.Tick >= pr.Dies {
-			w.explode(pr, pr.X, pr.Y, 0)
-			continue
-		}
-		kept = append(kept, pr)
-	}
-	for i := len(kept); i < len(w.Projectiles); i++ {
-		w.Projectiles[i] = nil
-	}
-	w.Projectiles = kept
-}
-
-// explode deals splash damage around (x, y): full damage to a direct hit,
-// falling off linearly to zero at SplashRange for anyone in line of sight of
-// the blast, half of that to the owner.
-func (w *World) explode(pr *Projectile, x, y float64, direct uint16) {
-	def := &shared.Weapons[pr.Weapon]
-	w.emit(Event{Kind: EvExplode, A: pr.Owner, X: x, Y: y, Value: int(def.SplashRange)})
-	owner := w.Player(pr.Owner)
-	if owner == nil {
-		return // the owner left; the rocket harms no one
-	}
-	for _, o := range w.Players {
-		if !o.Alive() {
-			continue
-		}
-		dmg := 0
-		if o.ID == direct {
-			dmg = def.Damage
-		} else {
-			d := math.Max(hypot(o.State.X-x, o.State.Y-y)-shared.PlayerRadius, 0)
-			if d >= def.SplashRange || !w.Map.LineOfSight(x, y, o.State.X, o.State.Y) {
-				continue
-			}
-			dmg = int(float64(def.Damage) * (1 - d/def.SplashRange))
-			if o.ID == pr.Owner {
-				dmg /= 2
-			}
-		}
-		if dmg > 0 {
-			w.Damage(owner, o, dmg, o.State.X, o.State.Y)
-		}
-	}
+	w.Match.start(w)
 }

@@ -171,7 +171,7 @@ func TestRocketSplashWallsAndOwner(t *testing.T) {
 	if w.Map.LineOfSight(640, 700, 560, 700) || !w.Map.LineOfSight(640, 700, 720, 700) {
 		t.Fatal("map changed: wall 16 no longer between the blast and the hidden player")
 	}
-	w.explode(&Projectile{ID: 1, Owner: owner.ID, Weapon: 1}, 640, 700, 0)
+	w.Flight.explode(w, &Projectile{ID: 1, Owner: owner.ID, Weapon: 1}, 640, 700, 0)
 	splash := func(dist float64) int {
 		return int(float64(def.Damage) * (1 - (dist-shared.PlayerRadius)/def.SplashRange))
 	}
