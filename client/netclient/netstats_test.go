@@ -5,6 +5,7 @@ package netclient_test
 // conditions and the rate setting actually do.
 
 import (
+	"slices"
 	"testing"
 	"tickshot/internal/tool/testserver"
 	"time"
@@ -55,33 +56,33 @@ func nsWaitSnapshot(t *testing.T, c *netclient.Client) {
 	}
 }
 
-// nsMeanPing settles for settle, then averages Stats.PingMs (the round trip
-// the server measures from its own send times) over measure. It also
-// returns the mean time a snapshot waited in the client before the frame
-// that acknowledged it: the client runs at 64 frames/s in step with the
-// server's 64 ticks/s, so this wait sits at a fixed phase, and a lag that is
-// not a whole number of frames (100 ms = 6.4) moves it by a fraction of a
-// frame.
-func nsMeanPing(t *testing.T, c *netclient.Client, settle, measure time.Duration) (ping, wait float64) {
+// nsMedianPing settles for settle, then takes the median of Stats.PingMs
+// (the round trip the server measures from its own send times) over
+// measure. It also returns the median time a snapshot waited in the client
+// before the frame that acknowledged it: the client runs at 64 frames/s in
+// step with the server's 64 ticks/s, so this wait sits at a fixed phase,
+// and a lag that is not a whole number of frames (100 ms = 6.4) moves it by
+// a fraction of a frame. Medians, not means: on a busy machine a stalled
+// goroutine adds tens of ms to a few samples, which would move a mean.
+func nsMedianPing(t *testing.T, c *netclient.Client, settle, measure time.Duration) (ping, wait float64) {
 	t.Helper()
 	nsDrive(t, settle, nil, c)
-	sum, n := 0.0, 0
-	wsum, wn := 0.0, 0
+	var pings, waits []float64
 	head := c.Net.GraphHead
 	nsDrive(t, measure, func() {
-		sum += float64(c.Stats.PingMs)
-		n++
+		pings = append(pings, float64(c.Stats.PingMs))
 		if c.Net.GraphHead != head {
 			// The ack of the newest snapshot went out in this frame's Command.
 			head = c.Net.GraphHead
-			wsum += float64(time.Since(c.Net.GraphAt(0).At)) / float64(time.Millisecond)
-			wn++
+			waits = append(waits, float64(time.Since(c.Net.GraphAt(0).At))/float64(time.Millisecond))
 		}
 	}, c)
-	if n == 0 || wn == 0 {
+	if len(pings) == 0 || len(waits) == 0 {
 		t.Fatal("no frames or no snapshots")
 	}
-	return sum / float64(n), wsum / float64(wn)
+	slices.Sort(pings)
+	slices.Sort(waits)
+	return pings[len(pings)/2], waits[len(waits)/2]
 }
 
 func within(got, want, tolPct float64) bool {
@@ -101,19 +102,19 @@ func TestNetStatsFakeLagRTT(t *testing.T) {
 	srv := nsServer(t, server.Config{})
 	c := nsConnect(t, srv.Addr(), cfg)
 	nsWaitSnapshot(t, c)
-	base, baseW := nsMeanPing(t, c, time.Second, 1500*time.Millisecond)
+	base, baseW := nsMedianPing(t, c, time.Second, 1500*time.Millisecond)
 
 	c.SetFakeConditions(proto.FakeConditions{LagMs: 100})
-	clientLag, clientW := nsMeanPing(t, c, time.Second, 1500*time.Millisecond)
+	clientLag, clientW := nsMedianPing(t, c, time.Second, 1500*time.Millisecond)
 
 	srv2 := nsServer(t, server.Config{Fake: proto.FakeConditions{LagMs: 100}})
 	c2 := nsConnect(t, srv2.Addr(), cfg)
 	nsWaitSnapshot(t, c2)
-	serverLag, serverW := nsMeanPing(t, c2, time.Second, 1500*time.Millisecond)
+	serverLag, serverW := nsMedianPing(t, c2, time.Second, 1500*time.Millisecond)
 	c2.SetFakeConditions(proto.FakeConditions{LagMs: 100})
-	bothLag, bothW := nsMeanPing(t, c2, 1200*time.Millisecond, 1500*time.Millisecond)
+	bothLag, bothW := nsMedianPing(t, c2, 1200*time.Millisecond, 1500*time.Millisecond)
 
-	t.Logf("RTT (server-measured, mean Stats.PingMs; in brackets the part a snapshot waited for the client's next frame):")
+	t.Logf("RTT (server-measured, median Stats.PingMs; in brackets the part a snapshot waited for the client's next frame):")
 	t.Logf("  baseline          %6.1f ms [%4.1f]", base, baseW)
 	t.Logf("  client lag 100    %6.1f ms [%4.1f]  rise %+6.1f, %+6.1f without the frame wait", clientLag, clientW, clientLag-base, clientLag-clientW-(base-baseW))
 	t.Logf("  server lag 100    %6.1f ms [%4.1f]  rise %+6.1f, %+6.1f without the frame wait", serverLag, serverW, serverLag-base, serverLag-serverW-(base-baseW))
