@@ -593,3 +593,50 @@ func TestNewHitboxAndPlayerHitbox(t *testing.T) {
 		t.Fatalf("trace = %+v, want a hit at x=%v", tr, 100-shared.PlayerRadius)
 	}
 }
+
+// A fighting bot closes in on a far enemy, backs off from a near one or
+// when hurt, and otherwise only strafes (bearing 0: the enemy along +x).
+func TestBotStrafeMoveByRangeAndHealth(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		health int
+		dist   float64
+		sign   float32 // of MoveX: +1 closing in, -1 backing off, 0 across
+	}{
+		{"far", MaxHealth, botFarRange + 1, 1},
+		{"near", MaxHealth, botNearRange - 1, -1},
+		{"mid", MaxHealth, (botNearRange + botFarRange) / 2, 0},
+		{"hurt and far", botHurtHealth - 1, botFarRange + 1, -1},
+	} {
+		b := NewBot(1)
+		b.strafeTicks = 1000 // no side change this tick
+		mx, my := b.strafeMove(64, 0, c.health, c.dist)
+		if math.Abs(float64(mx*mx+my*my)-1) > 1e-6 {
+			t.Errorf("%s: move (%v, %v) not a unit vector", c.name, mx, my)
+		}
+		switch {
+		case c.sign == 0 && math.Abs(float64(mx)) > 1e-6,
+			c.sign > 0 && mx <= 0,
+			c.sign < 0 && mx >= 0:
+			t.Errorf("%s: MoveX %v, want sign %v", c.name, mx, c.sign)
+		}
+		if my <= 0 {
+			t.Errorf("%s: no strafe across the line of fire (MoveY %v)", c.name, my)
+		}
+	}
+}
+
+// Before its reaction time a bot turns towards its target and never fires.
+func TestBotAimWaitsForReaction(t *testing.T) {
+	b := NewBot(3)
+	b.target = 1
+	for b.seenTicks = 1; b.seenTicks <= 64*3/10; b.seenTicks++ {
+		before := b.angle
+		if b.aim(64, 1) {
+			t.Fatalf("fired %d ticks after first seeing the target", b.seenTicks)
+		}
+		if d := b.angle - before; d < 0 || d > botReactTurn+1e-12 {
+			t.Fatalf("turned %v in a tick before reacting, at most %v", d, botReactTurn)
+		}
+	}
+}
