@@ -118,9 +118,7 @@ func (s *Server) serve(t transport.Transport, gotHello func()) {
 		return
 	}
 	req := joinReq{conn: conn, hello: hello, reply: make(chan refusal, 1)}
-	select {
-	case s.joins <- req:
-	case <-s.stopped:
+	if !s.call(func(s *Server) { req.reply <- s.admit(req) }, nil) {
 		s.rejectShutdown(conn)
 		return
 	}
@@ -189,17 +187,6 @@ func (s *Server) sendReject(conn *proto.Conn, r refusal) {
 	time.Sleep(50 * time.Millisecond) // let the writer flush the reject
 	conn.Close(r.reason)
 	s.metrics.addHandshake(conn)
-}
-
-// acceptJoins admits the clients waiting when the tick began (tick
-// goroutine). Later requests wait for the next tick, after dropClosed: a
-// client admitted here that leaves and joins again at once must not be
-// admitted a second time while its first session still holds a slot.
-func (s *Server) acceptJoins() {
-	for range len(s.joins) {
-		req := <-s.joins
-		req.reply <- s.admit(req)
-	}
 }
 
 // admit adds the player of a join request to the world and its session

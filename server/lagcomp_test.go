@@ -370,7 +370,7 @@ func TestRewindLeavesWorldIdentical(t *testing.T) {
 	now := time.Unix(1000, 0)
 	lcRun(s, &now, 2*s.cfg.TickRate, ss, 3)
 	s.cfg.NoDamage = true // hits are still traced and reported, but change no health
-	s.syncRules()
+	s.w.Rules = s.rules()
 
 	if len(s.lag) != 8 || s.lag[s.w.Players[3].ID].n < 2*s.cfg.TickRate-1 {
 		t.Fatalf("lag records: %d rings, %d records", len(s.lag), s.lag[s.w.Players[3].ID].n)
@@ -530,7 +530,7 @@ func TestRewindClaimCredibleByItsAck(t *testing.T) {
 	}
 	// Through the world: the impact says the claim was refused, and the
 	// server counts it.
-	s.syncRules()
+	s.w.Rules = s.rules()
 	s.rewinder.ss = ss
 	bot := s.w.Bots[0].Player
 	dx, dy := bot.State.X-shooter.State.X, bot.State.Y-shooter.State.Y

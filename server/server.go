@@ -174,7 +174,10 @@ type Server struct {
 	// human's command (lagcomp.go); reused, so a shot allocates nothing.
 	rewinder rewinder
 
-	joins     chan joinReq
+	// calls are closures from other goroutines (joins, console commands)
+	// that the tick goroutine runs at the next tick boundary, in arrival
+	// order (Nakama's match loop: one channel of work for the match).
+	calls     chan func(*Server)
 	preHello  preHello    // connections waiting for their Hello (prehello.go)
 	joinLimit joinLimiter // joins per address (joinlimit.go)
 	start     time.Time
@@ -185,7 +188,6 @@ type Server struct {
 	lag         map[uint16]*lagRing
 	boxBuf      []game.Hitbox
 	vars        *vars
-	execCh      chan execReq
 	lastTickAt  time.Time
 	budgetTicks int
 	tickStats   tickStats
@@ -226,11 +228,10 @@ func New(cfg Config) (*Server, error) {
 		cfg:     cfg,
 		log:     cfg.Logger,
 		m:       m,
-		joins:   make(chan joinReq, 16),
+		calls:   make(chan func(*Server), maxPendingCalls),
 		stopped: make(chan struct{}),
 		lag:     map[uint16]*lagRing{},
 		vars:    defaultVars(),
-		execCh:  make(chan execReq, 4),
 		events:  newEventQueue(cfg.TickRate),
 	}
 	s.metrics = newMetrics(s)
@@ -423,6 +424,34 @@ func (s *Server) loop(ctx context.Context, httpErr chan error) error {
 	}
 }
 
+// maxPendingCalls is how many calls may wait for the tick at once; more
+// wait to be queued.
+const maxPendingCalls = 32
+
+// call queues f to run on the tick goroutine at the next tick boundary
+// (runCalls). It returns false, with f not queued, when the server stopped
+// or timeout fired first (a nil timeout never fires).
+func (s *Server) call(f func(*Server), timeout <-chan time.Time) bool {
+	select {
+	case s.calls <- f:
+		return true
+	case <-s.stopped:
+		return false
+	case <-timeout:
+		return false
+	}
+}
+
+// runCalls runs the calls queued when the tick began (tick goroutine).
+// Later ones wait for the next tick, after dropClosed: a client admitted
+// here that leaves and joins again at once must not be admitted a second
+// time while its first session still holds a slot.
+func (s *Server) runCalls() {
+	for range len(s.calls) {
+		(<-s.calls)(s)
+	}
+}
+
 // runTick advances the world by one tick.
 func (s *Server) runTick(now time.Time) {
 	t0 := time.Now()
@@ -435,8 +464,6 @@ func (s *Server) runTick(now time.Time) {
 		s.budgetTicks = min(max(int(now.Sub(s.lastTickAt)/interval), 1), s.cfg.MaxUsrCmdProcessTicks)
 	}
 	s.lastTickAt = now
-	s.runExecs()
-	s.syncRules()
 	// changelevel, or the map cycle's next map when an intermission ends:
 	// before joins, so that this tick's Accepts name the map the world is on.
 	s.runLevel() // changelevel.go
@@ -445,7 +472,8 @@ func (s *Server) runTick(now time.Time) {
 	// answers "server is full" (or parks the joiner as a spectator) with
 	// slots really free.
 	s.dropClosed()
-	s.acceptJoins()
+	s.runCalls() // joins (handshake.go) and console commands (Exec)
+	s.w.Rules = s.rules()
 	for _, ss := range s.sessions {
 		ss.read(s, now) // session.go
 	}
@@ -505,9 +533,6 @@ func (s *Server) removePlayer(id uint16, reason string) {
 		ss.view.forget(id)
 	}
 }
-
-// syncRules hands the console variables to the world's rules.
-func (s *Server) syncRules() { s.w.Rules = s.rules() }
 
 // rules are the world's rules from the console variables.
 func (s *Server) rules() game.Rules {

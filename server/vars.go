@@ -163,37 +163,22 @@ func (s *Server) exec(line string) string {
 	return fmt.Sprintf("%s = %s", f[0], s.vars.get(f[0]))
 }
 
-type execReq struct {
-	line  string
-	reply chan string
-}
-
 // Exec runs a server console command from any goroutine (the listen
 // server's host console) and returns its output. It waits for the next tick.
 func (s *Server) Exec(line string) string {
-	req := execReq{line: line, reply: make(chan string, 1)}
-	select {
-	case s.execCh <- req:
-	case <-s.stopped:
-		return "server is not running"
-	case <-time.After(2 * time.Second):
-		return "server did not answer"
+	reply := make(chan string, 1)
+	if !s.call(func(s *Server) { reply <- s.exec(line) }, time.After(2*time.Second)) {
+		select {
+		case <-s.stopped:
+			return "server is not running"
+		default:
+			return "server did not answer"
+		}
 	}
 	select {
-	case r := <-req.reply:
+	case r := <-reply:
 		return r
 	case <-s.stopped:
 		return "server is not running"
-	}
-}
-
-func (s *Server) runExecs() {
-	for {
-		select {
-		case req := <-s.execCh:
-			req.reply <- s.exec(req.line)
-		default:
-			return
-		}
 	}
 }
