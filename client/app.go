@@ -341,11 +341,11 @@ func (g *Game) report() Report {
 		r.X, r.Y, r.Health = st.X, st.Y, c.Health
 		r.Commands = c.CommandNumber()
 		r.Moved = math.Round(s.moved*10) / 10
-		r.Snapshots = c.Stats.SnapshotsReceived
-		r.Corrections = c.Stats.Corrections
-		r.LifeResets = c.Stats.LifeResets
-		r.PingMs = c.Stats.PingMs
-		r.PacketsSent = c.Stats.PacketsSent
+		r.Snapshots = c.Stats().SnapshotsReceived
+		r.Corrections = c.Stats().Corrections
+		r.LifeResets = c.Stats().LifeResets
+		r.PingMs = c.Stats().PingMs
+		r.PacketsSent = c.Stats().PacketsSent
 		r.Spectator = c.Spectating()
 		r.SpecTarget = c.SpecTarget()
 	}

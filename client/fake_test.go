@@ -109,9 +109,9 @@ func newFakeClient(tb testing.TB, w fakeWorld) *netclient.Client {
 		sc.Send(s)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for c.Stats.SnapshotsReceived < w.snaps {
+	for c.Stats().SnapshotsReceived < w.snaps {
 		if time.Now().After(deadline) {
-			tb.Fatalf("the fake server's %d snapshots did not arrive (%d did)", w.snaps, c.Stats.SnapshotsReceived)
+			tb.Fatalf("the fake server's %d snapshots did not arrive (%d did)", w.snaps, c.Stats().SnapshotsReceived)
 		}
 		if err := c.Poll(); err != nil {
 			tb.Fatal(err)

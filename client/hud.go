@@ -70,12 +70,12 @@ func (h *hud) drawStatus(v *frameView, fx *effects, human bool, cursorX, cursorY
 	if now := g.now(); now.Sub(h.fpsShownAt) > 250*time.Millisecond {
 		h.fpsShown, h.fpsShownAt = int(math.Round(g.fps)), now
 	}
-	buf = appendInt(append(appendInt(append(buf[:0], "ping "...), c.Stats.PingMs), " ms   fps "...), h.fpsShown)
+	buf = appendInt(append(appendInt(append(buf[:0], "ping "...), c.Stats().PingMs), " ms   fps "...), h.fpsShown)
 	drawTextBytes(screen, buf, 14, false, 12, 10, 0, palette.Dim)
 	if g.cv.showError.Get() >= 1 {
-		buf = appendInt(append(buf[:0], "prediction errors "...), c.Stats.Corrections)
-		buf = append(strconv.AppendFloat(append(buf, " (last "...), c.Stats.LastErrorDist, 'f', 2, 64), " units)"...)
-		buf = appendInt(append(buf, "   deaths/respawns "...), c.Stats.LifeResets)
+		buf = appendInt(append(buf[:0], "prediction errors "...), c.Stats().Corrections)
+		buf = append(strconv.AppendFloat(append(buf, " (last "...), c.Stats().LastErrorDist, 'f', 2, 64), " units)"...)
+		buf = appendInt(append(buf, "   deaths/respawns "...), c.Stats().LifeResets)
 		drawTextBytes(screen, buf, 14, false, 12, 30, 0, palette.TracerMe)
 	}
 	buf = drawSwitches(v, buf)

@@ -140,7 +140,7 @@ func TestScriptedInputDrivesGame(t *testing.T) {
 	leg1X, leg1Y := marks[1][0]-marks[0][0], marks[1][1]-marks[0][1]
 	leg2X, leg2Y := marks[2][0]-marks[1][0], marks[2][1]-marks[1][1]
 	t.Logf("direction (%v, %v); leg 1 moved (%.1f, %.1f), leg 2 (%.1f, %.1f); shots %d, corrections %d",
-		dirX, dirY, leg1X, leg1Y, leg2X, leg2Y, g.stats.shotsFired, c.Stats.Corrections)
+		dirX, dirY, leg1X, leg1Y, leg2X, leg2Y, g.stats.shotsFired, c.Stats().Corrections)
 	// 0.5 s at up to 280 units/s, after a 0.1 s acceleration; a frame of
 	// slack at each end.
 	if float64(dirX)*leg1X < 80 || math.Abs(leg1Y) > 8 {
@@ -163,7 +163,7 @@ func TestScriptedInputDrivesGame(t *testing.T) {
 	if c.AckCmd() != c.CommandNumber() || sv.X != pr.X || sv.Y != pr.Y {
 		t.Errorf("server state (%v, %v) at command %d, prediction (%v, %v) at %d", sv.X, sv.Y, c.AckCmd(), pr.X, pr.Y, c.CommandNumber())
 	}
-	if c.Stats.Corrections != 0 {
-		t.Errorf("%d prediction corrections", c.Stats.Corrections)
+	if c.Stats().Corrections != 0 {
+		t.Errorf("%d prediction corrections", c.Stats().Corrections)
 	}
 }

@@ -149,7 +149,7 @@ func (ng *netGraph) draw(v *frameView) {
 	b.use(screen)
 	b.rect(float32(l.panel.x), float32(l.panel.y), float32(l.panel.w), float32(l.panel.h), ngBack)
 	if level >= 2 {
-		ng.drawPacketGraph(b, &c.Net, l.x0, l.y0, pw, l.graphH-6*sc, sc)
+		ng.drawPacketGraph(b, c.Net(), l.x0, l.y0, pw, l.graphH-6*sc, sc)
 	}
 	// The batch so far holds the whole frame: its drawing is not the
 	// net_graph's cost.
@@ -259,12 +259,12 @@ func (ng *netGraph) drawText(dst *ebiten.Image, g *Game, c *netclient.Client, le
 		layoutText(dst, "choke", 11*sc, false, 104*sc, 0, 0, ngChoke)
 		layoutText(dst, fmt.Sprintf("max %d B / %d ms", int(ng.maxSize), int(ngMaxMs)), 11*sc, false, pw, 0, 2, palette.Dim)
 	}
-	inPk, inB := c.Net.In.Rates(now)
-	outPk, outB := c.Net.Out.Rates(now)
+	inPk, inB := c.Net().In.Rates(now)
+	outPk, outB := c.Net().Out.Rates(now)
 	lerp := c.InterpMs()
-	layoutText(dst, fmt.Sprintf("fps %4.0f   ping %d ms ±%.0f   tick %d/s", g.fps, c.Stats.PingMs, c.Net.PingVarMs, c.TickRate), fs, false, x0, y, 0, palette.Text)
+	layoutText(dst, fmt.Sprintf("fps %4.0f   ping %d ms ±%.0f   tick %d/s", g.fps, c.Stats().PingMs, c.Net().PingVarMs, c.TickRate), fs, false, x0, y, 0, palette.Text)
 	y += lh
-	layoutText(dst, fmt.Sprintf("in  %5d B  %6.2f kB/s  %5.1f/s", c.Net.In.Last(), inB/1000, inPk), fs, false, x0, y, 0, palette.Text)
+	layoutText(dst, fmt.Sprintf("in  %5d B  %6.2f kB/s  %5.1f/s", c.Net().In.Last(), inB/1000, inPk), fs, false, x0, y, 0, palette.Text)
 	lerpCol := palette.Text
 	if lerp < 2*1000/float64(max(c.Cfg.UpdateRate, 1)) {
 		lerpCol = ngWarn // under two snapshot intervals: one lost snapshot starves interpolation
@@ -272,18 +272,18 @@ func (ng *netGraph) drawText(dst *ebiten.Image, g *Game, c *netclient.Client, le
 	layoutText(dst, fmt.Sprintf("lerp %5.1f ms", lerp), fs, false, x0+pw*0.62, y, 0, lerpCol)
 	layoutText(dst, fmt.Sprintf("%d/s", c.Cfg.UpdateRate), fs, false, x0+pw, y, 2, palette.Dim)
 	y += lh
-	layoutText(dst, fmt.Sprintf("out %5d B  %6.2f kB/s  %5.1f/s", c.Net.Out.Last(), outB/1000, outPk), fs, false, x0, y, 0, palette.Text)
+	layoutText(dst, fmt.Sprintf("out %5d B  %6.2f kB/s  %5.1f/s", c.Net().Out.Last(), outB/1000, outPk), fs, false, x0, y, 0, palette.Text)
 	layoutText(dst, fmt.Sprintf("cmdrate %d/s", c.Cfg.CmdRate), fs, false, x0+pw, y, 2, palette.Dim)
 	if level >= 3 {
 		y += lh
 		layoutText(dst, fmt.Sprintf("loss %4.1f%%  choke %4.1f%%  jitter %5.1f ms  cmd loss %2.0f%%",
-			c.Net.Loss.LossPct(), c.Net.ChokePct(), c.Net.Jitter.Ms(), c.Net.CmdLossPct), fs, false, x0, y, 0, palette.Text)
+			c.Net().Loss.LossPct(), c.Net().ChokePct(), c.Net().Jitter.Ms(), c.Net().CmdLossPct), fs, false, x0, y, 0, palette.Text)
 		y += lh
-		layoutText(dst, fmt.Sprintf("sv tick %5.0f us ±%3.0f   graph %.0f us", c.Net.TickUs, c.Net.TickStdUs, ng.us), fs, false, x0, y, 0, palette.Text)
+		layoutText(dst, fmt.Sprintf("sv tick %5.0f us ±%3.0f   graph %.0f us", c.Net().TickUs, c.Net().TickStdUs, ng.us), fs, false, x0, y, 0, palette.Text)
 		y += lh
 		// Deaths and respawns replace the predicted state too, but are the
 		// server's decisions, not prediction errors: counted apart.
 		layoutText(dst, fmt.Sprintf("pred errors %d (last %.2f u)   deaths/respawns %d",
-			c.Stats.Corrections, c.Stats.LastErrorDist, c.Stats.LifeResets), fs, false, x0, y, 0, palette.Text)
+			c.Stats().Corrections, c.Stats().LastErrorDist, c.Stats().LifeResets), fs, false, x0, y, 0, palette.Text)
 	}
 }

@@ -151,14 +151,14 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	// a stall of more than netclient.StallGap (a hidden browser tab) Frame
 	// jumps the clock to the newest snapshot instead of sending a burst of
 	// catch-up commands, which the server's command budget would refuse.
-	resyncs := c.Stats.Resyncs
+	resyncs := c.Stats().Resyncs
 	if ts, ok := g.input.(TickSource); ok {
 		c.FrameFunc(now, p.tick(ts)) // the brain thinks every tick
 	} else {
 		p.aim = float64(f.Input.Angle)
 		c.Frame(now, f.Input)
 	}
-	g.stats.resyncs += c.Stats.Resyncs - resyncs
+	g.stats.resyncs += c.Stats().Resyncs - resyncs
 	dt := time.Duration(0)
 	if !p.lastUpdate.IsZero() {
 		dt = min(max(now.Sub(p.lastUpdate), 0), netclient.StallGap)

@@ -133,9 +133,9 @@ func startGoodClient(t *testing.T, addr, name string) *goodClient {
 				c.Tick(now.Sub(last), netclient.Input{MoveX: float32(math.Cos(a)), MoveY: float32(math.Sin(a)),
 					Angle: float32(math.Remainder(a, 2*math.Pi))})
 				last = now
-				g.snaps.Store(int64(c.Stats.SnapshotsReceived))
+				g.snaps.Store(int64(c.Stats().SnapshotsReceived))
 				g.mu.Lock()
-				g.seen = snapCount{c.Stats.SnapshotsReceived, c.Stats.SnapshotsLost, c.SnapshotTick()}
+				g.seen = snapCount{c.Stats().SnapshotsReceived, c.Stats().SnapshotsLost, c.SnapshotTick()}
 				g.mu.Unlock()
 			}
 		}

@@ -105,7 +105,7 @@ func startObserver(t *testing.T, addr string, cfg netclient.Config, lagMs float6
 				c.Tick(now.Sub(last), netclient.Input{})
 				last = now
 				o.mu.Lock()
-				o.seen = obsCount{c.Stats.SnapshotsReceived, c.ConnStats().BytesIn, c.SnapshotTick()}
+				o.seen = obsCount{c.Stats().SnapshotsReceived, c.ConnStats().BytesIn, c.SnapshotTick()}
 				o.mu.Unlock()
 				o.rows.Store(int64(len(c.Scores)))
 			}

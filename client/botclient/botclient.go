@@ -133,8 +133,8 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 				sum.ShotsFired++
 			}
 		}
-		if c.Stats.PingMs > 0 {
-			rttSum += float64(c.Stats.PingMs)
+		if c.Stats().PingMs > 0 {
+			rttSum += float64(c.Stats().PingMs)
 			rttN++
 		}
 		// One command per tick of real time that passed (a ticker drops
@@ -158,15 +158,15 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 }
 
 func finish(s Summary, c *netclient.Client, rttSum float64, rttN, seen, moved int) Summary {
-	s.SnapshotsReceived = c.Stats.SnapshotsReceived
+	s.SnapshotsReceived = c.Stats().SnapshotsReceived
 	if s.Seconds > 0 {
 		s.SnapshotRate = math.Round(float64(s.SnapshotsReceived)/s.Seconds*10) / 10
 		st := c.ConnStats()
 		s.BytesInPerSec = math.Round(float64(st.BytesIn) / s.Seconds)
 		s.BytesOutPerSec = math.Round(float64(st.BytesOut) / s.Seconds)
 	}
-	s.CmdsSent = c.Stats.CmdsSent
-	s.Corrections = c.Stats.Corrections
+	s.CmdsSent = c.Stats().CmdsSent
+	s.Corrections = c.Stats().Corrections
 	if rttN > 0 {
 		s.MeanRTTMs = math.Round(rttSum/float64(rttN)*10) / 10
 	}

@@ -70,13 +70,13 @@ func (tr *trace) frame(c *netclient.Client, now time.Time) {
 	for _, pr := range c.Projectiles() {
 		put(pr.ID, pr.X, pr.Y)
 	}
-	s := c.Stats
+	s := c.Stats()
 	put(int32(s.SnapshotsReceived), int32(s.Corrections), int32(s.LifeResets), int32(s.SnapshotsLost), int32(s.PingMs), int32(s.FullSnapshots))
-	if c.Net.GraphN > 0 {
-		g := c.Net.GraphAt(0)
+	if c.Net().GraphN > 0 {
+		g := c.Net().GraphAt(0)
 		put(int32(g.Size), int32(g.Lost), int32(g.Choked), g.PingMs, g.LerpMs, g.At.Sub(time.Time{}).Nanoseconds())
 	}
-	put(c.Net.ChokePct(), c.Net.Jitter.Ms())
+	put(c.Net().ChokePct(), c.Net().Jitter.Ms())
 	tr.states = append(tr.states, fmt.Sprintf("%x", h.Sum(nil)))
 	tr.snapshot = s.SnapshotsReceived
 }
@@ -277,7 +277,7 @@ func TestMidGameRecording(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.begin(st)
-	corrBefore := c.Stats.Corrections
+	corrBefore := c.Stats().Corrections
 	if !st.MidGame {
 		t.Fatal("not a mid-game start")
 	}
@@ -293,11 +293,11 @@ func TestMidGameRecording(t *testing.T) {
 		t.Error("cl_nodelta left on after the full snapshot")
 	}
 	got, p := play(t, path, 2, 16*time.Millisecond)
-	if p.C.Stats.FullSnapshots == 0 || got.snapshot < 40 {
-		t.Fatalf("playback applied %d snapshots (%d full)", got.snapshot, p.C.Stats.FullSnapshots)
+	if p.C.Stats().FullSnapshots == 0 || got.snapshot < 40 {
+		t.Fatalf("playback applied %d snapshots (%d full)", got.snapshot, p.C.Stats().FullSnapshots)
 	}
-	if p.C.Stats.BaselineMissing != 0 {
-		t.Errorf("%d snapshots dropped for a missing baseline in playback", p.C.Stats.BaselineMissing)
+	if p.C.Stats().BaselineMissing != 0 {
+		t.Errorf("%d snapshots dropped for a missing baseline in playback", p.C.Stats().BaselineMissing)
 	}
 	// Commands acked before the full snapshot are not in the demo.
 	first := uint32(math.MaxUint32)
@@ -319,8 +319,8 @@ func TestMidGameRecording(t *testing.T) {
 	}
 	// Seeding the commands in flight makes the first snapshot find what the
 	// client found live: no prediction error that the client did not have.
-	if live := c.Stats.Corrections - corrBefore; p.C.Stats.Corrections > live {
-		t.Errorf("%d prediction errors in playback, %d live", p.C.Stats.Corrections, live)
+	if live := c.Stats().Corrections - corrBefore; p.C.Stats().Corrections > live {
+		t.Errorf("%d prediction errors in playback, %d live", p.C.Stats().Corrections, live)
 	}
 	if p.C.Name(c.ID) == fmt.Sprintf("player %d", c.ID) {
 		t.Error("the player's name was not carried into the mid-game demo")

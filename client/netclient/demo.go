@@ -122,7 +122,7 @@ func (c *Client) StartRecording(sink DemoSink) (DemoStart, error) {
 	st := DemoStart{Accept: c.acceptRaw, AcceptAt: c.acceptAt, Start: c.acceptAt, PlayerID: c.ID,
 		TickRate: c.TickRate, Map: c.Accept.Map, Name: c.Cfg.Name, Config: c.Cfg}
 	r := &recording{sink: sink, cfg: c.Cfg}
-	if c.haveSnap || c.Stats.SnapshotsReceived > 0 {
+	if c.clk.haveSnap || c.link.st.snapshotsReceived > 0 {
 		st.MidGame, st.Start = true, c.now()
 		r.waitFull, r.noDelta = true, c.Cfg.NoDelta
 		c.Cfg.NoDelta = true
@@ -156,7 +156,7 @@ func (c *Client) recordPacket(p proto.Packet) {
 	r := c.rec
 	if r.waitFull {
 		s, ok := p.Msg.(*proto.Snapshot)
-		if !ok || s.Baseline != 0 || (c.haveSnap && s.Tick <= c.lastSnap) {
+		if !ok || s.Baseline != 0 || !c.link.fresh(s.Tick) {
 			return
 		}
 		r.waitFull = false
@@ -176,7 +176,7 @@ func (c *Client) recordFrame() {
 		return // stopped during the frame
 	}
 	c.syncConfig()
-	r.frame.Acc = c.frameAcc
+	r.frame.Acc = c.clk.acc()
 	if !r.waitFull {
 		r.sink.Frame(&r.frame)
 	}
@@ -184,18 +184,9 @@ func (c *Client) recordFrame() {
 }
 
 func (c *Client) demoState() *DemoState {
-	st := &DemoState{CmdNum: c.cmdNum, AckCmd: c.ackCmd, SentUpTo: c.sentUpTo, Predicted: c.predicted, LastEventID: c.lastEventID}
-	from := c.ackCmd
-	if from == 0 {
-		from = 1
-	}
-	if c.cmdNum >= ringSize && from < c.cmdNum-ringSize+1 {
-		from = c.cmdNum - ringSize + 1
-	}
-	for n := from; n <= c.cmdNum && n > 0; n++ {
-		e := c.ring[n%ringSize]
-		st.Pending = append(st.Pending, DemoCmd{Cmd: e.cmd, State: e.state})
-	}
+	p := c.pred
+	st := &DemoState{CmdNum: p.cmdNum, AckCmd: p.ackCmd, SentUpTo: c.link.sentUpTo, Predicted: p.state(),
+		Pending: p.pending(), LastEventID: c.lastEventID}
 	for id, name := range c.Names {
 		st.Names = append(st.Names, DemoName{ID: id, Name: name})
 	}
@@ -220,17 +211,15 @@ func NewDemoClient(t transport.Transport, accept []byte, at time.Time, cfg Confi
 	if err != nil {
 		return nil, err
 	}
-	c.nowFunc, c.heard, c.acceptRaw, c.acceptAt = now, at, accept, at
+	c.nowFunc, c.link.heard, c.acceptRaw, c.acceptAt = now, at, accept, at
 	return c, nil
 }
 
 // SeedDemoState applies a mid-game recording's DemoState (before its
 // first snapshot).
 func (c *Client) SeedDemoState(st *DemoState) {
-	c.cmdNum, c.ackCmd, c.sentUpTo, c.predicted, c.lastEventID = st.CmdNum, st.AckCmd, st.SentUpTo, st.Predicted, st.LastEventID
-	for _, p := range st.Pending {
-		c.ring[p.Cmd.CommandNumber%ringSize] = predEntry{cmd: p.Cmd, state: p.State}
-	}
+	c.pred.seed(st.CmdNum, st.AckCmd, st.Predicted, st.Pending)
+	c.link.sentUpTo, c.lastEventID = st.SentUpTo, st.LastEventID
 	for _, n := range st.Names {
 		c.Names[n.ID] = n.Name
 	}
@@ -250,32 +239,20 @@ var ErrDemoDesync = errors.New("demo out of step: the client made another number
 // tick's usercmd being the recorded one (prediction runs it as it ran
 // live). Call it with the client's clock (NewDemoClient's now) at f.Now.
 func (c *Client) ReplayFrame(f *DemoFrame) error {
-	first := c.frameAt.IsZero()
-	c.frameAt = f.Now
-	if f.Resync {
-		c.resyncAt(f.Now)
-		if !first && c.haveSnap {
-			c.Stats.Resyncs++
-		}
-	}
-	tick := time.Second / time.Duration(c.TickRate)
-	if f.Skip > 0 {
-		c.advanceClock(time.Duration(f.Skip) * tick)
-		c.Stats.FrameTicksDropped += f.Skip
+	c.clk.replay(f.Now, f.Resync, f.Skip, f.Ticks, f.Acc)
+	if f.Resync && c.clk.haveSnap {
+		c.link.resetPacing()
 	}
 	if f.Ticks == 0 {
-		c.frameAcc = f.Acc
 		if len(f.Cmds) > 0 {
 			return ErrDemoDesync
 		}
 		return nil
 	}
-	c.frameAcc = f.Acc + time.Duration(f.Ticks)*tick
 	c.replay = append(c.replay[:0], f.Cmds...)
 	c.runTicks(f.Now, f.Ticks, func() Input { return Input{} })
 	left := len(c.replay)
 	c.replay = c.replay[:0]
-	c.frameAcc = f.Acc
 	if left > 0 {
 		return ErrDemoDesync
 	}
@@ -286,7 +263,6 @@ func (c *Client) ReplayFrame(f *DemoFrame) error {
 func (c *Client) takeReplay(made shared.UserCmd) shared.UserCmd {
 	r := c.replay[0]
 	c.replay = c.replay[1:]
-	c.cmdNum = r.CommandNumber
 	return r
 }
 
@@ -299,9 +275,9 @@ func (c *Client) DeliverDemo(n int, wait time.Duration) error {
 	defer timer.Stop()
 	for range n {
 		select {
-		case p, ok := <-c.conn.Recv():
+		case p, ok := <-c.link.recv():
 			if !ok {
-				reason, _ := c.conn.Reason()
+				reason, _ := c.link.conn.Reason()
 				c.err = &ClosedError{Reason: reason, Remote: true}
 				return c.err
 			}
@@ -311,8 +287,8 @@ func (c *Client) DeliverDemo(n int, wait time.Duration) error {
 		}
 	}
 	select {
-	case <-c.conn.Done():
-		reason, _ := c.conn.Reason()
+	case <-c.link.conn.Done():
+		reason, _ := c.link.conn.Reason()
 		return fmt.Errorf("the client refused the frame: %s", reason)
 	default:
 	}
@@ -320,17 +296,11 @@ func (c *Client) DeliverDemo(n int, wait time.Duration) error {
 }
 
 // SnapshotTick returns the tick of the newest snapshot applied (0: none).
-func (c *Client) SnapshotTick() uint32 { return c.lastSnap }
+func (c *Client) SnapshotTick() uint32 { return c.clk.lastSnap }
 
 // PredictedOf returns the state predicted for command n, if still held.
-func (c *Client) PredictedOf(n uint32) (shared.PlayerState, bool) {
-	e := c.ring[n%ringSize]
-	return e.state, e.cmd.CommandNumber == n && n != 0
-}
+func (c *Client) PredictedOf(n uint32) (shared.PlayerState, bool) { return c.pred.stateOf(n) }
 
 // LastCommand returns the newest usercmd made or replayed (a demo's
 // window draws the recorded aim from it).
-func (c *Client) LastCommand() (shared.UserCmd, bool) {
-	e := c.ring[c.cmdNum%ringSize]
-	return e.cmd, c.cmdNum != 0 && e.cmd.CommandNumber == c.cmdNum
-}
+func (c *Client) LastCommand() (shared.UserCmd, bool) { return c.pred.last() }

@@ -86,10 +86,10 @@ func (l *lockstep) step() {
 // snapshot arrived (or 100 ms passed).
 func (l *lockstep) stepAndWait() {
 	l.t.Helper()
-	snaps := l.c.Stats.SnapshotsReceived
+	snaps := l.c.Stats().SnapshotsReceived
 	l.step()
 	for t0 := time.Now(); time.Since(t0) < 100*time.Millisecond; time.Sleep(20 * time.Microsecond) {
-		if l.poll(); l.c.Stats.SnapshotsReceived != snaps {
+		if l.poll(); l.c.Stats().SnapshotsReceived != snaps {
 			return
 		}
 	}
@@ -215,7 +215,7 @@ func testFrameRate(t *testing.T, windowStyle bool) {
 		}
 		t0 := l.clock
 		l.frame(t0, netclient.Input{}) // the first frame starts the count
-		cmd0, packets0 := c.CommandNumber(), c.Stats.PacketsSent
+		cmd0, packets0 := c.CommandNumber(), c.Stats().PacketsSent
 		want, wantShots := reference(start, in, ticks, c.World, cmd0+1)
 		frames := int(hold * time.Duration(fps) / time.Second)
 		made := 0
@@ -226,14 +226,14 @@ func testFrameRate(t *testing.T, windowStyle bool) {
 			}
 			made += l.frame(t0.Add(time.Duration(i)*time.Second/time.Duration(fps)), fin)
 		}
-		r := result{fps: fps, cmds: int(c.CommandNumber() - cmd0), packets: c.Stats.PacketsSent - packets0}
+		r := result{fps: fps, cmds: int(c.CommandNumber() - cmd0), packets: c.Stats().PacketsSent - packets0}
 		l.settle()
 		got := c.Server.State()
 		r.dist = math.Hypot(got.X-start.X, got.Y-start.Y)
 		r.fired, r.shots = l.fired, l.shots
 		results = append(results, r)
 		t.Logf("%3d fps: %d frames, %d commands in %d packets, %.1f units covered (reference %.1f), %d shots (server %d, reference %d), corrections %d",
-			fps, frames, r.cmds, r.packets, r.dist, math.Hypot(want.X-start.X, want.Y-start.Y), r.fired, r.shots, wantShots, c.Stats.Corrections)
+			fps, frames, r.cmds, r.packets, r.dist, math.Hypot(want.X-start.X, want.Y-start.Y), r.fired, r.shots, wantShots, c.Stats().Corrections)
 
 		if r.cmds != ticks || made != ticks {
 			t.Errorf("%d fps: %d commands made (Frame reported %d) in %v, want %d: one per tick", fps, r.cmds, made, hold, ticks)
@@ -245,8 +245,8 @@ func testFrameRate(t *testing.T, windowStyle bool) {
 		if r.shots != wantShots || r.fired != wantShots {
 			t.Errorf("%d fps: %d shots on the server, %d predicted, want %d", fps, r.shots, r.fired, wantShots)
 		}
-		if p := c.Predicted(); !p.Equal(got) || c.Stats.Corrections != 0 {
-			t.Errorf("%d fps: prediction %+v, server %+v, %d corrections: the server must run every command", fps, p, got, c.Stats.Corrections)
+		if p := c.Predicted(); !p.Equal(got) || c.Stats().Corrections != 0 {
+			t.Errorf("%d fps: prediction %+v, server %+v, %d corrections: the server must run every command", fps, p, got, c.Stats().Corrections)
 		}
 		// A packet per frame at most: the commands of a frame go together.
 		if r.packets > frames {
@@ -382,20 +382,20 @@ func TestFrameLongFramesAndStall(t *testing.T) {
 	if n := l.frame(now, in); n != 32 {
 		t.Errorf("a 0.8 s frame made %d commands, want 32 (MaxFrameTime)", n)
 	}
-	if c.Stats.FrameTicksDropped != 51-32 {
-		t.Errorf("FrameTicksDropped = %d, want %d", c.Stats.FrameTicksDropped, 51-32)
+	if c.Stats().FrameTicksDropped != 51-32 {
+		t.Errorf("FrameTicksDropped = %d, want %d", c.Stats().FrameTicksDropped, 51-32)
 	}
 	now = now.Add(netclient.StallGap + 2*time.Second)
-	if n := l.frame(now, in); n != 0 || c.Stats.Resyncs != 1 {
-		t.Errorf("after a 3 s stall: %d commands, %d resyncs; want 0 and 1", n, c.Stats.Resyncs)
+	if n := l.frame(now, in); n != 0 || c.Stats().Resyncs != 1 {
+		t.Errorf("after a 3 s stall: %d commands, %d resyncs; want 0 and 1", n, c.Stats().Resyncs)
 	}
 	now = now.Add(l.interval)
 	if n := l.frame(now, in); n != 1 {
 		t.Errorf("a tick after the stall: %d commands, want 1", n)
 	}
 	l.settle()
-	if p, s := c.Predicted(), c.Server.State(); !p.Equal(s) || c.Stats.Corrections != 0 {
-		t.Errorf("prediction %+v, server %+v, %d corrections: the server must have run all 33 commands", p, s, c.Stats.Corrections)
+	if p, s := c.Predicted(), c.Server.State(); !p.Equal(s) || c.Stats().Corrections != 0 {
+		t.Errorf("prediction %+v, server %+v, %d corrections: the server must have run all 33 commands", p, s, c.Stats().Corrections)
 	}
 }
 

@@ -12,7 +12,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"time"
 
@@ -66,16 +65,7 @@ type Input struct {
 	Weapon  uint8
 }
 
-// Entity is another player as the client knows it.
-type Entity struct {
-	ID uint16
-	game.EntityView
-	Health int
-	Flags  uint8
-	seen   uint32 // tick of the last snapshot that carried it
-}
-
-// Stats counts what the netcode did.
+// Stats counts what the netcode did (Client.Stats gathers it from the parts).
 type Stats struct {
 	SnapshotsReceived int
 	CmdsSent          int // usercmds made and sent (each once, backups not counted)
@@ -93,84 +83,47 @@ type Stats struct {
 	FrameTicksDropped int     // ticks of real time Frame made no command for: frames longer than MaxFrameTime
 }
 
-type predEntry struct {
-	cmd   shared.UserCmd
-	state shared.PlayerState // predicted state after cmd
-}
-
-const ringSize = 256
-
-// Client is a connected player.
+// Client is a connected player: a front over four parts, each of which
+// owns its state and is tested alone. A usercmd's trip through them:
+// Frame asks the clock how many ticks of real time to run; each tick the
+// clock fixes the render time the command claims, the command is made
+// from the input, the predictor runs it (shared.RunCommand) and keeps it,
+// and the link sends the commands when cl_cmdrate says a packet is due.
+// A snapshot's trip: the link rebuilds it against its baseline and acks
+// it, the clock is corrected towards its tick, the predictor reconciles
+// against its state, and the interpolator adds its entities to their
+// histories.
 type Client struct {
 	Cfg      Config
-	conn     *proto.Conn
 	ID       uint16
 	TickRate int
 	Map      *game.Map
 	World    *shared.World
 	Accept   proto.Accept
 
-	// Prediction.
-	cmdNum    uint32
-	ring      [ringSize]predEntry
-	predicted shared.PlayerState // after the newest command
-	ackCmd    uint32
-	sentUpTo  uint32
-	cmdAcc    float64
-	errX      float64 // visual smoothing offset, world units
-	errY      float64
-	latched   uint16 // buttons pressed since the last command, not yet carried by one
+	link   *link         // transport, acks, pacing, statistics (link.go)
+	clk    *clock        // prediction and render clocks, Frame pacing (clock.go)
+	pred   *predictor    // command ring, replay, smoothing (predictor.go)
+	interp *interpolator // entity and projectile histories (interpolator.go)
 
-	// Frame pacing (Frame, DrawPos).
-	frameAt        time.Time     // now of the previous Frame
-	frameAcc       time.Duration // real time elapsed and not yet run as ticks
-	maxFrameTicks  int           // most ticks one Frame runs
-	lastTickAt     time.Time     // real time of the newest tick Frame ran (zero: none)
-	prevLX, prevLY float64       // LocalPos before that tick, world units
+	latched        uint16  // buttons pressed since the last command, not yet carried by one
+	prevLX, prevLY float64 // LocalPos before the newest tick a Frame ran (DrawPos)
 
 	// Authoritative.
-	Server     proto.SelfState // newest own state from the server
-	Health     int
-	haveSnap   bool
-	lastSnap   uint32 // newest snapshot tick
-	newestSeq  uint32 // Seq of the newest snapshot
-	seqBits    uint32 // AckBits: which of the 32 before newestSeq arrived
-	lastSnapAt time.Time
-	// heard is when the stream last showed life: the newest snapshot's
-	// arrival, the connection, or the end of a pause in polling (stall.go).
-	heard    time.Time
-	lastPoll time.Time // the last Poll, to tell a paused owner from a silent server
+	Server proto.SelfState // newest own state from the server
+	Health int
 
-	// Clock: estimated newest server tick, fractional.
-	clock float64
-	// renderTick is where others were drawn for the newest command.
-	renderTick float64
-	nextTick   uint32 // usercmd fields of the next command, fixed by Advance
-	nextFrac   uint8
-	nextLerp   uint16
-	// drawn is the render-time claim of the frame last drawn (MarkDrawn);
-	// the commands of the next Frame claim it, and frame is the claim the
-	// command being made uses.
-	drawn, frame renderClaim
-	shotViews    [16]ShotView
-	spec         specCam // the spectator camera (spectate.go)
+	shotViews [16]ShotView
+	spec      specCam // the spectator camera (spectate.go)
 
-	Entities    map[uint16]*Entity
-	projectiles map[uint16]*projectileView
+	Entities    map[uint16]*Entity // the interpolator's
 	Scores      []proto.ScoreEntry
 	Names       map[uint16]string
 	lastEventID uint32
 	events      []proto.Event
 	effects     []shared.Result
-
-	Stats  Stats
-	Net    NetStats
-	frames proto.FrameRing     // entity frames of recent snapshots: delta baselines
-	entBuf []proto.EntityState // the newest frame, reused
-	evBuf  []proto.Event       // the newest snapshot's events, reused
-	cmdSeq uint32
-	prints []string
-	err    error
+	prints      []string
+	err         error
 
 	// Demos (demo.go): the clock (nil: time.Now), the recording sink, the
 	// Accept as received, and recorded commands that replace the ones
@@ -258,40 +211,60 @@ func newClient(conn *proto.Conn, cfg Config, a *proto.Accept) (*Client, error) {
 		conn.Close("unknown map")
 		return nil, fmt.Errorf("server runs %w", err)
 	}
-	c := &Client{Cfg: cfg, conn: conn, ID: a.PlayerID, TickRate: int(a.TickRate), Map: m,
-		World: m.World(int(a.TickRate)), Accept: *a, Entities: map[uint16]*Entity{}, projectiles: map[uint16]*projectileView{}, Names: map[uint16]string{},
-		clock: float64(a.Tick), heard: time.Now()}
+	tr := int(a.TickRate)
+	world := m.World(tr)
+	c := &Client{Cfg: cfg, ID: a.PlayerID, TickRate: tr, Map: m, World: world, Accept: *a,
+		Names: map[uint16]string{}, link: newLink(conn, time.Now()), clk: newClock(tr, a.Tick, maxFrameTicks(tr, a.Cvars)),
+		pred: newPredictor(world), interp: newInterpolator(tr)}
+	c.Entities = c.interp.entities
 	if c.Cfg.CmdRate <= 0 || c.Cfg.CmdRate > c.TickRate {
 		c.Cfg.CmdRate = c.TickRate
 	}
-	// A Frame makes at most MaxFrameTime of commands, no more than one
-	// Cmds message holds, nor more than the server queues for a client
-	// (2 × sv_maxusrcmdprocessticks, server/session.go).
-	c.maxFrameTicks = min(c.TickRate*int(MaxFrameTime/time.Millisecond)/1000, proto.MaxCmdsPerMsg)
-	for _, v := range a.Cvars {
-		if n, err := strconv.Atoi(v.Value); err == nil && v.Name == "sv_maxusrcmdprocessticks" && n > 0 {
-			c.maxFrameTicks = min(c.maxFrameTicks, 2*n)
+	c.Cfg.UpdateRate = int(a.UpdateRate)
+	return c, nil
+}
+
+// maxFrameTicks is the most commands one Frame makes at tickRate: those of
+// MaxFrameTime, no more than one Cmds message holds, nor more than the
+// server queues for a client (2 × sv_maxusrcmdprocessticks, as its cvars
+// announce it; server/session.go).
+func maxFrameTicks(tickRate int, cvars []proto.Cvar) int {
+	n := min(tickRate*int(MaxFrameTime/time.Millisecond)/1000, proto.MaxCmdsPerMsg)
+	for _, v := range cvars {
+		if q, err := strconv.Atoi(v.Value); err == nil && v.Name == "sv_maxusrcmdprocessticks" && q > 0 {
+			n = min(n, 2*q)
 		}
 	}
-	c.maxFrameTicks = max(c.maxFrameTicks, 1)
-	c.Cfg.UpdateRate = int(a.UpdateRate)
-	c.predicted.Dead = true // until the first snapshot
-	return c, nil
+	return max(n, 1)
 }
 
 // Err returns why the connection ended, or nil while it is up.
 func (c *Client) Err() error { return c.err }
 
 // Close disconnects with a reason.
-func (c *Client) Close(reason string) { c.conn.Close(reason) }
+func (c *Client) Close(reason string) { c.link.conn.Close(reason) }
 
 // Closed is closed once the connection has released its link after Close
 // (the Disconnect was written or failed): from then on the server can see
 // that this client left.
-func (c *Client) Closed() <-chan struct{} { return c.conn.Closed() }
+func (c *Client) Closed() <-chan struct{} { return c.link.conn.Closed() }
+
+// Stats returns what the netcode did so far.
+func (c *Client) Stats() Stats {
+	l, p, k := &c.link.st, c.pred, c.clk
+	return Stats{SnapshotsReceived: l.snapshotsReceived, CmdsSent: l.cmdsSent, PacketsSent: l.packetsSent,
+		Corrections: p.corrections, LifeResets: p.lifeResets, LastErrorDist: p.lastErrorDist,
+		PingMs: l.pingMs, TickTimeUs: l.tickTimeUs, DroppedSnapshots: l.droppedSnapshots,
+		SnapshotsLost: l.snapshotsLost, FullSnapshots: l.fullSnapshots, BaselineMissing: l.baselineMissing,
+		Resyncs: k.resyncs, FrameTicksDropped: k.ticksDropped}
+}
+
+// Net returns the connection's figures as net_graph draws them, updated
+// by Poll (the window reads, never writes them).
+func (c *Client) Net() *NetStats { return &c.link.net }
 
 // ConnStats returns the transport counters.
-func (c *Client) ConnStats() proto.Stats { return c.conn.Stats() }
+func (c *Client) ConnStats() proto.Stats { return c.link.conn.Stats() }
 
 // InterpTicks returns the interpolation period in ticks:
 // max(cl_interp, cl_interp_ratio / cl_updaterate).
@@ -305,22 +278,16 @@ func (c *Client) InterpMs() float64 {
 	return math.Round(math.Min(game.InterpPeriodMs(float64(c.Cfg.InterpMs), c.Cfg.InterpRatio, c.Cfg.UpdateRate), proto.MaxInterpMs))
 }
 
-// clockParts splits the clock into the usercmd's TickCount and TickFrac.
-func (c *Client) clockParts() (uint32, uint8) {
-	q := math.Round(math.Max(c.clock, 0) * 256)
-	return uint32(q / 256), uint8(math.Mod(q, 256))
-}
-
 // ServerTick returns the estimated current server tick (fractional).
-func (c *Client) ServerTick() float64 { return c.clock }
+func (c *Client) ServerTick() float64 { return c.clk.serverTick() }
 
 // RenderTick returns the tick at which other players are drawn: that of the
 // next usercmd, fixed by Advance (so that the server can rewind to exactly it).
-func (c *Client) RenderTick() float64 {
-	if !c.Cfg.Interpolate {
-		return float64(c.lastSnap)
-	}
-	return c.renderTick
+func (c *Client) RenderTick() float64 { return c.clk.renderTick(c.Cfg.Interpolate) }
+
+// lerpOpts are the interpolator's settings from Cfg.
+func (c *Client) lerpOpts() lerpOpts {
+	return lerpOpts{interpolate: c.Cfg.Interpolate, extrapTicks: float64(c.Cfg.ExtrapMs) * float64(c.TickRate) / 1000}
 }
 
 // ShotView is what the client drew when it fired: every other player at the
@@ -332,17 +299,7 @@ type ShotView struct {
 }
 
 func (c *Client) recordShotView(cmd uint32, rt float64) {
-	c.shotViews[cmd%uint32(len(c.shotViews))] = ShotView{Cmd: cmd, RenderTick: rt, Others: c.renderedAt(rt)}
-}
-
-// renderClaim is the render time a usercmd claims: the usercmd fields and
-// the render tick they give (shared.UserCmd.RenderTick).
-type renderClaim struct {
-	tick   uint32
-	frac   uint8
-	lerp   uint16
-	render float64
-	ok     bool
+	c.shotViews[cmd%uint32(len(c.shotViews))] = ShotView{Cmd: cmd, RenderTick: rt, Others: c.interp.rendered(rt, c.lerpOpts())}
 }
 
 // MarkDrawn tells the client that the frame it last advanced to (by Frame)
@@ -352,9 +309,7 @@ type renderClaim struct {
 // the server must reconstruct "what the player was looking at"). Windows
 // call it from Draw; a client that draws nothing (a bot) does not, and its
 // commands claim their own ticks.
-func (c *Client) MarkDrawn() {
-	c.drawn = renderClaim{tick: c.nextTick, frac: c.nextFrac, lerp: c.nextLerp, render: c.renderTick, ok: true}
-}
+func (c *Client) MarkDrawn() { c.clk.markDrawn() }
 
 // ShotViewOf returns what the client drew when it fired command cmd, if it
 // is among the last 16 shots' commands.
@@ -369,7 +324,7 @@ func (c *Client) Predicted() shared.PlayerState {
 	if !c.Cfg.Predict {
 		return c.Server.State()
 	}
-	return c.predicted
+	return c.pred.state()
 }
 
 // LocalPos returns where to draw the local player: the prediction plus the
@@ -379,17 +334,18 @@ func (c *Client) LocalPos() (float64, float64) {
 	if !c.Cfg.Predict {
 		return s.X, s.Y
 	}
-	return s.X + c.errX, s.Y + c.errY
+	ex, ey := c.pred.offset()
+	return s.X + ex, s.Y + ey
 }
 
 // CommandNumber returns the newest command number made.
-func (c *Client) CommandNumber() uint32 { return c.cmdNum }
+func (c *Client) CommandNumber() uint32 { return c.pred.cmdNum }
 
 // AckCmd returns the newest command the server ran.
-func (c *Client) AckCmd() uint32 { return c.ackCmd }
+func (c *Client) AckCmd() uint32 { return c.pred.ackCmd }
 
 // HaveSnapshot reports whether a snapshot has arrived.
-func (c *Client) HaveSnapshot() bool { return c.haveSnap }
+func (c *Client) HaveSnapshot() bool { return c.clk.haveSnap }
 
 // TakeEvents returns the server events that arrived since the last call, in order.
 func (c *Client) TakeEvents() []proto.Event {
@@ -415,12 +371,12 @@ func (c *Client) Poll() error {
 		return c.err
 	}
 	now := c.now()
-	c.notePoll(now)
+	c.link.notePoll(now)
 	for {
 		select {
-		case p, ok := <-c.conn.Recv():
+		case p, ok := <-c.link.recv():
 			if !ok {
-				reason, remote := c.conn.Reason()
+				reason, remote := c.link.conn.Reason()
 				c.err = &ClosedError{Reason: reason, Remote: remote}
 				return c.err
 			}
@@ -435,12 +391,12 @@ func (c *Client) handle(p proto.Packet) {
 	if c.rec != nil {
 		c.recordPacket(p)
 	}
-	c.Net.In.Add(p.At, p.Size)
+	c.link.received(p)
 	switch m := p.Msg.(type) {
 	case *proto.Snapshot:
-		c.noteSnapshot(p.At)
+		c.link.noteSnapshot(p.At)
 		if c.onSnapshot(m, p.At) {
-			c.Net.record(m, p, c)
+			c.link.net.record(m, p, c.TickRate, c.InterpMs(), c.pred.corrections)
 		}
 	case *proto.Print:
 		c.prints = append(c.prints, m.Text)
@@ -507,79 +463,37 @@ func (c *Client) FrameFunc(now time.Time, input func() Input) int {
 		c.rec.frame = DemoFrame{Now: now}
 		defer c.recordFrame()
 	}
-	if c.frameAt.IsZero() {
-		// The first frame: the clock stood still since the handshake (a
-		// window's first frames can take half a second), so start it at the
-		// newest snapshot rather than nudge it there at 5 % for seconds,
-		// during which every shot's claimed render time would lag what the
-		// server can credit.
-		c.frameAt = now
-		c.resyncAt(now)
-		if c.rec != nil {
-			c.rec.frame.Resync = true
-		}
+	p := c.clk.pace(now)
+	if p.resync && c.clk.haveSnap {
+		c.link.resetPacing()
+	}
+	if c.rec != nil {
+		c.rec.frame.Resync, c.rec.frame.Skip = p.resync, p.skip
+	}
+	if p.idle {
 		return 0
 	}
-	elapsed := now.Sub(c.frameAt)
-	c.frameAt = now
-	if elapsed <= 0 {
-		return 0
-	}
-	if elapsed > StallGap {
-		if c.haveSnap {
-			c.resyncAt(now)
-			c.Stats.Resyncs++
-			if c.rec != nil {
-				c.rec.frame.Resync = true
-			}
-		}
-		c.frameAcc = 0
-		return 0
-	}
-	tick := time.Second / time.Duration(c.TickRate)
-	c.frameAcc += elapsed
-	n := int(c.frameAcc / tick)
-	if n > c.maxFrameTicks {
-		// Keep the clock at real time; make commands for the newest ticks only.
-		skip := n - c.maxFrameTicks
-		c.advanceClock(time.Duration(skip) * tick)
-		c.Stats.FrameTicksDropped += skip
-		c.frameAcc -= time.Duration(skip) * tick
-		n = c.maxFrameTicks
-		if c.rec != nil {
-			c.rec.frame.Skip = skip
-		}
-	}
-	return c.runTicks(now, n, input)
+	return c.runTicks(now, p.ticks, input)
 }
 
 // runTicks runs n ticks of one Frame at real time now: each advances the
 // clock and makes one command from input.
 func (c *Client) runTicks(now time.Time, n int, input func() Input) int {
-	tick := time.Second / time.Duration(c.TickRate)
 	// The commands of this frame claim the render time of the frame last
-	// drawn (MarkDrawn), if it is at most MaxFrameTime old: what the player
-	// was looking at while it pressed.
-	c.frame = c.drawn
-	c.drawn.ok = false
-	if c.frame.ok && c.renderTick-c.frame.render > MaxFrameTime.Seconds()*float64(c.TickRate) {
-		c.frame.ok = false
-	}
-	defer func() { c.frame.ok = false }()
+	// drawn (MarkDrawn): what the player was looking at while it pressed.
+	c.clk.beginTicks()
 	made := 0
 	for i := range n {
-		c.frameAcc -= tick
+		c.clk.tick()
 		if i == n-1 {
 			c.prevLX, c.prevLY = c.LocalPos()
 		}
-		c.Advance(tick)
+		c.Advance(c.clk.tickDur())
 		if c.makeCommand(input()) {
 			made++
 		}
 	}
-	if n > 0 {
-		c.lastTickAt = now.Add(-c.frameAcc)
-	}
+	c.clk.endTicks(now, n)
 	if c.rec != nil {
 		c.rec.frame.Ticks = n
 	}
@@ -598,15 +512,11 @@ func (c *Client) runTicks(now time.Time, n int, input func() Input) int {
 // first Frame tick it is LocalPos.
 func (c *Client) DrawPos(now time.Time) (float64, float64) {
 	x, y := c.LocalPos()
-	if c.lastTickAt.IsZero() {
-		return x, y
-	}
+	a, ok := c.clk.sinceTick(now)
 	px, py := c.prevLX, c.prevLY
-	if math.Hypot(x-px, y-py) > 64 {
+	if !ok || math.Hypot(x-px, y-py) > 64 {
 		return x, y
 	}
-	a := float64(now.Sub(c.lastTickAt)) * float64(c.TickRate) / float64(time.Second)
-	a = math.Max(0, math.Min(1, a))
 	return px + (x-px)*a, py + (y-py)*a
 }
 
@@ -614,22 +524,8 @@ func (c *Client) DrawPos(now time.Time) (float64, float64) {
 // fixes the render tick of the next command, so that what the player aims
 // at (Rendered) is exactly what that command will tell the server it saw.
 func (c *Client) Advance(dt time.Duration) {
-	c.advanceClock(dt)
-	if c.Cfg.Smooth && c.Cfg.SmoothMs > 0 {
-		k := math.Exp(-dt.Seconds() * 1000 / float64(c.Cfg.SmoothMs) * 3)
-		c.errX, c.errY = c.errX*k, c.errY*k
-	} else {
-		c.errX, c.errY = 0, 0
-	}
-	c.nextTick, c.nextFrac = c.clockParts()
-	c.nextLerp = uint16(c.InterpMs())
-	if !c.Cfg.Interpolate {
-		// Others are drawn as the newest snapshot has them: say exactly
-		// that (lerp 0, as Source sends), so the rewind matches.
-		c.nextTick, c.nextFrac, c.nextLerp = c.lastSnap, 0, 0
-	}
-	cmd := shared.UserCmd{TickCount: c.nextTick, TickFrac: c.nextFrac, LerpMsec: c.nextLerp}
-	c.renderTick = cmd.RenderTick(c.TickRate)
+	c.clk.advance(dt, c.InterpMs(), c.Cfg.Interpolate)
+	c.pred.decay(dt, c.Cfg.Smooth, c.Cfg.SmoothMs)
 }
 
 // Command makes the next usercmd from in (call it once per tick, after
@@ -647,29 +543,26 @@ func (c *Client) Command(in Input) {
 // snapshot, when the presses stay latched).
 func (c *Client) makeCommand(in Input) bool {
 	c.latched |= in.Pressed
-	if !c.haveSnap {
+	if !c.clk.haveSnap {
 		return false
 	}
 	if c.Spectating() {
 		// No body: a command without input, for the acks (spectate.go).
 		in, c.latched = Input{}, 0
 	}
-	c.cmdNum++
+	claim := c.clk.claim()
 	cmd := shared.UserCmd{
-		CommandNumber: c.cmdNum,
-		TickCount:     c.nextTick,
-		TickFrac:      c.nextFrac,
+		CommandNumber: c.pred.nextNumber(),
+		TickCount:     claim.tick,
+		TickFrac:      claim.frac,
 		Msec:          shared.MsecFor(c.TickRate),
-		LerpMsec:      c.nextLerp,
+		LerpMsec:      claim.lerp,
 		Buttons:       (in.Buttons | c.latched) & shared.ButtonsValid,
 		MoveX:         clamp32(in.MoveX), MoveY: clamp32(in.MoveY),
 		ViewAngle: float32(math.Remainder(float64(in.Angle), 2*math.Pi)),
 		Weapon:    min(in.Weapon, shared.NumWeapons-1),
 	}
-	rt := c.renderTick
-	if c.frame.ok {
-		cmd.TickCount, cmd.TickFrac, cmd.LerpMsec, rt = c.frame.tick, c.frame.frac, c.frame.lerp, c.frame.render
-	}
+	rt := claim.render
 	if len(c.replay) > 0 {
 		cmd = c.takeReplay(cmd) // demo playback: the recorded command
 	}
@@ -677,28 +570,21 @@ func (c *Client) makeCommand(in Input) bool {
 		c.rec.frame.Cmds = append(c.rec.frame.Cmds, cmd)
 	}
 	c.latched = 0
-	var res shared.Result
-	c.predicted, res = shared.RunCommand(c.predicted, cmd, c.World)
-	c.ring[c.cmdNum%ringSize] = predEntry{cmd: cmd, state: c.predicted}
+	res := c.pred.run(cmd)
 	if res.Fired {
 		c.recordShotView(cmd.CommandNumber, rt)
 	}
 	if c.Cfg.Predict && (res.Fired || res.ReloadStarted) {
 		c.effects = append(c.effects, res)
 	}
-	c.cmdAcc += float64(c.Cfg.CmdRate)
+	c.link.made(c.Cfg.CmdRate)
 	return true
 }
 
-// sendDue sends the commands not yet sent when cl_cmdrate says a packet is
-// due: cl_cmdrate is added to an accumulator per command made, and a
-// packet is due when it reaches the tick rate. Several commands made
-// together (one Frame) go out in one packet.
+// sendDue sends the commands not yet sent when cl_cmdrate says a packet
+// is due (link.sendDue).
 func (c *Client) sendDue() {
-	if tr := float64(c.TickRate); c.cmdAcc >= tr {
-		c.cmdAcc = math.Mod(c.cmdAcc, tr)
-		c.sendCmds()
-	}
+	c.link.sendDue(c.TickRate, c.pred.cmdNum, c.Cfg.CmdBackup, c.pred.cmd, c.now())
 }
 
 func clamp32(v float32) float32 {
@@ -706,33 +592,6 @@ func clamp32(v float32) float32 {
 		return 0
 	}
 	return float32(math.Max(-1, math.Min(1, float64(v))))
-}
-
-func (c *Client) sendCmds() {
-	from := c.sentUpTo + 1
-	if back := uint32(c.Cfg.CmdBackup); from > back {
-		from -= back
-	} else {
-		from = 1
-	}
-	if c.cmdNum-from+1 > proto.MaxCmdsPerMsg {
-		from = c.cmdNum - proto.MaxCmdsPerMsg + 1
-	}
-	if from > c.cmdNum {
-		return
-	}
-	c.cmdSeq++
-	msg := &proto.Cmds{Ack: c.newestSeq, AckBits: c.seqBits, Seq: c.cmdSeq, Cmds: make([]shared.UserCmd, 0, c.cmdNum-from+1)}
-	for n := from; n <= c.cmdNum; n++ {
-		msg.Cmds = append(msg.Cmds, c.ring[n%ringSize].cmd)
-	}
-	b := proto.MustEncode(msg)
-	if c.conn.SendRaw(b) {
-		c.Stats.CmdsSent += int(c.cmdNum - c.sentUpTo)
-		c.Stats.PacketsSent++
-		c.sentUpTo = c.cmdNum
-		c.Net.Out.Add(c.now(), len(b))
-	}
 }
 
 // Resync jumps the server-time estimate to the newest snapshot's tick plus
@@ -744,72 +603,16 @@ func (c *Client) Resync() { c.resyncAt(c.now()) }
 
 // resyncAt is Resync at real time now.
 func (c *Client) resyncAt(now time.Time) {
-	if !c.haveSnap {
-		return
+	if c.clk.resync(now) {
+		c.link.resetPacing()
 	}
-	ahead := math.Min(now.Sub(c.lastSnapAt).Seconds(), 1) * float64(c.TickRate)
-	c.clock = float64(c.lastSnap) + math.Max(ahead, 0)
-	c.cmdAcc = 0
-	c.frameAcc = 0
-}
-
-// rebuildEntities turns the snapshot's EntityDelta into its entity frame
-// (s.Entities), against the baseline frame it names, and keeps the frame
-// as a baseline for later snapshots. A baseline this client no longer
-// holds drops the snapshot (counted; the server falls back to a full
-// snapshot once acks resume); a malformed delta is a protocol error that
-// closes the connection.
-func (c *Client) rebuildEntities(s *proto.Snapshot) bool {
-	var base []proto.EntityState
-	if s.Baseline != 0 {
-		b, ok := c.frames.Get(s.Baseline)
-		if !ok {
-			c.Stats.BaselineMissing++
-			return false
-		}
-		base = b
-	}
-	ents, err := proto.ApplyEntityDelta(c.entBuf[:0], base, s.EntityDelta)
-	if err != nil {
-		c.conn.Close("protocol error: " + err.Error())
-		return false
-	}
-	c.entBuf = ents
-	s.Entities = ents
-	c.frames.Put(s.Seq, ents)
-	if s.Baseline == 0 {
-		c.Stats.FullSnapshots++
-	}
-	return true
-}
-
-// advanceClock runs the server-time estimate at real speed, nudged up to 5%
-// towards the newest snapshot tick; it jumps only when more than half a
-// second off (connect, long stall).
-func (c *Client) advanceClock(dt time.Duration) {
-	if !c.haveSnap {
-		return
-	}
-	errTicks := float64(c.lastSnap) - c.clock
-	adj := math.Max(-0.05, math.Min(0.05, errTicks*0.02))
-	c.clock += dt.Seconds() * float64(c.TickRate) * (1 + adj)
 }
 
 // onSnapshot applies a snapshot; it reports whether it was used.
 func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
-	if c.haveSnap && s.Tick <= c.lastSnap {
-		c.Stats.DroppedSnapshots++
+	if !c.link.unpack(s) {
 		return false
 	}
-	if !c.rebuildEntities(s) {
-		return false
-	}
-	events, err := proto.DecodeEvents(c.evBuf[:0], s.Tick, s.EventData)
-	if err != nil {
-		c.conn.Close("protocol error: " + err.Error())
-		return false
-	}
-	c.evBuf, s.Events = events, events
 	// A map change comes before the state it carries: the snapshot's
 	// positions are on the new map, and prediction replays against its walls.
 	for _, e := range s.Events {
@@ -817,24 +620,15 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 			return false
 		}
 	}
-	c.Stats.SnapshotsReceived++
-	c.trackSeq(s.Seq)
-	c.Stats.PingMs = int(s.PingMs)
-	c.Stats.TickTimeUs = int(s.TickTimeUs)
-	first := !c.haveSnap
-	c.haveSnap = true
-	c.lastSnap = s.Tick
-	c.lastSnapAt = at
-	if first || math.Abs(float64(s.Tick)-c.clock) > float64(c.TickRate)/2 {
-		c.clock = float64(s.Tick)
-	}
+	c.link.applied(s)
+	first := !c.clk.haveSnap
+	c.clk.observe(s.Tick, at)
 	lifeChanged := !first && (s.Self.Dead != c.Server.Dead || s.Self.Teleport != c.Server.Teleport ||
 		s.Self.Spectator != c.Server.Spectator)
 	c.Server = s.Self
 	c.Health = int(s.Self.Health)
-	c.reconcile(s, lifeChanged)
-	c.updateEntities(s)
-	c.updateProjectiles(s)
+	c.pred.reconcile(s.Self.State(), s.AckCmd, lifeChanged, s.Self.Spectator, c.Cfg.Smooth)
+	c.interp.update(s)
 	for _, e := range s.Events {
 		if e.ID > c.lastEventID {
 			c.lastEventID = e.ID
@@ -864,149 +658,20 @@ func (c *Client) changeLevel(name string) bool {
 	}
 	m, err := game.LoadMap(name)
 	if err != nil {
-		c.conn.Close("server changed to an unknown map")
+		c.link.conn.Close("server changed to an unknown map")
 		c.err = fmt.Errorf("server changed to %w", err)
 		return false
 	}
 	c.Map, c.World = m, m.World(c.TickRate)
+	c.pred.setWorld(c.World)
 	c.Accept.Map = m.Name // what a demo recorded from now on starts on
 	c.spec.placed = false // the spectator camera starts at the new map's centre
 	c.prints = append(c.prints, "changelevel: map "+m.Name)
 	return true
 }
 
-// reconcile compares the server's state after AckCmd with what was
-// predicted for that command; on a difference it counts a prediction error
-// (or, when lifeChanged, a death or respawn: the server's decision, which
-// no prediction foresees), takes the server's state and replays the
-// unacknowledged commands.
-func (c *Client) reconcile(s *proto.Snapshot, lifeChanged bool) {
-	auth := s.Self.State()
-	ack := s.AckCmd
-	if ack > c.cmdNum {
-		ack = c.cmdNum // cannot ack what was never made; treat as newest
-	}
-	c.ackCmd = ack
-	if s.Self.Spectator {
-		// No body to predict: every command's result is the server's
-		// state, and nothing is an error (spectate.go).
-		start := max(ack, 1)
-		if c.cmdNum >= ringSize {
-			start = max(start, c.cmdNum-ringSize+1)
-		}
-		for n := start; n <= c.cmdNum; n++ {
-			c.ring[n%ringSize].state = auth
-		}
-		c.predicted, c.errX, c.errY = auth, 0, 0
-		return
-	}
-	oldX, oldY := c.predicted.X, c.predicted.Y
-	match := false
-	if ack > 0 && c.cmdNum-ack < ringSize {
-		match = c.ring[ack%ringSize].state.Equal(auth)
-	} else if ack == 0 && c.cmdNum == 0 {
-		match = c.predicted.Equal(auth)
-	}
-	if match {
-		return
-	}
-	if ack > 0 && c.cmdNum-ack < ringSize {
-		p := c.ring[ack%ringSize].state
-		if lifeChanged {
-			c.Stats.LifeResets++
-		} else {
-			c.Stats.Corrections++
-			c.Stats.LastErrorDist = math.Hypot(p.X-auth.X, p.Y-auth.Y)
-		}
-	}
-	// Rebase and replay.
-	st := auth
-	if ack > 0 && c.cmdNum-ack < ringSize {
-		c.ring[ack%ringSize].state = st
-	}
-	start := ack + 1
-	if c.cmdNum >= ringSize && start < c.cmdNum-ringSize+1 {
-		start = c.cmdNum - ringSize + 1
-	}
-	for n := start; n <= c.cmdNum && n > 0; n++ {
-		e := &c.ring[n%ringSize]
-		st, _ = shared.RunCommand(st, e.cmd, c.World)
-		e.state = st
-	}
-	c.predicted = st
-	// Hide the jump: the drawn position keeps where it was and decays to the truth.
-	jump := math.Hypot(c.predicted.X-oldX, c.predicted.Y-oldY)
-	if c.Cfg.Smooth && jump < 64 && !auth.Dead {
-		c.errX += oldX - c.predicted.X
-		c.errY += oldY - c.predicted.Y
-	} else {
-		c.errX, c.errY = 0, 0
-	}
-}
-
-func (c *Client) updateEntities(s *proto.Snapshot) {
-	for _, es := range s.Entities {
-		e := c.Entities[es.ID]
-		if e == nil {
-			e = &Entity{ID: es.ID}
-			e.Teleport = es.Teleport
-			c.Entities[es.ID] = e
-		}
-		e.Observe(es.Sample(s.Tick), es.Teleport, c.TickRate)
-		e.Health = int(es.Health)
-		e.Flags = es.Flags
-		e.seen = s.Tick
-	}
-	for id, e := range c.Entities {
-		if e.seen != s.Tick {
-			delete(c.Entities, id)
-		}
-	}
-}
-
-// RenderedEntity is another player at the render time.
-type RenderedEntity struct {
-	ID           uint16
-	X, Y         float64
-	Angle        float64
-	Alive        bool
-	Health       int
-	Bot          bool
-	Protected    bool // under spawn protection (mp_spawnprotection)
-	Extrapolated bool
-}
-
 // Rendered returns every other player at RenderTick, sorted by ID.
-func (c *Client) Rendered() []RenderedEntity { return c.renderedAt(c.RenderTick()) }
-
-// renderedAt returns every other player at render tick rt, sorted by ID.
-func (c *Client) renderedAt(rt float64) []RenderedEntity {
-	out := make([]RenderedEntity, 0, len(c.Entities))
-	for _, e := range c.Entities {
-		if r, ok := c.renderOne(e, rt); ok {
-			out = append(out, r)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
-}
-
-// renderOne is entity e at render tick rt, as Rendered draws it: false
-// when its history has no sample for rt.
-func (c *Client) renderOne(e *Entity, rt float64) (RenderedEntity, bool) {
-	var smp game.Sample
-	var extra, ok bool
-	if c.Cfg.Interpolate {
-		smp, extra, ok = e.Hist.At(rt, float64(c.Cfg.ExtrapMs)*float64(c.TickRate)/1000)
-	} else {
-		smp, ok = e.Hist.Newest()
-	}
-	if !ok {
-		return RenderedEntity{}, false
-	}
-	return RenderedEntity{ID: e.ID, X: smp.X, Y: smp.Y, Angle: smp.Angle, Alive: smp.Alive,
-		Health: e.Health, Bot: e.Flags&proto.FlagBot != 0, Protected: e.Flags&proto.FlagProtected != 0, Extrapolated: extra}, true
-}
+func (c *Client) Rendered() []RenderedEntity { return c.interp.rendered(c.RenderTick(), c.lerpOpts()) }
 
 // Name returns a player's name from the scoreboard.
 func (c *Client) Name(id uint16) string {
@@ -1018,71 +683,11 @@ func (c *Client) Name(id uint16) string {
 
 // SetFakeConditions simulates network conditions on received snapshots
 // (net_fakelag, net_fakejitter, net_fakeloss).
-func (c *Client) SetFakeConditions(f proto.FakeConditions) { c.conn.SetFakeConditions(f) }
-
-// trackSeq records the arrival of snapshot seq for AckBits.
-func (c *Client) trackSeq(seq uint32) {
-	if seq <= c.newestSeq {
-		return
-	}
-	shift := seq - c.newestSeq
-	if c.newestSeq != 0 {
-		c.Stats.SnapshotsLost += int(shift - 1)
-	}
-	if c.newestSeq == 0 || shift > 32 {
-		c.seqBits = 0 // the previous newest is outside the 32-snapshot window
-	} else {
-		c.seqBits = c.seqBits<<shift | 1<<(shift-1)
-	}
-	c.newestSeq = seq
-}
-
-type projectileView struct {
-	hist   game.History
-	weapon uint8
-	owner  uint16
-	seen   uint32
-}
-
-func (c *Client) updateProjectiles(s *proto.Snapshot) {
-	for _, ps := range s.Projectiles {
-		v := c.projectiles[ps.ID]
-		if v == nil {
-			v = &projectileView{weapon: ps.Weapon, owner: ps.Owner}
-			c.projectiles[ps.ID] = v
-		}
-		v.hist.Add(game.Sample{Tick: s.Tick, X: proto.FromFixed(ps.X), Y: proto.FromFixed(ps.Y),
-			Angle: math.Atan2(float64(ps.VY), float64(ps.VX)), Alive: true})
-		v.seen = s.Tick
-	}
-	for id, v := range c.projectiles {
-		if v.seen != s.Tick {
-			delete(c.projectiles, id)
-		}
-	}
-}
-
-// RenderedProjectile is a projectile in flight at the render time.
-type RenderedProjectile struct {
-	ID     uint16
-	Owner  uint16
-	Weapon uint8
-	X, Y   float64
-	Angle  float64
-}
+func (c *Client) SetFakeConditions(f proto.FakeConditions) { c.link.conn.SetFakeConditions(f) }
 
 // Projectiles returns the projectiles at RenderTick, sorted by ID.
 func (c *Client) Projectiles() []RenderedProjectile {
-	rt := c.RenderTick()
-	out := make([]RenderedProjectile, 0, len(c.projectiles))
-	for id, v := range c.projectiles {
-		smp, _, ok := v.hist.At(rt, float64(c.Cfg.ExtrapMs)*float64(c.TickRate)/1000)
-		if ok {
-			out = append(out, RenderedProjectile{ID: id, Owner: v.owner, Weapon: v.weapon, X: smp.X, Y: smp.Y, Angle: smp.Angle})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
+	return c.interp.projectilesAt(c.RenderTick(), c.lerpOpts())
 }
 
 // TakePrints returns the lines the server sent for the console.
@@ -1094,16 +699,16 @@ func (c *Client) TakePrints() []string {
 
 // SendCommand asks the server to run a console command ("kill", "rcon ...").
 func (c *Client) SendCommand(text, password string) {
-	c.conn.Send(&proto.Command{Text: text, Password: password})
+	c.link.send(&proto.Command{Text: text, Password: password})
 }
 
 // SendSettings tells the server the current rates after a change of
 // rate, cl_updaterate, cl_cmdrate, cl_interp or cl_interp_ratio.
 func (c *Client) SendSettings() {
-	c.conn.Send(&proto.Settings{Rate: uint32(c.Cfg.Rate), UpdateRate: uint16(c.Cfg.UpdateRate),
+	c.link.send(&proto.Settings{Rate: uint32(c.Cfg.Rate), UpdateRate: uint16(c.Cfg.UpdateRate),
 		CmdRate: uint16(c.Cfg.CmdRate), InterpMs: uint16(c.Cfg.InterpMs), InterpRatio: float32(c.Cfg.InterpRatio),
 		NoDelta: c.Cfg.NoDelta})
 }
 
 // FakeConditions returns the simulated conditions on received messages.
-func (c *Client) FakeConditions() proto.FakeConditions { return c.conn.FakeConditions() }
+func (c *Client) FakeConditions() proto.FakeConditions { return c.link.conn.FakeConditions() }

@@ -175,7 +175,7 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 	var fired, reloaded, ackSteps int
 	var pings, unacked []int // per tick, once the round-trip estimate has settled
 	ticks := 0
-	snapsBefore, lostBefore, tickBefore := c.Stats.SnapshotsReceived, c.Stats.SnapshotsLost, c.SnapshotTick()
+	snapsBefore, lostBefore, tickBefore := c.Stats().SnapshotsReceived, c.Stats().SnapshotsLost, c.SnapshotTick()
 	loopStart := time.Now()
 	for pi, ph := range script {
 		for i := 0; i < ph.ticks; i++ {
@@ -191,7 +191,7 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 			// it still remembers the snapshots that reached the client
 			// before SetFakeConditions.
 			if ticks++; ticks > hz*3/2 {
-				pings = append(pings, c.Stats.PingMs)
+				pings = append(pings, c.Stats().PingMs)
 				unacked = append(unacked, int(c.CommandNumber()-c.AckCmd()))
 			}
 			if got, want := c.Predicted(), rec.replay(); !got.Equal(want) {
@@ -224,7 +224,7 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 	}
 
 	cmdsPerSec := float64(ticks) / time.Since(loopStart).Seconds() // under hz when the machine is busy
-	snaps, lost, serverTicks := c.Stats.SnapshotsReceived-snapsBefore, c.Stats.SnapshotsLost-lostBefore, int(c.SnapshotTick()-tickBefore)
+	snaps, lost, serverTicks := c.Stats().SnapshotsReceived-snapsBefore, c.Stats().SnapshotsLost-lostBefore, int(c.SnapshotTick()-tickBefore)
 
 	// Stop making commands and wait until the server has acknowledged them all.
 	deadline := time.Now().Add(10 * time.Second)
@@ -245,7 +245,7 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 		t.Errorf("player still moving after 1 s without input: v=(%v, %v)", pred.VX, pred.VY)
 	}
 
-	st := c.Stats
+	st := c.Stats()
 	ping, inFlight := minimum(pings), median(unacked)
 	t.Logf("commands %d (%.1f/s; acked %d, ack advanced %d times, median %d unacked), snapshots %d (+%d lost) over %d server ticks, corrections %d, "+
 		"server-measured RTT min %d ms, median %d, last %d, shots %d, reloads %d",
@@ -329,7 +329,7 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 			t.Fatalf("not killed and respawned within 60 s (killed: %v)", deathSeen)
 		}
 		<-ticker.C
-		wasDead, wasTeleport, corr, resets := c.Server.Dead, c.Server.Teleport, c.Stats.Corrections, c.Stats.LifeResets
+		wasDead, wasTeleport, corr, resets := c.Server.Dead, c.Server.Teleport, c.Stats().Corrections, c.Stats().LifeResets
 		before := c.Predicted()
 		if err := c.Poll(); err != nil {
 			t.Fatalf("poll: %v", err)
@@ -340,12 +340,12 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 			}
 		}
 		changed := c.Server.Dead != wasDead || c.Server.Teleport != wasTeleport
-		if c.Stats.Corrections != corr {
+		if c.Stats().Corrections != corr {
 			t.Fatalf("prediction error counted (%d -> %d, %.2f units; dead %v -> %v, teleport %d -> %d): deaths and respawns are not prediction errors",
-				corr, c.Stats.Corrections, c.Stats.LastErrorDist, wasDead, c.Server.Dead, wasTeleport, c.Server.Teleport)
+				corr, c.Stats().Corrections, c.Stats().LastErrorDist, wasDead, c.Server.Dead, wasTeleport, c.Server.Teleport)
 		}
-		if c.Stats.LifeResets != resets && !changed {
-			t.Fatalf("a death or respawn counted (%d -> %d) without either", resets, c.Stats.LifeResets)
+		if c.Stats().LifeResets != resets && !changed {
+			t.Fatalf("a death or respawn counted (%d -> %d) without either", resets, c.Stats().LifeResets)
 		}
 		// Whatever happened, the prediction is the acked state plus the unacked commands.
 		if got, want := c.Predicted(), rec.replay(); !got.Equal(want) {
@@ -354,7 +354,7 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 		switch {
 		case !deathSeen && c.Server.Dead && !wasDead:
 			deathSeen, killedAt = true, time.Now()
-			corrDeath = c.Stats.LifeResets - resets
+			corrDeath = c.Stats().LifeResets - resets
 			if killTick == 0 {
 				t.Errorf("dead without a kill event for us")
 			}
@@ -364,7 +364,7 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 			t.Logf("killed at server tick %d, learnt with command %d acked; %d death/respawn reset(s)", killTick, c.AckCmd(), corrDeath)
 		case deathSeen && c.Server.Teleport != wasTeleport:
 			respawned = true
-			corrRspawn = c.Stats.LifeResets - resets
+			corrRspawn = c.Stats().LifeResets - resets
 			p := c.Predicted()
 			if p.Dead {
 				t.Errorf("respawned on the server, still dead in the prediction")
@@ -408,11 +408,11 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 	// Alive again: within a second the client predicts exactly again.
 	for i := 0; i < hz; i++ {
 		<-ticker.C
-		corr := c.Stats.Corrections
+		corr := c.Stats().Corrections
 		if err := c.Poll(); err != nil {
 			t.Fatalf("poll: %v", err)
 		}
-		if c.Stats.Corrections != corr {
+		if c.Stats().Corrections != corr {
 			t.Errorf("prediction error in the second after the respawn")
 		}
 		rec.tick(dt, netclient.Input{MoveX: float32(math.Cos(float64(i) / 10)), MoveY: float32(math.Sin(float64(i) / 10))})
@@ -420,7 +420,7 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 	if got, want := c.Predicted(), rec.replay(); !got.Equal(want) {
 		t.Errorf("a second after the respawn: prediction %+v, acked state replayed %+v", got, want)
 	}
-	t.Logf("corrections %d, deaths and respawns %d in total, ping %d ms", c.Stats.Corrections, c.Stats.LifeResets, c.Stats.PingMs)
+	t.Logf("corrections %d, deaths and respawns %d in total, ping %d ms", c.Stats().Corrections, c.Stats().LifeResets, c.Stats().PingMs)
 }
 
 // scriptedInput returns varied input for command i: changing directions
@@ -534,7 +534,7 @@ func TestDeterminismServerAndClient(t *testing.T) {
 			if err := c.Poll(); err != nil {
 				t.Fatalf("poll: %v", err)
 			}
-			if c.Stats.SnapshotsReceived+c.Stats.DroppedSnapshots >= want {
+			if c.Stats().SnapshotsReceived+c.Stats().DroppedSnapshots >= want {
 				return
 			}
 			if time.Now().After(deadline) {
@@ -580,13 +580,13 @@ func TestDeterminismServerAndClient(t *testing.T) {
 			weapon = w
 			switches++
 		}
-		if c.Stats.Corrections != 0 {
-			t.Fatalf("command %d: prediction corrected (%.3f units off)", num, c.Stats.LastErrorDist)
+		if c.Stats().Corrections != 0 {
+			t.Fatalf("command %d: prediction corrected (%.3f units off)", num, c.Stats().LastErrorDist)
 		}
 	}
 	pred, auth := c.Predicted(), c.Server.State()
 	t.Logf("%d commands (%d shots, %d reloads, %d weapon switches), %d server steps, %d snapshots, %d corrections, %v wall time; final %+v",
-		c.CommandNumber(), fired, reloads, switches, steps, c.Stats.SnapshotsReceived, c.Stats.Corrections,
+		c.CommandNumber(), fired, reloads, switches, steps, c.Stats().SnapshotsReceived, c.Stats().Corrections,
 		time.Since(start).Round(time.Millisecond), pred)
 	if fired < n/100 || reloads < n/1000 || switches < n/1000 {
 		t.Errorf("the script fired %d shots, reloaded %d times and switched weapons %d times: too little variety", fired, reloads, switches)
@@ -597,8 +597,8 @@ func TestDeterminismServerAndClient(t *testing.T) {
 	if !pred.Equal(auth) {
 		t.Errorf("final prediction %+v, server %+v", pred, auth)
 	}
-	if c.Stats.SnapshotsReceived < n {
-		t.Errorf("%d snapshots for %d commands: not every command was compared", c.Stats.SnapshotsReceived, n)
+	if c.Stats().SnapshotsReceived < n {
+		t.Errorf("%d snapshots for %d commands: not every command was compared", c.Stats().SnapshotsReceived, n)
 	}
 }
 

@@ -59,10 +59,13 @@ func (n *NetStats) ChokePct() float64 {
 	return 100 * float64(choked) / float64(total)
 }
 
-func (n *NetStats) record(s *proto.Snapshot, p proto.Packet, c *Client) {
+// record adds applied snapshot s, which arrived in packet p, at tickRate
+// with interpolation period lerpMs, after corrections prediction errors
+// in all.
+func (n *NetStats) record(s *proto.Snapshot, p proto.Packet, tickRate int, lerpMs float64, corrections int) {
 	before := n.Loss.Total
 	n.Loss.Arrive(s.Seq)
-	n.Jitter.Add(float64(s.Tick)/float64(c.TickRate), p.At)
+	n.Jitter.Add(float64(s.Tick)/float64(tickRate), p.At)
 	n.ChokeTotal += int(s.Choke)
 	n.chokeWin[n.chokeN%len(n.chokeWin)] = int(s.Choke)
 	n.chokeN++
@@ -71,9 +74,9 @@ func (n *NetStats) record(s *proto.Snapshot, p proto.Packet, c *Client) {
 	n.TickStdUs = float64(s.TickStdUs)
 	n.PingVarMs = float64(s.PingVarMs)
 	g := GraphSample{At: p.At, Size: p.Size, Lost: n.Loss.Total - before, Choked: int(s.Choke),
-		Events: len(s.Events), Entities: len(s.Entities), PingMs: float64(s.PingMs), LerpMs: c.InterpMs(),
-		Corrected: c.Stats.Corrections != n.lastCorr}
-	n.lastCorr = c.Stats.Corrections
+		Events: len(s.Events), Entities: len(s.Entities), PingMs: float64(s.PingMs), LerpMs: lerpMs,
+		Corrected: corrections != n.lastCorr}
+	n.lastCorr = corrections
 	n.Graph[n.GraphHead] = g
 	n.GraphHead = (n.GraphHead + 1) % GraphLen
 	if n.GraphN < GraphLen {

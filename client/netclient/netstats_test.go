@@ -68,13 +68,13 @@ func nsMedianPing(t *testing.T, c *netclient.Client, settle, measure time.Durati
 	t.Helper()
 	nsDrive(t, settle, nil, c)
 	var pings, waits []float64
-	head := c.Net.GraphHead
+	head := c.Net().GraphHead
 	nsDrive(t, measure, func() {
-		pings = append(pings, float64(c.Stats.PingMs))
-		if c.Net.GraphHead != head {
+		pings = append(pings, float64(c.Stats().PingMs))
+		if c.Net().GraphHead != head {
 			// The ack of the newest snapshot went out in this frame's Command.
-			head = c.Net.GraphHead
-			waits = append(waits, float64(time.Since(c.Net.GraphAt(0).At))/float64(time.Millisecond))
+			head = c.Net().GraphHead
+			waits = append(waits, float64(time.Since(c.Net().GraphAt(0).At))/float64(time.Millisecond))
 		}
 	}, c)
 	if len(pings) == 0 || len(waits) == 0 {
@@ -152,21 +152,21 @@ func TestNetStatsFakeLoss(t *testing.T) {
 	c := nsConnect(t, srv.Addr(), cfg)
 	nsWaitSnapshot(t, c)
 	nsDrive(t, 300*time.Millisecond, nil, c)
-	if c.Net.Loss.LossPct() != 0 || c.Net.Loss.Total != 0 {
-		t.Fatalf("loss %.1f%% (%d lost) before any fake loss on loopback", c.Net.Loss.LossPct(), c.Net.Loss.Total)
+	if c.Net().Loss.LossPct() != 0 || c.Net().Loss.Total != 0 {
+		t.Fatalf("loss %.1f%% (%d lost) before any fake loss on loopback", c.Net().Loss.LossPct(), c.Net().Loss.Total)
 	}
 	c.SetFakeConditions(proto.FakeConditions{LossPct: 20})
-	start := c.Stats.SnapshotsReceived
+	start := c.Stats().SnapshotsReceived
 	deadline := time.Now().Add(10 * time.Second)
-	for c.Stats.SnapshotsReceived-start < 300 {
+	for c.Stats().SnapshotsReceived-start < 300 {
 		if time.Now().After(deadline) {
-			t.Fatalf("only %d snapshots in 10 s", c.Stats.SnapshotsReceived-start)
+			t.Fatalf("only %d snapshots in 10 s", c.Stats().SnapshotsReceived-start)
 		}
 		nsDrive(t, 100*time.Millisecond, nil, c)
 	}
-	got := c.Net.Loss.LossPct()
-	received := c.Stats.SnapshotsReceived - start
-	lost := c.Net.Loss.Total
+	got := c.Net().Loss.LossPct()
+	received := c.Stats().SnapshotsReceived - start
+	lost := c.Net().Loss.Total
 	allTime := 100 * float64(lost) / float64(lost+received)
 	t.Logf("net_fakeloss 20: LossPct (last 256) %.1f%%; all time %d lost of %d = %.1f%%; graph gaps %d",
 		got, lost, lost+received, allTime, graphLost(c))
@@ -174,23 +174,23 @@ func TestNetStatsFakeLoss(t *testing.T) {
 	if got < 12 || got > 28 {
 		t.Errorf("LossPct = %.1f%%, want about 20 (12..28)", got)
 	}
-	if lost != c.Stats.SnapshotsLost {
-		t.Errorf("Net.Loss.Total = %d but Stats.SnapshotsLost = %d: two counts of the same gaps differ", lost, c.Stats.SnapshotsLost)
+	if lost != c.Stats().SnapshotsLost {
+		t.Errorf("Net.Loss.Total = %d but Stats.SnapshotsLost = %d: two counts of the same gaps differ", lost, c.Stats().SnapshotsLost)
 	}
 	// While the graph still holds every sample, its gaps are all the losses.
-	if g := graphLost(c); (c.Net.GraphN < netclient.GraphLen && g != lost) || g > lost {
+	if g := graphLost(c); (c.Net().GraphN < netclient.GraphLen && g != lost) || g > lost {
 		t.Errorf("net_graph samples show %d lost, the tracker %d", g, lost)
 	}
-	if c.Stats.DroppedSnapshots != 0 {
-		t.Errorf("%d snapshots arrived out of order", c.Stats.DroppedSnapshots)
+	if c.Stats().DroppedSnapshots != 0 {
+		t.Errorf("%d snapshots arrived out of order", c.Stats().DroppedSnapshots)
 	}
 }
 
 // graphLost sums the loss gaps of the net_graph's samples.
 func graphLost(c *netclient.Client) int {
 	n := 0
-	for i := 0; i < c.Net.GraphN; i++ {
-		n += c.Net.GraphAt(i).Lost
+	for i := 0; i < c.Net().GraphN; i++ {
+		n += c.Net().GraphAt(i).Lost
 	}
 	return n
 }
@@ -227,9 +227,9 @@ func TestNetStatsChoke(t *testing.T) {
 	slowBytes := nsGraphBytes(t, slow, sl.recv)
 
 	t.Logf("rate 2500: over %d server ticks %d snapshots arrived, %d lost, %d choked (%d B); ChokePct %.1f%%",
-		sl.ticks, sl.recv, sl.lost, sl.choke, slowBytes, slow.Net.ChokePct())
+		sl.ticks, sl.recv, sl.lost, sl.choke, slowBytes, slow.Net().ChokePct())
 	t.Logf("default rate: over %d server ticks %d snapshots arrived, %d lost, %d choked; ChokePct %.1f%%",
-		fa.ticks, fa.recv, fa.lost, fa.choke, fast.Net.ChokePct())
+		fa.ticks, fa.recv, fa.lost, fa.choke, fast.Net().ChokePct())
 	if sl.lost != 0 || fa.lost != 0 {
 		t.Errorf("snapshots lost on loopback without fake loss: %d (rate 2500), %d (default rate)", sl.lost, fa.lost)
 	}
@@ -241,30 +241,30 @@ func TestNetStatsChoke(t *testing.T) {
 			sl.recv, sl.choke, sl.ticks)
 	}
 	share := 100 * float64(sl.choke) / float64(sl.ticks)
-	if share <= 30 || slow.Net.ChokePct() <= 30 {
+	if share <= 30 || slow.Net().ChokePct() <= 30 {
 		t.Errorf("rate 2500 at cl_updaterate 64: %.1f%% of the due snapshots choked (ChokePct %.1f%%); want > 30%%",
-			share, slow.Net.ChokePct())
+			share, slow.Net().ChokePct())
 	}
 	// ChokePct (the last 256 snapshots) tells the share held back.
-	if slow.Net.ChokePct() < share-12 || slow.Net.ChokePct() > share+12 {
-		t.Errorf("rate 2500: ChokePct %.1f%% but %.0f%% of the due snapshots were held back", slow.Net.ChokePct(), share)
+	if slow.Net().ChokePct() < share-12 || slow.Net().ChokePct() > share+12 {
+		t.Errorf("rate 2500: ChokePct %.1f%% but %.0f%% of the due snapshots were held back", slow.Net().ChokePct(), share)
 	}
 	// The server keeps to the rate per server second (rate/tickrate a
 	// tick): at most the rate over the ticks run, its quarter-second bank
 	// and the one snapshot that went into debt.
-	if most := 2500*sl.ticks/64 + 2500/4 + slow.Net.In.Last(); slowBytes > most {
+	if most := 2500*sl.ticks/64 + 2500/4 + slow.Net().In.Last(); slowBytes > most {
 		t.Errorf("rate 2500: %d snapshot bytes over %d server ticks, want at most %d", slowBytes, sl.ticks, most)
 	}
-	if fast.Net.ChokePct() != 0 || fast.Net.ChokeTotal != 0 {
-		t.Errorf("default rate: ChokePct %.1f%%, ChokeTotal %d; want 0", fast.Net.ChokePct(), fast.Net.ChokeTotal)
+	if fast.Net().ChokePct() != 0 || fast.Net().ChokeTotal != 0 {
+		t.Errorf("default rate: ChokePct %.1f%%, ChokeTotal %d; want 0", fast.Net().ChokePct(), fast.Net().ChokeTotal)
 	}
 	if fa.recv+fa.lost != fa.ticks {
 		t.Errorf("default rate at cl_updaterate 64: %d snapshots over %d server ticks, want one a tick", fa.recv+fa.lost, fa.ticks)
 	}
 	// The graph marks the chokes.
 	marks := 0
-	for i := 0; i < slow.Net.GraphN; i++ {
-		marks += slow.Net.GraphAt(i).Choked
+	for i := 0; i < slow.Net().GraphN; i++ {
+		marks += slow.Net().GraphAt(i).Choked
 	}
 	if marks == 0 {
 		t.Error("no choke marks in the net_graph samples")
@@ -280,7 +280,7 @@ type nsCount struct {
 }
 
 func nsCountOf(c *netclient.Client) nsCount {
-	return nsCount{tick: c.SnapshotTick(), recv: c.Stats.SnapshotsReceived, lost: c.Net.Loss.Total, choke: c.Net.ChokeTotal}
+	return nsCount{tick: c.SnapshotTick(), recv: c.Stats().SnapshotsReceived, lost: c.Net().Loss.Total, choke: c.Net().ChokeTotal}
 }
 
 // nsDelta is what a client counted between two nsCounts: ticks is how
@@ -294,12 +294,12 @@ func (c nsCount) since(c0 nsCount) nsDelta {
 // nsGraphBytes sums the sizes of the newest n snapshots in c's net_graph.
 func nsGraphBytes(t *testing.T, c *netclient.Client, n int) int {
 	t.Helper()
-	if n > c.Net.GraphN {
-		t.Fatalf("the net_graph holds %d samples, not the newest %d", c.Net.GraphN, n)
+	if n > c.Net().GraphN {
+		t.Fatalf("the net_graph holds %d samples, not the newest %d", c.Net().GraphN, n)
 	}
 	sum := 0
 	for i := 0; i < n; i++ {
-		sum += c.Net.GraphAt(i).Size
+		sum += c.Net().GraphAt(i).Size
 	}
 	return sum
 }
@@ -314,25 +314,25 @@ func TestNetStatsJitterKeepsOrder(t *testing.T) {
 	c := nsConnect(t, srv.Addr(), cfg)
 	nsWaitSnapshot(t, c)
 	nsDrive(t, 500*time.Millisecond, nil, c)
-	calm := c.Net.Jitter.Ms()
+	calm := c.Net().Jitter.Ms()
 
 	c.SetFakeConditions(proto.FakeConditions{JitterMs: 30})
-	start := c.Stats.SnapshotsReceived
+	start := c.Stats().SnapshotsReceived
 	nsDrive(t, 2*time.Second, nil, c)
-	jittery := c.Net.Jitter.Ms()
+	jittery := c.Net().Jitter.Ms()
 	// Switching the fake conditions off live must not reorder the queue either.
 	c.SetFakeConditions(proto.FakeConditions{})
 	nsDrive(t, 300*time.Millisecond, nil, c)
 
 	t.Logf("jitter: %.2f ms on loopback, %.2f ms with net_fakejitter 30; %d snapshots applied",
-		calm, jittery, c.Stats.SnapshotsReceived-start)
-	if c.Stats.DroppedSnapshots != 0 {
-		t.Errorf("%d snapshots arrived after a newer one (out of order)", c.Stats.DroppedSnapshots)
+		calm, jittery, c.Stats().SnapshotsReceived-start)
+	if c.Stats().DroppedSnapshots != 0 {
+		t.Errorf("%d snapshots arrived after a newer one (out of order)", c.Stats().DroppedSnapshots)
 	}
-	if c.Net.Loss.Total != 0 || c.Stats.SnapshotsLost != 0 {
-		t.Errorf("gaps in Seq without fake loss: tracker %d, stats %d", c.Net.Loss.Total, c.Stats.SnapshotsLost)
+	if c.Net().Loss.Total != 0 || c.Stats().SnapshotsLost != 0 {
+		t.Errorf("gaps in Seq without fake loss: tracker %d, stats %d", c.Net().Loss.Total, c.Stats().SnapshotsLost)
 	}
-	if n := c.Stats.SnapshotsReceived - start; n < 64*2 {
+	if n := c.Stats().SnapshotsReceived - start; n < 64*2 {
 		t.Errorf("only %d snapshots in 2.3 s at cl_updaterate 64", n)
 	}
 	// Uniform 0..30 ms delays (kept in order) give an RFC 3550 jitter of

@@ -30,7 +30,7 @@ type specCam struct {
 // Spectating reports whether the client has no body: from the newest
 // snapshot's Self, or before the first one from the Accept.
 func (c *Client) Spectating() bool {
-	if !c.haveSnap {
+	if !c.clk.haveSnap {
 		return c.Accept.Spectator
 	}
 	return c.Server.Spectator
@@ -149,9 +149,5 @@ func (c *Client) SpecView() (x, y float64, following bool) {
 // specRendered returns player id as Rendered has it (the same function,
 // for that one entity: no allocation, called several times a frame).
 func (c *Client) specRendered(id uint16) (RenderedEntity, bool) {
-	e := c.Entities[id]
-	if id == 0 || e == nil {
-		return RenderedEntity{}, false
-	}
-	return c.renderOne(e, c.RenderTick())
+	return c.interp.entity(id, c.RenderTick(), c.lerpOpts())
 }

@@ -143,8 +143,8 @@ func TestSpectatorJoinsWithoutBody(t *testing.T) {
 	if eve.CommandNumber() < 100 || eve.AckCmd()+32 < eve.CommandNumber() {
 		t.Errorf("spectator made %d commands, %d acknowledged: its acks must keep running", eve.CommandNumber(), eve.AckCmd())
 	}
-	if eve.Stats.Corrections != 0 || eve.Stats.LifeResets != 0 {
-		t.Errorf("spectator counted %d prediction errors and %d life resets, want 0", eve.Stats.Corrections, eve.Stats.LifeResets)
+	if eve.Stats().Corrections != 0 || eve.Stats().LifeResets != 0 {
+		t.Errorf("spectator counted %d prediction errors and %d life resets, want 0", eve.Stats().Corrections, eve.Stats().LifeResets)
 	}
 	st := getStatus(t, srv.Addr())
 	if st.Spectators != 1 || len(st.SpectatorList) != 1 || st.SpectatorList[0].Name != "eve" || len(st.Players) != 4 {
@@ -284,7 +284,7 @@ func TestSpectateThenJoin(t *testing.T) {
 		}
 		return false
 	})
-	corr := bob.Stats.Corrections
+	corr := bob.Stats().Corrections
 	bob.SendCommand("join", "")
 	if !specDrive(t, 5*time.Second, cs, nil, func() bool {
 		e, held := alice.Entities[bob.ID]
@@ -299,8 +299,8 @@ func TestSpectateThenJoin(t *testing.T) {
 	if d := math.Abs(bob.Predicted().X - x0); d < 50 {
 		t.Errorf("bob moved %.1f units in a second after join, want him to run", d)
 	}
-	if bob.Stats.Corrections != corr {
-		t.Errorf("%d prediction errors after join", bob.Stats.Corrections-corr)
+	if bob.Stats().Corrections != corr {
+		t.Errorf("%d prediction errors after join", bob.Stats().Corrections-corr)
 	}
 	specDrive(t, 3*time.Second, cs, nil, func() bool { r, _ := scoreRow(alice, bob.ID); return r.Team != proto.TeamSpectator })
 	if r, _ := scoreRow(alice, bob.ID); r.Team == proto.TeamSpectator || r.Deaths != 1 {

@@ -70,34 +70,19 @@ func (c *Client) ConnectionProblem(now time.Time) (Trouble, bool) {
 	if c.err != nil {
 		return Trouble{}, false
 	}
-	silence := now.Sub(c.heard)
+	silence := c.link.silence(now)
 	if silence <= c.ProblemAfter() {
 		return Trouble{}, false
 	}
 	return Trouble{Silence: silence, Left: max(c.Timeout()-silence, 0)}, true
 }
 
-// noteSnapshot records the arrival of a snapshot (used or not: the stream lives).
-func (c *Client) noteSnapshot(at time.Time) {
-	if at.After(c.heard) {
-		c.heard = at
-	}
-}
-
-// notePoll restarts the silence count after a pause of the owner.
-func (c *Client) notePoll(now time.Time) {
-	if !c.lastPoll.IsZero() && now.Sub(c.lastPoll) > pollPause && now.After(c.heard) {
-		c.heard = now
-	}
-	c.lastPoll = now
-}
-
 // checkTimeout ends the connection when nothing arrived for Timeout.
 func (c *Client) checkTimeout(now time.Time) error {
-	if now.Sub(c.heard) < c.Timeout() {
+	if c.link.silence(now) < c.Timeout() {
 		return nil
 	}
 	c.err = &ClosedError{Reason: fmt.Sprintf("timed out: no snapshot from the server for %v", c.Timeout()), TimedOut: true}
-	c.conn.Close("timed out")
+	c.link.conn.Close("timed out")
 	return c.err
 }

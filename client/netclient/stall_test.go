@@ -47,7 +47,7 @@ func TestConnectionProblemAndTimeout(t *testing.T) {
 	cfg := netclient.DefaultConfig("quiet")
 	cfg.Timeout = 2 * time.Second
 	c := connect(t, srv.Addr(), cfg)
-	if err := pump(c, 5*time.Second, func() bool { return c.Stats.SnapshotsReceived >= 10 }); err != nil {
+	if err := pump(c, 5*time.Second, func() bool { return c.Stats().SnapshotsReceived >= 10 }); err != nil {
 		t.Fatal(err)
 	}
 	if _, bad := c.ConnectionProblem(time.Now()); bad {

@@ -253,8 +253,8 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		shooter.TakeEffects()
 		target.TakeEvents()
 		target.TakeEffects()
-		if shooter.Stats.PingMs > 0 {
-			rttSum += float64(shooter.Stats.PingMs)
+		if shooter.Stats().PingMs > 0 {
+			rttSum += float64(shooter.Stats().PingMs)
 			rttN++
 		}
 		if len(fired) >= opt.Shots && (res.Answered >= opt.Shots || pendingTooOld(fired, shooter, opt.TickRate)) {
@@ -277,7 +277,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	if rttN > 0 {
 		res.MeasuredRTTMs = math.Round(rttSum/float64(rttN)*10) / 10
 	}
-	res.SnapshotsLost = shooter.Stats.SnapshotsLost
+	res.SnapshotsLost = shooter.Stats().SnapshotsLost
 	res.DurationSecond = math.Round(time.Since(start).Seconds()*10) / 10
 	return res, nil
 }

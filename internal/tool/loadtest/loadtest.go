@@ -170,8 +170,8 @@ func (cl *client) read() counters {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	st := cl.c.ConnStats()
-	return counters{snaps: cl.c.Stats.SnapshotsReceived, lost: cl.c.Stats.SnapshotsLost, corr: cl.c.Stats.Corrections,
-		choked: cl.c.Net.ChokeTotal, bytesIn: st.BytesIn, bytesOut: st.BytesOut}
+	return counters{snaps: cl.c.Stats().SnapshotsReceived, lost: cl.c.Stats().SnapshotsLost, corr: cl.c.Stats().Corrections,
+		choked: cl.c.Net().ChokeTotal, bytesIn: st.BytesIn, bytesOut: st.BytesOut}
 }
 
 // mark reads the counters and starts the window's snapshot-size accumulators.
@@ -466,7 +466,7 @@ func (cl *client) play(ctx context.Context, addr string, cfg netclient.Config, d
 	defer c.Close("load test over")
 	cl.mu.Lock()
 	cl.c = c
-	cl.graphHead = c.Net.GraphHead
+	cl.graphHead = c.Net().GraphHead
 	cl.mu.Unlock()
 	joined <- nil
 
@@ -488,13 +488,13 @@ func (cl *client) play(ctx context.Context, addr string, cfg netclient.Config, d
 			return
 		}
 		// Each snapshot that arrived left a net_graph sample with its size on the wire.
-		for n := (c.Net.GraphHead - cl.graphHead + netclient.GraphLen) % netclient.GraphLen; n > 0; n-- {
-			size := c.Net.GraphAt(n - 1).Size
+		for n := (c.Net().GraphHead - cl.graphHead + netclient.GraphLen) % netclient.GraphLen; n > 0; n-- {
+			size := c.Net().GraphAt(n - 1).Size
 			cl.sizeSum += size
 			cl.sizeN++
 			cl.sizeMax = max(cl.sizeMax, size)
 		}
-		cl.graphHead = c.Net.GraphHead
+		cl.graphHead = c.Net().GraphHead
 		c.TakeEvents()
 		c.TakeEffects()
 		// One command per tick of real time that passed (a ticker drops

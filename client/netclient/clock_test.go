@@ -1,0 +1,155 @@
+package netclient
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+// The clock alone: snapshot ticks and real time in, ticks to run and the
+// render time each command claims out.
+
+var t0 = time.Unix(1_700_000_000, 0)
+
+func TestClockStandsStillBeforeASnapshot(t *testing.T) {
+	k := newClock(partsTickRate, 100, 32)
+	k.run(time.Second)
+	if k.serverTick() != 100 {
+		t.Errorf("server tick %v after 1 s without a snapshot, want the Accept's 100", k.serverTick())
+	}
+	if k.resync(t0) {
+		t.Error("resync before a snapshot reported true")
+	}
+}
+
+func TestClockRunsAtRealSpeedAndConverges(t *testing.T) {
+	k := newClock(partsTickRate, 0, 32)
+	k.observe(1000, t0)
+	if k.serverTick() != 1000 {
+		t.Fatalf("first snapshot: server tick %v, want 1000", k.serverTick())
+	}
+	k.run(time.Second)
+	// 64 ticks of real time, slowed by at most 5 % towards the snapshot.
+	if got := k.serverTick() - 1000; got < 64*0.95-1e-9 || got > 64 {
+		t.Errorf("one second ran %v ticks, want 60.8..64", got)
+	}
+	// A snapshot within half a second nudges, one further away jumps.
+	k.observe(1070, t0.Add(time.Second))
+	if k.serverTick() == 1070 {
+		t.Error("a snapshot 6 ticks ahead set the clock; it should be nudged")
+	}
+	before := k.serverTick()
+	k.run(100 * time.Millisecond)
+	if ran := k.serverTick() - before; ran <= 6.4 || ran > 6.4*1.05+1e-9 {
+		t.Errorf("behind the snapshot, 100 ms ran %v ticks; want 6.4 sped up by at most 5 %%", ran)
+	}
+	k.observe(2000, t0.Add(2*time.Second))
+	if k.serverTick() != 2000 {
+		t.Errorf("a snapshot 900 ticks ahead: server tick %v, want a jump to 2000", k.serverTick())
+	}
+}
+
+func TestClockClaimsRenderTime(t *testing.T) {
+	k := newClock(partsTickRate, 0, 32)
+	k.observe(640, t0)
+	k.advance(0, 100, true)
+	c := k.claim()
+	if c.tick != 640 || c.frac != 0 || c.lerp != 100 {
+		t.Errorf("claim tick %d frac %d lerp %d; want 640, 0, 100", c.tick, c.frac, c.lerp)
+	}
+	if want := 640 - 6.4; math.Abs(c.render-want) > 1e-9 || k.renderTick(true) != c.render {
+		t.Errorf("render tick %v (renderTick %v), want %v: the clock less 100 ms", c.render, k.renderTick(true), want)
+	}
+	if k.renderTick(false) != 640 {
+		t.Errorf("cl_interpolate 0: render tick %v, want the newest snapshot's 640", k.renderTick(false))
+	}
+	k.advance(0, 100, false)
+	if c := k.claim(); c.tick != 640 || c.frac != 0 || c.lerp != 0 {
+		t.Errorf("cl_interpolate 0 claims tick %d frac %d lerp %d; want 640, 0, 0", c.tick, c.frac, c.lerp)
+	}
+}
+
+func TestClockFrameClaimsTheDrawnFrame(t *testing.T) {
+	k := newClock(partsTickRate, 0, 32)
+	k.observe(640, t0)
+	k.advance(0, 100, true)
+	k.markDrawn()
+	drawn := k.claim().render
+	k.beginTicks()
+	k.advance(time.Second/partsTickRate, 100, true)
+	if c := k.claim(); c.render != drawn || !c.ok {
+		t.Errorf("a command of the next Frame claims render tick %v, want the drawn frame's %v", c.render, drawn)
+	}
+	k.endTicks(t0, 1)
+	if c := k.claim(); c.render == drawn {
+		t.Error("after the Frame, the claim is still the drawn frame's")
+	}
+	// A drawn frame more than MaxFrameTime older than the next command is not claimed.
+	k.markDrawn()
+	k.advance(time.Second, 100, true)
+	k.beginTicks()
+	if c := k.claim(); c.ok || c.render != k.renderTick(true) {
+		t.Errorf("a drawn frame a second old was claimed: %+v", c)
+	}
+}
+
+func TestClockPacesFrames(t *testing.T) {
+	k := newClock(partsTickRate, 0, 32)
+	k.observe(640, t0)
+	if p := k.pace(t0); !p.idle || !p.resync {
+		t.Errorf("first Frame: %+v, want idle with a resync", p)
+	}
+	tick := time.Second / partsTickRate
+	now := t0
+	ran := 0
+	for range 100 { // 100 frames at 144 fps
+		now = now.Add(time.Second / 144)
+		p := k.pace(now)
+		for range p.ticks {
+			k.tick()
+		}
+		k.endTicks(now, p.ticks)
+		ran += p.ticks
+	}
+	if want := int(now.Sub(t0) / tick); ran != want {
+		t.Errorf("100 frames at 144 fps ran %d ticks, want %d: one per tick of real time", ran, want)
+	}
+	if a, ok := k.sinceTick(now); !ok || a < 0 || a > 1 {
+		t.Errorf("sinceTick %v, %v", a, ok)
+	}
+	// A frame of 600 ms runs MaxFrameTime of ticks and skips the rest.
+	now = now.Add(600 * time.Millisecond)
+	p := k.pace(now)
+	if p.ticks != 32 || p.skip < 6 || p.idle {
+		t.Errorf("600 ms frame: %+v, want 32 ticks and the rest (6 or 7) skipped", p)
+	}
+	if k.ticksDropped != p.skip {
+		t.Errorf("ticksDropped %d, want %d", k.ticksDropped, p.skip)
+	}
+	for range p.ticks {
+		k.tick()
+	}
+	// A gap longer than StallGap resynchronises and runs nothing.
+	now = now.Add(2 * StallGap)
+	if p := k.pace(now); !p.idle || !p.resync || p.ticks != 0 || k.resyncs != 1 {
+		t.Errorf("after a stall: %+v, resyncs %d; want idle, resync, counted once", p, k.resyncs)
+	}
+	if k.acc() != 0 {
+		t.Errorf("time carried over a stall: %v", k.acc())
+	}
+}
+
+func TestClockResyncJumpsToTheSnapshot(t *testing.T) {
+	k := newClock(partsTickRate, 0, 32)
+	k.observe(640, t0)
+	if !k.resync(t0.Add(500 * time.Millisecond)) {
+		t.Fatal("resync after a snapshot reported false")
+	}
+	if k.serverTick() != 640+32 {
+		t.Errorf("resync 500 ms after tick 640: %v, want 672", k.serverTick())
+	}
+	k.resync(t0.Add(10 * time.Second))
+	if k.serverTick() != 640+64 {
+		t.Errorf("resync 10 s after tick 640: %v, want at most a second ahead (704)", k.serverTick())
+	}
+}

@@ -1,0 +1,202 @@
+package netclient
+
+import (
+	"math"
+	"time"
+
+	"tickshot/net/proto"
+	"tickshot/shared"
+)
+
+// link is the client's end of the connection: the transport (proto.Conn,
+// with its simulated net_fake* conditions), the acks each way (snapshot
+// Seq and AckBits back to the server; which commands went out), the delta
+// baselines snapshots are rebuilt against, the command packet pacing
+// (cl_cmdrate, cl_cmdbackup), the signs of life a stall is measured
+// from, and the statistics net_graph draws. It neither predicts nor draws.
+type link struct {
+	conn *proto.Conn
+
+	// Snapshots in: acks, delta baselines, freshness.
+	newestSeq  uint32 // Seq of the newest snapshot applied
+	seqBits    uint32 // AckBits: which of the 32 before newestSeq arrived
+	newestTick uint32 // tick of the newest snapshot applied
+	frames     proto.FrameRing
+	entBuf     []proto.EntityState // the newest frame, reused
+	evBuf      []proto.Event       // the newest snapshot's events, reused
+
+	// Commands out.
+	cmdSeq   uint32  // Seq of the newest Cmds message
+	sentUpTo uint32  // newest command number sent
+	cmdAcc   float64 // cl_cmdrate accumulator: a packet is due at the tick rate
+
+	// Signs of life (stall.go): the newest snapshot's arrival, the
+	// connection, or the end of a pause in polling; and the last Poll.
+	heard, lastPoll time.Time
+
+	net NetStats
+	st  linkStats
+}
+
+// linkStats are the link's counters (the Stats fields of the same names).
+type linkStats struct {
+	snapshotsReceived, cmdsSent, packetsSent int
+	droppedSnapshots, snapshotsLost          int
+	fullSnapshots, baselineMissing           int
+	pingMs, tickTimeUs                       int
+}
+
+// newLink runs over conn; heard is the connection's time.
+func newLink(conn *proto.Conn, heard time.Time) *link {
+	return &link{conn: conn, heard: heard}
+}
+
+// recv is the channel of arrived packets, closed when the connection ends.
+func (l *link) recv() <-chan proto.Packet { return l.conn.Recv() }
+
+// send queues a message for the server.
+func (l *link) send(m proto.Message) { l.conn.Send(m) }
+
+// received counts packet p in the incoming meter.
+func (l *link) received(p proto.Packet) { l.net.In.Add(p.At, p.Size) }
+
+// unpack rebuilds snapshot s's entity frame (s.Entities) against the
+// baseline frame it names and decodes its events (s.Events); false drops
+// it. A snapshot not newer than the newest applied is dropped (counted),
+// as is one whose baseline this client no longer holds (counted; the
+// server falls back to a full snapshot once acks resume); a malformed
+// delta or event block is a protocol error that closes the connection.
+// The frame is kept as a baseline for later snapshots.
+func (l *link) unpack(s *proto.Snapshot) bool {
+	if !l.fresh(s.Tick) {
+		l.st.droppedSnapshots++
+		return false
+	}
+	var base []proto.EntityState
+	if s.Baseline != 0 {
+		b, ok := l.frames.Get(s.Baseline)
+		if !ok {
+			l.st.baselineMissing++
+			return false
+		}
+		base = b
+	}
+	ents, err := proto.ApplyEntityDelta(l.entBuf[:0], base, s.EntityDelta)
+	if err != nil {
+		l.conn.Close("protocol error: " + err.Error())
+		return false
+	}
+	l.entBuf = ents
+	s.Entities = ents
+	l.frames.Put(s.Seq, ents)
+	if s.Baseline == 0 {
+		l.st.fullSnapshots++
+	}
+	events, err := proto.DecodeEvents(l.evBuf[:0], s.Tick, s.EventData)
+	if err != nil {
+		l.conn.Close("protocol error: " + err.Error())
+		return false
+	}
+	l.evBuf, s.Events = events, events
+	return true
+}
+
+// fresh reports whether a snapshot of tick is newer than the newest applied.
+func (l *link) fresh(tick uint32) bool {
+	return l.st.snapshotsReceived == 0 || tick > l.newestTick
+}
+
+// applied records snapshot s as applied: its tick, its Seq for the acks,
+// and the server's figures it carries.
+func (l *link) applied(s *proto.Snapshot) {
+	l.st.snapshotsReceived++
+	l.newestTick = s.Tick
+	l.trackSeq(s.Seq)
+	l.st.pingMs = int(s.PingMs)
+	l.st.tickTimeUs = int(s.TickTimeUs)
+}
+
+// trackSeq records the arrival of snapshot seq for AckBits and counts the
+// snapshots skipped before it as lost.
+func (l *link) trackSeq(seq uint32) {
+	if seq <= l.newestSeq {
+		return
+	}
+	shift := seq - l.newestSeq
+	if l.newestSeq != 0 {
+		l.st.snapshotsLost += int(shift - 1)
+	}
+	if l.newestSeq == 0 || shift > 32 {
+		l.seqBits = 0 // the previous newest is outside the 32-snapshot window
+	} else {
+		l.seqBits = l.seqBits<<shift | 1<<(shift-1)
+	}
+	l.newestSeq = seq
+}
+
+// made counts a command made for cl_cmdrate pacing: cmdRate is added per
+// command, and a packet is due when the sum reaches the tick rate.
+func (l *link) made(cmdRate int) { l.cmdAcc += float64(cmdRate) }
+
+// resetPacing forgets the pacing sum (a clock resynchronisation).
+func (l *link) resetPacing() { l.cmdAcc = 0 }
+
+// sendDue sends the commands up to newest not yet sent, with backup
+// earlier ones (cl_cmdbackup), when a packet is due at tickRate (made):
+// several commands made together (one Frame) go out in one Cmds message.
+// cmd returns a command by number.
+func (l *link) sendDue(tickRate int, newest uint32, backup int, cmd func(n uint32) shared.UserCmd, now time.Time) {
+	if tr := float64(tickRate); l.cmdAcc >= tr {
+		l.cmdAcc = math.Mod(l.cmdAcc, tr)
+		l.sendCmds(newest, backup, cmd, now)
+	}
+}
+
+// sendCmds sends one Cmds message: the commands after sentUpTo less
+// backup, up to newest (at most proto.MaxCmdsPerMsg), with the snapshot acks.
+func (l *link) sendCmds(newest uint32, backup int, cmd func(n uint32) shared.UserCmd, now time.Time) {
+	from := l.sentUpTo + 1
+	if back := uint32(backup); from > back {
+		from -= back
+	} else {
+		from = 1
+	}
+	if newest-from+1 > proto.MaxCmdsPerMsg {
+		from = newest - proto.MaxCmdsPerMsg + 1
+	}
+	if from > newest {
+		return
+	}
+	l.cmdSeq++
+	msg := &proto.Cmds{Ack: l.newestSeq, AckBits: l.seqBits, Seq: l.cmdSeq, Cmds: make([]shared.UserCmd, 0, newest-from+1)}
+	for n := from; n <= newest; n++ {
+		msg.Cmds = append(msg.Cmds, cmd(n))
+	}
+	b := proto.MustEncode(msg)
+	if l.conn.SendRaw(b) {
+		l.st.cmdsSent += int(newest - l.sentUpTo)
+		l.st.packetsSent++
+		l.sentUpTo = newest
+		l.net.Out.Add(now, len(b))
+	}
+}
+
+// noteSnapshot records the arrival of a snapshot (used or not: the stream lives).
+func (l *link) noteSnapshot(at time.Time) {
+	if at.After(l.heard) {
+		l.heard = at
+	}
+}
+
+// notePoll restarts the silence count after a pause of the owner longer
+// than pollPause: what arrived meanwhile may have been dropped from the
+// full receive queue.
+func (l *link) notePoll(now time.Time) {
+	if !l.lastPoll.IsZero() && now.Sub(l.lastPoll) > pollPause && now.After(l.heard) {
+		l.heard = now
+	}
+	l.lastPoll = now
+}
+
+// silence returns the time since the last sign of life at now.
+func (l *link) silence(now time.Time) time.Duration { return now.Sub(l.heard) }

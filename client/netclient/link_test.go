@@ -1,0 +1,126 @@
+package netclient
+
+import (
+	"testing"
+	"time"
+
+	"tickshot/net/proto"
+	"tickshot/net/transport"
+	"tickshot/shared"
+)
+
+// The link alone, over an in-memory pipe whose far end plays the server.
+
+func pipeLink(t *testing.T) (*link, transport.Transport) {
+	t.Helper()
+	a, b := transport.Pipe(proto.ClientOptions(), proto.ServerOptions())
+	l := newLink(proto.NewConn(a), t0)
+	t.Cleanup(func() { a.Close("test over"); b.Close("test over") })
+	return l, b
+}
+
+// deltaSnap is snapshot seq at tick whose entity frame is ents, encoded
+// against the frame base (Seq baseSeq; 0: a full snapshot) as a server does.
+func deltaSnap(tick, seq, baseSeq uint32, base, ents []proto.EntityState) *proto.Snapshot {
+	return &proto.Snapshot{Tick: tick, Seq: seq, Baseline: baseSeq,
+		EntityDelta: proto.AppendEntityDelta(nil, base, ents), EventData: proto.AppendEvents(nil, tick, nil)}
+}
+
+func TestLinkUnpacksDeltasAgainstBaselines(t *testing.T) {
+	l, _ := pipeLink(t)
+	f1 := []proto.EntityState{entAt(3, 10, 0), entAt(7, 20, 0)}
+	s1 := deltaSnap(100, 1, 0, nil, f1)
+	if !l.unpack(s1) || len(s1.Entities) != 2 {
+		t.Fatalf("full snapshot: unpacked %v entities", len(s1.Entities))
+	}
+	l.applied(s1)
+	f2 := []proto.EntityState{entAt(3, 12, 0)}
+	s2 := deltaSnap(102, 2, 1, f1, f2)
+	if !l.unpack(s2) || len(s2.Entities) != 1 || s2.Entities[0].X != proto.ToFixed(12) {
+		t.Fatalf("delta snapshot: entities %+v, want player 3 at X 12", s2.Entities)
+	}
+	l.applied(s2)
+	// A baseline the link never held, and a snapshot older than one applied.
+	if l.unpack(deltaSnap(104, 3, 9, f1, f2)) {
+		t.Error("a snapshot against an unknown baseline was used")
+	}
+	if l.unpack(deltaSnap(101, 4, 0, nil, f1)) {
+		t.Error("a snapshot older than the newest applied was used")
+	}
+	if l.st.baselineMissing != 1 || l.st.droppedSnapshots != 1 || l.st.fullSnapshots != 1 {
+		t.Errorf("baseline missing %d, dropped %d, full %d; want 1, 1, 1",
+			l.st.baselineMissing, l.st.droppedSnapshots, l.st.fullSnapshots)
+	}
+}
+
+func TestLinkAcksAndCountsLoss(t *testing.T) {
+	l, _ := pipeLink(t)
+	for _, seq := range []uint32{1, 2, 4} { // 3 never arrived
+		l.applied(&proto.Snapshot{Tick: seq * 2, Seq: seq})
+	}
+	if l.newestSeq != 4 || l.seqBits != 0b110 {
+		t.Errorf("ack %d bits %b; want 4 and 110 (2 and 1 arrived, 3 did not)", l.newestSeq, l.seqBits)
+	}
+	if l.st.snapshotsLost != 1 || l.st.snapshotsReceived != 3 {
+		t.Errorf("lost %d, received %d; want 1, 3", l.st.snapshotsLost, l.st.snapshotsReceived)
+	}
+	l.applied(&proto.Snapshot{Tick: 100, Seq: 50})
+	if l.seqBits != 0 || l.st.snapshotsLost != 46 {
+		t.Errorf("after a gap of 45: bits %b, lost %d; want 0, 46", l.seqBits, l.st.snapshotsLost)
+	}
+}
+
+func TestLinkPacesCommandPackets(t *testing.T) {
+	l, srv := pipeLink(t)
+	l.applied(&proto.Snapshot{Tick: 10, Seq: 1})
+	cmds := map[uint32]shared.UserCmd{}
+	cmd := func(n uint32) shared.UserCmd { return cmds[n] }
+	recv := func() *proto.Cmds {
+		t.Helper()
+		select {
+		case f := <-srv.Recv():
+			m, err := proto.Decode(f.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m.(*proto.Cmds)
+		case <-time.After(5 * time.Second):
+			t.Fatal("no Cmds message")
+			return nil
+		}
+	}
+	// cl_cmdrate 32 at 64 ticks/s: a packet every second command.
+	for n := uint32(1); n <= 4; n++ {
+		cmds[n] = shared.UserCmd{CommandNumber: n}
+		l.made(32)
+		l.sendDue(partsTickRate, n, 2, cmd, t0)
+	}
+	first, second := recv(), recv()
+	if first.Seq != 1 || len(first.Cmds) != 2 || first.Cmds[1].CommandNumber != 2 || first.Ack != 1 {
+		t.Errorf("first packet %+v, want Seq 1 with commands 1-2 acking snapshot 1", first)
+	}
+	// cl_cmdbackup 2: commands 1 and 2 again before 3 and 4.
+	if len(second.Cmds) != 4 || second.Cmds[0].CommandNumber != 1 || second.Cmds[3].CommandNumber != 4 {
+		t.Errorf("second packet carries %d commands, want 1-4 (two backups)", len(second.Cmds))
+	}
+	if l.st.cmdsSent != 4 || l.st.packetsSent != 2 || l.sentUpTo != 4 {
+		t.Errorf("sent %d commands in %d packets up to %d; want 4, 2, 4", l.st.cmdsSent, l.st.packetsSent, l.sentUpTo)
+	}
+	if _, b := l.net.Out.Rates(t0); b == 0 {
+		t.Error("outgoing bytes not metered")
+	}
+}
+
+func TestLinkSilence(t *testing.T) {
+	l, _ := pipeLink(t)
+	l.noteSnapshot(t0.Add(time.Second))
+	if got := l.silence(t0.Add(3 * time.Second)); got != 2*time.Second {
+		t.Errorf("silence %v, want 2 s since the snapshot", got)
+	}
+	// A pause in polling longer than pollPause restarts the count.
+	l.notePoll(t0.Add(3 * time.Second))
+	l.notePoll(t0.Add(3*time.Second + 2*pollPause))
+	if got := l.silence(t0.Add(3*time.Second + 2*pollPause)); got != 0 {
+		t.Errorf("silence %v after the owner's pause, want 0", got)
+	}
+}
