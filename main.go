@@ -354,11 +354,37 @@ func (f serverFlags) config(stderr io.Writer) (server.Config, error) {
 	if err := lvl.UnmarshalText([]byte(*f.logLevel)); err != nil {
 		return server.Config{}, fmt.Errorf("--log %q: want debug, info, warn or error", *f.logLevel)
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
-	cfg := server.Config{Addr: *f.addr, TickRate: *f.tickrate, MaxPlayers: *f.maxplayers,
-		Bots: *f.bots, Map: *f.mapName, Logger: logger, Cvars: *f.cvars, RconPassword: *f.rcon, Hostname: *f.hostname, LAN: *f.lan, Password: *f.password,
-		MaxConns: *f.maxconns, HTTPIdleTimeout: *f.httpIdle, MapCycle: mapList(*f.mapcycle)}
+	cfg := server.Config{Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl})), Cvars: *f.cvars}
+	for _, field := range f.fields(&cfg) {
+		field.set()
+	}
 	return cfg, nil
+}
+
+// flagField is a server flag and how it sets its field of a server.Config.
+type flagField struct {
+	flag string
+	set  func()
+}
+
+// fields pairs each server flag with its field of cfg (--cvar and --log
+// apart: config's; --config is the file itself): config sets them all,
+// withConfigFile again those given on the command line, over the file.
+func (f serverFlags) fields(cfg *server.Config) []flagField {
+	return []flagField{
+		{"addr", func() { cfg.Addr = *f.addr }},
+		{"tickrate", func() { cfg.TickRate = *f.tickrate }},
+		{"maxplayers", func() { cfg.MaxPlayers = *f.maxplayers }},
+		{"bots", func() { cfg.Bots = *f.bots }},
+		{"map", func() { cfg.Map = *f.mapName }},
+		{"rcon-password", func() { cfg.RconPassword = *f.rcon }},
+		{"name", func() { cfg.Hostname = *f.hostname }},
+		{"lan", func() { cfg.LAN = *f.lan }},
+		{"password", func() { cfg.Password = *f.password }},
+		{"maxconns", func() { cfg.MaxConns = *f.maxconns }},
+		{"http-idle-timeout", func() { cfg.HTTPIdleTimeout = *f.httpIdle }},
+		{"mapcycle", func() { cfg.MapCycle = mapList(*f.mapcycle) }},
+	}
 }
 
 // resolve checks the parsed flags and returns the server's config: the
@@ -413,26 +439,11 @@ func (f serverFlags) withConfigFile(fs *flag.FlagSet, cfg server.Config) (server
 	if err := server.LoadConfigFile(*f.cfgFile, &cfg); err != nil {
 		return cfg, err
 	}
-	fs.Visit(func(fl *flag.Flag) {
-		switch fl.Name {
-		case "tickrate":
-			cfg.TickRate = *f.tickrate
-		case "maxplayers":
-			cfg.MaxPlayers = *f.maxplayers
-		case "bots":
-			cfg.Bots = *f.bots
-		case "map":
-			cfg.Map = *f.mapName
-		case "rcon-password":
-			cfg.RconPassword = *f.rcon
-		case "name":
-			cfg.Hostname = *f.hostname
-		case "password":
-			cfg.Password = *f.password
-		case "mapcycle":
-			cfg.MapCycle = mapList(*f.mapcycle)
+	for _, field := range f.fields(&cfg) {
+		if flagGiven(fs, field.flag) {
+			field.set()
 		}
-	})
+	}
 	cfg.Cvars = append(cfg.Cvars, flagCvars...)
 	if cfg.Bots > cfg.MaxPlayers {
 		return cfg, fmt.Errorf("%d bots (bot_quota or --bots) is more than maxplayers (%d)", cfg.Bots, cfg.MaxPlayers)

@@ -184,20 +184,30 @@ func cmdPlay(args []string, _, stderr io.Writer) int {
 	return 0
 }
 
+// parseOperand parses flags around one operand (connect's address,
+// playdemo's demo), which may come before or after them. It returns the
+// operand ("" when none), the arguments after it, and (exit code, done)
+// as parse does.
+func parseOperand(fs *flag.FlagSet, args []string) (operand string, rest []string, code int, done bool) {
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		operand, args = args[0], args[1:]
+	}
+	if code, done := parse(fs, args); done {
+		return "", nil, code, true
+	}
+	rest = fs.Args()
+	if operand == "" && len(rest) > 0 {
+		operand, rest = rest[0], rest[1:]
+	}
+	return operand, rest, 0, false
+}
+
 func cmdConnect(args []string, _, stderr io.Writer) int {
 	fs := newFlags("connect", "Usage: tickshot connect HOST:PORT [flags]\n\nOpens the game window joined to a server (default port 27015).", stderr)
 	cf := addClientFlags(fs)
-	// Accept the address before or after the flags.
-	var addr string
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		addr, args = args[0], args[1:]
-	}
-	if code, done := parse(fs, args); done {
+	addr, rest, code, done := parseOperand(fs, args)
+	if done {
 		return code
-	}
-	rest := fs.Args()
-	if addr == "" && len(rest) > 0 {
-		addr, rest = rest[0], rest[1:]
 	}
 	if addr == "" {
 		fmt.Fprintf(stderr, "%s connect: missing HOST[:PORT] (for example: %s connect 192.0.2.10:27015)\n", prog, prog)

@@ -15,16 +15,9 @@ import (
 func cmdPlaydemo(args []string, _, stderr io.Writer) int {
 	fs := newFlags("playdemo", "Usage: tickshot playdemo NAME|PATH [flags]\n\nPlays a demo back in the game window: NAME is a demo recorded with the console's\n'record NAME' (NAME.dem in the demos folder of the config directory), or a .dem file's path.\nKeys: Space or P pause, [ and ] (or - and +) speed x0.25..x4, Left/Right 5 s back/on, F3 net_graph, Esc quit.", stderr)
 	cf := addClientFlags(fs)
-	var name string
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		name, args = args[0], args[1:]
-	}
-	if code, done := parse(fs, args); done {
+	name, rest, code, done := parseOperand(fs, args) // main_client.go
+	if done {
 		return code
-	}
-	rest := fs.Args()
-	if name == "" && len(rest) > 0 {
-		name, rest = rest[0], rest[1:]
 	}
 	if name == "" {
 		fmt.Fprintf(stderr, "%s playdemo: missing the demo's NAME or PATH (see 'listdemos' in the console)\n", prog)
