@@ -159,8 +159,8 @@ const controlsHint = "WASD move   mouse aim   left click fire   R reload   1/2 w
 // hintLine is the controls hint at the bottom of the screen.
 type hintLine struct{}
 
-// draw draws the hint while shown (Game.hintShown) for a living player at
-// the keys.
+// draw draws the hint while shown (windowStats.hintShown) for a living
+// player at the keys.
 func (hintLine) draw(v *frameView, human, help bool) {
 	if human && !v.c.Predicted().Dead && v.g.stats.hintShown(help) {
 		drawText(v.screen, controlsHint, 15, false, v.W/2, v.H-34, 1, palette.Dim)

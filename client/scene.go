@@ -14,7 +14,8 @@ import (
 // time (connecting, in game, and those other packages add: the main menu,
 // demo playback), and the Game around them owns what every scene shares:
 // the window, fonts and text atlas, console, cvars, sound, the frame-rate
-// limit and the report.
+// limit and the report. Each scene owns its own state: the match's
+// (effects, kill feed, HUD, scoreboard) is playScene's, and goes with it.
 //
 // A scene gets the shared things through its SceneContext. The overlays
 // that work in every scene (the console, fps_max, the screenshot) are the
