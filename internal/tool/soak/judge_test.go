@@ -162,8 +162,9 @@ func TestShortSoak(t *testing.T) {
 		t.Skip("builds the server binary")
 	}
 	bin := filepath.Join(t.TempDir(), "tickshot-soak")
-	build := exec.Command("go", "build", "-tags", "headless", "-o", bin, ".")
-	build.Dir = "../.."
+	// The module's root package by its import path: the build does not
+	// depend on where this test sits in the tree.
+	build := exec.Command("go", "build", "-tags", "headless", "-o", bin, "tickshot")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
