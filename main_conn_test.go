@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"math"
 	"net"
 	"os/exec"
 	"regexp"
@@ -71,8 +72,12 @@ var problemRE = regexp.MustCompile(`^Connection problem, auto-disconnect in (\d+
 
 // TestConnectionProblemWhenServerStops runs a real server process and a
 // client, stops the server (SIGSTOP): the client must report the
-// connection problem within 1 s, count down to its 15 s timeout, and
-// clear the warning within 1 s of the server resuming (SIGCONT).
+// connection problem at the first look past ProblemAfter (at most 1 s),
+// count down to its 15 s timeout, and clear the warning as soon as a
+// snapshot arrives after the server resumes (SIGCONT). Each moment is
+// judged by the client's own record (Trouble.Silence, the arrival of the
+// newest snapshot), not a wall-clock margin: on a busy machine a look, or
+// the resumed server, may come late.
 func TestConnectionProblemWhenServerStops(t *testing.T) {
 	_, headless := binaries(t)
 	addr, srv := startServerProcess(t, headless, "--bots", "1")
@@ -108,11 +113,13 @@ func TestConnectionProblemWhenServerStops(t *testing.T) {
 		}
 	}()
 	var tr netclient.Trouble
+	var prevLook, look time.Time
 	for bad := false; !bad; step() {
-		if time.Since(stopped) > 3*time.Second {
+		if time.Since(stopped) > 10*time.Second {
 			t.Fatalf("no connection problem reported %v after SIGSTOP", time.Since(stopped))
 		}
-		tr, bad = c.ConnectionProblem(time.Now())
+		prevLook, look = look, time.Now()
+		tr, bad = c.ConnectionProblem(look)
 	}
 	warnAfter := time.Since(stopped)
 	first := tr.String()
@@ -121,11 +128,17 @@ func TestConnectionProblemWhenServerStops(t *testing.T) {
 		t.Fatalf("warning %q, want it to match %q", first, problemRE)
 	}
 	n0, _ := strconv.Atoi(m[1])
-	if warnAfter > time.Second {
-		t.Errorf("the warning came %v after SIGSTOP, want within 1 s", warnAfter)
+	if pa := c.ProblemAfter(); pa > time.Second {
+		t.Errorf("ProblemAfter %v, want at most 1 s", pa)
 	}
-	if n0 < 14 || n0 > 15 {
-		t.Errorf("warning %q: want 14 or 15 s left of the 15 s timeout", first)
+	// The look before saw no problem: it came no later than ProblemAfter
+	// past the last snapshot (look - Silence), or the warning was late.
+	if heard := look.Add(-tr.Silence); !prevLook.IsZero() && prevLook.Sub(heard) > c.ProblemAfter() {
+		t.Errorf("no warning at %v of silence, over ProblemAfter %v", prevLook.Sub(heard), c.ProblemAfter())
+	}
+	// 14 or 15 s left of the 15 s timeout, as the silence says (rounded up).
+	if tr.Left != c.Timeout()-tr.Silence || n0 != int(math.Ceil(tr.Left.Seconds())) || (tr.Silence < time.Second && n0 != 15) {
+		t.Errorf("warning %q (left %v) after %v of silence with the 15 s timeout", first, tr.Left, tr.Silence)
 	}
 
 	// The count goes down while the server stays stopped.
@@ -149,15 +162,17 @@ func TestConnectionProblemWhenServerStops(t *testing.T) {
 	cont := time.Now()
 	before := c.Stats().SnapshotsReceived
 	for bad := true; bad; step() {
-		if time.Since(cont) > 3*time.Second {
+		if time.Since(cont) > 10*time.Second {
 			t.Fatalf("still %q %v after SIGCONT", tr, time.Since(cont))
 		}
-		tr, bad = c.ConnectionProblem(time.Now())
+		now := time.Now()
+		tr, bad = c.ConnectionProblem(now)
+		// A snapshot that arrived within ProblemAfter ends the warning.
+		if bad && c.Stats().SnapshotsReceived > before && now.Sub(c.Net().GraphAt(0).At) <= c.ProblemAfter() {
+			t.Fatalf("still %q %v after a snapshot arrived", tr, now.Sub(c.Net().GraphAt(0).At))
+		}
 	}
 	clearAfter := time.Since(cont)
-	if clearAfter > time.Second {
-		t.Errorf("the warning cleared %v after SIGCONT, want within 1 s", clearAfter)
-	}
 	for end := time.Now().Add(500 * time.Millisecond); time.Now().Before(end); step() {
 	}
 	if c.Stats().SnapshotsReceived <= before {

@@ -70,13 +70,30 @@ type Result struct {
 	// shots the server rewound to the render time the command claimed, or
 	// with the claim refused (its own estimate used), and those limited by
 	// sv_maxunlag (counted in one of the first two as well).
-	RewindClaimed  int     `json:"rewind_claimed"`
-	RewindRefused  int     `json:"rewind_refused"`
-	RewindClamped  int     `json:"rewind_clamped"`
-	MeasuredRTTMs  float64 `json:"measured_rtt_ms"`
-	SnapshotsLost  int     `json:"snapshots_lost"`
-	HitboxRadius   float64 `json:"hitbox_radius"`
-	DurationSecond float64 `json:"duration_s"`
+	RewindClaimed int `json:"rewind_claimed"`
+	RewindRefused int `json:"rewind_refused"`
+	RewindClamped int `json:"rewind_clamped"`
+	// Taken counts the answered shots rewound to their claim as is
+	// (neither refused nor clamped), TakenConfirmed those of them that hit.
+	Taken          int `json:"taken"`
+	TakenConfirmed int `json:"taken_confirmed"`
+	// AckLeadMedianMs is the median, over the answered shots, of how far
+	// the claimed render time was ahead of the newest snapshot the shooter
+	// had when it made the command, less its lerp (the server's ack
+	// estimate), ms: about 0 for an honest client whose clock follows the
+	// server's ticks. AckCredible counts the shots within
+	// server.CrossCheckMs (less a tick and a half of rounding) of it, which
+	// that estimate alone makes credible; AckCredibleRefused those refused
+	// anyway (0 when the server's cross-check works). On a busy machine the
+	// server may run fewer ticks than real time while the client's clock
+	// runs at real speed, so claims drift off and some are rightly refused.
+	AckLeadMedianMs    float64 `json:"ack_lead_median_ms"`
+	AckCredible        int     `json:"ack_credible"`
+	AckCredibleRefused int     `json:"ack_credible_refused"`
+	MeasuredRTTMs      float64 `json:"measured_rtt_ms"`
+	SnapshotsLost      int     `json:"snapshots_lost"`
+	HitboxRadius       float64 `json:"hitbox_radius"`
+	DurationSecond     float64 `json:"duration_s"`
 }
 
 // Run runs the benchmark.
@@ -145,7 +162,8 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	var moveX, moveY float32
 	nextTurn := 0
 	fired := map[uint32]bool{}
-	var errs []float64
+	var errs, leads []float64
+	ackTickOf := map[uint32]uint32{} // per attack command: the newest snapshot's tick when it was made
 	var rttSum float64
 	var rttN int
 	warm := 0
@@ -205,6 +223,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 				if warm > opt.TickRate && ready && len(fired)+len(attacks) < opt.Shots {
 					in.Buttons = shared.ButtonAttack
 					attacks = append(attacks, shooter.CommandNumber()+1)
+					ackTickOf[shooter.CommandNumber()+1] = shooter.SnapshotTick()
 				} else if st.Ammo[st.Weapon] == 0 {
 					in.Buttons = shared.ButtonReload
 				}
@@ -237,7 +256,21 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 			if e.Value&game.ImpactClamped != 0 {
 				res.RewindClamped++
 			}
+			if e.Value&(game.ImpactRefused|game.ImpactClamped) == 0 {
+				res.Taken++
+				if e.Value&game.ImpactHit != 0 {
+					res.TakenConfirmed++
+				}
+			}
 			if v, ok := shooter.ShotViewOf(e.Cmd); ok {
+				lead := (v.RenderTick - (float64(ackTickOf[e.Cmd]) - shooter.InterpTicks())) * 1000 / float64(opt.TickRate)
+				leads = append(leads, lead)
+				if math.Abs(lead) <= server.CrossCheckMs-1500/float64(opt.TickRate) {
+					res.AckCredible++
+					if e.Value&game.ImpactRefused != 0 {
+						res.AckCredibleRefused++
+					}
+				}
 				for _, o := range v.Others {
 					if o.ID == e.B {
 						dx := proto.FromFixed(proto.ToFixed(o.X)) - proto.FromFixed(e.X)
@@ -273,6 +306,10 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		}
 		res.ErrMedian, res.ErrP99, res.ErrMax = q(0.5), q(0.99), errs[n-1]
 		res.ErrMax = math.Round(res.ErrMax*100) / 100
+	}
+	if n := len(leads); n > 0 {
+		sort.Float64s(leads)
+		res.AckLeadMedianMs = math.Round(leads[n/2]*10) / 10
 	}
 	if rttN > 0 {
 		res.MeasuredRTTMs = math.Round(rttSum/float64(rttN)*10) / 10
