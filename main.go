@@ -166,6 +166,36 @@ func refused(stderr io.Writer, cmd string, errs ...error) bool {
 	return false
 }
 
+// failed prints err, when there is one, as cmd's failure and reports
+// whether there was one (the command then exits with status 1).
+func failed(stderr io.Writer, cmd string, err error) bool {
+	if err != nil {
+		fmt.Fprintf(stderr, "%s %s: %v\n", prog, cmd, err)
+	}
+	return err != nil
+}
+
+// finish ends a command that ran and returns its exit status: err as its
+// failure (1), else v as one line of JSON when asJSON, else text's report
+// (0).
+func finish(stdout, stderr io.Writer, cmd string, err error, asJSON bool, v any, text func()) int {
+	switch {
+	case failed(stderr, cmd, err):
+		return 1
+	case asJSON:
+		printJSON(stdout, v)
+	default:
+		text()
+	}
+	return 0
+}
+
+// printJSON prints v as one line of JSON.
+func printJSON(w io.Writer, v any) {
+	b, _ := json.Marshal(v)
+	fmt.Fprintln(w, string(b))
+}
+
 // firstErr returns the first non-nil error of errs.
 func firstErr(errs ...error) error {
 	for _, err := range errs {
@@ -464,21 +494,18 @@ func cmdServer(args []string, _, stderr io.Writer) int {
 	}
 	var running atomic.Pointer[server.Server] // Agones' health pings watch its tick
 	stopAgones, err := af.start(&cfg, &running)
-	if err != nil {
-		fmt.Fprintln(stderr, prog+" server:", err)
+	if failed(stderr, "server", err) {
 		return 1
 	}
 	defer stopAgones()
 	srv, err := server.New(cfg)
-	if err != nil {
-		fmt.Fprintln(stderr, prog+" server:", err)
+	if failed(stderr, "server", err) {
 		return 1
 	}
 	running.Store(srv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := srv.Run(ctx); err != nil {
-		fmt.Fprintln(stderr, prog+" server:", err)
+	if failed(stderr, "server", srv.Run(ctx)) {
 		return 1
 	}
 	return 0
@@ -522,14 +549,13 @@ func cmdBot(args []string, stdout, stderr io.Writer) int {
 		Seed: uint64(time.Now().UnixNano())}
 	opt.Fake.LagMs, opt.Fake.LossPct, opt.Fake.JitterMs = *lag, *loss, *jitter
 	sums := botclient.Run(ctx, opt)
-	failed := 0
+	unjoined := 0 // bots that never received a snapshot
 	for _, s := range sums {
 		if s.Error != "" && s.SnapshotsReceived == 0 {
-			failed++
+			unjoined++
 		}
 		if *asJSON {
-			b, _ := json.Marshal(s)
-			fmt.Fprintln(stdout, string(b))
+			printJSON(stdout, s)
 		} else {
 			fmt.Fprintf(stdout, "%s: %.1fs, %d snapshots (%.1f/s, %.0f B/s in, %.0f B/s out), %d cmds sent, %d prediction corrections, mean RTT %.1f ms, %d kills, %d deaths, %d hits",
 				s.Name, s.Seconds, s.SnapshotsReceived, s.SnapshotRate, s.BytesInPerSec, s.BytesOutPerSec, s.CmdsSent, s.Corrections, s.MeanRTTMs, s.Kills, s.Deaths, s.HitsDealt)
@@ -539,7 +565,7 @@ func cmdBot(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout)
 		}
 	}
-	if failed > 0 {
+	if unjoined > 0 {
 		return 1
 	}
 	return 0
@@ -585,20 +611,12 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	if !*asJSON {
 		fmt.Fprintln(stderr)
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, prog+" hitreg:", err)
-		return 1
-	}
-	if *asJSON {
-		b, _ := json.Marshal(res)
-		fmt.Fprintln(stdout, string(b))
-		return 0
-	}
-	fmt.Fprintf(stdout, "confirmed %d of %d shots (%.1f%%); rewind error median %.2f, p99 %.2f, max %.2f units (hitbox radius %g); measured RTT %.0f ms; %d snapshots lost\n",
-		res.Confirmed, res.Shots, res.ConfirmedPct, res.ErrMedian, res.ErrP99, res.ErrMax, res.HitboxRadius, res.MeasuredRTTMs, res.SnapshotsLost)
-	fmt.Fprintf(stdout, "rewinds: %d at the render time the client claimed, %d with the claim refused (the server's estimate used), %d limited by sv_maxunlag or the link's round trip; see --log debug on a server for each shot's reason\n",
-		res.RewindClaimed, res.RewindRefused, res.RewindClamped)
-	return 0
+	return finish(stdout, stderr, "hitreg", err, *asJSON, res, func() {
+		fmt.Fprintf(stdout, "confirmed %d of %d shots (%.1f%%); rewind error median %.2f, p99 %.2f, max %.2f units (hitbox radius %g); measured RTT %.0f ms; %d snapshots lost\n",
+			res.Confirmed, res.Shots, res.ConfirmedPct, res.ErrMedian, res.ErrP99, res.ErrMax, res.HitboxRadius, res.MeasuredRTTMs, res.SnapshotsLost)
+		fmt.Fprintf(stdout, "rewinds: %d at the render time the client claimed, %d with the claim refused (the server's estimate used), %d limited by sv_maxunlag or the link's round trip; see --log debug on a server for each shot's reason\n",
+			res.RewindClaimed, res.RewindRefused, res.RewindClamped)
+	})
 }
 
 func cmdLoadtest(args []string, stdout, stderr io.Writer) int {
@@ -682,17 +700,7 @@ and a warm-up has passed, it measures over --duration and prints:
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := loadtest.Run(ctx, opt)
-	if err != nil {
-		fmt.Fprintln(stderr, prog+" loadtest:", err)
-		return 1
-	}
-	if *asJSON {
-		b, _ := json.Marshal(rep)
-		fmt.Fprintln(stdout, string(b))
-		return 0
-	}
-	rep.WriteTable(stdout)
-	return 0
+	return finish(stdout, stderr, "loadtest", err, *asJSON, rep, func() { rep.WriteTable(stdout) })
 }
 
 // DefaultBrowseTimeout is how long `tickshot servers` listens by default.
@@ -712,8 +720,7 @@ func cmdServers(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	list, err := lan.Browse(ctx, *timeout)
-	if err != nil {
-		fmt.Fprintln(stderr, prog+" servers:", err)
+	if failed(stderr, "servers", err) {
 		return 1
 	}
 	if *asJSON {

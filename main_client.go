@@ -17,6 +17,7 @@ import (
 
 	"tickshot/client"
 	"tickshot/client/config"
+	"tickshot/client/demo"
 	"tickshot/client/netclient"
 	"tickshot/game"
 	"tickshot/net/proto"
@@ -184,38 +185,40 @@ func cmdPlay(args []string, _, stderr io.Writer) int {
 	return 0
 }
 
-// parseOperand parses flags around one operand (connect's address,
-// playdemo's demo), which may come before or after them. It returns the
-// operand ("" when none), the arguments after it, and (exit code, done)
-// as parse does.
-func parseOperand(fs *flag.FlagSet, args []string) (operand string, rest []string, code int, done bool) {
+// parseOperand parses flags around the one operand of connect (a server
+// address) or playdemo (a demo), which may come before or after them. It
+// returns the operand, or done and the exit status when parsing ended the
+// command: --help (0), a bad flag (2), or the operand missing or followed
+// by another (2, with a line saying so: missing is what is missing, one
+// what the command takes one of).
+func parseOperand(fs *flag.FlagSet, args []string, stderr io.Writer, missing, one string) (operand string, code int, done bool) {
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		operand, args = args[0], args[1:]
 	}
 	if code, done := parse(fs, args); done {
-		return "", nil, code, true
+		return "", code, true
 	}
-	rest = fs.Args()
+	rest := fs.Args()
 	if operand == "" && len(rest) > 0 {
 		operand, rest = rest[0], rest[1:]
 	}
-	return operand, rest, 0, false
+	switch {
+	case operand == "":
+		fmt.Fprintf(stderr, "%s %s: missing %s\n", prog, fs.Name(), missing)
+		return "", 2, true
+	case len(rest) > 0:
+		fmt.Fprintf(stderr, "%s %s: unexpected argument %q: %s takes one %s (see --help)\n", prog, fs.Name(), rest[0], fs.Name(), one)
+		return "", 2, true
+	}
+	return operand, 0, false
 }
 
 func cmdConnect(args []string, _, stderr io.Writer) int {
 	fs := newFlags("connect", "Usage: tickshot connect HOST:PORT [flags]\n\nOpens the game window joined to a server (default port 27015).", stderr)
 	cf := addClientFlags(fs)
-	addr, rest, code, done := parseOperand(fs, args)
+	addr, code, done := parseOperand(fs, args, stderr, "HOST[:PORT] (for example: "+prog+" connect 192.0.2.10:27015)", "server address")
 	if done {
 		return code
-	}
-	if addr == "" {
-		fmt.Fprintf(stderr, "%s connect: missing HOST[:PORT] (for example: %s connect 192.0.2.10:27015)\n", prog, prog)
-		return 2
-	}
-	if len(rest) > 0 {
-		fmt.Fprintf(stderr, "%s connect: unexpected argument %q: connect takes one server address (see --help)\n", prog, rest[0])
-		return 2
 	}
 	if refused(stderr, "connect", cf.check()) {
 		return 2
@@ -225,6 +228,35 @@ func cmdConnect(args []string, _, stderr io.Writer) int {
 	opts.Quit = interrupted()
 	if err := client.Run(opts); err != nil {
 		fmt.Fprintf(stderr, "%s connect: %s\n", prog, explain(err, addr))
+		return 1
+	}
+	return 0
+}
+
+// cmdPlaydemo opens the window playing a demo back (Source's playdemo).
+func cmdPlaydemo(args []string, _, stderr io.Writer) int {
+	fs := newFlags("playdemo", "Usage: tickshot playdemo NAME|PATH [flags]\n\nPlays a demo back in the game window: NAME is a demo recorded with the console's\n'record NAME' (NAME.dem in the demos folder of the config directory), or a .dem file's path.\nKeys: Space or P pause, [ and ] (or - and +) speed x0.25..x4, Left/Right 5 s back/on, F3 net_graph, Esc quit.", stderr)
+	cf := addClientFlags(fs)
+	name, code, done := parseOperand(fs, args, stderr, "the demo's NAME or PATH (see 'listdemos' in the console)", "demo")
+	if done {
+		return code
+	}
+	if refused(stderr, "playdemo", cf.check()) {
+		return 2
+	}
+	path, err := demo.Path(name)
+	if failed(stderr, "playdemo", err) {
+		return 1
+	}
+	d, err := demo.Load(path)
+	if failed(stderr, "playdemo", err) {
+		return 1
+	}
+	opts := cf.options("", "Tickshot - demo "+filepath.Base(path))
+	opts.Start = client.PlayDemo(path)
+	opts.Quit = interrupted()
+	fmt.Fprintln(stderr, "playing", d.Describe())
+	if failed(stderr, "playdemo", client.Run(opts)) {
 		return 1
 	}
 	return 0

@@ -13,6 +13,6 @@ func init() {
 		"menu":     cmdMenu,     // main_menu.go
 		"play":     cmdPlay,     // main_client.go
 		"connect":  cmdConnect,  // main_client.go
-		"playdemo": cmdPlaydemo, // main_demo.go
+		"playdemo": cmdPlaydemo, // main_client.go
 	})
 }
