@@ -16,12 +16,21 @@ import (
 // sends its clients a "reconnect"; over one websocket that keeps the
 // player's slot, a reliable event does the same without a new handshake.
 
-// changeLevel loads map name for the start of the next tick (runLevel),
-// or fails, changing nothing, when there is no such map. The switch waits
-// for a tick's start, before joins are admitted, so that every Accept names
-// the map the world is on when the client's first snapshot is built: a
-// player admitted in the tick of the change gets no event of that tick.
-func (s *Server) changeLevel(name string) error {
+// levels is the map cycle and the map asked for (changelevel or the
+// cycle), loaded at the next tick's start (Server.runLevel).
+type levels struct {
+	cycle []string // Config.MapCycle; empty: the map stays
+	// pending is the map asked for, loaded at the next tick's start; nil:
+	// none.
+	pending *game.Map
+}
+
+// ask loads map name for the start of the next tick (runLevel), or fails,
+// changing nothing, when there is no such map. The switch waits for a
+// tick's start, before joins are admitted, so that every Accept names the
+// map the world is on when the client's first snapshot is built: a player
+// admitted in the tick of the change gets no event of that tick.
+func (l *levels) ask(name string) error {
 	if !slices.Contains(game.MapNames(), name) {
 		return fmt.Errorf("no map %q (available: %s)", name, strings.Join(game.MapNames(), ", "))
 	}
@@ -29,51 +38,51 @@ func (s *Server) changeLevel(name string) error {
 	if err != nil {
 		return err
 	}
-	s.pendingMap = m
+	l.pending = m
 	return nil
 }
 
-// runLevel runs at the start of a tick, after console commands and before
-// joins (tick goroutine): when an intermission ends and the map cycle has
-// another map, it asks for that map; then it moves the world onto the map
-// asked for, if any (game.World.ChangeMap).
+// next is the map after current in the map cycle (the first when current
+// is not in it), "" without a cycle.
+func (l *levels) next(current string) string {
+	if len(l.cycle) == 0 {
+		return ""
+	}
+	i := slices.Index(l.cycle, current)
+	return l.cycle[(i+1)%len(l.cycle)]
+}
+
+// exec is the console command "changelevel MAP" (args are its
+// arguments) on a server now on map current.
+func (l *levels) exec(args []string, current string) string {
+	if len(args) != 1 {
+		return fmt.Sprintf("usage: changelevel MAP (available: %s; now %s)", strings.Join(game.MapNames(), ", "), current)
+	}
+	if err := l.ask(args[0]); err != nil {
+		return "changelevel: " + err.Error()
+	}
+	return "changelevel: switching to " + args[0]
+}
+
+// runLevel runs at the start of a tick, before joins (tick goroutine):
+// when an intermission ends and the map cycle has another map, it asks for
+// that map; then it moves the world onto the map asked for, if any
+// (game.World.ChangeMap).
 func (s *Server) runLevel() {
-	if s.pendingMap == nil && s.w.Intermission != 0 && s.w.Tick >= s.w.Intermission {
-		if next := s.nextMap(); next != "" && next != s.m.Name {
-			if err := s.changeLevel(next); err != nil {
+	l := &s.levels
+	if l.pending == nil && s.w.Intermission != 0 && s.w.Tick >= s.w.Intermission {
+		if next := l.next(s.w.Map.Name); next != "" && next != s.w.Map.Name {
+			if err := l.ask(next); err != nil {
 				s.log.Error("mapcycle: map not loaded; staying", "map", next, "err", err)
 			}
 		}
 	}
-	m := s.pendingMap
+	m := l.pending
 	if m == nil {
 		return
 	}
-	s.pendingMap = nil
-	s.m = m
+	l.pending = nil
 	s.w.ChangeMap(m)
 	// Hitbox history from the old map must not be rewound into the new one.
-	clear(s.lag)
-}
-
-// nextMap is the map after the current one in the map cycle (the first
-// when the current map is not in it), "" without a cycle.
-func (s *Server) nextMap() string {
-	c := s.cfg.MapCycle
-	if len(c) == 0 {
-		return ""
-	}
-	i := slices.Index(c, s.m.Name)
-	return c[(i+1)%len(c)]
-}
-
-// execChangeLevel is the console command "changelevel MAP".
-func (s *Server) execChangeLevel(args []string) string {
-	if len(args) != 1 {
-		return fmt.Sprintf("usage: changelevel MAP (available: %s; now %s)", strings.Join(game.MapNames(), ", "), s.m.Name)
-	}
-	if err := s.changeLevel(args[0]); err != nil {
-		return "changelevel: " + err.Error()
-	}
-	return "changelevel: switching to " + args[0]
+	clear(s.rewinder.lag)
 }

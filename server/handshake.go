@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -15,14 +16,49 @@ import (
 	"tickshot/net/ws"
 )
 
+// handshaker takes a connection from its upgrade to its admission: it
+// caps the connections waiting for their Hello (prehello.go) and the joins
+// per address (joinlimit.go), waits for the Hello, checks its protocol
+// version and join password, and hands the join to the tick goroutine
+// (join), which admits or refuses it (Server.admit). It runs on the
+// connections' goroutines; at shutdown it refuses new handshakes and lets
+// Run wait for the goodbyes of those in progress.
+type handshaker struct {
+	log      *slog.Logger
+	metrics  *metrics
+	password string        // sv_password; "" lets anyone join
+	stopped  chan struct{} // closed when the tick loop has stopped
+	// join queues a join for the tick goroutine (Server.call); false when
+	// the server stopped first.
+	join func(joinReq) bool
+
+	preHello  preHello    // connections waiting for their Hello (prehello.go)
+	joinLimit joinLimiter // joins per address (joinlimit.go)
+
+	// Connections in their handshake (serve), so that shutdown waits
+	// for their goodbyes; none is added once closing is set.
+	mu         sync.Mutex
+	closing    bool
+	handshakes sync.WaitGroup
+}
+
+// joinReq is a connection whose Hello passed the handshake's checks,
+// waiting for the tick goroutine's answer on reply.
 type joinReq struct {
 	conn  *proto.Conn
 	hello *proto.Hello
 	reply chan refusal // the zero refusal on success
 }
 
+// close refuses the handshakes that begin from now on (shutdown).
+func (s *handshaker) close() {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+}
+
 // handleWS upgrades a player's connection and serves it.
-func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+func (s *handshaker) handleWS(w http.ResponseWriter, r *http.Request) {
 	ip := r.RemoteAddr
 	if h := remoteIP(ip); h != "" {
 		ip = h
@@ -62,20 +98,20 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 // for the Hello and asks the tick goroutine to admit the player. It
 // returns when the player is admitted or refused. Give the transport
 // proto.ServerOptions().
-func (s *Server) ServeTransport(t transport.Transport) { s.serve(t, func() {}) }
+func (s *Server) ServeTransport(t transport.Transport) { s.hs.serve(t, func() {}) }
 
 // serve is ServeTransport; gotHello is called once the wait for the Hello
 // is over, whatever its outcome.
-func (s *Server) serve(t transport.Transport, gotHello func()) {
+func (s *handshaker) serve(t transport.Transport, gotHello func()) {
 	conn := proto.NewServerConn(t)
-	s.hsMu.Lock()
+	s.mu.Lock()
 	if s.closing {
-		s.hsMu.Unlock()
+		s.mu.Unlock()
 		s.reject(conn, shutdownRefusal)
 		return
 	}
 	s.handshakes.Add(1) // Run waits for the goodbye at shutdown
-	s.hsMu.Unlock()
+	s.mu.Unlock()
 	defer s.handshakes.Done()
 	var hello *proto.Hello
 	defer gotHello()
@@ -118,7 +154,7 @@ func (s *Server) serve(t transport.Transport, gotHello func()) {
 		return
 	}
 	req := joinReq{conn: conn, hello: hello, reply: make(chan refusal, 1)}
-	if !s.call(func(s *Server) { req.reply <- s.admit(req) }, nil) {
+	if !s.join(req) {
 		s.rejectShutdown(conn)
 		return
 	}
@@ -142,7 +178,7 @@ func (s *Server) serve(t transport.Transport, gotHello func()) {
 // rejectShutdown refuses a connection in its handshake because the server
 // is stopping, and waits (at most ShutdownGrace) until the Reject and the
 // Disconnect are written, so that the process does not exit first.
-func (s *Server) rejectShutdown(conn *proto.Conn) {
+func (s *handshaker) rejectShutdown(conn *proto.Conn) {
 	s.reject(conn, shutdownRefusal)
 	select {
 	case <-conn.Closed():
@@ -155,14 +191,14 @@ func (s *Server) rejectShutdown(conn *proto.Conn) {
 // The comparison takes the same time whatever the password: both sides are
 // hashed first, so neither a matching prefix nor the length shows
 // (crypto/subtle compares the digests in constant time).
-func (s *Server) checkPassword(given string) refusal {
-	if s.cfg.Password == "" {
+func (s *handshaker) checkPassword(given string) refusal {
+	if s.password == "" {
 		return refusal{}
 	}
 	if given == "" {
 		return refusal{refusePasswordNeeded, proto.RejectNeedPassword}
 	}
-	want, got := sha256.Sum256([]byte(s.cfg.Password)), sha256.Sum256([]byte(given))
+	want, got := sha256.Sum256([]byte(s.password)), sha256.Sum256([]byte(given))
 	if subtle.ConstantTimeCompare(want[:], got[:]) != 1 {
 		return refusal{refusePasswordWrong, proto.RejectWrongPassword}
 	}
@@ -173,7 +209,7 @@ func (s *Server) checkPassword(given string) refusal {
 var shutdownRefusal = refusal{refuseShutdown, ShutdownReason}
 
 // reject refuses conn with r, logged and counted.
-func (s *Server) reject(conn *proto.Conn, r refusal) {
+func (s *handshaker) reject(conn *proto.Conn, r refusal) {
 	s.log.Info("client rejected", "remote", conn.RemoteAddr(), "reason", r.reason)
 	s.sendReject(conn, r)
 }
@@ -181,7 +217,7 @@ func (s *Server) reject(conn *proto.Conn, r refusal) {
 // sendReject refuses conn with r's sentence, counted in the metrics by
 // r's code, without a log line (for refusals that are counted and logged
 // once per address).
-func (s *Server) sendReject(conn *proto.Conn, r refusal) {
+func (s *handshaker) sendReject(conn *proto.Conn, r refusal) {
 	s.metrics.refuse(r.code)
 	conn.Send(&proto.Reject{Reason: r.reason})
 	time.Sleep(50 * time.Millisecond) // let the writer flush the reject
@@ -196,7 +232,7 @@ func (s *Server) admit(req joinReq) refusal {
 	if r := perIPReject(s.sessions, s.vars.maxPerIP.Get(), req.conn.RemoteAddr()); r.refused() { // squat.go
 		return r
 	}
-	spectate, r := s.admitAs(h) // spectate.go
+	spectate, r := admitAs(s.w, s.cfg.MaxPlayers, s.vars.maxSpectators.Get(), h) // spectate.go
 	if r.refused() {
 		return r
 	}
@@ -214,7 +250,7 @@ func (s *Server) admit(req joinReq) refusal {
 	req.conn.SetFakeConditions(s.vars.fake)
 	ur := ss.rate.updateRate
 	s.sessions = append(s.sessions, ss)
-	req.conn.Send(&proto.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.m.Name,
+	req.conn.Send(&proto.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.w.Map.Name,
 		Tick: s.w.Tick, UpdateRate: uint16(ur), Cvars: s.publicCvars(), Spectator: spectate})
 	s.cfg.Lifecycle.PlayerConnected(name)
 	s.log.Info("player joined", "name", name, "id", p.ID, "remote", req.conn.RemoteAddr(), "cl_updaterate", ur, "spectator", spectate)

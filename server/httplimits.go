@@ -52,24 +52,24 @@ func (c *Config) fillHTTP() {
 // every route but /ws.
 func (s *Server) httpServer() *http.Server {
 	return &http.Server{
-		Handler:           s.withDeadlines(s.Handler()),
+		Handler:           withDeadlines(s.Handler(), s.cfg.HTTPReadTimeout, s.cfg.HTTPWriteTimeout),
 		ReadHeaderTimeout: s.cfg.HTTPReadHeaderTimeout,
 		IdleTimeout:       s.cfg.HTTPIdleTimeout,
 	}
 }
 
-// withDeadlines gives each non-websocket request cfg.HTTPReadTimeout to be
-// read and cfg.HTTPWriteTimeout to be answered (http.ResponseController).
+// withDeadlines gives each non-websocket request read to be read and
+// write to be answered (http.ResponseController).
 // A later request on the same keep-alive connection sets its own; /ws gets
 // none (the websocket library clears deadlines when it takes the socket
 // over, and keeps its own read and write deadlines, §1 of PROTOCOL.md).
-func (s *Server) withDeadlines(h http.Handler) http.Handler {
+func withDeadlines(h http.Handler, read, write time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/ws" {
 			rc := http.NewResponseController(w)
 			now := time.Now()
-			_ = rc.SetReadDeadline(now.Add(s.cfg.HTTPReadTimeout))
-			_ = rc.SetWriteDeadline(now.Add(s.cfg.HTTPWriteTimeout))
+			_ = rc.SetReadDeadline(now.Add(read))
+			_ = rc.SetWriteDeadline(now.Add(write))
 		}
 		h.ServeHTTP(w, r)
 	})

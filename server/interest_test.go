@@ -49,7 +49,7 @@ func TestInterestManagement(t *testing.T) {
 	me.State.X, me.State.Y = 200, 200
 	near.State.X, near.State.Y = 700, 500
 	far.State.X, far.State.Y = 1950, 1450
-	view := game.ViewRect(s.m, me.State.X, me.State.Y)
+	view := game.ViewRect(s.w.Map, me.State.X, me.State.Y)
 	if !view.Contains(near.State.X, near.State.Y) || view.Contains(far.State.X, far.State.Y) {
 		t.Fatalf("test setup: view %+v", view)
 	}
@@ -184,7 +184,7 @@ func TestRewindAfterLeavingAndReenteringView(t *testing.T) {
 	// A shot whose render tick lies after the return is rewound from the view.
 	rt := float64(back) + 12.5
 	cmd := shared.UserCmd{TickCount: uint32(rt + 6.4), TickFrac: uint8(math.Round((rt + 6.4 - math.Floor(rt+6.4)) * 256)), LerpMsec: 100}
-	boxes, info := s.rewoundHitboxes(ss, &cmd)
+	boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd)
 	if info.FromView != 1 {
 		t.Fatalf("rewind %+v: want the target from the view", info)
 	}

@@ -102,7 +102,7 @@ func (s *Server) kickCommand(cmd, line string) string {
 		}
 		p = s.w.Player(uint16(id))
 		if p == nil {
-			p = s.spectatorByID(uint16(id))
+			p = spectatorByID(s.w, uint16(id))
 		}
 		if msg := proto.CleanText(strings.TrimSpace(strings.TrimPrefix(arg, f[0])), 64); msg != "" {
 			reason = msg
@@ -126,8 +126,9 @@ func (s *Server) kickCommand(cmd, line string) string {
 	return fmt.Sprintf("kicked %s (#%d): %s", p.Name, p.ID, reason)
 }
 
-func (s *Server) spectatorByID(id uint16) *game.Player {
-	for _, p := range s.w.Spectators {
+// spectatorByID is the spectator of w with id, or nil.
+func spectatorByID(w *game.World, id uint16) *game.Player {
+	for _, p := range w.Spectators {
 		if p.ID == id {
 			return p
 		}

@@ -116,7 +116,7 @@ func TestRewordingKeepsTheCount(t *testing.T) {
 	}
 	for c := refuseCode(0); c < numRefuseCodes; c++ {
 		a, _ := transport.Pipe(proto.ServerOptions(), transport.Options{})
-		s.sendReject(proto.NewServerConn(a), refusal{c, "too many players from your address: reworded"})
+		s.hs.sendReject(proto.NewServerConn(a), refusal{c, "too many players from your address: reworded"})
 		for k := range refuseLabels {
 			want := uint64(0)
 			if refuseCode(k) == c {

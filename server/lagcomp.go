@@ -112,17 +112,42 @@ func (r *lagRing) at(t float64) (x, y float64, alive, ok bool) {
 	return first.x, first.y, first.alive, true
 }
 
-// recordLag appends every player's hitbox of this tick to its ring.
-func (s *Server) recordLag() {
-	for _, p := range s.w.Players {
-		r := s.lag[p.ID]
-		if r == nil {
-			r = new(lagRing)
-			s.lag[p.ID] = r
+// rewinder is lag compensation: it owns every player's per-tick hitbox
+// record (lagRing) and the counts of rewound shots, decides the tick a
+// shot rewinds to (rewindTick, rewindBound), and is the
+// game.HitboxSource of one human's command (ss, set while the command
+// runs): every other player's hitbox where that client drew it. The tick
+// goroutine owns it.
+type rewinder struct {
+	w        *game.World
+	vars     *vars
+	log      *slog.Logger
+	tickRate int
+	lag      map[uint16]*lagRing
+	boxBuf   []game.Hitbox // reused: a shot allocates nothing
+	stats    LagCompStatus // lag-compensated shots since start (/status)
+	ss       *session      // the shooter's session while its command runs
+}
+
+// newRewinder is the lag compensation of world w under the cvars v.
+func newRewinder(w *game.World, v *vars, log *slog.Logger) rewinder {
+	return rewinder{w: w, vars: v, log: log, tickRate: w.TickRate, lag: map[uint16]*lagRing{}}
+}
+
+// record appends every player's hitbox of this tick to its ring.
+func (r *rewinder) record() {
+	for _, p := range r.w.Players {
+		ring := r.lag[p.ID]
+		if ring == nil {
+			ring = new(lagRing)
+			r.lag[p.ID] = ring
 		}
-		r.record(lagRecord{tick: s.w.Tick, x: p.State.X, y: p.State.Y, alive: p.Alive(), teleport: p.Teleport})
+		ring.record(lagRecord{tick: r.w.Tick, x: p.State.X, y: p.State.Y, alive: p.Alive(), teleport: p.Teleport})
 	}
 }
+
+// forget drops player id's record (it left, or has no body any more).
+func (r *rewinder) forget(id uint16) { delete(r.lag, id) }
 
 // rewindInfo explains one rewind decision (for the debug log and tests).
 type rewindInfo struct {
@@ -160,14 +185,14 @@ func (ss *session) maxLerpMs() float64 {
 // the client had when it made the command, which an honest client renders
 // lerp behind. Both can be pushed back only by holding acks back, which
 // sv_maxunlag bounds.
-func (s *Server) rewindTick(ss *session, cmd *shared.UserCmd) rewindInfo {
-	tr := float64(s.cfg.TickRate)
-	now := float64(s.w.Tick)
-	info := rewindInfo{Now: s.w.Tick}
+func (r *rewinder) rewindTick(ss *session, cmd *shared.UserCmd) rewindInfo {
+	tr := float64(r.tickRate)
+	now := float64(r.w.Tick)
+	info := rewindInfo{Now: r.w.Tick}
 	info.LerpMs = math.Min(float64(cmd.LerpMsec), ss.maxLerpMs())
 	c := *cmd
 	c.LerpMsec = uint16(info.LerpMs)
-	info.ClientTick = c.RenderTick(s.cfg.TickRate)
+	info.ClientTick = c.RenderTick(r.tickRate)
 	rtt := math.Max(ss.acks.rttMs, 0)
 	info.ServerTick = now - (rtt+info.LerpMs)*tr/1000
 	info.Used = info.ClientTick
@@ -180,8 +205,8 @@ func (s *Server) rewindTick(ss *session, cmd *shared.UserCmd) rewindInfo {
 	if !credible {
 		info.Used, info.UsedServer = info.ServerTick, true
 	}
-	deepest := s.vars.maxUnlag.Get() * 1000
-	info.LinkRTTMs, info.BoundMs = s.rewindBound(ss, info.LerpMs)
+	deepest := r.vars.maxUnlag.Get() * 1000
+	info.LinkRTTMs, info.BoundMs = r.rewindBound(ss, info.LerpMs)
 	bounded := info.BoundMs >= 0 && info.BoundMs < deepest
 	if bounded {
 		deepest = info.BoundMs
@@ -218,8 +243,8 @@ func (s *Server) rewindTick(ss *session, cmd *shared.UserCmd) rewindInfo {
 // delays snapshots above the socket exactly as held acks do, is then
 // compensated); a link without its own measure (Pipe) has no bound either.
 // Until the first pong the ping RTT counts as 0.
-func (s *Server) rewindBound(ss *session, lerpMs float64) (rttMs, boundMs float64) {
-	if s.vars.cheats.Get() || ss.conn == nil {
+func (r *rewinder) rewindBound(ss *session, lerpMs float64) (rttMs, boundMs float64) {
+	if r.vars.cheats.Get() || ss.conn == nil {
 		return -1, -1
 	}
 	link, ok := ss.conn.LinkRTT()
@@ -230,7 +255,7 @@ func (s *Server) rewindBound(ss *session, lerpMs float64) (rttMs, boundMs float6
 	if link.TCPMs >= 0 && !link.Loopback {
 		rtt = math.Min(rtt, link.TCPMs)
 	}
-	rtt += s.vars.fake.LagMs + s.vars.fake.JitterMs
+	rtt += r.vars.fake.LagMs + r.vars.fake.JitterMs
 	if ss.acks.rttMs >= 0 {
 		rtt = math.Min(rtt, ss.acks.rttMs)
 	}
@@ -239,11 +264,11 @@ func (s *Server) rewindBound(ss *session, lerpMs float64) (rttMs, boundMs float6
 
 // rewoundHitboxes returns every player's hitbox (the shooter's included, for
 // TraceShot to skip) as the shooter of cmd saw them.
-func (s *Server) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hitbox, rewindInfo) {
-	info := s.rewindTick(ss, cmd)
-	maxExtrap := float64(MaxExtrapolateMs) * float64(s.cfg.TickRate) / 1000
-	boxes := s.boxBuf[:0]
-	for _, o := range s.w.Players {
+func (r *rewinder) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hitbox, rewindInfo) {
+	info := r.rewindTick(ss, cmd)
+	maxExtrap := float64(MaxExtrapolateMs) * float64(r.tickRate) / 1000
+	boxes := r.boxBuf[:0]
+	for _, o := range r.w.Players {
 		b := o.Hitbox()
 		if o.ID != ss.player.ID {
 			if v := ss.view.ents[o.ID]; v != nil && v.Hist.Len() > 0 {
@@ -251,7 +276,7 @@ func (s *Server) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hitbo
 				b.X, b.Y = smp.X, smp.Y
 				b.Alive = b.Alive && smp.Alive
 				info.FromView++
-			} else if x, y, alive, ok := s.lag[o.ID].at(info.Used); ok {
+			} else if x, y, alive, ok := r.lag[o.ID].at(info.Used); ok {
 				b.X, b.Y = x, y
 				b.Alive = b.Alive && alive
 				info.FromRecord++
@@ -262,23 +287,17 @@ func (s *Server) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hitbo
 		}
 		boxes = append(boxes, b)
 	}
-	s.boxBuf = boxes
+	r.boxBuf = boxes
 	return boxes, info
 }
 
-// rewinder is the lag-compensation game.HitboxSource for one human's
-// command: every other player's hitbox where that client drew it. It also
-// writes the debug log line of the shot, the decision and its reasons.
-type rewinder struct {
-	s  *Server
-	ss *session
-}
-
-// ShotHitboxes implements game.HitboxSource.
+// ShotHitboxes implements game.HitboxSource for r.ss's command: every
+// other player's hitbox where that client drew it. It also writes the
+// debug log line of the shot, the decision and its reasons.
 func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared.UserCmd) ([]game.Hitbox, game.Rewind) {
-	boxes, info := r.s.rewoundHitboxes(r.ss, cmd)
+	boxes, info := r.rewoundHitboxes(r.ss, cmd)
 	var rw game.Rewind
-	st := &r.s.lagStats
+	st := &r.stats
 	st.Shots++
 	if info.UsedServer {
 		rw |= game.RewindRefused
@@ -290,11 +309,11 @@ func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared
 		rw |= game.RewindClamped
 		st.Clamped++
 	}
-	if r.s.log.Enabled(context.Background(), slog.LevelDebug) {
-		r.s.log.Debug("shot", "shooter", shooter.Name, "cmd", cmd.CommandNumber, "tick", w.Tick,
+	if r.log.Enabled(context.Background(), slog.LevelDebug) {
+		r.log.Debug("shot", "shooter", shooter.Name, "cmd", cmd.CommandNumber, "tick", w.Tick,
 			"client_render_tick", info.ClientTick, "server_estimate", info.ServerTick, "ack_estimate", info.AckTick, "rewound_to", info.Used,
 			"lerp_ms", info.LerpMs, "rtt_ms", r.ss.acks.rttMs, "link_rtt_ms", info.LinkRTTMs, "bound_ms", info.BoundMs,
-			"rewind_ms", (float64(w.Tick)-info.Used)*1000/float64(r.s.cfg.TickRate),
+			"rewind_ms", (float64(w.Tick)-info.Used)*1000/float64(r.tickRate),
 			"used_server_estimate", info.UsedServer, "clamped", info.Clamped, "bounded", info.Bounded,
 			"from_view", info.FromView, "from_record", info.FromRecord, "max_rewind_units", info.MaxRewindGap)
 	}

@@ -22,8 +22,8 @@ func lcFullServer(b *testing.B) (*Server, *session) {
 	ss.spectator = true
 	now := time.Unix(1000, 0)
 	lcRun(s, &now, 2*s.cfg.TickRate, ss, 3)
-	if len(s.w.Players) != 64 || len(ss.view.ents) != 63 || len(s.lag) != 64 {
-		b.Fatalf("%d players, %d in view, %d lag rings", len(s.w.Players), len(ss.view.ents), len(s.lag))
+	if len(s.w.Players) != 64 || len(ss.view.ents) != 63 || len(s.rewinder.lag) != 64 {
+		b.Fatalf("%d players, %d in view, %d lag rings", len(s.w.Players), len(ss.view.ents), len(s.rewinder.lag))
 	}
 	return s, ss
 }
@@ -41,16 +41,16 @@ func BenchmarkRewind64Players(b *testing.B) {
 	d := math.Hypot(tgt.State.X-p.State.X, tgt.State.Y-p.State.Y)
 	dx, dy := (tgt.State.X-p.State.X)/d, (tgt.State.Y-p.State.Y)/d
 	// Warm up (boxBuf grows to 64 once).
-	boxes, info := s.rewoundHitboxes(ss, &cmd)
+	boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd)
 	if info.FromView != 63 {
 		b.Fatalf("rewind %+v: want all 63 from the view", info)
 	}
-	lcSink = game.TraceShot(s.m, p.State.X, p.State.Y, dx, dy, shared.Weapons[0].Range, boxes, p.ID)
+	lcSink = game.TraceShot(s.w.Map, p.State.X, p.State.Y, dx, dy, shared.Weapons[0].Range, boxes, p.ID)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		boxes, _ := s.rewoundHitboxes(ss, &cmd)
-		lcSink = game.TraceShot(s.m, p.State.X, p.State.Y, dx, dy, shared.Weapons[0].Range, boxes, p.ID)
+		boxes, _ := s.rewinder.rewoundHitboxes(ss, &cmd)
+		lcSink = game.TraceShot(s.w.Map, p.State.X, p.State.Y, dx, dy, shared.Weapons[0].Range, boxes, p.ID)
 	}
 }
 
@@ -61,7 +61,7 @@ func BenchmarkRecordLag64(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s.w.Tick++
-		s.recordLag()
+		s.rewinder.record()
 	}
 }
 

@@ -233,27 +233,27 @@ func TestRewindTickClampsToMaxUnlag(t *testing.T) {
 
 	// An honest command with that latency: 900 ms + 100 ms lerp ago.
 	cmd := shared.UserCmd{TickCount: s.w.Tick - 58, LerpMsec: 100}
-	info := s.rewindTick(ss, &cmd)
+	info := s.rewinder.rewindTick(ss, &cmd)
 	if !info.Clamped || info.Used != lo {
 		t.Errorf("rewind %+v: want clamped to now - sv_maxunlag = %v", info, lo)
 	}
 	// A command from the future.
 	cmd = shared.UserCmd{TickCount: s.w.Tick + 3, LerpMsec: 0}
 	ss.acks.rttMs = 0
-	info = s.rewindTick(ss, &cmd)
+	info = s.rewinder.rewindTick(ss, &cmd)
 	if !info.Clamped || info.Used != now {
 		t.Errorf("rewind %+v: want clamped to now %v", info, now)
 	}
 	// In range: neither clamped nor overridden.
 	ss.acks.rttMs = 100
 	cmd = shared.UserCmd{TickCount: s.w.Tick - 6, TickFrac: 100, LerpMsec: 100}
-	info = s.rewindTick(ss, &cmd)
+	info = s.rewinder.rewindTick(ss, &cmd)
 	if info.Clamped || info.UsedServer || info.Used != cmd.RenderTick(64) {
 		t.Errorf("rewind %+v: want exactly the command's render tick %v", info, cmd.RenderTick(64))
 	}
 	// sv_maxunlag 0 turns rewinding into "the present".
 	_ = s.vars.maxUnlag.Set("0")
-	info = s.rewindTick(ss, &cmd)
+	info = s.rewinder.rewindTick(ss, &cmd)
 	if info.Used != now {
 		t.Errorf("sv_maxunlag 0: rewound to %v, want now %v", info.Used, now)
 	}
@@ -274,7 +274,7 @@ func TestRewindTickForgedInputs(t *testing.T) {
 
 	// An honest command: it was made RTT ago and drew 100 ms in the past.
 	honest := shared.UserCmd{TickCount: s.w.Tick - 6, TickFrac: 102, LerpMsec: 100}
-	info := s.rewindTick(ss, &honest)
+	info := s.rewinder.rewindTick(ss, &honest)
 	if info.UsedServer || info.Clamped || info.Used != honest.RenderTick(tr) {
 		t.Errorf("honest command: %+v, want its render tick %v", info, honest.RenderTick(tr))
 	}
@@ -282,7 +282,7 @@ func TestRewindTickForgedInputs(t *testing.T) {
 	// lerp_msec 10000 is clamped to what the announced rates allow.
 	cmd := honest
 	cmd.LerpMsec = 10000
-	info = s.rewindTick(ss, &cmd)
+	info = s.rewinder.rewindTick(ss, &cmd)
 	if info.LerpMs != maxLerp {
 		t.Errorf("lerp_msec 10000 taken as %v ms, want maxLerpMs %v", info.LerpMs, maxLerp)
 	}
@@ -293,7 +293,7 @@ func TestRewindTickForgedInputs(t *testing.T) {
 	// tick_count far in the past or far in the future: the server's estimate.
 	for _, tc := range []uint32{0, 1, s.w.Tick - 1000, s.w.Tick + 10000, math.MaxUint32} {
 		cmd := shared.UserCmd{TickCount: tc, TickFrac: 255, LerpMsec: 100}
-		info := s.rewindTick(ss, &cmd)
+		info := s.rewinder.rewindTick(ss, &cmd)
 		if !info.UsedServer || info.Used != info.ServerTick {
 			t.Errorf("tick_count %d: %+v, want the server estimate", tc, info)
 		}
@@ -324,7 +324,7 @@ func TestRewindTickForgedInputs(t *testing.T) {
 		if i%2 == 0 {
 			cmd.LerpMsec %= 600
 		}
-		info := s.rewindTick(ss, &cmd)
+		info := s.rewinder.rewindTick(ss, &cmd)
 		rewind := now - info.Used
 		bound := (math.Max(ss.acks.rttMs, 0) + maxLerp + CrossCheckMs) * tr / 1000
 		if rewind < 0 || rewind > bound+1e-9 || rewind > s.vars.maxUnlag.Get()*tr+1e-9 || info.LerpMs > maxLerp {
@@ -353,7 +353,7 @@ func lcSnapshotWorld(s *Server, ss *session) lcWorld {
 	for _, p := range s.w.Players {
 		w.players = append(w.players, *p)
 	}
-	for id, r := range s.lag {
+	for id, r := range s.rewinder.lag {
 		w.lag[id] = *r
 	}
 	for id, v := range ss.view.ents {
@@ -372,8 +372,8 @@ func TestRewindLeavesWorldIdentical(t *testing.T) {
 	s.cfg.NoDamage = true // hits are still traced and reported, but change no health
 	s.w.Rules = s.rules()
 
-	if len(s.lag) != 8 || s.lag[s.w.Players[3].ID].n < 2*s.cfg.TickRate-1 {
-		t.Fatalf("lag records: %d rings, %d records", len(s.lag), s.lag[s.w.Players[3].ID].n)
+	if len(s.rewinder.lag) != 8 || s.rewinder.lag[s.w.Players[3].ID].n < 2*s.cfg.TickRate-1 {
+		t.Fatalf("lag records: %d rings, %d records", len(s.rewinder.lag), s.rewinder.lag[s.w.Players[3].ID].n)
 	}
 	before := lcSnapshotWorld(s, ss)
 	if len(before.view) != 7 {
@@ -391,7 +391,7 @@ func TestRewindLeavesWorldIdentical(t *testing.T) {
 			cmd := shared.UserCmd{CommandNumber: uint32(100*i + k), TickCount: uint32(math.Floor(rt)),
 				TickFrac: uint8((rt - math.Floor(rt)) * 256), LerpMsec: 0}
 			for _, sess := range []*session{ss, noView} {
-				boxes, info := s.rewoundHitboxes(sess, &cmd)
+				boxes, info := s.rewinder.rewoundHitboxes(sess, &cmd)
 				if info.MaxRewindGap > 0 {
 					rewound++
 				}
@@ -405,7 +405,7 @@ func TestRewindLeavesWorldIdentical(t *testing.T) {
 				d := math.Hypot(tx-shooter.State.X, ty-shooter.State.Y)
 				shot := shared.Shot{Weapon: 0, X: shooter.State.X, Y: shooter.State.Y,
 					DirX: (tx - shooter.State.X) / d, DirY: (ty - shooter.State.Y) / d}
-				if tr := game.TraceShot(s.m, shot.X, shot.Y, shot.DirX, shot.DirY, 1600, boxes, shooter.ID); tr.Hit >= 0 {
+				if tr := game.TraceShot(s.w.Map, shot.X, shot.Y, shot.DirX, shot.DirY, 1600, boxes, shooter.ID); tr.Hit >= 0 {
 					hits++
 				}
 				s.rewinder.ss = sess
@@ -446,7 +446,7 @@ func TestRewindPlayerJoinedThisTick(t *testing.T) {
 	lcRun(s, &now, 64, ss, 3)
 	late := s.newPlayer("late", false)
 	cmd := shared.UserCmd{CommandNumber: 1, TickCount: s.w.Tick - 5, LerpMsec: 100}
-	boxes, info := s.rewoundHitboxes(ss, &cmd)
+	boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd)
 	if info.NotRewound != 1 || info.FromView != 2 {
 		t.Errorf("rewind %+v: want 2 players from the view, the new one not rewound", info)
 	}
@@ -455,7 +455,7 @@ func TestRewindPlayerJoinedThisTick(t *testing.T) {
 			t.Errorf("new player's box at (%v, %v), want its present (%v, %v)", b.X, b.Y, late.State.X, late.State.Y)
 		}
 	}
-	boxes, info = s.rewoundHitboxes(lcSession(s.w.Players[0], 80), &cmd)
+	boxes, info = s.rewinder.rewoundHitboxes(lcSession(s.w.Players[0], 80), &cmd)
 	if info.NotRewound != 1 || info.FromRecord != 2 {
 		t.Errorf("rewind without view %+v: want 2 players from the record, the new one not rewound", info)
 	}
@@ -476,7 +476,7 @@ func TestRewindFromViewMatchesClientInterpolation(t *testing.T) {
 	for k := 0; k < 50; k++ {
 		rt := float64(s.w.Tick) - 12 + float64(k)*0.173
 		cmd := shared.UserCmd{TickCount: uint32(math.Floor(rt + 6.4)), TickFrac: uint8(k * 5), LerpMsec: 100}
-		boxes, info := s.rewoundHitboxes(ss, &cmd)
+		boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd)
 		if info.UsedServer || info.Used != cmd.RenderTick(s.cfg.TickRate) {
 			t.Fatalf("rewind %+v, want the command's render tick %v", info, cmd.RenderTick(s.cfg.TickRate))
 		}
@@ -513,7 +513,7 @@ func TestRewindClaimCredibleByItsAck(t *testing.T) {
 	claim := now - 40 - lerp // what it drew: that snapshot, lerp behind
 	cmd := shared.UserCmd{TickCount: uint32(math.Floor(claim + lerp)), LerpMsec: 100}
 	cmd.TickFrac = uint8(math.Round((claim + lerp - math.Floor(claim+lerp)) * 256))
-	info := s.rewindTick(ss, &cmd)
+	info := s.rewinder.rewindTick(ss, &cmd)
 	if info.UsedServer || math.Abs(info.Used-claim) > 0.01 {
 		t.Fatalf("claim %.2f, RTT estimate %.2f, ack estimate %.2f: rewound to %.2f (refused %v); want the claim",
 			claim, info.ServerTick, info.AckTick, info.Used, info.UsedServer)
@@ -524,7 +524,7 @@ func TestRewindClaimCredibleByItsAck(t *testing.T) {
 	// 400 ms older than both: refused.
 	forged := cmd
 	forged.TickCount -= uint32(0.4 * tr)
-	info = s.rewindTick(ss, &forged)
+	info = s.rewinder.rewindTick(ss, &forged)
 	if !info.UsedServer || info.Used != info.ServerTick {
 		t.Fatalf("a claim 400 ms older than both estimates was taken: %+v", info)
 	}
@@ -536,11 +536,11 @@ func TestRewindClaimCredibleByItsAck(t *testing.T) {
 	dx, dy := bot.State.X-shooter.State.X, bot.State.Y-shooter.State.Y
 	d := math.Hypot(dx, dy)
 	shot := shared.Shot{X: shooter.State.X, Y: shooter.State.Y, DirX: dx / d, DirY: dy / d}
-	before := s.lagStats
+	before := s.rewinder.stats
 	s.w.FireHitscan(shooter, &forged, shot, &s.rewinder)
 	s.w.FireHitscan(shooter, &cmd, shot, &s.rewinder)
-	if s.lagStats.Shots != before.Shots+2 || s.lagStats.Refused != before.Refused+1 || s.lagStats.Claimed != before.Claimed+1 {
-		t.Fatalf("lag compensation counters %+v after %+v: want one refused and one claimed shot more", s.lagStats, before)
+	if s.rewinder.stats.Shots != before.Shots+2 || s.rewinder.stats.Refused != before.Refused+1 || s.rewinder.stats.Claimed != before.Claimed+1 {
+		t.Fatalf("lag compensation counters %+v after %+v: want one refused and one claimed shot more", s.rewinder.stats, before)
 	}
 	var verdicts []int
 	for _, e := range s.w.TakeEvents() {

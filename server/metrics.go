@@ -174,11 +174,11 @@ func (m *metrics) sessionEnded(ss *session) {
 }
 
 // traffic sums every connection's counters and the chokes of every
-// session (tick goroutine, when /status is published).
-func (s *Server) traffic() (t TrafficStatus, chokes uint64) {
-	m := s.metrics
+// session, those of sessions included (tick goroutine, when /status is
+// published).
+func (m *metrics) traffic(sessions []*session) (t TrafficStatus, chokes uint64) {
 	settle(&m.closing, &m.ended, &t)
-	for _, ss := range s.sessions {
+	for _, ss := range sessions {
 		t.add(ss.conn.Stats())
 		chokes += uint64(ss.rate.chokesTotal)
 	}
@@ -197,9 +197,9 @@ func (t *TrafficStatus) addTotal(o TrafficStatus) {
 	t.PacketsOut += o.PacketsOut
 }
 
-// handleMetrics serves GET /metrics.
-func (s *Server) handleMetrics() http.Handler {
-	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
+// handler serves GET /metrics.
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }
 
 // collector exposes the server's own counters at scrape time: the published

@@ -54,7 +54,7 @@ func TestRewindBoundTakesTheLowestCredibleRTT(t *testing.T) {
 				tr = measuredPipe{Transport: a, rtt: *tc.link}
 			}
 			ss.conn = proto.NewConn(tr)
-			rtt, bound := s.rewindBound(ss, lerp)
+			rtt, bound := s.rewinder.rewindBound(ss, lerp)
 			if tc.wantRTT < 0 {
 				if rtt >= 0 || bound >= 0 {
 					t.Fatalf("rtt %v, bound %v: want no bound", rtt, bound)

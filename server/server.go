@@ -167,37 +167,30 @@ func (c *Config) fill() error {
 type Server struct {
 	cfg Config
 	log *slog.Logger
-	m   *game.Map
 	// w is the game: players, bots, projectiles and the rules (game.World).
 	w *game.World
-	// rewinder is the lag-compensation hitbox source handed to w for a
-	// human's command (lagcomp.go); reused, so a shot allocates nothing.
+	// rewinder is lag compensation (lagcomp.go): the hitbox records, and
+	// the hitbox source handed to w for a human's command.
 	rewinder rewinder
 
 	// calls are closures from other goroutines (joins, console commands)
 	// that the tick goroutine runs at the next tick boundary, in arrival
 	// order (Nakama's match loop: one channel of work for the match).
-	calls     chan func(*Server)
-	preHello  preHello    // connections waiting for their Hello (prehello.go)
-	joinLimit joinLimiter // joins per address (joinlimit.go)
-	start     time.Time
+	calls chan func(*Server)
+	hs    handshaker // connections from upgrade to admission (handshake.go)
+	start time.Time
 
 	// Owned by the tick goroutine.
 	sessions    []*session
 	events      eventQueue // events waiting to ride in snapshots (events.go)
-	lag         map[uint16]*lagRing
-	boxBuf      []game.Hitbox
 	vars        *vars
 	lastTickAt  time.Time
 	budgetTicks int
 	tickStats   tickStats
-	lagStats    LagCompStatus  // lag-compensated shots since start
 	snap        snapshotWriter // writes every client's snapshot (snapshot.go)
 	rcon        rconGuard      // wrong rcon passwords per address (rcon.go)
 	metrics     *metrics       // GET /metrics (metrics.go)
-	// pendingMap is the map changelevel asked for, loaded at the next
-	// tick's start (changelevel.go); nil: none.
-	pendingMap *game.Map
+	levels      levels         // the map cycle and the map asked for (changelevel.go)
 
 	statusMu sync.Mutex
 	status   Status
@@ -206,12 +199,6 @@ type Server struct {
 	httpSrv  *http.Server
 	stopOnce sync.Once
 	stopped  chan struct{} // closed when the tick loop has stopped
-
-	// Connections in their handshake (serve), so that shutdown waits
-	// for their goodbyes; none is added once closing is set.
-	hsMu       sync.Mutex
-	closing    bool
-	handshakes sync.WaitGroup
 }
 
 // New loads the map and prepares a server; Run starts it.
@@ -227,14 +214,15 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg:     cfg,
 		log:     cfg.Logger,
-		m:       m,
+		levels:  levels{cycle: cfg.MapCycle},
 		calls:   make(chan func(*Server), maxPendingCalls),
 		stopped: make(chan struct{}),
-		lag:     map[uint16]*lagRing{},
 		vars:    defaultVars(),
 		events:  newEventQueue(cfg.TickRate),
 	}
 	s.metrics = newMetrics(s)
+	s.hs = handshaker{log: s.log, metrics: s.metrics, password: cfg.Password, stopped: s.stopped,
+		join: func(req joinReq) bool { return s.call(func(s *Server) { req.reply <- s.admit(req) }, nil) }}
 	s.vars.setFake(cfg.Fake.Clamp())
 	for _, kv := range cfg.Cvars {
 		if err := s.vars.set(kv[0], kv[1]); err != nil {
@@ -242,7 +230,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.w = game.NewWorld(m, cfg.TickRate, cfg.Seed, s.rules())
-	s.rewinder.s = s
+	s.rewinder = newRewinder(s.w, s.vars, s.log)
 	s.snap = newSnapshotWriter(s.w, &s.events, &s.tickStats)
 	for i := 0; i < cfg.Bots; i++ {
 		s.w.AddBot(proto.MaxNameLen)
@@ -271,7 +259,7 @@ func (s *Server) Addr() string {
 
 // Map returns the current map (it changes with changelevel and the map
 // cycle: read it on the tick goroutine, or after Run returned).
-func (s *Server) Map() *game.Map { return s.m }
+func (s *Server) Map() *game.Map { return s.w.Map }
 
 // Run serves HTTP and runs the tick loop until ctx ends, then tells every
 // client the server is shutting down and returns.
@@ -286,7 +274,7 @@ func (s *Server) Run(ctx context.Context) error {
 	go func() { httpErr <- s.httpSrv.Serve(s.ln) }()
 	s.cfg.Lifecycle.Ready(s.cfg.MaxPlayers + s.vars.maxSpectators.Get()) // the listener is bound and served
 	s.start = time.Now()
-	s.log.Info("server started", "addr", s.Addr(), "map", s.m.Name, "tickrate", s.cfg.TickRate,
+	s.log.Info("server started", "addr", s.Addr(), "map", s.w.Map.Name, "tickrate", s.cfg.TickRate,
 		"maxplayers", s.cfg.MaxPlayers, "bots", s.cfg.Bots, "name", s.cfg.Hostname)
 	if wc := webClient(); wc.Available() {
 		raw, gz := wc.Sizes()
@@ -302,9 +290,7 @@ func (s *Server) Run(ctx context.Context) error {
 
 	// Everyone is told why: players by a Disconnect, connections still in
 	// their handshake by a Reject and a Disconnect (serve sees stopped).
-	s.hsMu.Lock()
-	s.closing = true
-	s.hsMu.Unlock()
+	s.hs.close()
 	close(s.stopped)
 	for _, ss := range s.sessions {
 		ss.conn.Close(ShutdownReason)
@@ -325,7 +311,7 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 	}
 	handshakes := make(chan struct{})
-	go func() { s.handshakes.Wait(); close(handshakes) }()
+	go func() { s.hs.handshakes.Wait(); close(handshakes) }()
 	select {
 	case <-handshakes:
 	case <-deadline:
@@ -340,7 +326,7 @@ func (s *Server) announce() (stop func()) {
 	if !s.cfg.LAN {
 		return func() {}
 	}
-	acfg := lan.AnnounceConfig{Addr: s.Addr(), Name: s.cfg.Hostname, Map: s.m.Name, MaxPlayers: s.cfg.MaxPlayers,
+	acfg := lan.AnnounceConfig{Addr: s.Addr(), Name: s.cfg.Hostname, Map: s.w.Map.Name, MaxPlayers: s.cfg.MaxPlayers,
 		Bots: s.cfg.Bots, Version: proto.ProtocolVersion, Password: s.cfg.Password != "",
 		Refresh: func(c *lan.AnnounceConfig) {
 			st := s.CurrentStatus()
@@ -368,9 +354,9 @@ func (s *Server) announce() (stop func()) {
 // /tickshot.wasm and /wasm_exec.js its files).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("/ws", s.handleWS)
+	mux.HandleFunc("/ws", s.hs.handleWS) // handshake.go
 	mux.HandleFunc("/status", s.handleStatus)
-	mux.Handle("/metrics", s.handleMetrics()) // metrics.go
+	mux.Handle("/metrics", s.metrics.handler()) // metrics.go
 	webClient().Register(mux)
 	return mux
 }
@@ -478,8 +464,8 @@ func (s *Server) runTick(now time.Time) {
 		ss.read(s, now) // session.go
 	}
 	s.dropClosed()
-	s.w.Step() // match flow, bots, projectiles, respawns
-	s.recordLag()
+	s.w.Step()          // match flow, bots, projectiles, respawns
+	s.rewinder.record() // lagcomp.go
 	s.takeWorldEvents()
 	s.events.trim(s.w.Tick)
 	s.snap.send(s.sessions, now) // snapshot.go
@@ -528,7 +514,7 @@ func (s *Server) dropClosed() {
 // record and every client's interpolation history of it.
 func (s *Server) removePlayer(id uint16, reason string) {
 	s.w.RemovePlayer(id, truncate(reason, 64))
-	delete(s.lag, id)
+	s.rewinder.forget(id)
 	for _, ss := range s.sessions {
 		ss.view.forget(id)
 	}

@@ -26,24 +26,26 @@ const DefaultMaxSpectators = 8
 // everywhere is a spectator's view rectangle: no culling.
 var everywhere = game.Rect{MinX: math.Inf(-1), MinY: math.Inf(-1), MaxX: math.Inf(1), MaxY: math.Inf(1)}
 
-// admitAs decides how a Hello is admitted: as a player, as a spectator
-// (asked for, or the server is full of humans), or not at all (the refusal says why). A bot gives up its slot to a human who wants to play.
-func (s *Server) admitAs(h *proto.Hello) (spectate bool, r refusal) {
-	specs, maxSpecs := len(s.w.Spectators), s.vars.maxSpectators.Get()
+// admitAs decides how a Hello is admitted to world w, with maxPlayers
+// player slots and maxSpecs spectator slots: as a player, as a spectator
+// (asked for, or the server is full of humans), or not at all (the
+// refusal says why). A bot gives up its slot to a human who wants to play.
+func admitAs(w *game.World, maxPlayers, maxSpecs int, h *proto.Hello) (spectate bool, r refusal) {
+	specs := len(w.Spectators)
 	if h.Spectate {
 		if specs >= maxSpecs {
 			return false, refusal{refuseSpectatorsFull, fmt.Sprintf("no spectator slots (%d/%d spectators)", specs, maxSpecs)}
 		}
 		return true, refusal{}
 	}
-	if len(s.w.Players) < s.cfg.MaxPlayers || s.w.RemoveBot("bot removed to make room") {
+	if len(w.Players) < maxPlayers || w.RemoveBot("bot removed to make room") {
 		return false, refusal{}
 	}
 	if specs < maxSpecs {
 		return true, refusal{}
 	}
 	return false, refusal{refuseServerFull,
-		fmt.Sprintf("server is full (%d/%d players, %d/%d spectators)", len(s.w.Players), s.cfg.MaxPlayers, specs, maxSpecs)}
+		fmt.Sprintf("server is full (%d/%d players, %d/%d spectators)", len(w.Players), maxPlayers, specs, maxSpecs)}
 }
 
 // spectate takes a player's body out of the world (console `spectate`).
@@ -62,7 +64,7 @@ func (ss *session) spectate(s *Server) {
 		return
 	}
 	ss.spectator = true
-	delete(s.lag, p.ID) // no hitbox to rewind any more
+	s.rewinder.forget(p.ID) // no hitbox to rewind any more
 	s.log.Info("player spectating", "name", p.Name, "id", p.ID)
 }
 

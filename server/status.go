@@ -142,7 +142,7 @@ func (t *tickStats) summary() TickTimeStatus {
 
 func (s *Server) publishStatus() {
 	st := Status{
-		Name: s.cfg.Hostname, Map: s.m.Name, TickRate: s.cfg.TickRate, Tick: s.w.Tick, Snapshots: s.snap.stats, LagComp: s.lagStats,
+		Name: s.cfg.Hostname, Map: s.w.Map.Name, TickRate: s.cfg.TickRate, Tick: s.w.Tick, Snapshots: s.snap.stats, LagComp: s.rewinder.stats,
 		UptimeSec:  math.Round(time.Since(s.start).Seconds()*10) / 10,
 		MaxPlayers: s.cfg.MaxPlayers, Protocol: proto.ProtocolVersion, Password: s.cfg.Password != "", TickTimeUs: s.tickStats.summary(),
 		Players:    make([]PlayerStatus, 0, len(s.w.Players)),
@@ -155,7 +155,7 @@ func (s *Server) publishStatus() {
 		}
 		st.Players = append(st.Players, ps)
 	}
-	st.Traffic, st.Snapshots.Choked = s.traffic() // metrics.go
+	st.Traffic, st.Snapshots.Choked = s.metrics.traffic(s.sessions) // metrics.go
 	st.Spectators, st.MaxSpectators = len(s.w.Spectators), s.vars.maxSpectators.Get()
 	st.SpectatorList = make([]PlayerStatus, 0, len(s.w.Spectators))
 	for _, p := range s.w.Spectators {

@@ -119,7 +119,7 @@ func (s *Server) exec(line string) string {
 	case "kick", "kickid":
 		return s.kickCommand(f[0], line) // kick.go
 	case "changelevel":
-		return s.execChangeLevel(f[1:]) // changelevel.go
+		return s.levels.exec(f[1:], s.w.Map.Name) // changelevel.go
 	case "cvarlist":
 		var b strings.Builder
 		for _, c := range ServerCvars {
@@ -128,7 +128,7 @@ func (s *Server) exec(line string) string {
 		return strings.TrimSpace(b.String())
 	case "status":
 		var b strings.Builder
-		fmt.Fprintf(&b, "map %s, tick %d at %d/s, tick time %.0f us", s.m.Name, s.w.Tick, s.cfg.TickRate, s.tickStats.meanUs())
+		fmt.Fprintf(&b, "map %s, tick %d at %d/s, tick time %.0f us", s.w.Map.Name, s.w.Tick, s.cfg.TickRate, s.tickStats.meanUs())
 		for _, p := range s.w.Players {
 			ping := "BOT"
 			if ss := sessionOf(s.sessions, p.ID); ss != nil {
