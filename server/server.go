@@ -231,7 +231,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.w = game.NewWorld(m, cfg.TickRate, cfg.Seed, s.rules())
 	s.rewinder = newRewinder(s.w, s.vars, s.log)
-	s.snap = newSnapshotWriter(s.w, &s.events, &s.tickStats)
+	s.snap = newSnapshotWriter(s.w, &s.events)
 	for i := 0; i < cfg.Bots; i++ {
 		s.w.AddBot(proto.MaxNameLen)
 	}
@@ -468,6 +468,7 @@ func (s *Server) runTick(now time.Time) {
 	s.rewinder.record() // lagcomp.go
 	s.takeWorldEvents()
 	s.events.trim(s.w.Tick)
+	s.snap.tickTimeUs, s.snap.tickStdUs = uint32(s.tickStats.meanUs()), uint32(s.tickStats.stdUs())
 	s.snap.send(s.sessions, now) // snapshot.go
 	d := time.Since(t0)
 	s.tickStats.add(d)

@@ -337,6 +337,16 @@ func stripControl(s string) string {
 	}, strings.ToValidUTF8(s, ""))
 }
 
+// sessionOf returns the session of player id among sessions, or nil (a bot).
+func sessionOf(sessions []*session, id uint16) *session {
+	for _, ss := range sessions {
+		if ss.player.ID == id {
+			return ss
+		}
+	}
+	return nil
+}
+
 // ---- the command queue ----
 
 // cmdQueue holds a client's usercmds received but not yet run, in command

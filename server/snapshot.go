@@ -30,7 +30,9 @@ type snapshotWriter struct {
 	w        *game.World
 	tickRate int
 	events   *eventQueue // the events snapshots carry (events.go)
-	ticks    *tickStats  // tick processing times, for TickTimeUs and TickStdUs
+	// tickTimeUs and tickStdUs are the server's tick processing time, mean
+	// and deviation over the last ticks (µs), set by the tick loop.
+	tickTimeUs, tickStdUs uint32
 
 	frame       []proto.EntityState     // this tick's players, quantized (buildFrame)
 	projFrame   []proto.ProjectileState // this tick's projectiles (buildFrame)
@@ -41,10 +43,13 @@ type snapshotWriter struct {
 }
 
 // newSnapshotWriter is the writer of world w's snapshots, with its events
-// from q and its tick times from ticks.
-func newSnapshotWriter(w *game.World, q *eventQueue, ticks *tickStats) snapshotWriter {
-	return snapshotWriter{w: w, tickRate: w.TickRate, events: q, ticks: ticks}
+// from q.
+func newSnapshotWriter(w *game.World, q *eventQueue) snapshotWriter {
+	return snapshotWriter{w: w, tickRate: w.TickRate, events: q}
 }
+
+// everywhere is a spectator's view rectangle: no culling.
+var everywhere = game.Rect{MinX: math.Inf(-1), MinY: math.Inf(-1), MaxX: math.Inf(1), MaxY: math.Inf(1)}
 
 // send writes a snapshot to every client of sessions whose update
 // interval is due, at time now, and hands it to the client's transport.
@@ -167,8 +172,8 @@ func (sw *snapshotWriter) selectFor(ss *session) *proto.Snapshot {
 		Tick:       sw.w.Tick,
 		AckCmd:     ss.cmds.lastCmd,
 		Self:       sw.self(ss),
-		TickTimeUs: uint32(sw.ticks.meanUs()),
-		TickStdUs:  uint32(sw.ticks.stdUs()),
+		TickTimeUs: sw.tickTimeUs,
+		TickStdUs:  sw.tickStdUs,
 		PingVarMs:  uint16(math.Min(ss.acks.rttVar, 65535)),
 		CmdLoss:    uint8(math.Round(ss.cmds.seq.LossPct())),
 		PingMs:     uint16(math.Max(ss.acks.rttMs, 0)),
@@ -266,14 +271,4 @@ func (sw *snapshotWriter) count(snap *proto.Snapshot, n int) {
 		st.DeltaBytes += uint64(n)
 	}
 	st.MaxBytes = max(st.MaxBytes, n)
-}
-
-// sessionOf returns the session of player id among sessions, or nil (a bot).
-func sessionOf(sessions []*session, id uint16) *session {
-	for _, ss := range sessions {
-		if ss.player.ID == id {
-			return ss
-		}
-	}
-	return nil
 }

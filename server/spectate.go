@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"math"
 
 	"tickshot/game"
 	"tickshot/net/proto"
@@ -22,9 +21,6 @@ import (
 
 // DefaultMaxSpectators is sv_maxspectators' default.
 const DefaultMaxSpectators = 8
-
-// everywhere is a spectator's view rectangle: no culling.
-var everywhere = game.Rect{MinX: math.Inf(-1), MinY: math.Inf(-1), MaxX: math.Inf(1), MaxY: math.Inf(1)}
 
 // admitAs decides how a Hello is admitted to world w, with maxPlayers
 // player slots and maxSpecs spectator slots: as a player, as a spectator
