@@ -15,12 +15,10 @@
 package menu
 
 import (
-	"fmt"
 	"strings"
 	"time"
 	"unicode"
 
-	"github.com/ebitenui/ebitenui"
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
@@ -115,55 +113,63 @@ const (
 	scrJoin
 	scrSettings
 	scrPassword
+	scrCount
 )
 
-// Menu is the main menu: call Update and Draw from the window's.
-type Menu struct {
-	opt   Options
-	cfg   *config.Config
-	ui    *ebitenui.UI
-	f     faces
-	scr   screen
-	roots map[screen]*widget.Container
+// A page is one screen of the menu; Menu shows one at a time.
+type page interface {
+	// enter readies the page as it is shown: its widgets take the
+	// current values and the keyboard goes to its first widget.
+	enter()
+}
 
-	main     mainScreen
-	host     hostScreen
-	join     joinScreen
-	settings settingsScreen
-	pass     passwordScreen
+// Menu is the main menu: call Update and Draw from the window's. It
+// switches between the pages and wires them to each other; each page
+// owns its widgets and state, and prefs owns what persists.
+type Menu struct {
+	k     *kit
+	prefs *prefs
+	scr   screen
+	roots [scrCount]*widget.Container
+	pages [scrCount]page
+
+	main     *mainScreen
+	host     *hostScreen
+	join     *joinScreen
+	settings *settingsScreen
+	pass     *passwordScreen
 
 	// message is shown under the title (an error of the last game, a
 	// refused setting); empty when none.
 	message *widget.Text
-	// capture is the binding waiting for a key ("" when none).
-	capture string
-	now     func() time.Time
 }
 
 // New builds the menu.
 func New(opt Options) *Menu {
-	m := &Menu{opt: opt, cfg: opt.Config, f: newFaces(), roots: map[screen]*widget.Container{}, now: time.Now}
-	if m.cfg == nil {
-		m.cfg = config.New()
+	cfg := opt.Config
+	if cfg == nil {
+		cfg = config.New()
 	}
-	if m.cfg.Name == "" {
-		m.cfg.Name = ValidName(opt.DefaultName)
+	if cfg.Name == "" {
+		cfg.Name = ValidName(opt.DefaultName)
 	}
-	if len(m.opt.Maps) == 0 {
-		m.opt.Maps = []string{""}
+	if len(opt.Maps) == 0 {
+		opt.Maps = []string{""}
 	}
-	m.ui = &ebitenui.UI{PrimaryTheme: newTheme(&m.f)}
-	m.message = widget.NewText(widget.TextOpts.Text("", &m.f.normal, palette.Warn))
-	m.roots[scrMain] = m.buildMain()
-	m.roots[scrHost] = m.buildHost()
-	m.roots[scrJoin] = m.buildJoin()
-	m.roots[scrSettings] = m.buildSettings()
-	m.roots[scrPassword] = m.buildPassword()
+	m := &Menu{}
+	m.k = newKit()
+	m.message = widget.NewText(widget.TextOpts.Text("", &m.k.f.normal, palette.Warn))
+	m.prefs = &prefs{dir: opt.Dir, cfg: cfg, console: opt.Console, warn: func(s string) { m.message.Label = s }}
+	var r [scrCount]*widget.Container
+	m.main, r[scrMain] = newMainScreen(m.k, m.prefs, m.message, opt.PlayBots, opt.Quit, m.show)
+	m.host, r[scrHost] = newHostScreen(m.k, m.prefs, newHostChoice(opt), opt.HostPassword, opt.Host, m.show)
+	m.join, r[scrJoin] = newJoinScreen(m.k, m.prefs, opt.Servers, opt.CanSpectate, opt.Join, m.askPassword, m.show)
+	m.settings, r[scrSettings] = newSettingsScreen(m.k, m.prefs, m.show)
+	m.pass, r[scrPassword] = newPasswordScreen(m.k, m.join.joinWith, m.show)
+	m.roots = r
+	m.pages = [scrCount]page{scrMain: m.main, scrHost: m.host, scrJoin: m.join, scrSettings: m.settings, scrPassword: m.pass}
 	for _, r := range m.roots {
-		// Widgets take their looks from the theme when validated; done
-		// now, their text can be set before the first frame.
-		r.GetWidget().SetTheme(m.ui.PrimaryTheme)
-		r.Validate()
+		m.k.validate(r)
 	}
 	m.show(scrMain)
 	return m
@@ -198,10 +204,10 @@ func lastRune(s string) (rune, int) {
 }
 
 // Name is the player name in the name field.
-func (m *Menu) Name() string { return m.cfg.Name }
+func (m *Menu) Name() string { return m.prefs.cfg.Name }
 
 // Config is the menu's config (what config.cfg holds).
-func (m *Menu) Config() *config.Config { return m.cfg }
+func (m *Menu) Config() *config.Config { return m.prefs.cfg }
 
 // SetMessage shows text under the title of the main page (why the last
 // game ended, for instance) and goes back to it; "" clears it.
@@ -216,34 +222,24 @@ func (m *Menu) ShowMain() { m.show(scrMain) }
 // Message is the text shown under the title.
 func (m *Menu) Message() string { return m.message.Label }
 
-// show switches to a page and puts the keyboard on its first widget.
+// show switches to a page and lets it ready itself (the keyboard on its
+// first widget); a key being bound is given up.
 func (m *Menu) show(s screen) {
 	m.scr = s
-	m.capture = ""
-	old := m.ui.Container
-	m.ui.Container = m.roots[s]
-	if old != nil && old != m.ui.Container {
-		m.ui.ClearFocus()
+	m.settings.cancelCapture()
+	old := m.k.ui.Container
+	m.k.ui.Container = m.roots[s]
+	if old != nil && old != m.k.ui.Container {
+		m.k.ui.ClearFocus()
 	}
-	switch s {
-	case scrMain:
-		m.main.name.SetText(m.cfg.Name)
-		m.ui.SetFocusedWidget(m.main.first)
-	case scrHost:
-		m.ui.SetFocusedWidget(m.host.start)
-	case scrJoin:
-		m.refreshServers(true)
-		m.refreshRecent()
-		m.ui.SetFocusedWidget(m.join.addr)
-		m.join.addr.SelectAll() // typing replaces the last address
+	m.pages[s].enter()
+}
 
-	case scrSettings:
-		m.loadSettings()
-		m.ui.SetFocusedWidget(m.settings.first)
-	case scrPassword:
-		m.pass.input.SetText("")
-		m.ui.SetFocusedWidget(m.pass.input)
-	}
+// askPassword goes to the password page for a server of the LAN list
+// that wants one.
+func (m *Menu) askPassword(addr, server string) {
+	m.pass.ask(addr, server)
+	m.show(scrPassword)
 }
 
 // Screen names the page shown: "main", "host", "join", "settings" or
@@ -255,16 +251,16 @@ func (m *Menu) Screen() string {
 // Update runs the menu for one frame: ebitenui's input, then the keys the
 // menu adds (arrows move the focus, Esc goes back, a key being bound).
 func (m *Menu) Update() {
-	if m.capture != "" {
-		m.captureKey()
+	if m.settings.capturing() {
+		m.settings.captureKey()
 		return
 	}
 	if m.scr == scrJoin {
-		m.refreshServers(false)
+		m.join.refreshServers(false)
 	}
-	m.ui.Update()
+	m.k.ui.Update()
 	if m.scr == scrJoin {
-		m.keepFocusedRowVisible()
+		m.join.keepFocusedRowVisible()
 	}
 	switch {
 	case inpututil.IsKeyJustPressed(ebiten.KeyEscape):
@@ -277,11 +273,11 @@ func (m *Menu) Update() {
 		}
 	case inpututil.IsKeyJustPressed(ebiten.KeyArrowDown):
 		if !m.arrowsOwned() {
-			m.ui.ChangeFocus(widget.FOCUS_NEXT)
+			m.k.ui.ChangeFocus(widget.FOCUS_NEXT)
 		}
 	case inpututil.IsKeyJustPressed(ebiten.KeyArrowUp):
 		if !m.arrowsOwned() {
-			m.ui.ChangeFocus(widget.FOCUS_PREVIOUS)
+			m.k.ui.ChangeFocus(widget.FOCUS_PREVIOUS)
 		}
 	}
 }
@@ -289,95 +285,35 @@ func (m *Menu) Update() {
 // arrowsOwned reports whether the focused widget uses the up and down
 // arrows itself (a slider moves with them).
 func (m *Menu) arrowsOwned() bool {
-	_, ok := m.ui.GetFocusedWidget().(*widget.Slider)
+	_, ok := m.k.ui.GetFocusedWidget().(*widget.Slider)
 	return ok
 }
 
 // Draw draws the menu over the whole screen.
 func (m *Menu) Draw(screen *ebiten.Image) {
 	screen.Fill(palette.BG)
-	m.ui.Draw(screen)
-}
-
-// save writes config.cfg (when there is a directory); a failure shows.
-func (m *Menu) save() {
-	if m.opt.Dir == "" {
-		return
-	}
-	if err := m.cfg.Save(m.opt.Dir); err != nil {
-		m.message.Label = "Settings not saved: " + err.Error()
-	}
-}
-
-// setName takes the name field's text.
-func (m *Menu) setName(s string) {
-	if n := ValidName(s); n != m.cfg.Name {
-		m.cfg.Name = n
-		m.save()
-	}
+	m.k.ui.Draw(screen)
 }
 
 // PlayBots starts a game against bots, as the button does.
-func (m *Menu) PlayBots() {
-	m.setName(m.main.name.GetText())
-	if m.opt.PlayBots != nil {
-		m.opt.PlayBots(m.cfg.Name)
-	}
-}
+func (m *Menu) PlayBots() { m.main.playBots() }
 
 // Quit closes the game, as the button does.
-func (m *Menu) Quit() {
-	m.setName(m.main.name.GetText())
-	if m.opt.Quit != nil {
-		m.opt.Quit()
-	}
-}
+func (m *Menu) Quit() { m.main.quit() }
 
 // JoinAddr joins a server by address (adding it to the recent servers),
 // asking for a password first when the LAN list says it needs one.
-func (m *Menu) JoinAddr(addr string) {
-	addr = strings.TrimSpace(addr)
-	if addr == "" {
-		m.join.status.Label = "Type an address (HOST or HOST:PORT), or pick a server from the list."
-		return
-	}
-	for _, s := range m.lastServers() {
-		if s.Addr == addr && s.Password {
-			m.pass.addr, m.pass.server = addr, s.Name
-			m.pass.title.Label = fmt.Sprintf("%s wants a password", s.Name)
-			m.show(scrPassword)
-			return
-		}
-	}
-	m.joinWith(addr, "")
-}
-
-func (m *Menu) joinWith(addr, password string) {
-	if m.opt.Dir != "" {
-		if list, err := config.AddRecent(m.opt.Dir, addr); err == nil {
-			m.join.recent = list
-		}
-	}
-	if m.opt.Join != nil {
-		m.opt.Join(JoinOptions{Player: m.cfg.Name, Addr: addr, Password: password, Spectate: m.join.spectate})
-	}
-}
+func (m *Menu) JoinAddr(addr string) { m.join.joinAddr(addr) }
 
 // Host starts a listen server with the host page's settings.
-func (m *Menu) Host() {
-	h := &m.host
-	o := HostOptions{Player: m.cfg.Name, Hostname: strings.TrimSpace(config.Clean(h.hostname.GetText())),
-		Map: m.opt.Maps[h.mapIdx], Bots: h.bots, MaxPlayers: h.maxPlayers, TickRate: h.tickRate}
-	if h.password != nil {
-		o.Password = h.password.GetText()
-	}
-	if o.Hostname == "" {
-		o.Hostname = m.cfg.Name + "'s game"
-	}
-	if len(o.Hostname) > 64 {
-		o.Hostname = o.Hostname[:64]
-	}
-	if m.opt.Host != nil {
-		m.opt.Host(o)
-	}
-}
+func (m *Menu) Host() { m.host.start() }
+
+// SetCvar sets a setting as the settings page does (tests and scripts).
+func (m *Menu) SetCvar(name, value string) { m.settings.setCvar(name, value) }
+
+// Rebind makes key the one key of command, through the console's
+// unbind and bind commands, and saves it.
+func (m *Menu) Rebind(command, key string) { m.settings.rebind(command, key) }
+
+// DefaultKeys puts the default bindings back.
+func (m *Menu) DefaultKeys() { m.settings.defaultKeys() }

@@ -229,8 +229,8 @@ func TestBindsWrittenAndReadBack(t *testing.T) {
 	do(func() { m.show(scrSettings) })
 	do(func() { m.settings.binds["+forward"].Click() })
 	frames(m, 1)
-	if m.capture != "+forward" {
-		t.Fatalf("clicking the binding waits for %q", m.capture)
+	if m.settings.capture != "+forward" {
+		t.Fatalf("clicking the binding waits for %q", m.settings.capture)
 	}
 	do(func() { m.Rebind("+forward", "i") })
 	want := []string{`unbind "w"`, `unbind "uparrow"`, `bind "i" "+forward"`}
@@ -266,7 +266,7 @@ func TestServerListJoins(t *testing.T) {
 	var joins []JoinOptions
 	m := newMenu(Options{Servers: func() []Server { return append([]Server(nil), list...) }, CanSpectate: true,
 		Join: func(o JoinOptions) { joins = append(joins, o) }})
-	m.now = func() time.Time { return now }
+	m.join.now = func() time.Time { return now }
 	do(func() { m.show(scrJoin) })
 	if len(m.join.rows) != 2 {
 		t.Fatalf("%d rows", len(m.join.rows))
@@ -281,17 +281,17 @@ func TestServerListJoins(t *testing.T) {
 	if len(m.join.rows) != 3 {
 		t.Fatalf("the list was not refreshed: %d rows", len(m.join.rows))
 	}
-	do(func() { m.rowClicked("127.0.0.1:1", false) })
+	do(func() { m.join.rowClicked("127.0.0.1:1", false) })
 	if len(joins) != 0 {
 		t.Fatalf("one click joined")
 	}
 	now = now.Add(200 * time.Millisecond)
-	do(func() { m.rowClicked("127.0.0.1:1", false) })
+	do(func() { m.join.rowClicked("127.0.0.1:1", false) })
 	if len(joins) != 1 || joins[0].Addr != "127.0.0.1:1" {
 		t.Fatalf("a double click did not join: %+v", joins)
 	}
 	m.join.spectate = true
-	m.rowClicked("127.0.0.1:2", true) // Enter on the row
+	m.join.rowClicked("127.0.0.1:2", true) // Enter on the row
 	if m.Screen() != "password" || len(joins) != 1 {
 		t.Fatalf("a locked server: screen %s, joins %+v", m.Screen(), joins)
 	}
@@ -370,13 +370,13 @@ func TestHostOptions(t *testing.T) {
 	if len(got) != 1 || got[0] != (HostOptions{Player: "ann", Hostname: "ann's game", Map: "arena", Bots: 3, MaxPlayers: 8, TickRate: 64}) {
 		t.Fatalf("defaults: %+v", got)
 	}
-	h := &m.host
+	h := m.host
 	do(func() { h.mapIdx = 1 })
 	do(func() { h.hostname.SetText(`  LAN "party"  `) })
 	do(func() { h.password.SetText("hunter2") })
-	do(func() { h.maxPlayers = nextOf([]int{2, 4, 8, 12}, 8, m.opt.MaxPlayersLimit) }) // wraps to 2 under the limit 8
+	do(func() { h.maxPlayers = nextOf([]int{2, 4, 8, 12}, 8, h.maxPlayersLimit) }) // wraps to 2 under the limit 8
 	do(func() { h.bots = min(h.bots, h.maxPlayers) })
-	do(func() { h.tickRate = nextOf([]int{20, 32, 64, 100, 128}, 100, m.opt.MaxTickRate) })
+	do(func() { h.tickRate = nextOf([]int{20, 32, 64, 100, 128}, 100, h.maxTickRate) })
 	do(func() { m.Host() })
 	want := HostOptions{Player: "ann", Hostname: "LAN party", Map: "range", Bots: 2, MaxPlayers: 2, TickRate: 20, Password: "hunter2"}
 	if got[1] != want {
