@@ -160,13 +160,11 @@ func New(opt Options) *Menu {
 	m.k = newKit()
 	m.message = widget.NewText(widget.TextOpts.Text("", &m.k.f.normal, palette.Warn))
 	m.prefs = &prefs{dir: opt.Dir, cfg: cfg, console: opt.Console, warn: func(s string) { m.message.Label = s }}
-	var r [scrCount]*widget.Container
-	m.main, r[scrMain] = newMainScreen(m.k, m.prefs, m.message, opt.PlayBots, opt.Quit, m.show)
-	m.host, r[scrHost] = newHostScreen(m.k, m.prefs, newHostChoice(opt), opt.HostPassword, opt.Host, m.show)
-	m.join, r[scrJoin] = newJoinScreen(m.k, m.prefs, opt.Servers, opt.CanSpectate, opt.Join, m.askPassword, m.show)
-	m.settings, r[scrSettings] = newSettingsScreen(m.k, m.prefs, m.show)
-	m.pass, r[scrPassword] = newPasswordScreen(m.k, m.join.joinWith, m.show)
-	m.roots = r
+	m.main, m.roots[scrMain] = newMainScreen(m.k, m.prefs, m.message, opt.PlayBots, opt.Quit, m.show)
+	m.host, m.roots[scrHost] = newHostScreen(m.k, m.prefs, newHostChoice(opt), opt.HostPassword, opt.Host, m.show)
+	m.join, m.roots[scrJoin] = newJoinScreen(m.k, m.prefs, opt.Servers, opt.CanSpectate, opt.Join, m.askPassword, m.show)
+	m.settings, m.roots[scrSettings] = newSettingsScreen(m.k, m.prefs, m.show)
+	m.pass, m.roots[scrPassword] = newPasswordScreen(m.k, m.join.joinWith, m.show)
 	m.pages = [scrCount]page{scrMain: m.main, scrHost: m.host, scrJoin: m.join, scrSettings: m.settings, scrPassword: m.pass}
 	for _, r := range m.roots {
 		m.k.validate(r)
@@ -245,7 +243,7 @@ func (m *Menu) askPassword(addr, server string) {
 // Screen names the page shown: "main", "host", "join", "settings" or
 // "password".
 func (m *Menu) Screen() string {
-	return [...]string{"main", "host", "join", "settings", "password"}[m.scr]
+	return [scrCount]string{"main", "host", "join", "settings", "password"}[m.scr]
 }
 
 // Update runs the menu for one frame: ebitenui's input, then the keys the
