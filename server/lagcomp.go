@@ -54,16 +54,20 @@ const DefaultMaxUnlag = 0.5
 // all a client that holds its acks back gains.
 const UnlagSlackMs = 100
 
-// lagRecord is one player's hitbox state at one tick.
+// lagRecord is one player's hitbox state at one tick: the sample a
+// client's game.History holds, and the teleport counter.
 type lagRecord struct {
-	tick     uint32
-	x, y     float64
-	alive    bool
+	game.Sample
 	teleport uint8
 }
 
 // lagRing is a player's hitbox record for the last MaxUnlagTicks ticks, in
-// a fixed array: recording never allocates.
+// a fixed array: recording never allocates. It holds the samples
+// game.History holds and interpolates them with the same game.Lerp, but
+// differs where the server needs it to: a second of ticks at 128/s, not
+// HistorySize (32) snapshots; no answer outside the record (History holds
+// or extrapolates); and no interpolation across a respawn (the teleport
+// counter) or a jump, which a client's History is Reset for instead.
 type lagRing struct {
 	rec  [MaxUnlagTicks]lagRecord
 	head int // index of the oldest
@@ -92,24 +96,22 @@ func (r *lagRing) at(t float64) (x, y float64, alive, ok bool) {
 		return 0, 0, false, false
 	}
 	first, last := r.get(0), r.get(r.n-1)
-	if t < float64(first.tick) || t > float64(last.tick) {
+	if t < float64(first.Tick) || t > float64(last.Tick) {
 		return 0, 0, false, false
 	}
 	for i := 1; i < r.n; i++ {
 		b := r.get(i)
-		if float64(b.tick) < t {
+		if float64(b.Tick) < t {
 			continue
 		}
 		a := r.get(i - 1)
-		if a.teleport != b.teleport || math.Hypot(b.x-a.x, b.y-a.y) > game.TeleportDist {
-			return b.x, b.y, b.alive, true
+		if a.teleport != b.teleport || math.Hypot(b.X-a.X, b.Y-a.Y) > game.TeleportDist {
+			return b.X, b.Y, b.Alive, true
 		}
-		f := (t - float64(a.tick)) / float64(b.tick-a.tick)
-		s := game.Lerp(game.Sample{Tick: a.tick, X: a.x, Y: a.y, Alive: a.alive},
-			game.Sample{Tick: b.tick, X: b.x, Y: b.y, Alive: b.alive}, f)
+		s := game.Lerp(a.Sample, b.Sample, (t-float64(a.Tick))/float64(b.Tick-a.Tick))
 		return s.X, s.Y, s.Alive, true
 	}
-	return first.x, first.y, first.alive, true
+	return first.X, first.Y, first.Alive, true
 }
 
 // rewinder is lag compensation: it owns every player's per-tick hitbox
@@ -142,7 +144,7 @@ func (r *rewinder) record() {
 			ring = new(lagRing)
 			r.lag[p.ID] = ring
 		}
-		ring.record(lagRecord{tick: r.w.Tick, x: p.State.X, y: p.State.Y, alive: p.Alive(), teleport: p.Teleport})
+		ring.record(lagRecord{Sample: game.Sample{Tick: r.w.Tick, X: p.State.X, Y: p.State.Y, Alive: p.Alive()}, teleport: p.Teleport})
 	}
 }
 

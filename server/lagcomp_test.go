@@ -126,7 +126,7 @@ func lcSame(a, b any) bool { return lcBitsEqual(reflect.ValueOf(a), reflect.Valu
 func TestLagRingInterpolates(t *testing.T) {
 	var r lagRing
 	for tick := uint32(1); tick <= 10; tick++ {
-		r.record(lagRecord{tick: tick, x: float64(tick) * 10, y: 100 - float64(tick)*3, alive: true})
+		r.record(lagRecord{Sample: game.Sample{Tick: tick, X: float64(tick) * 10, Y: 100 - float64(tick)*3, Alive: true}})
 	}
 	for _, tt := range []float64{1, 2.5, 5.25, 7.999, 9.5, 10} {
 		x, y, alive, ok := r.at(tt)
@@ -139,8 +139,7 @@ func TestLagRingInterpolates(t *testing.T) {
 			i = 1
 		}
 		a, b := r.get(i-1), r.get(i)
-		want := game.Lerp(game.Sample{Tick: a.tick, X: a.x, Y: a.y, Alive: true},
-			game.Sample{Tick: b.tick, X: b.x, Y: b.y, Alive: true}, (tt-float64(a.tick))/float64(b.tick-a.tick))
+		want := game.Lerp(a.Sample, b.Sample, (tt-float64(a.Tick))/float64(b.Tick-a.Tick))
 		if x != want.X || y != want.Y {
 			t.Errorf("at(%v) = (%v, %v), want game.Lerp's (%v, %v)", tt, x, y, want.X, want.Y)
 		}
@@ -150,8 +149,8 @@ func TestLagRingInterpolates(t *testing.T) {
 	}
 	// Alive follows the earlier record until the later one is reached.
 	r = lagRing{}
-	r.record(lagRecord{tick: 1, alive: true})
-	r.record(lagRecord{tick: 2, alive: false})
+	r.record(lagRecord{Sample: game.Sample{Tick: 1, Alive: true}})
+	r.record(lagRecord{Sample: game.Sample{Tick: 2, Alive: false}})
 	if _, _, alive, _ := r.at(1.5); !alive {
 		t.Error("at(1.5) between alive and dead records: want alive")
 	}
@@ -171,14 +170,14 @@ func TestLagRingWrapsAndRefusesOlder(t *testing.T) {
 	}
 	const total = MaxUnlagTicks + 50
 	for tick := uint32(1); tick <= total; tick++ {
-		r.record(lagRecord{tick: tick, x: float64(tick), alive: true})
+		r.record(lagRecord{Sample: game.Sample{Tick: tick, X: float64(tick), Alive: true}})
 	}
 	if r.n != MaxUnlagTicks {
 		t.Fatalf("n = %d, want %d", r.n, MaxUnlagTicks)
 	}
 	oldest := uint32(total - MaxUnlagTicks + 1)
 	for i := 0; i < r.n; i++ {
-		if got := r.get(i).tick; got != oldest+uint32(i) {
+		if got := r.get(i).Tick; got != oldest+uint32(i) {
 			t.Fatalf("record %d has tick %d, want %d (newest kept, in order)", i, got, oldest+uint32(i))
 		}
 	}
@@ -198,9 +197,9 @@ func TestLagRingWrapsAndRefusesOlder(t *testing.T) {
 func TestLagRingNoInterpolationAcrossTeleport(t *testing.T) {
 	// Respawn: the teleport counter changes between ticks 2 and 3.
 	var r lagRing
-	r.record(lagRecord{tick: 1, x: 100, y: 100, alive: true, teleport: 4})
-	r.record(lagRecord{tick: 2, x: 104, y: 100, alive: false, teleport: 4})
-	r.record(lagRecord{tick: 3, x: 110, y: 120, alive: true, teleport: 5})
+	r.record(lagRecord{Sample: game.Sample{Tick: 1, X: 100, Y: 100, Alive: true}, teleport: 4})
+	r.record(lagRecord{Sample: game.Sample{Tick: 2, X: 104, Y: 100, Alive: false}, teleport: 4})
+	r.record(lagRecord{Sample: game.Sample{Tick: 3, X: 110, Y: 120, Alive: true}, teleport: 5})
 	for _, tt := range []float64{2.01, 2.5, 2.99, 3} {
 		x, y, alive, ok := r.at(tt)
 		if !ok || x != 110 || y != 120 || !alive {
@@ -209,9 +208,9 @@ func TestLagRingNoInterpolationAcrossTeleport(t *testing.T) {
 	}
 	// A jump larger than game.TeleportDist without a counter change.
 	r = lagRing{}
-	r.record(lagRecord{tick: 1, x: 0, alive: true})
-	r.record(lagRecord{tick: 2, x: game.TeleportDist + 1, alive: true})
-	r.record(lagRecord{tick: 3, x: game.TeleportDist + 1 + game.TeleportDist - 1, alive: true})
+	r.record(lagRecord{Sample: game.Sample{Tick: 1, X: 0, Alive: true}})
+	r.record(lagRecord{Sample: game.Sample{Tick: 2, X: game.TeleportDist + 1, Alive: true}})
+	r.record(lagRecord{Sample: game.Sample{Tick: 3, X: game.TeleportDist + 1 + game.TeleportDist - 1, Alive: true}})
 	if x, _, _, _ := r.at(1.5); x != game.TeleportDist+1 {
 		t.Errorf("at(1.5) across a jump of %v = %v, want the later record", game.TeleportDist+1, x)
 	}
