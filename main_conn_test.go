@@ -93,9 +93,9 @@ func TestConnectionProblemWhenServerStops(t *testing.T) {
 		c.Tick(dt, netclient.Input{})
 		time.Sleep(dt)
 	}
-	for end := time.Now().Add(10 * time.Second); c.Stats().SnapshotsReceived < 20; step() {
+	for end := time.Now().Add(10 * time.Second); c.View().Stats.SnapshotsReceived < 20; step() {
 		if time.Now().After(end) {
-			t.Fatalf("only %d snapshots in 10 s", c.Stats().SnapshotsReceived)
+			t.Fatalf("only %d snapshots in 10 s", c.View().Stats.SnapshotsReceived)
 		}
 	}
 	if tr, bad := c.ConnectionProblem(time.Now()); bad {
@@ -160,7 +160,7 @@ func TestConnectionProblemWhenServerStops(t *testing.T) {
 	}
 	resumed = true
 	cont := time.Now()
-	before := c.Stats().SnapshotsReceived
+	before := c.View().Stats.SnapshotsReceived
 	for bad := true; bad; step() {
 		if time.Since(cont) > 10*time.Second {
 			t.Fatalf("still %q %v after SIGCONT", tr, time.Since(cont))
@@ -175,7 +175,7 @@ func TestConnectionProblemWhenServerStops(t *testing.T) {
 	clearAfter := time.Since(cont)
 	for end := time.Now().Add(500 * time.Millisecond); time.Now().Before(end); step() {
 	}
-	if c.Stats().SnapshotsReceived <= before {
+	if c.View().Stats.SnapshotsReceived <= before {
 		t.Errorf("no snapshot after SIGCONT")
 	}
 	t.Logf("SIGSTOP → warning %v (%q; %q 1.5 s later); SIGCONT → cleared %v",

@@ -335,18 +335,18 @@ func (g *Game) report() Report {
 	}
 	s.trouble.report(&r)
 	if c := g.c; c != nil {
-		st := c.Predicted()
+		st := c.View().Predicted
 		r.Connected = true
-		r.PlayerID = c.ID
-		r.X, r.Y, r.Health = st.X, st.Y, c.Health
-		r.Commands = c.CommandNumber()
+		r.PlayerID = c.View().ID
+		r.X, r.Y, r.Health = st.X, st.Y, c.View().Health
+		r.Commands = c.View().CommandNumber
 		r.Moved = math.Round(s.moved*10) / 10
-		r.Snapshots = c.Stats().SnapshotsReceived
-		r.Corrections = c.Stats().Corrections
-		r.LifeResets = c.Stats().LifeResets
-		r.PingMs = c.Stats().PingMs
-		r.PacketsSent = c.Stats().PacketsSent
-		r.Spectator = c.Spectating()
+		r.Snapshots = c.View().Stats.SnapshotsReceived
+		r.Corrections = c.View().Stats.Corrections
+		r.LifeResets = c.View().Stats.LifeResets
+		r.PingMs = c.View().Stats.PingMs
+		r.PacketsSent = c.View().Stats.PacketsSent
+		r.Spectator = c.View().Spectating
 		r.SpecTarget = c.SpecTarget()
 	}
 	return r
@@ -415,7 +415,7 @@ func (g *Game) drawPos() (float64, float64) {
 	if g.c == nil {
 		return 0, 0
 	}
-	if g.c.Spectating() {
+	if g.c.View().Spectating {
 		x, y, _ := g.c.SpecView() // the camera follows a player or flies (spectate.go)
 		return x, y
 	}

@@ -137,7 +137,7 @@ func (ch *chat) draw(v *frameView) {
 			continue
 		}
 		y -= 22
-		drawText(v.screen, chatPrefix(l.team)+v.c.Name(l.from)+": "+l.text, 16, false, 24, y, 0, palette.Text)
+		drawText(v.screen, chatPrefix(l.team)+v.c.View().Name(l.from)+": "+l.text, 16, false, 24, y, 0, palette.Text)
 	}
 }
 

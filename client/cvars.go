@@ -127,9 +127,10 @@ func (g *Game) applyNetConfig() {
 	cfg.Smooth = cv.smooth.Get()
 	cfg.SmoothMs = int(cv.smoothTime.Get() * 1000)
 	if g.c != nil {
-		c := &g.c.Cfg
+		c := g.c.Config()
 		c.Predict, c.Interpolate, c.CmdBackup, c.ExtrapMs = cfg.Predict, cfg.Interpolate, cfg.CmdBackup, cfg.ExtrapMs
 		c.Smooth, c.SmoothMs = cfg.Smooth, cfg.SmoothMs
+		g.c.SetConfig(c)
 	}
 }
 
@@ -144,11 +145,10 @@ func (g *Game) applyRates() {
 	cfg.Rate = cv.rate.Get()
 	cfg.NoDelta = cv.noDelta.Get() != 0
 	if g.c != nil {
-		c := &g.c.Cfg
+		c := g.c.Config()
 		c.InterpMs, c.InterpRatio, c.Rate, c.NoDelta = cfg.InterpMs, cfg.InterpRatio, cfg.Rate, cfg.NoDelta
-		c.UpdateRate = min(cfg.UpdateRate, g.c.TickRate)
-		c.CmdRate = min(cfg.CmdRate, g.c.TickRate)
-		g.c.SendSettings()
+		c.UpdateRate, c.CmdRate = cfg.UpdateRate, cfg.CmdRate
+		g.c.SetConfig(c) // held to the tick rate, and sent to the server
 	}
 }
 
@@ -160,7 +160,7 @@ func (g *Game) applyFake() {
 	if g.c != nil && g.demo == nil { // a demo's frames are as recorded
 		fc := g.cv.fakeConditions()
 		g.c.SetFakeConditions(fc)
-		if w := fakeLagWarning(g.c.Accept.Cvars, fc); w != "" {
+		if w := fakeLagWarning(g.c.View().Accept.Cvars, fc); w != "" {
 			g.con.print(w)
 		}
 	}

@@ -115,7 +115,7 @@ func (rc *recording) start(c *netclient.Client, name string) string {
 		return "record: " + err.Error()
 	}
 	*rc = recording{rec: r, c: c, name: "REC " + name}
-	if c.HaveSnapshot() {
+	if c.View().HaveSnapshot {
 		return "recording to " + path + " (from the next full snapshot)"
 	}
 	return "recording to " + path

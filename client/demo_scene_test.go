@@ -49,7 +49,7 @@ func TestConsoleRecordAndPlaydemo(t *testing.T) {
 	if out := g.exec("record early"); !strings.Contains(out, "not in a game") {
 		t.Errorf("record before the game: %q", out)
 	}
-	frames(15*time.Second, func() bool { p, ok := g.scenes.Current().(*playScene); return ok && p.c.HaveSnapshot() })
+	frames(15*time.Second, func() bool { p, ok := g.scenes.Current().(*playScene); return ok && p.c.View().HaveSnapshot })
 	if _, ok := g.scenes.Current().(*playScene); !ok {
 		t.Fatal("not in the game within 15 s")
 	}
@@ -103,8 +103,8 @@ func TestConsoleRecordAndPlaydemo(t *testing.T) {
 	if !ok {
 		t.Fatalf("playdemo: the scene is %T", g.scenes.Current())
 	}
-	if g.c != s.p.C || s.p.C.SnapshotTick() == 0 || s.err != nil {
-		t.Fatalf("playback: client %p/%p, tick %d, error %v", g.c, s.p.C, s.p.C.SnapshotTick(), s.err)
+	if g.c != s.p.C || s.p.C.View().SnapshotTick == 0 || s.err != nil {
+		t.Fatalf("playback: client %p/%p, tick %d, error %v", g.c, s.p.C, s.p.C.View().SnapshotTick, s.err)
 	}
 	if g.exec("demo_timescale 4"); s.p.Scale != 4 {
 		t.Errorf("demo_timescale 4: scale %v", s.p.Scale)

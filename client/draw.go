@@ -29,7 +29,7 @@ func (g *Game) camera() (float64, float64) {
 		return 0, 0
 	}
 	px, py := g.drawPos()
-	return game.Camera(g.c.Map.Width, g.c.Map.Height, px, py, float64(g.w), float64(g.h))
+	return game.Camera(g.c.View().Map.Width, g.c.View().Map.Height, px, py, float64(g.w), float64(g.h))
 }
 
 func (g *Game) worldToScreen(x, y float64) (float64, float64) {
@@ -71,7 +71,7 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	p.fx.drawExplosions(v)
 	// Spawn protection: the server's flag, until it has run this player's
 	// newest shot (its word arrives a round trip later).
-	protected := c.Server.Protected && p.fireCmd <= c.AckCmd()
+	protected := c.View().Server.Protected && p.fireCmd <= c.View().AckCmd
 	p.players.draw(v, protected, p.fx.muzzle > 0)
 	c.MarkDrawn() // the next frame's commands claim this render time
 	p.hud.drawStatus(v, &p.fx, p.human, p.cursorX, p.cursorY)

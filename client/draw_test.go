@@ -45,7 +45,7 @@ func TestDrawCostIndependentOfPlayers(t *testing.T) {
 			r.calls, r.misses = batch.calls-calls, txt.misses-misses
 			r.allocs = testing.AllocsPerRun(20, func() { g.Draw(dst) })
 		})
-		r.players = len(g.c.Rendered()) + 1
+		r.players = len(g.c.View().Rendered) + 1
 		return r
 	}
 	one, many := measure(0), measure(63)

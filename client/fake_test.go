@@ -109,9 +109,9 @@ func newFakeClient(tb testing.TB, w fakeWorld) *netclient.Client {
 		sc.Send(s)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for c.Stats().SnapshotsReceived < w.snaps {
+	for c.View().Stats.SnapshotsReceived < w.snaps {
 		if time.Now().After(deadline) {
-			tb.Fatalf("the fake server's %d snapshots did not arrive (%d did)", w.snaps, c.Stats().SnapshotsReceived)
+			tb.Fatalf("the fake server's %d snapshots did not arrive (%d did)", w.snaps, c.View().Stats.SnapshotsReceived)
 		}
 		if err := c.Poll(); err != nil {
 			tb.Fatal(err)
@@ -120,7 +120,7 @@ func newFakeClient(tb testing.TB, w fakeWorld) *netclient.Client {
 	}
 	c.Resync()
 	c.Advance(time.Millisecond)
-	if got := len(c.Rendered()); got != w.others {
+	if got := len(c.View().Rendered); got != w.others {
 		tb.Fatalf("the fake client renders %d others, want %d", got, w.others)
 	}
 	return c

@@ -28,7 +28,7 @@ type hud struct {
 func (h *hud) drawStatus(v *frameView, fx *effects, human bool, cursorX, cursorY float64) {
 	g, c := v.g, v.c
 	W, H := v.W, v.H
-	st := c.Predicted()
+	st := c.View().Predicted
 	b := &batch
 	buf := h.buf[:0]
 	defer func() { h.buf = buf }()
@@ -40,22 +40,22 @@ func (h *hud) drawStatus(v *frameView, fx *effects, human bool, cursorX, cursorY
 	}
 	def := &shared.Weapons[st.Weapon]
 	if st.ReloadTicks > 0 {
-		total := float64(shared.Ticks(def.ReloadMs, c.TickRate))
+		total := float64(shared.Ticks(def.ReloadMs, c.View().TickRate))
 		frac := 1 - float64(st.ReloadTicks)/total
 		b.rect(float32(W-184), float32(H-18), 160, 6, color.RGBA{0, 0, 0, 0xb0})
 		b.rect(float32(W-184), float32(H-18), float32(160*frac), 6, palette.TracerMe)
 	}
-	spec := c.Spectating() // no crosshair, health or ammo: spectate.go's HUD
+	spec := c.View().Spectating // no crosshair, health or ammo: spectate.go's HUD
 	drawCrosshair(v, fx, !spec, human, cursorX, cursorY)
 
 	// Health and ammo.
 	screen := v.screen
 	hpCol := palette.HPGood
-	if c.Health < 35 {
+	if c.View().Health < 35 {
 		hpCol = palette.HPBad
 	}
 	if !spec {
-		buf = appendInt(append(buf[:0], "+ "...), c.Health)
+		buf = appendInt(append(buf[:0], "+ "...), c.View().Health)
 		drawTextBytes(screen, buf, 34, true, 24, H-58, 0, hpCol)
 		buf = appendInt(append(appendInt(buf[:0], int(st.Ammo[st.Weapon])), " / "...), int(def.MagSize))
 		drawTextBytes(screen, buf, 34, true, W-24, H-58, 2, palette.Text)
@@ -70,12 +70,12 @@ func (h *hud) drawStatus(v *frameView, fx *effects, human bool, cursorX, cursorY
 	if now := g.now(); now.Sub(h.fpsShownAt) > 250*time.Millisecond {
 		h.fpsShown, h.fpsShownAt = int(math.Round(g.fps)), now
 	}
-	buf = appendInt(append(appendInt(append(buf[:0], "ping "...), c.Stats().PingMs), " ms   fps "...), h.fpsShown)
+	buf = appendInt(append(appendInt(append(buf[:0], "ping "...), c.View().Stats.PingMs), " ms   fps "...), h.fpsShown)
 	drawTextBytes(screen, buf, 14, false, 12, 10, 0, palette.Dim)
 	if g.cv.showError.Get() >= 1 {
-		buf = appendInt(append(buf[:0], "prediction errors "...), c.Stats().Corrections)
-		buf = append(strconv.AppendFloat(append(buf, " (last "...), c.Stats().LastErrorDist, 'f', 2, 64), " units)"...)
-		buf = appendInt(append(buf, "   deaths/respawns "...), c.Stats().LifeResets)
+		buf = appendInt(append(buf[:0], "prediction errors "...), c.View().Stats.Corrections)
+		buf = append(strconv.AppendFloat(append(buf, " (last "...), c.View().Stats.LastErrorDist, 'f', 2, 64), " units)"...)
+		buf = appendInt(append(buf, "   deaths/respawns "...), c.View().Stats.LifeResets)
 		drawTextBytes(screen, buf, 14, false, 12, 30, 0, palette.TracerMe)
 	}
 	buf = drawSwitches(v, buf)
@@ -132,9 +132,9 @@ func (h *hud) drawCentre(v *frameView, p *playScene, fx *effects) {
 	screen, W, H := v.screen, v.W, v.H
 	buf := h.buf[:0]
 	defer func() { h.buf = buf }()
-	if v.c.Spectating() {
+	if v.c.View().Spectating {
 		p.drawSpectating(screen) // spectate.go
-	} else if v.c.Predicted().Dead {
+	} else if v.c.View().Predicted.Dead {
 		buf = append(buf[:0], "You died"...)
 		if fx.killedBy != "" {
 			buf = append(append(buf[:0], "Killed by "...), fx.killedBy...)
@@ -162,7 +162,7 @@ type hintLine struct{}
 // draw draws the hint while shown (windowStats.hintShown) for a living
 // player at the keys.
 func (hintLine) draw(v *frameView, human, help bool) {
-	if human && !v.c.Predicted().Dead && v.g.stats.hintShown(help) {
+	if human && !v.c.View().Predicted.Dead && v.g.stats.hintShown(help) {
 		drawText(v.screen, controlsHint, 15, false, v.W/2, v.H-34, 1, palette.Dim)
 	}
 }

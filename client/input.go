@@ -233,12 +233,12 @@ func (b *BotInput) Tick(v *InputView) netclient.Input {
 		}
 		b.brain = game.NewBot(b.Seed)
 	}
-	ents := c.Rendered()
+	ents := c.View().Rendered
 	b.boxes = b.boxes[:0]
 	for _, e := range ents {
 		b.boxes = append(b.boxes, game.NewHitbox(e.ID, e.X, e.Y, e.Alive, game.Team(teamOf(c, e.ID))))
 	}
-	b.brain.Team = game.Team(teamOf(c, c.ID)) // tdm: teammates are not targets (teams.go)
-	in := b.brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, b.boxes)
+	b.brain.Team = game.Team(teamOf(c, c.View().ID)) // tdm: teammates are not targets (teams.go)
+	in := b.brain.Think(c.View().Map, c.View().TickRate, c.View().Predicted, c.View().Health, b.boxes)
 	return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons}
 }

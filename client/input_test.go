@@ -48,7 +48,7 @@ func TestScriptedInputDrivesGame(t *testing.T) {
 		t := el - start
 		mark := func(i int) {
 			if !marked[i] {
-				st := c.Predicted()
+				st := c.View().Predicted
 				marks[i], marked[i] = [2]float64{st.X, st.Y}, true
 			}
 		}
@@ -95,11 +95,11 @@ func TestScriptedInputDrivesGame(t *testing.T) {
 
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		if p, ok := g.scenes.Current().(*playScene); ok && p.c.HaveSnapshot() && !p.c.Predicted().Dead {
+		if p, ok := g.scenes.Current().(*playScene); ok && p.c.View().HaveSnapshot && !p.c.View().Predicted.Dead {
 			mu.Lock()
 			c = p.c
-			st := c.Predicted()
-			m := c.Map
+			st := c.View().Predicted
+			m := c.View().Map
 			dirX, dirY = 1, 1
 			if st.X > m.Width/2 {
 				dirX = -1
@@ -140,7 +140,7 @@ func TestScriptedInputDrivesGame(t *testing.T) {
 	leg1X, leg1Y := marks[1][0]-marks[0][0], marks[1][1]-marks[0][1]
 	leg2X, leg2Y := marks[2][0]-marks[1][0], marks[2][1]-marks[1][1]
 	t.Logf("direction (%v, %v); leg 1 moved (%.1f, %.1f), leg 2 (%.1f, %.1f); shots %d, corrections %d",
-		dirX, dirY, leg1X, leg1Y, leg2X, leg2Y, g.stats.shotsFired, c.Stats().Corrections)
+		dirX, dirY, leg1X, leg1Y, leg2X, leg2Y, g.stats.shotsFired, c.View().Stats.Corrections)
 	// 0.5 s at up to 280 units/s, after a 0.1 s acceleration; a frame of
 	// slack at each end.
 	if float64(dirX)*leg1X < 80 || math.Abs(leg1Y) > 8 {
@@ -153,17 +153,17 @@ func TestScriptedInputDrivesGame(t *testing.T) {
 		t.Errorf("%d shots fired, want the one tap", g.stats.shotsFired)
 	}
 	// The server ran the same commands to the same place.
-	for i := 0; i < 100 && c.AckCmd() < c.CommandNumber(); i++ {
+	for i := 0; i < 100 && c.View().AckCmd < c.View().CommandNumber; i++ {
 		time.Sleep(10 * time.Millisecond)
 		if err := c.Poll(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	sv, pr := c.Server.State(), c.Predicted()
-	if c.AckCmd() != c.CommandNumber() || sv.X != pr.X || sv.Y != pr.Y {
-		t.Errorf("server state (%v, %v) at command %d, prediction (%v, %v) at %d", sv.X, sv.Y, c.AckCmd(), pr.X, pr.Y, c.CommandNumber())
+	sv, pr := c.View().ServerState, c.View().Predicted
+	if c.View().AckCmd != c.View().CommandNumber || sv.X != pr.X || sv.Y != pr.Y {
+		t.Errorf("server state (%v, %v) at command %d, prediction (%v, %v) at %d", sv.X, sv.Y, c.View().AckCmd, pr.X, pr.Y, c.View().CommandNumber)
 	}
-	if c.Stats().Corrections != 0 {
-		t.Errorf("%d prediction corrections", c.Stats().Corrections)
+	if c.View().Stats.Corrections != 0 {
+		t.Errorf("%d prediction corrections", c.View().Stats.Corrections)
 	}
 }

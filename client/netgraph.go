@@ -261,19 +261,19 @@ func (ng *netGraph) drawText(dst *ebiten.Image, g *Game, c *netclient.Client, le
 	}
 	inPk, inB := c.Net().In.Rates(now)
 	outPk, outB := c.Net().Out.Rates(now)
-	lerp := c.InterpMs()
-	layoutText(dst, fmt.Sprintf("fps %4.0f   ping %d ms ±%.0f   tick %d/s", g.fps, c.Stats().PingMs, c.Net().PingVarMs, c.TickRate), fs, false, x0, y, 0, palette.Text)
+	lerp := c.View().InterpMs
+	layoutText(dst, fmt.Sprintf("fps %4.0f   ping %d ms ±%.0f   tick %d/s", g.fps, c.View().Stats.PingMs, c.Net().PingVarMs, c.View().TickRate), fs, false, x0, y, 0, palette.Text)
 	y += lh
 	layoutText(dst, fmt.Sprintf("in  %5d B  %6.2f kB/s  %5.1f/s", c.Net().In.Last(), inB/1000, inPk), fs, false, x0, y, 0, palette.Text)
 	lerpCol := palette.Text
-	if lerp < 2*1000/float64(max(c.Cfg.UpdateRate, 1)) {
+	if lerp < 2*1000/float64(max(c.Config().UpdateRate, 1)) {
 		lerpCol = ngWarn // under two snapshot intervals: one lost snapshot starves interpolation
 	}
 	layoutText(dst, fmt.Sprintf("lerp %5.1f ms", lerp), fs, false, x0+pw*0.62, y, 0, lerpCol)
-	layoutText(dst, fmt.Sprintf("%d/s", c.Cfg.UpdateRate), fs, false, x0+pw, y, 2, palette.Dim)
+	layoutText(dst, fmt.Sprintf("%d/s", c.Config().UpdateRate), fs, false, x0+pw, y, 2, palette.Dim)
 	y += lh
 	layoutText(dst, fmt.Sprintf("out %5d B  %6.2f kB/s  %5.1f/s", c.Net().Out.Last(), outB/1000, outPk), fs, false, x0, y, 0, palette.Text)
-	layoutText(dst, fmt.Sprintf("cmdrate %d/s", c.Cfg.CmdRate), fs, false, x0+pw, y, 2, palette.Dim)
+	layoutText(dst, fmt.Sprintf("cmdrate %d/s", c.Config().CmdRate), fs, false, x0+pw, y, 2, palette.Dim)
 	if level >= 3 {
 		y += lh
 		layoutText(dst, fmt.Sprintf("loss %4.1f%%  choke %4.1f%%  jitter %5.1f ms  cmd loss %2.0f%%",
@@ -284,6 +284,6 @@ func (ng *netGraph) drawText(dst *ebiten.Image, g *Game, c *netclient.Client, le
 		// Deaths and respawns replace the predicted state too, but are the
 		// server's decisions, not prediction errors: counted apart.
 		layoutText(dst, fmt.Sprintf("pred errors %d (last %.2f u)   deaths/respawns %d",
-			c.Stats().Corrections, c.Stats().LastErrorDist, c.Stats().LifeResets), fs, false, x0, y, 0, palette.Text)
+			c.View().Stats.Corrections, c.View().Stats.LastErrorDist, c.View().Stats.LifeResets), fs, false, x0, y, 0, palette.Text)
 	}
 }

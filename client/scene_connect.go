@@ -118,8 +118,8 @@ func (s *connectScene) Update(ctx *SceneContext) error {
 		}
 		fc := ctx.Game.cv.fakeConditions()
 		r.c.SetFakeConditions(fc)
-		ctx.Print(fmt.Sprintf("connected to %s: map %s, %d ticks/s, you are #%d", s.addr, r.c.Map.Name, r.c.TickRate, r.c.ID))
-		if w := fakeLagWarning(r.c.Accept.Cvars, fc); w != "" {
+		ctx.Print(fmt.Sprintf("connected to %s: map %s, %d ticks/s, you are #%d", s.addr, r.c.View().Map.Name, r.c.View().TickRate, r.c.View().ID))
+		if w := fakeLagWarning(r.c.View().Accept.Cvars, fc); w != "" {
 			ctx.Print(w)
 		}
 		ctx.Play(r.c, s.addr)

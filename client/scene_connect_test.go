@@ -96,7 +96,7 @@ func TestConnectSceneErrorRetryAndDisconnect(t *testing.T) {
 	}
 	until("game", 12*time.Second, func() bool {
 		p, ok := g.scenes.Current().(*playScene)
-		return ok && p.c.HaveSnapshot()
+		return ok && p.c.View().HaveSnapshot
 	})
 	if r := g.report(); r.Phase != "playing" || !r.Connected || g.c == nil {
 		t.Fatalf("in the game: %+v", r)

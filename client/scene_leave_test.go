@@ -46,7 +46,7 @@ func TestBoundDisconnectWithEventsPending(t *testing.T) {
 	}
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		if p, ok := g.scenes.Current().(*playScene); ok && p.c.HaveSnapshot() {
+		if p, ok := g.scenes.Current().(*playScene); ok && p.c.View().HaveSnapshot {
 			break
 		}
 		if time.Now().After(deadline) {

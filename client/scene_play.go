@@ -144,33 +144,33 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	if g.stats.seen == nil {
 		g.stats.seen = map[uint16]bool{}
 	}
-	for id := range c.Entities {
-		g.stats.seen[id] = true
+	for _, e := range c.View().Held {
+		g.stats.seen[e.ID] = true
 	}
 	// The commands for the ticks that passed since the last frame. After
 	// a stall of more than netclient.StallGap (a hidden browser tab) Frame
 	// jumps the clock to the newest snapshot instead of sending a burst of
 	// catch-up commands, which the server's command budget would refuse.
-	resyncs := c.Stats().Resyncs
+	resyncs := c.View().Stats.Resyncs
 	if ts, ok := g.input.(TickSource); ok {
 		c.FrameFunc(now, p.tick(ts)) // the brain thinks every tick
 	} else {
 		p.aim = float64(f.Input.Angle)
 		c.Frame(now, f.Input)
 	}
-	g.stats.resyncs += c.Stats().Resyncs - resyncs
+	g.stats.resyncs += c.View().Stats.Resyncs - resyncs
 	dt := time.Duration(0)
 	if !p.lastUpdate.IsZero() {
 		dt = min(max(now.Sub(p.lastUpdate), 0), netclient.StallGap)
 	}
 	p.lastUpdate = now
-	if c.Spectating() {
+	if c.View().Spectating {
 		p.spectatorInput(f, dt) // spectate.go
 	}
-	if st := c.Predicted(); !st.Dead && c.HaveSnapshot() {
+	if st := c.View().Predicted; !st.Dead && c.View().HaveSnapshot {
 		// Further than running can take it in dt (plus the tick of time
 		// a frame may carry over) is a respawn, not a move.
-		reach := shared.MaxSpeed*(dt.Seconds()+1/float64(c.TickRate)) + 1
+		reach := shared.MaxSpeed*(dt.Seconds()+1/float64(c.View().TickRate)) + 1
 		if d := math.Hypot(st.X-p.lastPX, st.Y-p.lastPY); p.havePos && d <= reach {
 			g.stats.moved += d
 		}
@@ -192,35 +192,35 @@ func (p *playScene) handleEvents() {
 	for _, e := range c.TakeEvents() {
 		switch e.Kind {
 		case proto.EvShot:
-			if e.A != c.ID && (e.X != e.X2 || e.Y != e.Y2) {
+			if e.A != c.View().ID && (e.X != e.X2 || e.Y != e.Y2) {
 				p.fx.addTracer(proto.FromFixed(e.X), proto.FromFixed(e.Y), proto.FromFixed(e.X2), proto.FromFixed(e.Y2), false)
 			}
 		case proto.EvHit:
-			if e.A == c.ID {
+			if e.A == c.View().ID {
 				p.fx.hitMarker = hitMarkerTime
 				g.sound.play(sndHit)
 				g.stats.hitsDealt++
 			}
-			if e.B == c.ID {
+			if e.B == c.View().ID {
 				g.stats.hitsTaken++
 				p.fx.damageFlash = 1
 				g.sound.play(sndHurt)
 			}
 			p.fx.addImpact(proto.FromFixed(e.X2), proto.FromFixed(e.Y2))
 		case proto.EvKill:
-			p.feed.addKill(c.Name(e.A), c.Name(e.B), e.A == c.ID, e.B == c.ID)
-			if e.A == c.ID {
+			p.feed.addKill(c.View().Name(e.A), c.View().Name(e.B), e.A == c.View().ID, e.B == c.View().ID)
+			if e.A == c.View().ID {
 				p.fx.killMarker = hitMarkerTime * 2
 				g.sound.play(sndKill)
 			}
-			if e.B == c.ID {
-				p.fx.killedBy = c.Name(e.A)
+			if e.B == c.View().ID {
+				p.fx.killedBy = c.View().Name(e.A)
 			}
 		case proto.EvExplode:
 			p.fx.addExplosion(proto.FromFixed(e.X), proto.FromFixed(e.Y), float64(e.Value))
 			g.sound.play(sndBoom)
 		case proto.EvImpact:
-			if e.A != c.ID {
+			if e.A != c.View().ID {
 				continue
 			}
 			b := impactBox{serverX: proto.FromFixed(e.X), serverY: proto.FromFixed(e.Y), hit: e.Value&game.ImpactHit != 0, left: impactBoxTime}
@@ -245,7 +245,7 @@ func (p *playScene) handleEvents() {
 			if e.A != 0 {
 				p.fx.banner = e.Text + " wins the match"
 			}
-			if e.A == c.ID {
+			if e.A == c.View().ID {
 				p.fx.banner = "You win the match!"
 			}
 			if b, ok := matchEndBanner(c, &e); ok {
@@ -262,9 +262,9 @@ func (p *playScene) handleEvents() {
 				p.feed.addNotice(n)
 			}
 		case proto.EvLeft:
-			p.feed.addNotice(fmt.Sprintf("%s left", c.Name(e.A)))
+			p.feed.addNotice(fmt.Sprintf("%s left", c.View().Name(e.A)))
 		case proto.EvChat:
-			g.chat.onChat(&e, c.Name(e.A), &g.con)
+			g.chat.onChat(&e, c.View().Name(e.A), &g.con)
 		}
 	}
 }
@@ -276,7 +276,7 @@ func (p *playScene) handleEffects() {
 	for _, r := range c.TakeEffects() {
 		if r.Fired {
 			g.stats.shotsFired++
-			p.fireCmd = c.CommandNumber()
+			p.fireCmd = c.View().CommandNumber
 			sh := r.Shot
 			def := &shared.Weapons[sh.Weapon]
 			p.fx.muzzle = muzzleTime
@@ -285,12 +285,12 @@ func (p *playScene) handleEffects() {
 				g.sound.play(sndLaunch)
 				continue
 			}
-			ents := c.Rendered()
+			ents := c.View().Rendered
 			boxes := make([]game.Hitbox, 0, len(ents))
 			for _, e := range ents {
 				boxes = append(boxes, game.NewHitbox(e.ID, e.X, e.Y, e.Alive && !passesThrough(c, e.ID), game.TeamNone))
 			}
-			tr := game.TraceShot(c.Map, sh.X, sh.Y, sh.DirX, sh.DirY, def.Range, boxes, c.ID)
+			tr := game.TraceShot(c.View().Map, sh.X, sh.Y, sh.DirX, sh.DirY, def.Range, boxes, c.View().ID)
 			p.fx.addTracer(sh.X, sh.Y, tr.EndX, tr.EndY, true)
 			p.fx.muzzle = muzzleTime
 			g.sound.play(sndShot)

@@ -32,14 +32,14 @@ type scoreRow struct {
 // toRows returns the client's scoreboard rows in the server's order,
 // spectators left out (listed under their own heading).
 func toRows(c *netclient.Client) []scoreRow {
-	return appendRows(make([]scoreRow, 0, len(c.Scores)), c, isPlayerRow)
+	return appendRows(make([]scoreRow, 0, len(c.View().Scores)), c, isPlayerRow)
 }
 
 // appendRows appends to rows the rows of c's scoreboard that keep
 // accepts, in the server's order, and returns the result.
 func appendRows(rows []scoreRow, c *netclient.Client, keep func(*proto.ScoreEntry) bool) []scoreRow {
-	for i := range c.Scores {
-		if s := &c.Scores[i]; keep(s) {
+	for i := range c.View().Scores {
+		if s := &c.View().Scores[i]; keep(s) {
 			rows = append(rows, scoreRow{s.ID, s.Name, int(s.Kills), int(s.Deaths), int(s.PingMs), s.Bot})
 		}
 	}
@@ -76,10 +76,10 @@ func (sb *scoreboard) draw(v *frameView) {
 	for i, r := range rows {
 		y := hy + 26 + 28*float64(i)
 		col := palette.Text
-		if r.id == c.ID {
+		if r.id == c.View().ID {
 			col = palette.Me
 		}
-		drawScoreRow(screen, r, r.id == c.ID, x0, y, pw, col)
+		drawScoreRow(screen, r, r.id == c.View().ID, x0, y, pw, col)
 	}
 	drawSpectatorRows(screen, c, x0, hy+26+28*float64(len(rows))+8, pw) // spectate.go
 }
@@ -90,8 +90,8 @@ func (sb *scoreboard) draw(v *frameView) {
 func drawScoreHeader(screen *ebiten.Image, c *netclient.Client, x0, y0, pw, ph float64, mode, limitText string) float64 {
 	batch.use(screen)
 	batch.rect(float32(x0), float32(y0), float32(pw), float32(ph), palette.Panel)
-	title := mode + "  -  " + c.Map.Title
-	for _, cv := range c.Accept.Cvars {
+	title := mode + "  -  " + c.View().Map.Title
+	for _, cv := range c.View().Accept.Cvars {
 		if cv.Name == "mp_fraglimit" && cv.Value != "0" {
 			title += "  -  " + limitText + cv.Value
 		}
@@ -127,7 +127,7 @@ func drawTeamScoreboard(screen *ebiten.Image, c *netclient.Client, W float64) bo
 	}
 	red, blue := teamScores(c)
 	players, spectators := 0, false
-	for _, s := range c.Scores {
+	for _, s := range c.View().Scores {
 		switch s.Team {
 		case proto.TeamRed, proto.TeamBlue:
 			players++
@@ -156,21 +156,21 @@ func drawTeamScoreboard(screen *ebiten.Image, c *netclient.Client, W float64) bo
 		y += 34
 		for _, r := range rows {
 			col := colTeamText[team.t]
-			if r.id == c.ID {
+			if r.id == c.View().ID {
 				col = palette.Text
 			}
-			drawScoreRow(screen, r, r.id == c.ID, x0, y, pw, col)
+			drawScoreRow(screen, r, r.id == c.View().ID, x0, y, pw, col)
 			y += 28
 		}
 	}
 	// Spectators: one line of names under the teams.
 	var specs []byte
-	for _, s := range c.Scores {
+	for _, s := range c.View().Scores {
 		if s.Team == proto.TeamSpectator {
 			if len(specs) > 0 {
 				specs = append(specs, ", "...)
 			}
-			specs = append(specs, c.Name(s.ID)...)
+			specs = append(specs, c.View().Name(s.ID)...)
 		}
 	}
 	if len(specs) > 0 {

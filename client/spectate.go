@@ -55,7 +55,7 @@ func (p *playScene) drawSpectating(screen *ebiten.Image) {
 	title := "Free camera"
 	if following {
 		id := c.SpecTarget()
-		title = "Spectating " + c.Name(id)
+		title = "Spectating " + c.View().Name(id)
 		sx, sy := g.worldToScreen(x, y)
 		batch.use(screen)
 		batch.ring(float32(sx), float32(sy), float32(shared.PlayerRadius)+9, 2, colSpectating)
@@ -78,8 +78,8 @@ func isSpectatorRow(r *proto.ScoreEntry) bool { return r.Team == proto.TeamSpect
 // spectator section: 0 when nobody spectates.
 func spectatorRowsHeight(c *netclient.Client) float64 {
 	n := 0
-	for i := range c.Scores {
-		if isSpectatorRow(&c.Scores[i]) {
+	for i := range c.View().Scores {
+		if isSpectatorRow(&c.View().Scores[i]) {
 			n++
 		}
 	}
@@ -100,16 +100,16 @@ func drawSpectatorRows(screen *ebiten.Image, c *netclient.Client, x0, y, pw floa
 	batch.rect(float32(x0+10), float32(y-2), float32(pw-20), 28, fade(palette.Dim, 0.25))
 	drawText(screen, "SPECTATORS", 16, true, x0+20, y+2, 0, palette.Text)
 	y += 34
-	for i := range c.Scores {
-		r := &c.Scores[i]
+	for i := range c.View().Scores {
+		r := &c.View().Scores[i]
 		if !isSpectatorRow(r) {
 			continue
 		}
 		col := palette.Dim
-		if r.ID == c.ID {
+		if r.ID == c.View().ID {
 			col = palette.Text
 		}
-		drawText(screen, r.Name, 16, r.ID == c.ID, x0+20, y, 0, col)
+		drawText(screen, r.Name, 16, r.ID == c.View().ID, x0+20, y, 0, col)
 		drawText(screen, fmt.Sprint(r.Kills), 16, false, x0+340, y, 2, col)
 		drawText(screen, fmt.Sprint(r.Deaths), 16, false, x0+430, y, 2, col)
 		drawText(screen, fmt.Sprint(r.PingMs), 16, false, x0+pw-20, y, 2, col)

@@ -5,7 +5,6 @@ package client
 import (
 	"fmt"
 	"image/color"
-	"sort"
 
 	"tickshot/client/netclient"
 	"tickshot/client/palette"
@@ -32,7 +31,7 @@ func teamOf(c *netclient.Client, id uint16) uint8 {
 	if c == nil {
 		return proto.TeamNone
 	}
-	return c.Team(id)
+	return c.View().Team(id)
 }
 
 // teamPlay reports whether the scoreboard shows team deathmatch: a row on
@@ -41,8 +40,8 @@ func teamPlay(c *netclient.Client) bool {
 	if c == nil {
 		return false
 	}
-	for i := range c.Scores {
-		if t := c.Scores[i].Team; t == proto.TeamRed || t == proto.TeamBlue {
+	for i := range c.View().Scores {
+		if t := c.View().Scores[i].Team; t == proto.TeamRed || t == proto.TeamBlue {
 			return true
 		}
 	}
@@ -51,7 +50,7 @@ func teamPlay(c *netclient.Client) bool {
 
 // teamScores are the two teams' scores: the sums of their rows' kills.
 func teamScores(c *netclient.Client) (red, blue int) {
-	for _, r := range c.Scores {
+	for _, r := range c.View().Scores {
 		switch r.Team {
 		case proto.TeamRed:
 			red += int(r.Kills)
@@ -80,7 +79,7 @@ func selfColour(c *netclient.Client) color.RGBA {
 	if c == nil {
 		return palette.Me
 	}
-	switch teamOf(c, c.ID) {
+	switch teamOf(c, c.View().ID) {
 	case proto.TeamRed:
 		return palette.RedMe
 	case proto.TeamBlue:
@@ -99,7 +98,7 @@ func pick(cond bool, a, b color.RGBA) color.RGBA {
 // friendlyFire is the server's mp_friendlyfire as it was when this client
 // joined (Accept's cvars).
 func friendlyFire(c *netclient.Client) bool {
-	for _, cv := range c.Accept.Cvars {
+	for _, cv := range c.View().Accept.Cvars {
 		if cv.Name == "mp_friendlyfire" {
 			return cv.Value != "0"
 		}
@@ -112,28 +111,21 @@ func friendlyFire(c *netclient.Client) bool {
 // the predicted tracer must agree).
 func passesThrough(c *netclient.Client, id uint16) bool {
 	t := teamOf(c, id)
-	return (t == proto.TeamRed || t == proto.TeamBlue) && t == teamOf(c, c.ID) && !friendlyFire(c)
+	return (t == proto.TeamRed || t == proto.TeamBlue) && t == teamOf(c, c.View().ID) && !friendlyFire(c)
 }
 
 // onTeamEvent applies EvJoin's and EvTeam's team to the scoreboard at once
-// (the next scoreboard, built after the event, agrees) and returns the
-// notice for the kill feed, "" for none.
+// (the next scoreboard, built after the event, agrees:
+// netclient.Client.ApplyTeamEvent) and returns the notice for the kill
+// feed, "" for none.
 func (p *playScene) onTeamEvent(e *proto.Event) string {
 	c := p.c
 	if e.Value < 0 || e.Value > int16(proto.MaxTeam) {
 		return "" // not a team (and not one by wrapping into a byte)
 	}
+	c.ApplyTeamEvent(e)
 	t := uint8(e.Value)
-	i := sort.Search(len(c.Scores), func(i int) bool { return c.Scores[i].ID >= e.A })
-	switch {
-	case i < len(c.Scores) && c.Scores[i].ID == e.A:
-		c.Scores[i].Team = t
-	case e.Kind == proto.EvJoin:
-		c.Scores = append(c.Scores, proto.ScoreEntry{})
-		copy(c.Scores[i+1:], c.Scores[i:])
-		c.Scores[i] = proto.ScoreEntry{ID: e.A, Name: e.Text, Team: t}
-	}
-	name, you := c.Name(e.A), e.A == c.ID
+	name, you := c.View().Name(e.A), e.A == c.View().ID
 	if e.Kind == proto.EvJoin {
 		name, you = e.Text, false
 	}
@@ -153,9 +145,9 @@ func (p *playScene) onTeamEvent(e *proto.Event) string {
 		return name + " joined"
 	case e.Kind == proto.EvJoin:
 		return fmt.Sprintf("%s joined the %s team", name, game.Team(t))
-	case e.A == c.ID && e.Text != "":
+	case e.A == c.View().ID && e.Text != "":
 		return fmt.Sprintf("You were moved to the %s team (%s)", game.Team(t), e.Text)
-	case e.A == c.ID:
+	case e.A == c.View().ID:
 		return fmt.Sprintf("You joined the %s team", game.Team(t))
 	}
 	return fmt.Sprintf("%s joined the %s team", name, game.Team(t))
@@ -174,7 +166,7 @@ func matchEndBanner(c *netclient.Client, e *proto.Event) (banner string, ok bool
 		if uint8(e.B) == proto.TeamBlue {
 			who = "Blue"
 		}
-		if uint8(e.B) == teamOf(c, c.ID) {
+		if uint8(e.B) == teamOf(c, c.View().ID) {
 			who = "Your team (" + who + ")"
 		}
 		return fmt.Sprintf("%s wins the match  %d : %d", who, max(red, blue), min(red, blue)), true

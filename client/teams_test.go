@@ -46,34 +46,34 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 				}
 			}
 			cx, cy := g.camera()
-			for _, e := range c.Rendered() {
+			for _, e := range c.View().Rendered {
 				got[e.ID] = pixel(dst, e.X-cx, e.Y-cy)
 			}
 			px, py := g.drawPos()
-			got[c.ID] = pixel(dst, px-cx, py-cy)
+			got[c.View().ID] = pixel(dst, px-cx, py-cy)
 		})
 		return got
 	}
 	bot := map[uint16]bool{}
-	for _, e := range c.Rendered() {
+	for _, e := range c.View().Rendered {
 		bot[e.ID] = e.Bot
 	}
 	dm := bodies()
-	for _, e := range c.Rendered() {
+	for _, e := range c.View().Rendered {
 		if want := pick(e.Bot, palette.EnemyBot, palette.Enemy); dm[e.ID] != want {
 			t.Errorf("deathmatch: player %d drawn %v, want %v", e.ID, dm[e.ID], want)
 		}
 	}
-	if dm[c.ID] != palette.Me {
-		t.Errorf("deathmatch: you are drawn %v, want %v", dm[c.ID], palette.Me)
+	if dm[c.View().ID] != palette.Me {
+		t.Errorf("deathmatch: you are drawn %v, want %v", dm[c.View().ID], palette.Me)
 	}
 	if redText != 0 {
 		t.Errorf("deathmatch: %d red pixels where team deathmatch shows the red score", redText)
 	}
 
 	// Teams: you (1) and 3, 5 red; 2, 4 blue.
-	for i := range c.Scores {
-		c.Scores[i].Team = []uint8{proto.TeamBlue, proto.TeamRed}[c.Scores[i].ID%2]
+	for i := range c.View().Scores {
+		c.View().Scores[i].Team = []uint8{proto.TeamBlue, proto.TeamRed}[c.View().Scores[i].ID%2]
 	}
 	tdm := bodies()
 	if redText < 20 {
@@ -82,7 +82,7 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	for id, col := range tdm {
 		want := palette.RedMe
 		switch {
-		case id == c.ID:
+		case id == c.View().ID:
 		case id%2 == 1:
 			want = pick(bot[id], palette.RedBot, palette.Red)
 		default:
@@ -99,7 +99,7 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	// The scoreboard: RED band then its rows, then the BLUE band.
 	red, blue := teamScores(c)
 	wantRed, wantBlue := 0, 0
-	for _, r := range c.Scores {
+	for _, r := range c.View().Scores {
 		if r.Team == proto.TeamRed {
 			wantRed += int(r.Kills)
 		} else {
@@ -131,7 +131,7 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	if n := p.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 3, Value: int16(proto.TeamBlue)}); teamOf(c, 3) != proto.TeamBlue || !strings.Contains(n, "joined the blue team") {
 		t.Errorf("EvTeam: player 3 on %d, notice %q", teamOf(c, 3), n)
 	}
-	if n := p.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: c.ID, Value: int16(proto.TeamBlue), Text: "auto-balance"}); n != "You were moved to the blue team (auto-balance)" {
+	if n := p.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: c.View().ID, Value: int16(proto.TeamBlue), Text: "auto-balance"}); n != "You were moved to the blue team (auto-balance)" {
 		t.Errorf("auto-balance notice %q", n)
 	}
 	if selfColour(c) != palette.BlueMe {
@@ -150,18 +150,18 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	if n := p.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 5, Value: int16(proto.TeamSpectator)}); teamOf(c, 5) != proto.TeamSpectator || n != "Player 5 is spectating" {
 		t.Errorf("EvTeam spectator: player 5 on %d, notice %q", teamOf(c, 5), n)
 	}
-	if r, b := teamScores(c); r+b != wantRed+wantBlue-int(c.Scores[4].Kills) {
+	if r, b := teamScores(c); r+b != wantRed+wantBlue-int(c.View().Scores[4].Kills) {
 		t.Errorf("a spectator's kills still count for a team: %d : %d", r, b)
 	}
-	for i := 1; i < len(c.Scores); i++ {
-		if c.Scores[i-1].ID >= c.Scores[i].ID {
-			t.Fatalf("scoreboard rows out of ID order after a join: %+v", c.Scores)
+	for i := 1; i < len(c.View().Scores); i++ {
+		if c.View().Scores[i-1].ID >= c.View().Scores[i].ID {
+			t.Fatalf("scoreboard rows out of ID order after a join: %+v", c.View().Scores)
 		}
 	}
 
 	// Team chat is marked in the console and on the HUD.
-	g.chat.onChat(&proto.Event{Kind: proto.EvChat, A: 2, Text: "push left", Value: proto.ChatTeam}, c.Name(2), &g.con)
-	g.chat.onChat(&proto.Event{Kind: proto.EvChat, A: 2, Text: "gg"}, c.Name(2), &g.con)
+	g.chat.onChat(&proto.Event{Kind: proto.EvChat, A: 2, Text: "push left", Value: proto.ChatTeam}, c.View().Name(2), &g.con)
+	g.chat.onChat(&proto.Event{Kind: proto.EvChat, A: 2, Text: "gg"}, c.View().Name(2), &g.con)
 	lines := g.con.lines
 	if len(lines) < 2 || lines[len(lines)-2] != "(TEAM) Player 2: push left" || lines[len(lines)-1] != "Player 2: gg" {
 		t.Errorf("console chat lines %q", lines[max(0, len(lines)-2):])

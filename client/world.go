@@ -56,7 +56,7 @@ type arenaLayer struct{}
 // draw covers the screen once: Ebiten does not clear it
 // (SetScreenClearedEveryFrame(false)).
 func (arenaLayer) draw(v *frameView) {
-	m := v.c.Map
+	m := v.c.View().Map
 	cx, cy, W, H := v.camX, v.camY, v.W, v.H
 	b := &batch
 	b.use(v.screen)
@@ -94,7 +94,7 @@ type playersLayer struct{}
 // drawProjectiles draws the rockets in flight.
 func (playersLayer) drawProjectiles(v *frameView) {
 	b := &batch
-	for _, pr := range v.c.Projectiles() {
+	for _, pr := range v.c.View().Projectiles {
 		x, y := pr.X-v.camX, pr.Y-v.camY
 		if !v.onScreen(x, y, 24) {
 			continue
@@ -114,7 +114,7 @@ func (playersLayer) draw(v *frameView, protected, muzzle bool) {
 	b := &batch
 	// Other players, interpolated: bodies and health bars in the batch,
 	// then the names over them.
-	ents := c.Rendered()
+	ents := c.View().Rendered
 	for _, e := range ents {
 		x, y := e.X-cx, e.Y-cy
 		if !v.onScreen(x, y, 60) {
@@ -133,26 +133,26 @@ func (playersLayer) draw(v *frameView, protected, muzzle bool) {
 	}
 	for _, e := range ents {
 		if x, y := e.X-cx, e.Y-cy; e.Alive && v.onScreen(x, y, 60) {
-			drawText(v.screen, c.Name(e.ID), 13, false, x, y-42, 1, palette.Text)
+			drawText(v.screen, c.View().Name(e.ID), 13, false, x, y-42, 1, palette.Text)
 		}
 	}
 
 	if g.cv.showHitboxes.Get() {
 		// The newest server position of every other player, beside the
 		// interpolated one: the distance between them is the interpolation delay.
-		for _, e := range c.Entities {
-			if s, ok := e.Hist.Newest(); ok && s.Alive {
+		for _, e := range c.View().Held {
+			if s := e.Newest; s.Alive {
 				b.ring(f32(s.X-cx), f32(s.Y-cy), float32(shared.PlayerRadius), 1.5, nrgba(color.NRGBA{0xff, 0xff, 0xff, 0x90}))
 			}
 		}
 	}
 
 	// The local player, predicted.
-	st := c.Predicted()
+	st := c.View().Predicted
 	px, py := v.px, v.py
 	if g.cv.showError.Get() >= 2 {
 		// Where the server last had you (after the acked command).
-		sv := c.Server.State()
+		sv := c.View().ServerState
 		b.ring(f32(sv.X-cx), f32(sv.Y-cy), float32(shared.PlayerRadius), 1.5, nrgba(color.NRGBA{0xff, 0x40, 0x40, 0xc0}))
 	}
 	if st.Dead {

@@ -110,10 +110,10 @@ func startGoodClient(t *testing.T, addr, name string) *goodClient {
 	if err != nil {
 		t.Fatalf("good client: %v", err)
 	}
-	g := &goodClient{name: name, tickRate: c.TickRate, stop: make(chan struct{}), done: make(chan struct{})}
+	g := &goodClient{name: name, tickRate: c.View().TickRate, stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(g.done)
-		interval := time.Second / time.Duration(c.TickRate)
+		interval := time.Second / time.Duration(c.View().TickRate)
 		tk := time.NewTicker(interval)
 		defer tk.Stop()
 		last := time.Now()
@@ -129,13 +129,13 @@ func startGoodClient(t *testing.T, addr, name string) *goodClient {
 					g.mu.Unlock()
 					return
 				}
-				a := float64(i) / float64(c.TickRate)
+				a := float64(i) / float64(c.View().TickRate)
 				c.Tick(now.Sub(last), netclient.Input{MoveX: float32(math.Cos(a)), MoveY: float32(math.Sin(a)),
 					Angle: float32(math.Remainder(a, 2*math.Pi))})
 				last = now
-				g.snaps.Store(int64(c.Stats().SnapshotsReceived))
+				g.snaps.Store(int64(c.View().Stats.SnapshotsReceived))
 				g.mu.Lock()
-				g.seen = snapCount{c.Stats().SnapshotsReceived, c.Stats().SnapshotsLost, c.SnapshotTick()}
+				g.seen = snapCount{c.View().Stats.SnapshotsReceived, c.View().Stats.SnapshotsLost, c.View().SnapshotTick}
 				g.mu.Unlock()
 			}
 		}

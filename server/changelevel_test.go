@@ -33,7 +33,7 @@ func play(t *testing.T, c *netclient.Client, d time.Duration, stop func() bool) 
 // onSpawnOf reports whether the client's authoritative position is one of
 // m's spawn points (a player that has not moved since the map change).
 func onSpawnOf(c *netclient.Client, m *game.Map) bool {
-	s := c.Server.State()
+	s := c.View().ServerState
 	for _, p := range m.Spawns {
 		if math.Hypot(s.X-p.X, s.Y-p.Y) < 1 {
 			return true
@@ -55,8 +55,8 @@ func TestMapCycleAdvancesAtMatchEnd(t *testing.T) {
 		t.Fatalf("started on %q, want the cycle's first map arena", st.Map)
 	}
 	c := testserver.Connect(t, addr, netclient.DefaultConfig("cycler"))
-	if c.Map.Name != "arena" {
-		t.Fatalf("client joined on %q", c.Map.Name)
+	if c.View().Map.Name != "arena" {
+		t.Fatalf("client joined on %q", c.View().Map.Name)
 	}
 	var sawChange, sawStartAfter bool
 	rng, err := game.LoadMap("range")
@@ -72,14 +72,14 @@ func TestMapCycleAdvancesAtMatchEnd(t *testing.T) {
 				sawStartAfter = true
 			}
 		}
-		return sawStartAfter && c.Map.Name == "range" && onSpawnOf(c, rng)
+		return sawStartAfter && c.View().Map.Name == "range" && onSpawnOf(c, rng)
 	})
 	if !ok {
 		t.Fatalf("after 15 s: client map %q, EvChangeLevel seen %v, EvMatchStart after it %v, on a range spawn %v; server map %q",
-			c.Map.Name, sawChange, sawStartAfter, onSpawnOf(c, rng), srv.CurrentStatus().Map)
+			c.View().Map.Name, sawChange, sawStartAfter, onSpawnOf(c, rng), srv.CurrentStatus().Map)
 	}
-	if len(c.World.Walls) != len(rng.Walls) || c.World.Walls[0] != rng.Walls[0] {
-		t.Errorf("the client predicts against %d walls, range has %d", len(c.World.Walls), len(rng.Walls))
+	if len(c.View().World.Walls) != len(rng.Walls) || c.View().World.Walls[0] != rng.Walls[0] {
+		t.Errorf("the client predicts against %d walls, range has %d", len(c.View().World.Walls), len(rng.Walls))
 	}
 	if got := strings.Join(c.TakePrints(), "\n"); !strings.Contains(got, "changelevel: map range") {
 		t.Errorf("client console: %q, want it told of the map change", got)
@@ -98,7 +98,7 @@ func TestChangelevelOverRcon(t *testing.T) {
 	const pw = "rcon-pw"
 	srv, addr := startServer(t, server.Config{RconPassword: pw, Map: "arena"})
 	c := testserver.Connect(t, addr, netclient.DefaultConfig("admin"))
-	play(t, c, 5*time.Second, c.HaveSnapshot)
+	play(t, c, 5*time.Second, func() bool { return c.View().HaveSnapshot })
 
 	reply := func(cmd string) string {
 		c.TakePrints()
@@ -119,8 +119,8 @@ func TestChangelevelOverRcon(t *testing.T) {
 		t.Errorf("unknown map: reply %q, want %q", got, want)
 	}
 	play(t, c, 300*time.Millisecond, func() bool { return false })
-	if c.Map.Name != "arena" || srv.CurrentStatus().Map != "arena" {
-		t.Errorf("after a refused changelevel: client on %q, server on %q; want arena", c.Map.Name, srv.CurrentStatus().Map)
+	if c.View().Map.Name != "arena" || srv.CurrentStatus().Map != "arena" {
+		t.Errorf("after a refused changelevel: client on %q, server on %q; want arena", c.View().Map.Name, srv.CurrentStatus().Map)
 	}
 
 	sent := time.Now()
@@ -128,8 +128,8 @@ func TestChangelevelOverRcon(t *testing.T) {
 		t.Errorf("changelevel range: reply %q, want %q", got, want)
 	}
 	rng, _ := game.LoadMap("range")
-	if !play(t, c, 5*time.Second, func() bool { return c.Map.Name == "range" && onSpawnOf(c, rng) }) {
-		t.Errorf("client on %q after changelevel range", c.Map.Name)
+	if !play(t, c, 5*time.Second, func() bool { return c.View().Map.Name == "range" && onSpawnOf(c, rng) }) {
+		t.Errorf("client on %q after changelevel range", c.View().Map.Name)
 	}
 	t.Logf("rcon changelevel to the client on range at a range spawn: %v", time.Since(sent).Round(time.Millisecond))
 	if got := srv.Exec("changelevel"); !strings.HasPrefix(got, "usage: changelevel MAP") {
@@ -144,17 +144,17 @@ func TestChangelevelOverRcon(t *testing.T) {
 func TestChangelevelSurvivesLongLoss(t *testing.T) {
 	srv, addr := startServer(t, server.Config{Map: "arena"})
 	c := testserver.Connect(t, addr, netclient.DefaultConfig("deaf"))
-	play(t, c, 5*time.Second, c.HaveSnapshot)
+	play(t, c, 5*time.Second, func() bool { return c.View().HaveSnapshot })
 	c.SetFakeConditions(proto.FakeConditions{LossPct: 100})
 	if got := srv.Exec("changelevel range"); got != "changelevel: switching to range" {
 		t.Fatalf("changelevel: %q", got)
 	}
 	play(t, c, (server.EventLifetime+1)*time.Second, func() bool { return false })
-	if c.Map.Name != "arena" {
-		t.Fatalf("client on %q while it received nothing", c.Map.Name)
+	if c.View().Map.Name != "arena" {
+		t.Fatalf("client on %q while it received nothing", c.View().Map.Name)
 	}
 	c.SetFakeConditions(proto.FakeConditions{})
-	if !play(t, c, 5*time.Second, func() bool { return c.Map.Name == "range" }) {
-		t.Errorf("client still on %q after the loss ended", c.Map.Name)
+	if !play(t, c, 5*time.Second, func() bool { return c.View().Map.Name == "range" }) {
+		t.Errorf("client still on %q after the loss ended", c.View().Map.Name)
 	}
 }

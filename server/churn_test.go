@@ -37,7 +37,7 @@ func TestChurnNeverRefusesFreeSlot(t *testing.T) {
 					errs <- fmt.Errorf("worker %d join %d refused with at most %d of 4 slots held: %v", w, i, workers, err)
 					return
 				}
-				if c.Spectating() {
+				if c.View().Spectating {
 					errs <- fmt.Errorf("worker %d join %d made a spectator with at most %d of 4 slots held", w, i, workers)
 				}
 				c.Close("churn")
@@ -87,10 +87,10 @@ func startObserver(t *testing.T, addr string, cfg netclient.Config, lagMs float6
 	t.Helper()
 	c := testserver.Connect(t, addr, cfg)
 	c.SetFakeConditions(proto.FakeConditions{LagMs: lagMs})
-	o := &observer{tickRate: c.TickRate, errc: make(chan error, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	o := &observer{tickRate: c.View().TickRate, errc: make(chan error, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(o.done)
-		tk := time.NewTicker(time.Second / time.Duration(c.TickRate))
+		tk := time.NewTicker(time.Second / time.Duration(c.View().TickRate))
 		defer tk.Stop()
 		last := time.Now()
 		for {
@@ -105,9 +105,9 @@ func startObserver(t *testing.T, addr string, cfg netclient.Config, lagMs float6
 				c.Tick(now.Sub(last), netclient.Input{})
 				last = now
 				o.mu.Lock()
-				o.seen = obsCount{c.Stats().SnapshotsReceived, c.ConnStats().BytesIn, c.SnapshotTick()}
+				o.seen = obsCount{c.View().Stats.SnapshotsReceived, c.ConnStats().BytesIn, c.View().SnapshotTick}
 				o.mu.Unlock()
-				o.rows.Store(int64(len(c.Scores)))
+				o.rows.Store(int64(len(c.View().Scores)))
 			}
 		}
 	}()

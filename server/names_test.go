@@ -55,12 +55,12 @@ func TestReservedNames(t *testing.T) {
 			if err := watcher.Poll(); err != nil {
 				t.Fatalf("watcher: %v", err)
 			}
-			watcher.Tick(time.Second/time.Duration(watcher.TickRate), netclient.Input{})
+			watcher.Tick(time.Second/time.Duration(watcher.View().TickRate), netclient.Input{})
 			events = append(events, watcher.TakeEvents()...)
 			if done != nil && done() {
 				return
 			}
-			time.Sleep(time.Second / time.Duration(watcher.TickRate))
+			time.Sleep(time.Second / time.Duration(watcher.View().TickRate))
 		}
 	}
 	var evil []*netclient.Client
@@ -75,7 +75,7 @@ func TestReservedNames(t *testing.T) {
 	var names []string
 	pump(4*time.Second, func() bool {
 		names = names[:0]
-		for _, r := range watcher.Scores {
+		for _, r := range watcher.View().Scores {
 			names = append(names, r.Name)
 		}
 		slices.Sort(names)
@@ -84,13 +84,13 @@ func TestReservedNames(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("watcher's scoreboard names %q, want %q", names, want)
 	}
-	for _, r := range watcher.Scores {
+	for _, r := range watcher.View().Scores {
 		if r.Name == "Evil" && r.Bot {
 			t.Error("the player who asked for [BOT] Evil is flagged as a bot")
 		}
 	}
 	// A client leaves claiming to have been banned.
-	gone := evil[1].ID
+	gone := evil[1].View().ID
 	evil[1].Close("kicked: banned by admin")
 	var left *proto.Event
 	pump(3*time.Second, func() bool {

@@ -51,7 +51,7 @@ func TestPreHelloCap(t *testing.T) {
 		}
 	}
 	c := testserver.Connect(t, addr, netclient.Config{Name: "normal"})
-	if c.ID == 0 {
+	if c.View().ID == 0 {
 		t.Errorf("normal client got no player id while silent connections were held")
 	}
 	for _, r := range held {

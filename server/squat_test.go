@@ -32,7 +32,7 @@ func TestSilentPlayerTimedOut(t *testing.T) {
 	stopSpec := make(chan struct{})
 	defer close(stopSpec)
 	go func() {
-		tk := time.NewTicker(time.Second / time.Duration(spec.TickRate))
+		tk := time.NewTicker(time.Second / time.Duration(spec.View().TickRate))
 		defer tk.Stop()
 		for {
 			select {
@@ -44,7 +44,7 @@ func TestSilentPlayerTimedOut(t *testing.T) {
 					specErr <- err
 					return
 				}
-				spec.Tick(time.Second/time.Duration(spec.TickRate), netclient.Input{})
+				spec.Tick(time.Second/time.Duration(spec.View().TickRate), netclient.Input{})
 			}
 		}
 	}()

@@ -33,7 +33,7 @@ func pump(t *testing.T, d time.Duration, cs ...*netclient.Client) ([][]proto.Eve
 			if err := c.Poll(); err != nil {
 				t.Fatal(err)
 			}
-			c.Advance(time.Second / time.Duration(c.TickRate))
+			c.Advance(time.Second / time.Duration(c.View().TickRate))
 			evs[i] = append(evs[i], c.TakeEvents()...)
 			prints[i] = append(prints[i], c.TakePrints()...)
 		}
@@ -55,7 +55,7 @@ func TestTeamDeathmatchOverWebsockets(t *testing.T) {
 	team := map[uint16]uint8{}
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); {
 		pump(t, 50*time.Millisecond, cs...)
-		sc := cs[0].Scores
+		sc := cs[0].View().Scores
 		if len(sc) == 6 {
 			for _, r := range sc {
 				team[r.ID] = r.Team
@@ -79,7 +79,7 @@ func TestTeamDeathmatchOverWebsockets(t *testing.T) {
 	var sender, mate, enemy *netclient.Client
 	for i, a := range cs {
 		for _, b := range cs[i+1:] {
-			if team[a.ID] == team[b.ID] {
+			if team[a.View().ID] == team[b.View().ID] {
 				sender, mate = a, b
 			}
 		}
@@ -89,7 +89,7 @@ func TestTeamDeathmatchOverWebsockets(t *testing.T) {
 			enemy = c
 		}
 	}
-	if sender == nil || enemy == nil || team[enemy.ID] == team[sender.ID] {
+	if sender == nil || enemy == nil || team[enemy.View().ID] == team[sender.View().ID] {
 		t.Fatalf("three humans on two teams, yet no pair shares one: %v", team)
 	}
 	sender.SendCommand("say_team push left", "")
@@ -97,7 +97,7 @@ func TestTeamDeathmatchOverWebsockets(t *testing.T) {
 	evs, _ := pump(t, 1500*time.Millisecond, sender, mate, enemy)
 	chats := func(evs []proto.Event) (teamMsgs, all []string) {
 		for _, e := range evs {
-			if e.Kind == proto.EvChat && e.A == sender.ID {
+			if e.Kind == proto.EvChat && e.A == sender.View().ID {
 				if e.Value == proto.ChatTeam {
 					teamMsgs = append(teamMsgs, e.Text)
 				} else {
@@ -118,7 +118,7 @@ func TestTeamDeathmatchOverWebsockets(t *testing.T) {
 	}
 	// jointeam: the sender's team has 3, the other 3: joining the other
 	// would make it 4 against 2.
-	sender.SendCommand("jointeam "+map[uint8]string{proto.TeamRed: "blue", proto.TeamBlue: "red"}[team[sender.ID]], "")
+	sender.SendCommand("jointeam "+map[uint8]string{proto.TeamRed: "blue", proto.TeamBlue: "red"}[team[sender.View().ID]], "")
 	_, prints := pump(t, 500*time.Millisecond, sender)
 	if p := strings.Join(prints[0], "\n"); !strings.Contains(p, "enough players") {
 		t.Errorf("jointeam to the bigger team answered %q; want a refusal saying why", p)
@@ -126,7 +126,7 @@ func TestTeamDeathmatchOverWebsockets(t *testing.T) {
 	// jointeam spectator is spectate (Source's team 1).
 	sender.SendCommand("jointeam spectator", "")
 	pump(t, 500*time.Millisecond, sender)
-	if !sender.Spectating() {
+	if !sender.View().Spectating {
 		t.Errorf("after jointeam spectator the sender is not spectating")
 	}
 }
@@ -141,7 +141,7 @@ func TestSayTeamInDeathmatchGoesToAll(t *testing.T) {
 	evs, _ := pump(t, 1000*time.Millisecond, a, b)
 	got := false
 	for _, e := range evs[1] {
-		if e.Kind == proto.EvChat && e.A == a.ID && e.Text == "hello" && e.Value == 0 {
+		if e.Kind == proto.EvChat && e.A == a.View().ID && e.Text == "hello" && e.Value == 0 {
 			got = true
 		}
 	}
@@ -160,12 +160,12 @@ func TestAutoBalanceMovesAtRespawn(t *testing.T) {
 		cs = append(cs, testserver.Connect(t, srv.Addr(), netclient.DefaultConfig(n)))
 		pump(t, 100*time.Millisecond, cs...) // join in this order: red, blue, red, blue
 	}
-	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && len(cs[0].Scores) < 4; {
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && len(cs[0].View().Scores) < 4; {
 		pump(t, 50*time.Millisecond, cs...)
 	}
 	a, c := cs[0], cs[2]
-	if a.Team(a.ID) != proto.TeamRed || a.Team(cs[1].ID) != proto.TeamBlue || a.Team(c.ID) != proto.TeamRed || a.Team(cs[3].ID) != proto.TeamBlue {
-		t.Fatalf("teams in join order: %+v; want red, blue, red, blue", a.Scores)
+	if a.View().Team(a.View().ID) != proto.TeamRed || a.View().Team(cs[1].View().ID) != proto.TeamBlue || a.View().Team(c.View().ID) != proto.TeamRed || a.View().Team(cs[3].View().ID) != proto.TeamBlue {
+		t.Fatalf("teams in join order: %+v; want red, blue, red, blue", a.View().Scores)
 	}
 	cs[1].Close("leaving")
 	cs[3].Close("leaving")
@@ -178,15 +178,15 @@ func TestAutoBalanceMovesAtRespawn(t *testing.T) {
 			moves = append(moves, e)
 		}
 	}
-	if len(moves) != 1 || moves[0].A != a.ID || moves[0].Value != int16(proto.TeamBlue) || moves[0].Text != "auto-balance" {
+	if len(moves) != 1 || moves[0].A != a.View().ID || moves[0].Value != int16(proto.TeamBlue) || moves[0].Text != "auto-balance" {
 		t.Errorf("team moves seen by the teammate: %+v; want a moved to blue by auto-balance", moves)
 	}
 	if p := strings.Join(prints[0], "\n"); !strings.Contains(p, "moved to the blue team (auto-balance)") {
 		t.Errorf("the moved player's console: %q", p)
 	}
 	pump(t, 1500*time.Millisecond, a, c)
-	if a.Team(a.ID) != proto.TeamBlue || a.Team(c.ID) != proto.TeamRed {
-		t.Errorf("after the move the scoreboard has a on %d, c on %d", a.Team(a.ID), a.Team(c.ID))
+	if a.View().Team(a.View().ID) != proto.TeamBlue || a.View().Team(c.View().ID) != proto.TeamRed {
+		t.Errorf("after the move the scoreboard has a on %d, c on %d", a.View().Team(a.View().ID), a.View().Team(c.View().ID))
 	}
 }
 
@@ -211,7 +211,7 @@ func TestSpectatorSayTeamStaysWithSpectators(t *testing.T) {
 			for i, who := range []string{"the sender", "the other spectator", "player a", "player b"} {
 				var teamMsgs, all []string
 				for _, e := range evs[i] {
-					if e.Kind == proto.EvChat && e.A == w.ID {
+					if e.Kind == proto.EvChat && e.A == w.View().ID {
 						if e.Value == proto.ChatTeam {
 							teamMsgs = append(teamMsgs, e.Text)
 						} else {

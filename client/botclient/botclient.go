@@ -88,9 +88,9 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 	}
 	defer c.Close("bot finished")
 	c.SetFakeConditions(opt.Fake)
-	sum.ID = c.ID
+	sum.ID = c.View().ID
 	brain := game.NewBot(seed)
-	dt := time.Second / time.Duration(c.TickRate)
+	dt := time.Second / time.Duration(c.View().TickRate)
 	ticker := time.NewTicker(dt)
 	defer ticker.Stop()
 	start := time.Now()
@@ -113,17 +113,17 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 		for _, e := range c.TakeEvents() {
 			switch e.Kind {
 			case proto.EvKill:
-				if e.A == c.ID {
+				if e.A == c.View().ID {
 					sum.Kills++
 				}
-				if e.B == c.ID {
+				if e.B == c.View().ID {
 					sum.Deaths++
 				}
 			case proto.EvHit:
-				if e.A == c.ID {
+				if e.A == c.View().ID {
 					sum.HitsDealt++
 				}
-				if e.B == c.ID {
+				if e.B == c.View().ID {
 					sum.HitsTaken++
 				}
 			}
@@ -133,40 +133,40 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 				sum.ShotsFired++
 			}
 		}
-		if c.Stats().PingMs > 0 {
-			rttSum += float64(c.Stats().PingMs)
+		if c.View().Stats.PingMs > 0 {
+			rttSum += float64(c.View().Stats.PingMs)
 			rttN++
 		}
 		// One command per tick of real time that passed (a ticker drops
 		// ticks on a loaded machine), the brain thinking for each.
 		c.FrameFunc(time.Now(), func() netclient.Input {
-			ents := c.Rendered()
+			ents := c.View().Rendered
 			boxes := make([]game.Hitbox, 0, len(ents))
 			for _, e := range ents {
-				boxes = append(boxes, game.NewHitbox(e.ID, e.X, e.Y, e.Alive, game.Team(c.Team(e.ID))))
+				boxes = append(boxes, game.NewHitbox(e.ID, e.X, e.Y, e.Alive, game.Team(c.View().Team(e.ID))))
 				if p, ok := firstPos[e.ID]; !ok {
 					firstPos[e.ID] = game.Point{X: e.X, Y: e.Y}
 				} else if math.Hypot(p.X-e.X, p.Y-e.Y) > 50 {
 					moved[e.ID] = true
 				}
 			}
-			brain.Team = game.Team(c.Team(c.ID)) // tdm: teammates are not targets
-			in := brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
+			brain.Team = game.Team(c.View().Team(c.View().ID)) // tdm: teammates are not targets
+			in := brain.Think(c.View().Map, c.View().TickRate, c.View().Predicted, c.View().Health, boxes)
 			return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons}
 		})
 	}
 }
 
 func finish(s Summary, c *netclient.Client, rttSum float64, rttN, seen, moved int) Summary {
-	s.SnapshotsReceived = c.Stats().SnapshotsReceived
+	s.SnapshotsReceived = c.View().Stats.SnapshotsReceived
 	if s.Seconds > 0 {
 		s.SnapshotRate = math.Round(float64(s.SnapshotsReceived)/s.Seconds*10) / 10
 		st := c.ConnStats()
 		s.BytesInPerSec = math.Round(float64(st.BytesIn) / s.Seconds)
 		s.BytesOutPerSec = math.Round(float64(st.BytesOut) / s.Seconds)
 	}
-	s.CmdsSent = c.Stats().CmdsSent
-	s.Corrections = c.Stats().Corrections
+	s.CmdsSent = c.View().Stats.CmdsSent
+	s.Corrections = c.View().Stats.Corrections
 	if rttN > 0 {
 		s.MeanRTTMs = math.Round(rttSum/float64(rttN)*10) / 10
 	}

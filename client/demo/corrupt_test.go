@@ -66,8 +66,8 @@ func TestSynthDemoPlays(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if p.C.Stats().SnapshotsReceived != 10 || p.C.CommandNumber() != 9 {
-		t.Errorf("played %d snapshots, %d commands", p.C.Stats().SnapshotsReceived, p.C.CommandNumber())
+	if p.C.View().Stats.SnapshotsReceived != 10 || p.C.View().CommandNumber != 9 {
+		t.Errorf("played %d snapshots, %d commands", p.C.View().Stats.SnapshotsReceived, p.C.View().CommandNumber)
 	}
 }
 

@@ -52,25 +52,25 @@ func (tr *trace) frame(c *netclient.Client, now time.Time) {
 			binary.Write(h, binary.LittleEndian, v)
 		}
 	}
-	for n := tr.lastCmd + 1; n <= c.CommandNumber(); n++ {
+	for n := tr.lastCmd + 1; n <= c.View().CommandNumber; n++ {
 		st, ok := c.PredictedOf(n)
 		if !ok {
 			continue
 		}
 		tr.cmds[n] = fmt.Sprintf("%v %v %v %v %v %v", st.X, st.Y, st.VX, st.VY, st.Dead, st.Ammo)
 	}
-	tr.lastCmd = c.CommandNumber()
-	p := c.Predicted()
-	lx, ly := c.LocalPos()
+	tr.lastCmd = c.View().CommandNumber
+	p := c.View().Predicted
+	lx, ly := c.View().LocalPos()
 	dx, dy := c.DrawPos(now)
-	put(uint32(c.CommandNumber()), p.X, p.Y, p.VX, p.VY, lx, ly, dx, dy, c.ServerTick(), c.RenderTick(), uint32(c.SnapshotTick()))
-	for _, e := range c.Rendered() {
+	put(uint32(c.View().CommandNumber), p.X, p.Y, p.VX, p.VY, lx, ly, dx, dy, c.View().ServerTick, c.View().RenderTick, uint32(c.View().SnapshotTick))
+	for _, e := range c.View().Rendered {
 		put(e.ID, e.X, e.Y, e.Angle, e.Alive, int32(e.Health))
 	}
-	for _, pr := range c.Projectiles() {
+	for _, pr := range c.View().Projectiles {
 		put(pr.ID, pr.X, pr.Y)
 	}
-	s := c.Stats()
+	s := c.View().Stats
 	put(int32(s.SnapshotsReceived), int32(s.Corrections), int32(s.LifeResets), int32(s.SnapshotsLost), int32(s.PingMs), int32(s.FullSnapshots))
 	if c.Net().GraphN > 0 {
 		g := c.Net().GraphAt(0)
@@ -142,7 +142,7 @@ func recordSession(t *testing.T, path string, dur time.Duration, fake proto.Fake
 	if err := r.Stop(c, "test over"); err != nil {
 		t.Fatal(err)
 	}
-	if c.Recording() {
+	if c.View().Recording {
 		t.Fatal("still recording after Stop")
 	}
 	return tr
@@ -277,7 +277,7 @@ func TestMidGameRecording(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.begin(st)
-	corrBefore := c.Stats().Corrections
+	corrBefore := c.View().Stats.Corrections
 	if !st.MidGame {
 		t.Fatal("not a mid-game start")
 	}
@@ -289,15 +289,15 @@ func TestMidGameRecording(t *testing.T) {
 	if err := r.Stop(c, "done"); err != nil {
 		t.Fatal(err)
 	}
-	if c.Cfg.NoDelta {
+	if c.Config().NoDelta {
 		t.Error("cl_nodelta left on after the full snapshot")
 	}
 	got, p := play(t, path, 2, 16*time.Millisecond)
-	if p.C.Stats().FullSnapshots == 0 || got.snapshot < 40 {
-		t.Fatalf("playback applied %d snapshots (%d full)", got.snapshot, p.C.Stats().FullSnapshots)
+	if p.C.View().Stats.FullSnapshots == 0 || got.snapshot < 40 {
+		t.Fatalf("playback applied %d snapshots (%d full)", got.snapshot, p.C.View().Stats.FullSnapshots)
 	}
-	if p.C.Stats().BaselineMissing != 0 {
-		t.Errorf("%d snapshots dropped for a missing baseline in playback", p.C.Stats().BaselineMissing)
+	if p.C.View().Stats.BaselineMissing != 0 {
+		t.Errorf("%d snapshots dropped for a missing baseline in playback", p.C.View().Stats.BaselineMissing)
 	}
 	// Commands acked before the full snapshot are not in the demo.
 	first := uint32(math.MaxUint32)
@@ -319,10 +319,10 @@ func TestMidGameRecording(t *testing.T) {
 	}
 	// Seeding the commands in flight makes the first snapshot find what the
 	// client found live: no prediction error that the client did not have.
-	if live := c.Stats().Corrections - corrBefore; p.C.Stats().Corrections > live {
-		t.Errorf("%d prediction errors in playback, %d live", p.C.Stats().Corrections, live)
+	if live := c.View().Stats.Corrections - corrBefore; p.C.View().Stats.Corrections > live {
+		t.Errorf("%d prediction errors in playback, %d live", p.C.View().Stats.Corrections, live)
 	}
-	if p.C.Name(c.ID) == fmt.Sprintf("player %d", c.ID) {
+	if p.C.View().Name(c.View().ID) == fmt.Sprintf("player %d", c.View().ID) {
 		t.Error("the player's name was not carried into the mid-game demo")
 	}
 }
@@ -340,29 +340,29 @@ func TestSeekAndPause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	interval := uint32(math.Ceil(64 / float64(p.C.Cfg.UpdateRate))) // 4 ticks at 20 snapshots/s
+	interval := uint32(math.Ceil(64 / float64(p.C.Config().UpdateRate))) // 4 ticks at 20 snapshots/s
 	for _, n := range []uint32{d.FirstTick + 150, d.FirstTick + 40, d.LastTick - 10, d.FirstTick + 10} {
 		if err := p.GotoTick(n); err != nil {
 			t.Fatal(err)
 		}
-		got := p.C.SnapshotTick()
+		got := p.C.View().SnapshotTick
 		if got < n || got >= n+interval {
 			t.Errorf("demo_gototick %d: the client is at snapshot tick %d (interval %d ticks)", n, got, interval)
 		}
-		if st := p.C.ServerTick(); math.Abs(st-float64(n)) > float64(interval) {
+		if st := p.C.View().ServerTick; math.Abs(st-float64(n)) > float64(interval) {
 			t.Errorf("demo_gototick %d: the client's server tick is %.1f (interval %d ticks)", n, st, interval)
 		}
-		t.Logf("demo_gototick %d: snapshot tick %d, server tick %.2f", n, got, p.C.ServerTick())
+		t.Logf("demo_gototick %d: snapshot tick %d, server tick %.2f", n, got, p.C.View().ServerTick)
 	}
 	p.Paused = true
-	before, tick := p.T, p.C.SnapshotTick()
+	before, tick := p.T, p.C.View().SnapshotTick
 	for range 100 {
 		if err := p.Advance(16 * time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if p.T != before || p.C.SnapshotTick() != tick {
-		t.Errorf("paused demo moved from %v (tick %d) to %v (tick %d)", before, tick, p.T, p.C.SnapshotTick())
+	if p.T != before || p.C.View().SnapshotTick != tick {
+		t.Errorf("paused demo moved from %v (tick %d) to %v (tick %d)", before, tick, p.T, p.C.View().SnapshotTick)
 	}
 	p.Paused = false
 	p.SetScale(9)
@@ -378,8 +378,8 @@ func TestSeekAndPause(t *testing.T) {
 	if err := p.Seek(p.T - 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if p.C.SnapshotTick() >= tick {
-		t.Errorf("seeking 2 s back left the client at tick %d (was %d)", p.C.SnapshotTick(), tick)
+	if p.C.View().SnapshotTick >= tick {
+		t.Errorf("seeking 2 s back left the client at tick %d (was %d)", p.C.View().SnapshotTick, tick)
 	}
 }
 

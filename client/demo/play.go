@@ -130,7 +130,7 @@ func (p *Player) Err() error { return p.err }
 func (p *Player) Done() bool { return p.done || p.next >= len(p.Demo.Records) }
 
 // Tick returns the tick of the newest snapshot played.
-func (p *Player) Tick() uint32 { return p.C.SnapshotTick() }
+func (p *Player) Tick() uint32 { return p.C.View().SnapshotTick }
 
 // SetScale sets demo_timescale, clamped to MinScale..MaxScale.
 func (p *Player) SetScale(s float64) {
@@ -220,12 +220,12 @@ func (p *Player) apply(r *Record) error {
 // snapshot is the first recorded at tick n or later, within one snapshot
 // interval of n unless the one before was lost.
 func (p *Player) GotoTick(n uint32) error {
-	if n < p.C.SnapshotTick() || p.err != nil {
+	if n < p.C.View().SnapshotTick || p.err != nil {
 		if err := p.restart(); err != nil {
 			return err
 		}
 	}
-	for p.err == nil && !p.Done() && p.C.SnapshotTick() < n {
+	for p.err == nil && !p.Done() && p.C.View().SnapshotTick < n {
 		if err := p.Step(); err != nil {
 			return err
 		}

@@ -79,7 +79,7 @@ type Recorder struct {
 // StartRecording starts recording c into the file at path (its directory is
 // made). Stop it with Stop.
 func StartRecording(c *netclient.Client, path string) (*Recorder, error) {
-	if c.Recording() {
+	if c.View().Recording {
 		return nil, netclient.ErrRecording
 	}
 	r, err := newRecorder(path)

@@ -34,7 +34,7 @@ func TestChatReachesOthers(t *testing.T) {
 			if err := c.Poll(); err != nil {
 				t.Fatal(err)
 			}
-			c.Advance(time.Second / time.Duration(c.TickRate))
+			c.Advance(time.Second / time.Duration(c.View().TickRate))
 		}
 		for _, e := range bob.TakeEvents() {
 			if e.Kind == proto.EvChat {
@@ -49,15 +49,15 @@ func TestChatReachesOthers(t *testing.T) {
 		t.Fatal("bob received no chat")
 	}
 	// The sender's name comes with the scoreboard (at most 2 s after a join).
-	for deadline := time.Now().Add(5 * time.Second); bob.Name(alice.ID) != "alice" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(5 * time.Second); bob.View().Name(alice.View().ID) != "alice" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		if err := bob.Poll(); err != nil {
 			t.Fatal(err)
 		}
-		bob.Advance(time.Second / time.Duration(bob.TickRate))
+		bob.Advance(time.Second / time.Duration(bob.View().TickRate))
 	}
 	first := got[0]
-	if first.A != alice.ID || bob.Name(first.A) != "alice" || first.Text != "hello31m bob" {
-		t.Fatalf("bob got %+v from %q; want alice's \"hello31m bob\", control characters stripped", first, bob.Name(first.A))
+	if first.A != alice.View().ID || bob.View().Name(first.A) != "alice" || first.Text != "hello31m bob" {
+		t.Fatalf("bob got %+v from %q; want alice's \"hello31m bob\", control characters stripped", first, bob.View().Name(first.A))
 	}
 	for _, e := range got {
 		for _, r := range e.Text {

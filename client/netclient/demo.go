@@ -97,9 +97,6 @@ func (c *Client) now() time.Time {
 	return time.Now()
 }
 
-// Recording reports whether a demo is being recorded.
-func (c *Client) Recording() bool { return c.rec != nil }
-
 // ErrRecording is returned by StartRecording while a recording runs.
 var ErrRecording = errors.New("already recording a demo (stop first)")
 
@@ -113,20 +110,21 @@ var ErrRecording = errors.New("already recording a demo (stop first)")
 // (interpolation histories and the clock start afresh; prediction is
 // exact from the first command).
 func (c *Client) StartRecording(sink DemoSink) (DemoStart, error) {
+	defer c.changed()
 	if c.rec != nil {
 		return DemoStart{}, ErrRecording
 	}
 	if c.acceptRaw == nil {
 		return DemoStart{}, errors.New("no Accept to record (not connected to a server)")
 	}
-	st := DemoStart{Accept: c.acceptRaw, AcceptAt: c.acceptAt, Start: c.acceptAt, PlayerID: c.ID,
-		TickRate: c.TickRate, Map: c.Accept.Map, Name: c.Cfg.Name, Config: c.Cfg}
-	r := &recording{sink: sink, cfg: c.Cfg}
+	st := DemoStart{Accept: c.acceptRaw, AcceptAt: c.acceptAt, Start: c.acceptAt, PlayerID: c.id,
+		TickRate: c.tickRate, Map: c.accept.Map, Name: c.cfg.Name, Config: c.cfg}
+	r := &recording{sink: sink, cfg: c.cfg}
 	if c.clk.haveSnap || c.link.st.snapshotsReceived > 0 {
 		st.MidGame, st.Start = true, c.now()
-		r.waitFull, r.noDelta = true, c.Cfg.NoDelta
-		c.Cfg.NoDelta = true
-		c.SendSettings()
+		r.waitFull, r.noDelta = true, c.cfg.NoDelta
+		c.cfg.NoDelta = true
+		c.sendSettings()
 	}
 	c.rec = r
 	return st, nil
@@ -134,21 +132,22 @@ func (c *Client) StartRecording(sink DemoSink) (DemoStart, error) {
 
 // StopRecording ends the recording (the sink is not closed).
 func (c *Client) StopRecording() {
+	defer c.changed()
 	if c.rec == nil {
 		return
 	}
 	if c.rec.waitFull {
-		c.Cfg.NoDelta = c.rec.noDelta
-		c.SendSettings()
+		c.cfg.NoDelta = c.rec.noDelta
+		c.sendSettings()
 	}
 	c.rec = nil
 }
 
 // syncConfig hands the sink the Config when it changed (console).
 func (c *Client) syncConfig() {
-	if r := c.rec; c.Cfg != r.cfg && !r.waitFull {
-		r.cfg = c.Cfg
-		r.sink.Config(c.Cfg)
+	if r := c.rec; c.cfg != r.cfg && !r.waitFull {
+		r.cfg = c.cfg
+		r.sink.Config(c.cfg)
 	}
 }
 
@@ -160,11 +159,11 @@ func (c *Client) recordPacket(p proto.Packet) {
 			return
 		}
 		r.waitFull = false
-		c.Cfg.NoDelta = r.noDelta
-		r.cfg = c.Cfg
-		r.sink.Config(c.Cfg)
+		c.cfg.NoDelta = r.noDelta
+		r.cfg = c.cfg
+		r.sink.Config(c.cfg)
 		r.sink.State(c.demoState())
-		c.SendSettings()
+		c.sendSettings()
 	}
 	c.syncConfig()
 	r.sink.Packet(p.Raw, p.At)
@@ -187,7 +186,7 @@ func (c *Client) demoState() *DemoState {
 	p := c.pred
 	st := &DemoState{CmdNum: p.cmdNum, AckCmd: p.ackCmd, SentUpTo: c.link.sentUpTo, Predicted: p.state(),
 		Pending: p.pending(), LastEventID: c.lastEventID}
-	for id, name := range c.Names {
+	for id, name := range c.names {
 		st.Names = append(st.Names, DemoName{ID: id, Name: name})
 	}
 	sort.Slice(st.Names, func(i, j int) bool { return st.Names[i].ID < st.Names[j].ID })
@@ -218,17 +217,19 @@ func NewDemoClient(t transport.Transport, accept []byte, at time.Time, cfg Confi
 // SeedDemoState applies a mid-game recording's DemoState (before its
 // first snapshot).
 func (c *Client) SeedDemoState(st *DemoState) {
+	defer c.changed()
 	c.pred.seed(st.CmdNum, st.AckCmd, st.Predicted, st.Pending)
 	c.link.sentUpTo, c.lastEventID = st.SentUpTo, st.LastEventID
 	for _, n := range st.Names {
-		c.Names[n.ID] = n.Name
+		c.names[n.ID] = n.Name
 	}
 }
 
 // ReplayConfig applies a recorded Config (the name stays).
 func (c *Client) ReplayConfig(cfg Config) {
-	cfg.Name = c.Cfg.Name
-	c.Cfg = cfg
+	defer c.changed()
+	cfg.Name = c.cfg.Name
+	c.cfg = cfg
 }
 
 // ErrDemoDesync is returned by ReplayFrame when the client made another
@@ -239,6 +240,7 @@ var ErrDemoDesync = errors.New("demo out of step: the client made another number
 // tick's usercmd being the recorded one (prediction runs it as it ran
 // live). Call it with the client's clock (NewDemoClient's now) at f.Now.
 func (c *Client) ReplayFrame(f *DemoFrame) error {
+	defer c.changed()
 	c.clk.replay(f.Now, f.Resync, f.Skip, f.Ticks, f.Acc)
 	if f.Resync && c.clk.haveSnap {
 		c.link.resetPacing()
@@ -271,6 +273,7 @@ func (c *Client) takeReplay(made shared.UserCmd) shared.UserCmd {
 // them. It returns an error when the connection ended (a frame the
 // client refused, a Disconnect in the demo) or the frames did not come.
 func (c *Client) DeliverDemo(n int, wait time.Duration) error {
+	defer c.changed()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	for range n {
@@ -294,9 +297,6 @@ func (c *Client) DeliverDemo(n int, wait time.Duration) error {
 	}
 	return c.err
 }
-
-// SnapshotTick returns the tick of the newest snapshot applied (0: none).
-func (c *Client) SnapshotTick() uint32 { return c.clk.lastSnap }
 
 // PredictedOf returns the state predicted for command n, if still held.
 func (c *Client) PredictedOf(n uint32) (shared.PlayerState, bool) { return c.pred.stateOf(n) }

@@ -67,7 +67,7 @@ func newLockstep(t *testing.T) *lockstep {
 	}
 	t.Cleanup(func() { l.c.Close("test over") })
 	deadline := time.Now().Add(5 * time.Second)
-	for !l.c.HaveSnapshot() {
+	for !l.c.View().HaveSnapshot {
 		if time.Now().After(deadline) {
 			t.Fatal("no snapshot within 5 s")
 		}
@@ -86,10 +86,10 @@ func (l *lockstep) step() {
 // snapshot arrived (or 100 ms passed).
 func (l *lockstep) stepAndWait() {
 	l.t.Helper()
-	snaps := l.c.Stats().SnapshotsReceived
+	snaps := l.c.View().Stats.SnapshotsReceived
 	l.step()
 	for t0 := time.Now(); time.Since(t0) < 100*time.Millisecond; time.Sleep(20 * time.Microsecond) {
-		if l.poll(); l.c.Stats().SnapshotsReceived != snaps {
+		if l.poll(); l.c.View().Stats.SnapshotsReceived != snaps {
 			return
 		}
 	}
@@ -109,7 +109,7 @@ func (l *lockstep) poll() {
 		l.t.Fatalf("poll: %v", err)
 	}
 	for _, e := range l.c.TakeEvents() {
-		if e.Kind == proto.EvShot && e.A == l.c.ID {
+		if e.Kind == proto.EvShot && e.A == l.c.View().ID {
 			l.shots++
 		}
 	}
@@ -139,9 +139,9 @@ func (l *lockstep) frame(now time.Time, in netclient.Input) int {
 func (l *lockstep) settle() {
 	l.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for l.c.AckCmd() != l.c.CommandNumber() {
+	for l.c.View().AckCmd != l.c.View().CommandNumber {
 		if time.Now().After(deadline) {
-			l.t.Fatalf("server acked %d of %d commands within 10 s", l.c.AckCmd(), l.c.CommandNumber())
+			l.t.Fatalf("server acked %d of %d commands within 10 s", l.c.View().AckCmd, l.c.View().CommandNumber)
 		}
 		l.stepAndWait()
 	}
@@ -208,15 +208,15 @@ func testFrameRate(t *testing.T, windowStyle bool) {
 	for _, fps := range []int{5, 15, 30, 144} {
 		l := newLockstep(t)
 		c := l.c
-		start := c.Predicted()
-		in, clear := clearRun(start, ticks, c.World)
+		start := c.View().Predicted
+		in, clear := clearRun(start, ticks, c.View().World)
 		if clear < 0.8*shared.MaxSpeed*hold.Seconds() {
 			t.Fatalf("%d fps: spawn (%.0f, %.0f) has no direction clear for %v of running (best %.0f units)", fps, start.X, start.Y, hold, clear)
 		}
 		t0 := l.clock
 		l.frame(t0, netclient.Input{}) // the first frame starts the count
-		cmd0, packets0 := c.CommandNumber(), c.Stats().PacketsSent
-		want, wantShots := reference(start, in, ticks, c.World, cmd0+1)
+		cmd0, packets0 := c.View().CommandNumber, c.View().Stats.PacketsSent
+		want, wantShots := reference(start, in, ticks, c.View().World, cmd0+1)
 		frames := int(hold * time.Duration(fps) / time.Second)
 		made := 0
 		for i := 1; i <= frames; i++ {
@@ -226,14 +226,14 @@ func testFrameRate(t *testing.T, windowStyle bool) {
 			}
 			made += l.frame(t0.Add(time.Duration(i)*time.Second/time.Duration(fps)), fin)
 		}
-		r := result{fps: fps, cmds: int(c.CommandNumber() - cmd0), packets: c.Stats().PacketsSent - packets0}
+		r := result{fps: fps, cmds: int(c.View().CommandNumber - cmd0), packets: c.View().Stats.PacketsSent - packets0}
 		l.settle()
-		got := c.Server.State()
+		got := c.View().ServerState
 		r.dist = math.Hypot(got.X-start.X, got.Y-start.Y)
 		r.fired, r.shots = l.fired, l.shots
 		results = append(results, r)
 		t.Logf("%3d fps: %d frames, %d commands in %d packets, %.1f units covered (reference %.1f), %d shots (server %d, reference %d), corrections %d",
-			fps, frames, r.cmds, r.packets, r.dist, math.Hypot(want.X-start.X, want.Y-start.Y), r.fired, r.shots, wantShots, c.Stats().Corrections)
+			fps, frames, r.cmds, r.packets, r.dist, math.Hypot(want.X-start.X, want.Y-start.Y), r.fired, r.shots, wantShots, c.View().Stats.Corrections)
 
 		if r.cmds != ticks || made != ticks {
 			t.Errorf("%d fps: %d commands made (Frame reported %d) in %v, want %d: one per tick", fps, r.cmds, made, hold, ticks)
@@ -245,8 +245,8 @@ func testFrameRate(t *testing.T, windowStyle bool) {
 		if r.shots != wantShots || r.fired != wantShots {
 			t.Errorf("%d fps: %d shots on the server, %d predicted, want %d", fps, r.shots, r.fired, wantShots)
 		}
-		if p := c.Predicted(); !p.Equal(got) || c.Stats().Corrections != 0 {
-			t.Errorf("%d fps: prediction %+v, server %+v, %d corrections: the server must run every command", fps, p, got, c.Stats().Corrections)
+		if p := c.View().Predicted; !p.Equal(got) || c.View().Stats.Corrections != 0 {
+			t.Errorf("%d fps: prediction %+v, server %+v, %d corrections: the server must run every command", fps, p, got, c.View().Stats.Corrections)
 		}
 		// A packet per frame at most: the commands of a frame go together.
 		if r.packets > frames {
@@ -328,7 +328,7 @@ func TestFrameTapShorterThanFrame(t *testing.T) {
 	if l.shots != 2 || l.fired != 2 {
 		t.Errorf("server reported %d shots, %d predicted: want 2 (one per tap)", l.shots, l.fired)
 	}
-	if st := c.Server.State(); st.ReloadTicks == 0 && st.Ammo[st.Weapon] != shared.Weapons[st.Weapon].MagSize {
+	if st := c.View().ServerState; st.ReloadTicks == 0 && st.Ammo[st.Weapon] != shared.Weapons[st.Weapon].MagSize {
 		t.Errorf("server state after the reload tap: %+v, want reloading or reloaded", st)
 	}
 }
@@ -341,8 +341,8 @@ func TestFrameTapShorterThanFrame(t *testing.T) {
 func TestFrameDrawPos(t *testing.T) {
 	l := newLockstep(t)
 	c := l.c
-	start := c.Predicted()
-	in, _ := clearRun(start, lockstepRate, c.World)
+	start := c.View().Predicted
+	in, _ := clearRun(start, lockstepRate, c.View().World)
 	in.Buttons = 0
 	t0 := l.clock
 	l.frame(t0, in)
@@ -353,7 +353,7 @@ func TestFrameDrawPos(t *testing.T) {
 	}
 	// Ticks end at t0 + k ticks; the last one of this frame:
 	lastTick := t0.Add((now.Sub(t0) / l.interval) * l.interval)
-	x, y := c.LocalPos()
+	x, y := c.View().LocalPos()
 	tickMove := shared.MaxSpeed / lockstepRate
 	if dx, dy := c.DrawPos(lastTick.Add(l.interval)); dx != x || dy != y {
 		t.Errorf("a tick after the last tick: drawn at (%.2f, %.2f), want the prediction (%.2f, %.2f)", dx, dy, x, y)
@@ -382,20 +382,20 @@ func TestFrameLongFramesAndStall(t *testing.T) {
 	if n := l.frame(now, in); n != 32 {
 		t.Errorf("a 0.8 s frame made %d commands, want 32 (MaxFrameTime)", n)
 	}
-	if c.Stats().FrameTicksDropped != 51-32 {
-		t.Errorf("FrameTicksDropped = %d, want %d", c.Stats().FrameTicksDropped, 51-32)
+	if c.View().Stats.FrameTicksDropped != 51-32 {
+		t.Errorf("FrameTicksDropped = %d, want %d", c.View().Stats.FrameTicksDropped, 51-32)
 	}
 	now = now.Add(netclient.StallGap + 2*time.Second)
-	if n := l.frame(now, in); n != 0 || c.Stats().Resyncs != 1 {
-		t.Errorf("after a 3 s stall: %d commands, %d resyncs; want 0 and 1", n, c.Stats().Resyncs)
+	if n := l.frame(now, in); n != 0 || c.View().Stats.Resyncs != 1 {
+		t.Errorf("after a 3 s stall: %d commands, %d resyncs; want 0 and 1", n, c.View().Stats.Resyncs)
 	}
 	now = now.Add(l.interval)
 	if n := l.frame(now, in); n != 1 {
 		t.Errorf("a tick after the stall: %d commands, want 1", n)
 	}
 	l.settle()
-	if p, s := c.Predicted(), c.Server.State(); !p.Equal(s) || c.Stats().Corrections != 0 {
-		t.Errorf("prediction %+v, server %+v, %d corrections: the server must have run all 33 commands", p, s, c.Stats().Corrections)
+	if p, s := c.View().Predicted, c.View().ServerState; !p.Equal(s) || c.View().Stats.Corrections != 0 {
+		t.Errorf("prediction %+v, server %+v, %d corrections: the server must have run all 33 commands", p, s, c.View().Stats.Corrections)
 	}
 }
 
@@ -413,17 +413,17 @@ func TestFrameClaimsTheDrawnFrame(t *testing.T) {
 		now = now.Add(200 * time.Millisecond)
 		l.frame(now, aim)
 	}
-	drawn := c.RenderTick()
+	drawn := c.View().RenderTick
 	c.MarkDrawn()
 	fire := aim
 	fire.Buttons = shared.ButtonAttack
-	first := c.CommandNumber() + 1
+	first := c.View().CommandNumber + 1
 	now = now.Add(200 * time.Millisecond) // a 5 fps frame: 12-13 commands, 2 rifle shots
 	if n := l.frame(now, fire); n < 12 {
 		t.Fatalf("a 200 ms frame made %d commands", n)
 	}
 	var claims []float64
-	for cmd := first; cmd <= c.CommandNumber(); cmd++ {
+	for cmd := first; cmd <= c.View().CommandNumber; cmd++ {
 		if v, ok := c.ShotViewOf(cmd); ok {
 			claims = append(claims, v.RenderTick)
 		}
@@ -437,11 +437,11 @@ func TestFrameClaimsTheDrawnFrame(t *testing.T) {
 		}
 	}
 	// The next frame was not drawn: its shots claim their own ticks.
-	first = c.CommandNumber() + 1
+	first = c.View().CommandNumber + 1
 	now = now.Add(400 * time.Millisecond)
 	l.frame(now, fire)
 	claims = claims[:0]
-	for cmd := first; cmd <= c.CommandNumber(); cmd++ {
+	for cmd := first; cmd <= c.View().CommandNumber; cmd++ {
 		if v, ok := c.ShotViewOf(cmd); ok {
 			claims = append(claims, v.RenderTick)
 		}

@@ -104,6 +104,17 @@ func (ip *interpolator) update(s *proto.Snapshot) {
 	}
 }
 
+// held returns every entity held, by ID, with its newest sample.
+func (ip *interpolator) held() []HeldEntity {
+	out := make([]HeldEntity, 0, len(ip.entities))
+	for id, e := range ip.entities {
+		smp, _ := e.Hist.Newest()
+		out = append(out, HeldEntity{ID: id, Newest: smp, Flags: e.Flags})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
 // rendered returns every other player at render tick rt, sorted by ID.
 func (ip *interpolator) rendered(rt float64, o lerpOpts) []RenderedEntity {
 	out := make([]RenderedEntity, 0, len(ip.entities))

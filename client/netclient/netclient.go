@@ -93,13 +93,16 @@ type Stats struct {
 // it, the clock is corrected towards its tick, the predictor reconciles
 // against its state, and the interpolator adds its entities to their
 // histories.
+//
+// The window reads it through View, once a frame; what it changes goes
+// through methods (SetConfig, SetFakeConditions, the spectator camera).
 type Client struct {
-	Cfg      Config
-	ID       uint16
-	TickRate int
-	Map      *game.Map
-	World    *shared.World
-	Accept   proto.Accept
+	cfg      Config
+	id       uint16
+	tickRate int
+	gameMap  *game.Map
+	world    *shared.World
+	accept   proto.Accept // as received; its Map follows level changes
 
 	link   *link         // transport, acks, pacing, statistics (link.go)
 	clk    *clock        // prediction and render clocks, Frame pacing (clock.go)
@@ -109,16 +112,13 @@ type Client struct {
 	latched        uint16  // buttons pressed since the last command, not yet carried by one
 	prevLX, prevLY float64 // LocalPos before the newest tick a Frame ran (DrawPos)
 
-	// Authoritative.
-	Server proto.SelfState // newest own state from the server
-	Health int
+	server proto.SelfState // newest own state from the server
 
 	shotViews [16]ShotView
 	spec      specCam // the spectator camera (spectate.go)
 
-	Entities    map[uint16]*Entity // the interpolator's
-	Scores      []proto.ScoreEntry
-	Names       map[uint16]string
+	scores      []proto.ScoreEntry // replaced, never written, when new ones arrive (View shares it)
+	names       map[uint16]string  // copied on write (View shares it)
 	lastEventID uint32
 	events      []proto.Event
 	effects     []shared.Result
@@ -133,6 +133,9 @@ type Client struct {
 	acceptRaw []byte
 	acceptAt  time.Time
 	replay    []shared.UserCmd
+
+	view   View // built by View after a change (changed)
+	viewOK bool
 }
 
 // Dialer opens a transport to a server address. Websocket is the one
@@ -213,14 +216,13 @@ func newClient(conn *proto.Conn, cfg Config, a *proto.Accept) (*Client, error) {
 	}
 	tr := int(a.TickRate)
 	world := m.World(tr)
-	c := &Client{Cfg: cfg, ID: a.PlayerID, TickRate: tr, Map: m, World: world, Accept: *a,
-		Names: map[uint16]string{}, link: newLink(conn, time.Now()), clk: newClock(tr, a.Tick, maxFrameTicks(tr, a.Cvars)),
+	c := &Client{cfg: cfg, id: a.PlayerID, tickRate: tr, gameMap: m, world: world, accept: *a,
+		names: map[uint16]string{}, link: newLink(conn, time.Now()), clk: newClock(tr, a.Tick, maxFrameTicks(tr, a.Cvars)),
 		pred: newPredictor(world), interp: newInterpolator(tr)}
-	c.Entities = c.interp.entities
-	if c.Cfg.CmdRate <= 0 || c.Cfg.CmdRate > c.TickRate {
-		c.Cfg.CmdRate = c.TickRate
+	if c.cfg.CmdRate <= 0 || c.cfg.CmdRate > c.tickRate {
+		c.cfg.CmdRate = c.tickRate
 	}
-	c.Cfg.UpdateRate = int(a.UpdateRate)
+	c.cfg.UpdateRate = int(a.UpdateRate)
 	return c, nil
 }
 
@@ -249,8 +251,8 @@ func (c *Client) Close(reason string) { c.link.conn.Close(reason) }
 // that this client left.
 func (c *Client) Closed() <-chan struct{} { return c.link.conn.Closed() }
 
-// Stats returns what the netcode did so far.
-func (c *Client) Stats() Stats {
+// stats gathers what the netcode did so far from the parts.
+func (c *Client) stats() Stats {
 	l, p, k := &c.link.st, c.pred, c.clk
 	return Stats{SnapshotsReceived: l.snapshotsReceived, CmdsSent: l.cmdsSent, PacketsSent: l.packetsSent,
 		Corrections: p.corrections, LifeResets: p.lifeResets, LastErrorDist: p.lastErrorDist,
@@ -266,28 +268,19 @@ func (c *Client) Net() *NetStats { return &c.link.net }
 // ConnStats returns the transport counters.
 func (c *Client) ConnStats() proto.Stats { return c.link.conn.Stats() }
 
-// InterpTicks returns the interpolation period in ticks:
-// max(cl_interp, cl_interp_ratio / cl_updaterate).
-func (c *Client) InterpTicks() float64 {
-	return c.InterpMs() * float64(c.TickRate) / 1000
-}
-
 // InterpMs returns the interpolation period in whole ms (the usercmd's
 // lerp_msec): max(cl_interp, cl_interp_ratio / cl_updaterate), rounded.
-func (c *Client) InterpMs() float64 {
-	return math.Round(math.Min(game.InterpPeriodMs(float64(c.Cfg.InterpMs), c.Cfg.InterpRatio, c.Cfg.UpdateRate), proto.MaxInterpMs))
+func (c *Client) interpMs() float64 {
+	return math.Round(math.Min(game.InterpPeriodMs(float64(c.cfg.InterpMs), c.cfg.InterpRatio, c.cfg.UpdateRate), proto.MaxInterpMs))
 }
-
-// ServerTick returns the estimated current server tick (fractional).
-func (c *Client) ServerTick() float64 { return c.clk.serverTick() }
 
 // RenderTick returns the tick at which other players are drawn: that of the
 // next usercmd, fixed by Advance (so that the server can rewind to exactly it).
-func (c *Client) RenderTick() float64 { return c.clk.renderTick(c.Cfg.Interpolate) }
+func (c *Client) renderTick() float64 { return c.clk.renderTick(c.cfg.Interpolate) }
 
 // lerpOpts are the interpolator's settings from Cfg.
 func (c *Client) lerpOpts() lerpOpts {
-	return lerpOpts{interpolate: c.Cfg.Interpolate, extrapTicks: float64(c.Cfg.ExtrapMs) * float64(c.TickRate) / 1000}
+	return lerpOpts{interpolate: c.cfg.Interpolate, extrapTicks: float64(c.cfg.ExtrapMs) * float64(c.tickRate) / 1000}
 }
 
 // ShotView is what the client drew when it fired: every other player at the
@@ -320,32 +313,23 @@ func (c *Client) ShotViewOf(cmd uint32) (ShotView, bool) {
 
 // Predicted returns the local player's predicted state after the newest
 // command (or the newest server state with prediction off).
-func (c *Client) Predicted() shared.PlayerState {
-	if !c.Cfg.Predict {
-		return c.Server.State()
+func (c *Client) predicted() shared.PlayerState {
+	if !c.cfg.Predict {
+		return c.server.State()
 	}
 	return c.pred.state()
 }
 
 // LocalPos returns where to draw the local player: the prediction plus the
 // decaying correction offset (cl_smooth).
-func (c *Client) LocalPos() (float64, float64) {
-	s := c.Predicted()
-	if !c.Cfg.Predict {
+func (c *Client) localPos() (float64, float64) {
+	s := c.predicted()
+	if !c.cfg.Predict {
 		return s.X, s.Y
 	}
 	ex, ey := c.pred.offset()
 	return s.X + ex, s.Y + ey
 }
-
-// CommandNumber returns the newest command number made.
-func (c *Client) CommandNumber() uint32 { return c.pred.cmdNum }
-
-// AckCmd returns the newest command the server ran.
-func (c *Client) AckCmd() uint32 { return c.pred.ackCmd }
-
-// HaveSnapshot reports whether a snapshot has arrived.
-func (c *Client) HaveSnapshot() bool { return c.clk.haveSnap }
 
 // TakeEvents returns the server events that arrived since the last call, in order.
 func (c *Client) TakeEvents() []proto.Event {
@@ -367,6 +351,7 @@ func (c *Client) TakeEffects() []shared.Result {
 // failed, or no snapshot arrived for Config.Timeout (a *ClosedError with
 // TimedOut set; the client then closes the connection itself).
 func (c *Client) Poll() error {
+	defer c.changed()
 	if c.err != nil {
 		return c.err
 	}
@@ -396,7 +381,7 @@ func (c *Client) handle(p proto.Packet) {
 	case *proto.Snapshot:
 		c.link.noteSnapshot(p.At)
 		if c.onSnapshot(m, p.At) {
-			c.link.net.record(m, p, c.TickRate, c.InterpMs(), c.pred.corrections)
+			c.link.net.record(m, p, c.tickRate, c.interpMs(), c.pred.corrections)
 		}
 	case *proto.Print:
 		c.prints = append(c.prints, m.Text)
@@ -459,6 +444,7 @@ func (c *Client) Frame(now time.Time, in Input) int {
 // bot brain that thinks every tick. Pressed buttons in its answers are
 // latched as in Frame.
 func (c *Client) FrameFunc(now time.Time, input func() Input) int {
+	defer c.changed()
 	if c.rec != nil {
 		c.rec.frame = DemoFrame{Now: now}
 		defer c.recordFrame()
@@ -486,7 +472,7 @@ func (c *Client) runTicks(now time.Time, n int, input func() Input) int {
 	for i := range n {
 		c.clk.tick()
 		if i == n-1 {
-			c.prevLX, c.prevLY = c.LocalPos()
+			c.prevLX, c.prevLY = c.localPos()
 		}
 		c.Advance(c.clk.tickDur())
 		if c.makeCommand(input()) {
@@ -511,7 +497,7 @@ func (c *Client) runTicks(now time.Time, n int, input func() Input) int {
 // more than 64 world units (a respawn) is not slid across. Before the
 // first Frame tick it is LocalPos.
 func (c *Client) DrawPos(now time.Time) (float64, float64) {
-	x, y := c.LocalPos()
+	x, y := c.localPos()
 	a, ok := c.clk.sinceTick(now)
 	px, py := c.prevLX, c.prevLY
 	if !ok || math.Hypot(x-px, y-py) > 64 {
@@ -524,8 +510,9 @@ func (c *Client) DrawPos(now time.Time) (float64, float64) {
 // fixes the render tick of the next command, so that what the player aims
 // at (Rendered) is exactly what that command will tell the server it saw.
 func (c *Client) Advance(dt time.Duration) {
-	c.clk.advance(dt, c.InterpMs(), c.Cfg.Interpolate)
-	c.pred.decay(dt, c.Cfg.Smooth, c.Cfg.SmoothMs)
+	defer c.changed()
+	c.clk.advance(dt, c.interpMs(), c.cfg.Interpolate)
+	c.pred.decay(dt, c.cfg.Smooth, c.cfg.SmoothMs)
 }
 
 // Command makes the next usercmd from in (call it once per tick, after
@@ -534,6 +521,7 @@ func (c *Client) Advance(dt time.Duration) {
 // Buttons pressed since the last command (in.Pressed, and those latched by
 // Frame) are added to its Buttons.
 func (c *Client) Command(in Input) {
+	defer c.changed()
 	c.makeCommand(in)
 	c.sendDue()
 }
@@ -546,7 +534,7 @@ func (c *Client) makeCommand(in Input) bool {
 	if !c.clk.haveSnap {
 		return false
 	}
-	if c.Spectating() {
+	if c.spectating() {
 		// No body: a command without input, for the acks (spectate.go).
 		in, c.latched = Input{}, 0
 	}
@@ -555,7 +543,7 @@ func (c *Client) makeCommand(in Input) bool {
 		CommandNumber: c.pred.nextNumber(),
 		TickCount:     claim.tick,
 		TickFrac:      claim.frac,
-		Msec:          shared.MsecFor(c.TickRate),
+		Msec:          shared.MsecFor(c.tickRate),
 		LerpMsec:      claim.lerp,
 		Buttons:       (in.Buttons | c.latched) & shared.ButtonsValid,
 		MoveX:         clamp32(in.MoveX), MoveY: clamp32(in.MoveY),
@@ -574,17 +562,18 @@ func (c *Client) makeCommand(in Input) bool {
 	if res.Fired {
 		c.recordShotView(cmd.CommandNumber, rt)
 	}
-	if c.Cfg.Predict && (res.Fired || res.ReloadStarted) {
+	if c.cfg.Predict && (res.Fired || res.ReloadStarted) {
 		c.effects = append(c.effects, res)
 	}
-	c.link.made(c.Cfg.CmdRate)
+	c.link.made(c.cfg.CmdRate)
+	c.changed() // a tick's input function may have built a View before this command
 	return true
 }
 
 // sendDue sends the commands not yet sent when cl_cmdrate says a packet
 // is due (link.sendDue).
 func (c *Client) sendDue() {
-	c.link.sendDue(c.TickRate, c.pred.cmdNum, c.Cfg.CmdBackup, c.pred.cmd, c.now())
+	c.link.sendDue(c.tickRate, c.pred.cmdNum, c.cfg.CmdBackup, c.pred.cmd, c.now())
 }
 
 func clamp32(v float32) float32 {
@@ -599,7 +588,10 @@ func clamp32(v float32) float32 {
 // stall (a hidden browser tab runs no frames): catching up at 5 % would
 // take minutes, and making up the missed commands would be a burst the
 // server refuses.
-func (c *Client) Resync() { c.resyncAt(c.now()) }
+func (c *Client) Resync() {
+	defer c.changed()
+	c.resyncAt(c.now())
+}
 
 // resyncAt is Resync at real time now.
 func (c *Client) resyncAt(now time.Time) {
@@ -623,11 +615,10 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 	c.link.applied(s)
 	first := !c.clk.haveSnap
 	c.clk.observe(s.Tick, at)
-	lifeChanged := !first && (s.Self.Dead != c.Server.Dead || s.Self.Teleport != c.Server.Teleport ||
-		s.Self.Spectator != c.Server.Spectator)
-	c.Server = s.Self
-	c.Health = int(s.Self.Health)
-	c.pred.reconcile(s.Self.State(), s.AckCmd, lifeChanged, s.Self.Spectator, c.Cfg.Smooth)
+	lifeChanged := !first && (s.Self.Dead != c.server.Dead || s.Self.Teleport != c.server.Teleport ||
+		s.Self.Spectator != c.server.Spectator)
+	c.server = s.Self
+	c.pred.reconcile(s.Self.State(), s.AckCmd, lifeChanged, s.Self.Spectator, c.cfg.Smooth)
 	c.interp.update(s)
 	for _, e := range s.Events {
 		if e.ID > c.lastEventID {
@@ -636,24 +627,38 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 		}
 	}
 	if len(s.Scores) > 0 {
-		// A row without a name is a player whose name this client has.
-		c.Scores = append(c.Scores[:0], s.Scores...)
-		for i, r := range c.Scores {
-			if r.Name != "" {
-				c.Names[r.ID] = r.Name
-			} else {
-				c.Scores[i].Name = c.Names[r.ID]
+		c.takeScores(s.Scores)
+	}
+
+	return true
+}
+
+// takeScores makes rows the scoreboard: a new slice, and a new names map
+// when a name is new or changed, so that a View handed out keeps its own.
+// A row without a name is a player whose name this client has.
+func (c *Client) takeScores(rows []proto.ScoreEntry) {
+	c.scores = append([]proto.ScoreEntry(nil), rows...)
+	for i, r := range c.scores {
+		if r.Name == "" {
+			c.scores[i].Name = c.names[r.ID]
+			continue
+		}
+		if c.names[r.ID] != r.Name {
+			names := make(map[uint16]string, len(c.names)+1)
+			for id, n := range c.names {
+				names[id] = n
 			}
+			names[r.ID] = r.Name
+			c.names = names
 		}
 	}
-	return true
 }
 
 // changeLevel moves the client to map name (EvChangeLevel): its walls for
 // prediction and drawing, its size for the camera. A map this build does
 // not have ends the connection with a reason that names it.
 func (c *Client) changeLevel(name string) bool {
-	if name == c.Map.Name {
+	if name == c.gameMap.Name {
 		return true
 	}
 	m, err := game.LoadMap(name)
@@ -662,39 +667,47 @@ func (c *Client) changeLevel(name string) bool {
 		c.err = fmt.Errorf("server changed to %w", err)
 		return false
 	}
-	c.Map, c.World = m, m.World(c.TickRate)
-	c.pred.setWorld(c.World)
-	c.Accept.Map = m.Name // what a demo recorded from now on starts on
+	c.gameMap, c.world = m, m.World(c.tickRate)
+	c.pred.setWorld(c.world)
+	c.accept.Map = m.Name // what a demo recorded from now on starts on
 	c.spec.placed = false // the spectator camera starts at the new map's centre
 	c.prints = append(c.prints, "changelevel: map "+m.Name)
 	return true
-}
-
-// Rendered returns every other player at RenderTick, sorted by ID.
-func (c *Client) Rendered() []RenderedEntity { return c.interp.rendered(c.RenderTick(), c.lerpOpts()) }
-
-// Name returns a player's name from the scoreboard.
-func (c *Client) Name(id uint16) string {
-	if n, ok := c.Names[id]; ok {
-		return n
-	}
-	return fmt.Sprintf("player %d", id)
 }
 
 // SetFakeConditions simulates network conditions on received snapshots
 // (net_fakelag, net_fakejitter, net_fakeloss).
 func (c *Client) SetFakeConditions(f proto.FakeConditions) { c.link.conn.SetFakeConditions(f) }
 
-// Projectiles returns the projectiles at RenderTick, sorted by ID.
-func (c *Client) Projectiles() []RenderedProjectile {
-	return c.interp.projectilesAt(c.RenderTick(), c.lerpOpts())
-}
-
 // TakePrints returns the lines the server sent for the console.
 func (c *Client) TakePrints() []string {
 	p := c.prints
 	c.prints = nil
 	return p
+}
+
+// Config returns the settings in force.
+func (c *Client) Config() Config { return c.cfg }
+
+// SetConfig changes the settings (the console's cvars) but not the name:
+// cl_updaterate and cl_cmdrate are held to the tick rate (0 cl_cmdrate:
+// the tick rate), and a change of a rate the server applies (rate,
+// cl_updaterate, cl_cmdrate, cl_interp, cl_interp_ratio, cl_nodelta) is
+// sent to it (Settings). The prediction, interpolation and smoothing
+// switches take effect from the next Frame.
+func (c *Client) SetConfig(cfg Config) {
+	cfg.Name, cfg.Password = c.cfg.Name, c.cfg.Password
+	cfg.UpdateRate = min(cfg.UpdateRate, c.tickRate)
+	if cfg.CmdRate <= 0 || cfg.CmdRate > c.tickRate {
+		cfg.CmdRate = c.tickRate
+	}
+	old := c.cfg
+	c.cfg = cfg
+	defer c.changed()
+	if old.Rate != cfg.Rate || old.UpdateRate != cfg.UpdateRate || old.CmdRate != cfg.CmdRate ||
+		old.InterpMs != cfg.InterpMs || old.InterpRatio != cfg.InterpRatio || old.NoDelta != cfg.NoDelta {
+		c.sendSettings()
+	}
 }
 
 // SendCommand asks the server to run a console command ("kill", "rcon ...").
@@ -704,10 +717,10 @@ func (c *Client) SendCommand(text, password string) {
 
 // SendSettings tells the server the current rates after a change of
 // rate, cl_updaterate, cl_cmdrate, cl_interp or cl_interp_ratio.
-func (c *Client) SendSettings() {
-	c.link.send(&proto.Settings{Rate: uint32(c.Cfg.Rate), UpdateRate: uint16(c.Cfg.UpdateRate),
-		CmdRate: uint16(c.Cfg.CmdRate), InterpMs: uint16(c.Cfg.InterpMs), InterpRatio: float32(c.Cfg.InterpRatio),
-		NoDelta: c.Cfg.NoDelta})
+func (c *Client) sendSettings() {
+	c.link.send(&proto.Settings{Rate: uint32(c.cfg.Rate), UpdateRate: uint16(c.cfg.UpdateRate),
+		CmdRate: uint16(c.cfg.CmdRate), InterpMs: uint16(c.cfg.InterpMs), InterpRatio: float32(c.cfg.InterpRatio),
+		NoDelta: c.cfg.NoDelta})
 }
 
 // FakeConditions returns the simulated conditions on received messages.

@@ -48,13 +48,13 @@ func newRecorder(c *netclient.Client) *recorder {
 
 // tick calls Client.Tick and records the input when it made a command.
 func (r *recorder) tick(dt time.Duration, in netclient.Input) {
-	before := r.c.CommandNumber()
+	before := r.c.View().CommandNumber
 	r.c.Tick(dt, in)
-	if n := r.c.CommandNumber(); n != before {
+	if n := r.c.View().CommandNumber; n != before {
 		r.inputs[n] = in
 	}
 	// Forget what can no longer be replayed.
-	if ack := r.c.AckCmd(); ack > 0 {
+	if ack := r.c.View().AckCmd; ack > 0 {
 		delete(r.inputs, ack-1)
 	}
 }
@@ -64,22 +64,22 @@ func (r *recorder) tick(dt time.Duration, in netclient.Input) {
 // must equal.
 func (r *recorder) replay() shared.PlayerState {
 	c := r.c
-	st := c.Server.State()
-	for n := c.AckCmd() + 1; n <= c.CommandNumber(); n++ {
+	st := c.View().ServerState
+	for n := c.View().AckCmd + 1; n <= c.View().CommandNumber; n++ {
 		in, ok := r.inputs[n]
 		if !ok {
 			panic("replay: no input recorded for a command")
 		}
 		cmd := shared.UserCmd{
 			CommandNumber: n,
-			Msec:          shared.MsecFor(c.TickRate),
+			Msec:          shared.MsecFor(c.View().TickRate),
 			Buttons:       in.Buttons & shared.ButtonsValid,
 			MoveX:         in.MoveX,
 			MoveY:         in.MoveY,
 			ViewAngle:     float32(math.Remainder(float64(in.Angle), 2*math.Pi)),
 			Weapon:        in.Weapon,
 		}
-		st, _ = shared.RunCommand(st, cmd, c.World)
+		st, _ = shared.RunCommand(st, cmd, c.View().World)
 	}
 	return st
 }
@@ -88,7 +88,7 @@ func (r *recorder) replay() shared.PlayerState {
 func waitFirstSnapshot(t *testing.T, c *netclient.Client) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
-	for !c.HaveSnapshot() {
+	for !c.View().HaveSnapshot {
 		if err := c.Poll(); err != nil {
 			t.Fatalf("poll: %v", err)
 		}
@@ -138,8 +138,8 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 	waitFirstSnapshot(t, c)
 	rec := newRecorder(c)
 
-	start := c.Predicted()
-	wdx, wdy, stopAt, alongX := nearestOuterWall(c.Map, start.X, start.Y)
+	start := c.View().Predicted
+	wdx, wdy, stopAt, alongX := nearestOuterWall(c.View().Map, start.X, start.Y)
 	t.Logf("spawn (%.1f, %.1f); first running into the wall at %s=%.0f", start.X, start.Y,
 		map[bool]string{true: "x", false: "y"}[alongX], stopAt)
 
@@ -175,26 +175,26 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 	var fired, reloaded, ackSteps int
 	var pings, unacked []int // per tick, once the round-trip estimate has settled
 	ticks := 0
-	snapsBefore, lostBefore, tickBefore := c.Stats().SnapshotsReceived, c.Stats().SnapshotsLost, c.SnapshotTick()
+	snapsBefore, lostBefore, tickBefore := c.View().Stats.SnapshotsReceived, c.View().Stats.SnapshotsLost, c.View().SnapshotTick
 	loopStart := time.Now()
 	for pi, ph := range script {
 		for i := 0; i < ph.ticks; i++ {
 			<-ticker.C
-			ack := c.AckCmd()
+			ack := c.View().AckCmd
 			if err := c.Poll(); err != nil {
 				t.Fatalf("poll: %v", err)
 			}
-			if c.AckCmd() > ack {
+			if c.View().AckCmd > ack {
 				ackSteps++
 			}
 			// The server smooths its RTT samples; skip the first 1.5 s, when
 			// it still remembers the snapshots that reached the client
 			// before SetFakeConditions.
 			if ticks++; ticks > hz*3/2 {
-				pings = append(pings, c.Stats().PingMs)
-				unacked = append(unacked, int(c.CommandNumber()-c.AckCmd()))
+				pings = append(pings, c.View().Stats.PingMs)
+				unacked = append(unacked, int(c.View().CommandNumber-c.View().AckCmd))
 			}
-			if got, want := c.Predicted(), rec.replay(); !got.Equal(want) {
+			if got, want := c.View().Predicted, rec.replay(); !got.Equal(want) {
 				t.Fatalf("phase %d tick %d: prediction %+v differs from the acked state replayed %+v", pi, i, got, want)
 			}
 			aim = float32(math.Remainder(float64(aim+ph.turn), 2*math.Pi))
@@ -209,7 +209,7 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 			}
 		}
 		if pi == 0 {
-			p := c.Predicted()
+			p := c.View().Predicted
 			got := p.Y
 			if alongX {
 				got = p.X
@@ -224,20 +224,20 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 	}
 
 	cmdsPerSec := float64(ticks) / time.Since(loopStart).Seconds() // under hz when the machine is busy
-	snaps, lost, serverTicks := c.Stats().SnapshotsReceived-snapsBefore, c.Stats().SnapshotsLost-lostBefore, int(c.SnapshotTick()-tickBefore)
+	snaps, lost, serverTicks := c.View().Stats.SnapshotsReceived-snapsBefore, c.View().Stats.SnapshotsLost-lostBefore, int(c.View().SnapshotTick-tickBefore)
 
 	// Stop making commands and wait until the server has acknowledged them all.
 	deadline := time.Now().Add(10 * time.Second)
-	for c.AckCmd() != c.CommandNumber() {
+	for c.View().AckCmd != c.View().CommandNumber {
 		if time.Now().After(deadline) {
-			t.Fatalf("server acked %d of %d commands within 10 s", c.AckCmd(), c.CommandNumber())
+			t.Fatalf("server acked %d of %d commands within 10 s", c.View().AckCmd, c.View().CommandNumber)
 		}
 		time.Sleep(5 * time.Millisecond)
 		if err := c.Poll(); err != nil {
 			t.Fatalf("poll: %v", err)
 		}
 	}
-	pred, auth := c.Predicted(), c.Server.State()
+	pred, auth := c.View().Predicted, c.View().ServerState
 	if !pred.Equal(auth) {
 		t.Errorf("after every command was acked: predicted %+v, server %+v", pred, auth)
 	}
@@ -245,11 +245,11 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 		t.Errorf("player still moving after 1 s without input: v=(%v, %v)", pred.VX, pred.VY)
 	}
 
-	st := c.Stats()
+	st := c.View().Stats
 	ping, inFlight := minimum(pings), median(unacked)
 	t.Logf("commands %d (%.1f/s; acked %d, ack advanced %d times, median %d unacked), snapshots %d (+%d lost) over %d server ticks, corrections %d, "+
 		"server-measured RTT min %d ms, median %d, last %d, shots %d, reloads %d",
-		c.CommandNumber(), cmdsPerSec, c.AckCmd(), ackSteps, inFlight, snaps, lost, serverTicks, st.Corrections, ping, median(pings), st.PingMs, fired, reloaded)
+		c.View().CommandNumber, cmdsPerSec, c.View().AckCmd, ackSteps, inFlight, snaps, lost, serverTicks, st.Corrections, ping, median(pings), st.PingMs, fired, reloaded)
 	if st.Corrections != 0 {
 		t.Errorf("prediction corrections = %d (last error %.2f units), want 0 with nothing external", st.Corrections, st.LastErrorDist)
 	}
@@ -258,8 +258,8 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 	if want := serverTicks * 20 / 64; snaps+lost < want-1 || serverTicks < 100 {
 		t.Errorf("%d snapshots (+%d lost) over %d server ticks, want %d at cl_updaterate 20", snaps, lost, serverTicks, want)
 	}
-	if c.CommandNumber() < 300 || ackSteps < 50 {
-		t.Errorf("%d commands made, the ack advanced %d times: want >= 300 and >= 50", c.CommandNumber(), ackSteps)
+	if c.View().CommandNumber < 300 || ackSteps < 50 {
+		t.Errorf("%d commands made, the ack advanced %d times: want >= 300 and >= 50", c.View().CommandNumber, ackSteps)
 	}
 	// With 200 ms round trip about 13 commands are in flight at 64
 	// commands/s (fewer when a busy machine drops ticker ticks: counted at
@@ -329,76 +329,76 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 			t.Fatalf("not killed and respawned within 60 s (killed: %v)", deathSeen)
 		}
 		<-ticker.C
-		wasDead, wasTeleport, corr, resets := c.Server.Dead, c.Server.Teleport, c.Stats().Corrections, c.Stats().LifeResets
-		before := c.Predicted()
+		wasDead, wasTeleport, corr, resets := c.View().Server.Dead, c.View().Server.Teleport, c.View().Stats.Corrections, c.View().Stats.LifeResets
+		before := c.View().Predicted
 		if err := c.Poll(); err != nil {
 			t.Fatalf("poll: %v", err)
 		}
 		for _, e := range c.TakeEvents() {
-			if e.Kind == proto.EvKill && e.B == c.ID && !deathSeen {
+			if e.Kind == proto.EvKill && e.B == c.View().ID && !deathSeen {
 				killTick = e.Tick
 			}
 		}
-		changed := c.Server.Dead != wasDead || c.Server.Teleport != wasTeleport
-		if c.Stats().Corrections != corr {
+		changed := c.View().Server.Dead != wasDead || c.View().Server.Teleport != wasTeleport
+		if c.View().Stats.Corrections != corr {
 			t.Fatalf("prediction error counted (%d -> %d, %.2f units; dead %v -> %v, teleport %d -> %d): deaths and respawns are not prediction errors",
-				corr, c.Stats().Corrections, c.Stats().LastErrorDist, wasDead, c.Server.Dead, wasTeleport, c.Server.Teleport)
+				corr, c.View().Stats.Corrections, c.View().Stats.LastErrorDist, wasDead, c.View().Server.Dead, wasTeleport, c.View().Server.Teleport)
 		}
-		if c.Stats().LifeResets != resets && !changed {
-			t.Fatalf("a death or respawn counted (%d -> %d) without either", resets, c.Stats().LifeResets)
+		if c.View().Stats.LifeResets != resets && !changed {
+			t.Fatalf("a death or respawn counted (%d -> %d) without either", resets, c.View().Stats.LifeResets)
 		}
 		// Whatever happened, the prediction is the acked state plus the unacked commands.
-		if got, want := c.Predicted(), rec.replay(); !got.Equal(want) {
+		if got, want := c.View().Predicted, rec.replay(); !got.Equal(want) {
 			t.Fatalf("prediction %+v differs from the acked state replayed %+v", got, want)
 		}
 		switch {
-		case !deathSeen && c.Server.Dead && !wasDead:
+		case !deathSeen && c.View().Server.Dead && !wasDead:
 			deathSeen, killedAt = true, time.Now()
-			corrDeath = c.Stats().LifeResets - resets
+			corrDeath = c.View().Stats.LifeResets - resets
 			if killTick == 0 {
 				t.Errorf("dead without a kill event for us")
 			}
-			if !c.Predicted().Dead {
+			if !c.View().Predicted.Dead {
 				t.Errorf("server says dead, prediction says alive")
 			}
-			t.Logf("killed at server tick %d, learnt with command %d acked; %d death/respawn reset(s)", killTick, c.AckCmd(), corrDeath)
-		case deathSeen && c.Server.Teleport != wasTeleport:
+			t.Logf("killed at server tick %d, learnt with command %d acked; %d death/respawn reset(s)", killTick, c.View().AckCmd, corrDeath)
+		case deathSeen && c.View().Server.Teleport != wasTeleport:
 			respawned = true
-			corrRspawn = c.Stats().LifeResets - resets
-			p := c.Predicted()
+			corrRspawn = c.View().Stats.LifeResets - resets
+			p := c.View().Predicted
 			if p.Dead {
 				t.Errorf("respawned on the server, still dead in the prediction")
 			}
 			// By the server's clock (the snapshots' ticks), not the wall
 			// clock: a busy machine may run fewer ticks in a second.
-			if wait, most := c.SnapshotTick()-killTick, uint32(shared.Ticks(game.RespawnDelayMs, hz)+hz); wait > most {
+			if wait, most := c.View().SnapshotTick-killTick, uint32(shared.Ticks(game.RespawnDelayMs, hz)+hz); wait > most {
 				t.Errorf("respawn seen %d server ticks after the death (%v of wall clock), want within the 2 s respawn delay + 1 s (%d ticks)",
 					wait, time.Since(killedAt).Round(time.Millisecond), most)
 			}
 			// The prediction jumped to a spawn point (plus what the unacked
 			// commands moved since), rather than sliding there.
 			near := math.Inf(1)
-			for _, sp := range c.Map.Spawns {
+			for _, sp := range c.View().Map.Spawns {
 				near = math.Min(near, math.Hypot(sp.X-p.X, sp.Y-p.Y))
 			}
-			unacked := float64(c.CommandNumber()-c.AckCmd()) / hz
+			unacked := float64(c.View().CommandNumber-c.View().AckCmd) / hz
 			if near > shared.MaxSpeed*unacked+1 {
 				t.Errorf("predicted position after respawn (%.1f, %.1f) is %.1f units from every spawn", p.X, p.Y, near)
 			}
 			if jump := math.Hypot(p.X-before.X, p.Y-before.Y); jump > 64 {
-				if x, y := c.LocalPos(); x != p.X || y != p.Y {
+				if x, y := c.View().LocalPos(); x != p.X || y != p.Y {
 					t.Errorf("drawn at (%.1f, %.1f), predicted (%.1f, %.1f): a respawn must not be smoothed", x, y, p.X, p.Y)
 				}
 			}
 			t.Logf("respawned at (%.1f, %.1f); %d death/respawn reset(s)", p.X, p.Y, corrRspawn)
 		}
 
-		ents := c.Rendered()
+		ents := c.View().Rendered
 		boxes := make([]game.Hitbox, 0, len(ents))
 		for _, e := range ents {
 			boxes = append(boxes, game.Hitbox{ID: e.ID, X: e.X, Y: e.Y, R: shared.PlayerRadius, Alive: e.Alive})
 		}
-		in := brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
+		in := brain.Think(c.View().Map, c.View().TickRate, c.View().Predicted, c.View().Health, boxes)
 		rec.tick(dt, netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons})
 	}
 	if corrDeath < 1 || corrRspawn < 1 {
@@ -408,19 +408,19 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 	// Alive again: within a second the client predicts exactly again.
 	for i := 0; i < hz; i++ {
 		<-ticker.C
-		corr := c.Stats().Corrections
+		corr := c.View().Stats.Corrections
 		if err := c.Poll(); err != nil {
 			t.Fatalf("poll: %v", err)
 		}
-		if c.Stats().Corrections != corr {
+		if c.View().Stats.Corrections != corr {
 			t.Errorf("prediction error in the second after the respawn")
 		}
 		rec.tick(dt, netclient.Input{MoveX: float32(math.Cos(float64(i) / 10)), MoveY: float32(math.Sin(float64(i) / 10))})
 	}
-	if got, want := c.Predicted(), rec.replay(); !got.Equal(want) {
+	if got, want := c.View().Predicted, rec.replay(); !got.Equal(want) {
 		t.Errorf("a second after the respawn: prediction %+v, acked state replayed %+v", got, want)
 	}
-	t.Logf("corrections %d, deaths and respawns %d in total, ping %d ms", c.Stats().Corrections, c.Stats().LifeResets, c.Stats().PingMs)
+	t.Logf("corrections %d, deaths and respawns %d in total, ping %d ms", c.View().Stats.Corrections, c.View().Stats.LifeResets, c.View().Stats.PingMs)
 }
 
 // scriptedInput returns varied input for command i: changing directions
@@ -528,13 +528,13 @@ func TestDeterminismServerAndClient(t *testing.T) {
 	waitSnap := func() {
 		t.Helper()
 		step()
-		want := int(srv.Tick() - c.Accept.Tick + 1)
+		want := int(srv.Tick() - c.View().Accept.Tick + 1)
 		deadline := time.Now().Add(5 * time.Second)
 		for {
 			if err := c.Poll(); err != nil {
 				t.Fatalf("poll: %v", err)
 			}
-			if c.Stats().SnapshotsReceived+c.Stats().DroppedSnapshots >= want {
+			if c.View().Stats.SnapshotsReceived+c.View().Stats.DroppedSnapshots >= want {
 				return
 			}
 			if time.Now().After(deadline) {
@@ -548,11 +548,11 @@ func TestDeterminismServerAndClient(t *testing.T) {
 	in := &scriptedInput{rng: rand.New(rand.NewPCG(11, 12))}
 	start := time.Now()
 	steps, fired, reloads, switches := 0, 0, 0, 0
-	weapon := c.Predicted().Weapon
+	weapon := c.View().Predicted.Weapon
 	for i := 0; i < n; i++ {
 		sent := c.ConnStats().PacketsOut
 		c.Tick(interval, in.next())
-		num := c.CommandNumber()
+		num := c.View().CommandNumber
 		// Wait until the command packet is on the loopback, so that the
 		// server usually has it by its next step.
 		for t0 := time.Now(); c.ConnStats().PacketsOut == sent && time.Since(t0) < time.Second; {
@@ -561,12 +561,12 @@ func TestDeterminismServerAndClient(t *testing.T) {
 		// Step until the server has run the command (it usually has by the
 		// first step: the command is on the loopback before the snapshot
 		// that acknowledges it is built).
-		for c.AckCmd() < num {
+		for c.View().AckCmd < num {
 			waitSnap()
 			steps++
 		}
-		if c.AckCmd() != num {
-			t.Fatalf("server acked %d after command %d: commands were not compared one by one", c.AckCmd(), num)
+		if c.View().AckCmd != num {
+			t.Fatalf("server acked %d after command %d: commands were not compared one by one", c.View().AckCmd, num)
 		}
 		for _, e := range c.TakeEffects() {
 			if e.Fired {
@@ -576,29 +576,29 @@ func TestDeterminismServerAndClient(t *testing.T) {
 				reloads++
 			}
 		}
-		if w := c.Predicted().Weapon; w != weapon {
+		if w := c.View().Predicted.Weapon; w != weapon {
 			weapon = w
 			switches++
 		}
-		if c.Stats().Corrections != 0 {
-			t.Fatalf("command %d: prediction corrected (%.3f units off)", num, c.Stats().LastErrorDist)
+		if c.View().Stats.Corrections != 0 {
+			t.Fatalf("command %d: prediction corrected (%.3f units off)", num, c.View().Stats.LastErrorDist)
 		}
 	}
-	pred, auth := c.Predicted(), c.Server.State()
+	pred, auth := c.View().Predicted, c.View().ServerState
 	t.Logf("%d commands (%d shots, %d reloads, %d weapon switches), %d server steps, %d snapshots, %d corrections, %v wall time; final %+v",
-		c.CommandNumber(), fired, reloads, switches, steps, c.Stats().SnapshotsReceived, c.Stats().Corrections,
+		c.View().CommandNumber, fired, reloads, switches, steps, c.View().Stats.SnapshotsReceived, c.View().Stats.Corrections,
 		time.Since(start).Round(time.Millisecond), pred)
 	if fired < n/100 || reloads < n/1000 || switches < n/1000 {
 		t.Errorf("the script fired %d shots, reloaded %d times and switched weapons %d times: too little variety", fired, reloads, switches)
 	}
-	if c.AckCmd() != c.CommandNumber() || c.CommandNumber() != uint32(n) {
-		t.Errorf("acked %d of %d commands, want %d", c.AckCmd(), c.CommandNumber(), n)
+	if c.View().AckCmd != c.View().CommandNumber || c.View().CommandNumber != uint32(n) {
+		t.Errorf("acked %d of %d commands, want %d", c.View().AckCmd, c.View().CommandNumber, n)
 	}
 	if !pred.Equal(auth) {
 		t.Errorf("final prediction %+v, server %+v", pred, auth)
 	}
-	if c.Stats().SnapshotsReceived < n {
-		t.Errorf("%d snapshots for %d commands: not every command was compared", c.Stats().SnapshotsReceived, n)
+	if c.View().Stats.SnapshotsReceived < n {
+		t.Errorf("%d snapshots for %d commands: not every command was compared", c.View().Stats.SnapshotsReceived, n)
 	}
 }
 

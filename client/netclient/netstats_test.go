@@ -48,7 +48,7 @@ func nsDrive(t *testing.T, d time.Duration, every func(), cs ...*netclient.Clien
 func nsWaitSnapshot(t *testing.T, c *netclient.Client) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
-	for !c.HaveSnapshot() {
+	for !c.View().HaveSnapshot {
 		if time.Now().After(deadline) {
 			t.Fatal("no snapshot within 5 s")
 		}
@@ -70,7 +70,7 @@ func nsMedianPing(t *testing.T, c *netclient.Client, settle, measure time.Durati
 	var pings, waits []float64
 	head := c.Net().GraphHead
 	nsDrive(t, measure, func() {
-		pings = append(pings, float64(c.Stats().PingMs))
+		pings = append(pings, float64(c.View().Stats.PingMs))
 		if c.Net().GraphHead != head {
 			// The ack of the newest snapshot went out in this frame's Command.
 			head = c.Net().GraphHead
@@ -156,16 +156,16 @@ func TestNetStatsFakeLoss(t *testing.T) {
 		t.Fatalf("loss %.1f%% (%d lost) before any fake loss on loopback", c.Net().Loss.LossPct(), c.Net().Loss.Total)
 	}
 	c.SetFakeConditions(proto.FakeConditions{LossPct: 20})
-	start := c.Stats().SnapshotsReceived
+	start := c.View().Stats.SnapshotsReceived
 	deadline := time.Now().Add(10 * time.Second)
-	for c.Stats().SnapshotsReceived-start < 300 {
+	for c.View().Stats.SnapshotsReceived-start < 300 {
 		if time.Now().After(deadline) {
-			t.Fatalf("only %d snapshots in 10 s", c.Stats().SnapshotsReceived-start)
+			t.Fatalf("only %d snapshots in 10 s", c.View().Stats.SnapshotsReceived-start)
 		}
 		nsDrive(t, 100*time.Millisecond, nil, c)
 	}
 	got := c.Net().Loss.LossPct()
-	received := c.Stats().SnapshotsReceived - start
+	received := c.View().Stats.SnapshotsReceived - start
 	lost := c.Net().Loss.Total
 	allTime := 100 * float64(lost) / float64(lost+received)
 	t.Logf("net_fakeloss 20: LossPct (last 256) %.1f%%; all time %d lost of %d = %.1f%%; graph gaps %d",
@@ -174,15 +174,15 @@ func TestNetStatsFakeLoss(t *testing.T) {
 	if got < 12 || got > 28 {
 		t.Errorf("LossPct = %.1f%%, want about 20 (12..28)", got)
 	}
-	if lost != c.Stats().SnapshotsLost {
-		t.Errorf("Net.Loss.Total = %d but Stats.SnapshotsLost = %d: two counts of the same gaps differ", lost, c.Stats().SnapshotsLost)
+	if lost != c.View().Stats.SnapshotsLost {
+		t.Errorf("Net.Loss.Total = %d but Stats.SnapshotsLost = %d: two counts of the same gaps differ", lost, c.View().Stats.SnapshotsLost)
 	}
 	// While the graph still holds every sample, its gaps are all the losses.
 	if g := graphLost(c); (c.Net().GraphN < netclient.GraphLen && g != lost) || g > lost {
 		t.Errorf("net_graph samples show %d lost, the tracker %d", g, lost)
 	}
-	if c.Stats().DroppedSnapshots != 0 {
-		t.Errorf("%d snapshots arrived out of order", c.Stats().DroppedSnapshots)
+	if c.View().Stats.DroppedSnapshots != 0 {
+		t.Errorf("%d snapshots arrived out of order", c.View().Stats.DroppedSnapshots)
 	}
 }
 
@@ -280,7 +280,7 @@ type nsCount struct {
 }
 
 func nsCountOf(c *netclient.Client) nsCount {
-	return nsCount{tick: c.SnapshotTick(), recv: c.Stats().SnapshotsReceived, lost: c.Net().Loss.Total, choke: c.Net().ChokeTotal}
+	return nsCount{tick: c.View().SnapshotTick, recv: c.View().Stats.SnapshotsReceived, lost: c.Net().Loss.Total, choke: c.Net().ChokeTotal}
 }
 
 // nsDelta is what a client counted between two nsCounts: ticks is how
@@ -317,7 +317,7 @@ func TestNetStatsJitterKeepsOrder(t *testing.T) {
 	calm := c.Net().Jitter.Ms()
 
 	c.SetFakeConditions(proto.FakeConditions{JitterMs: 30})
-	start := c.Stats().SnapshotsReceived
+	start := c.View().Stats.SnapshotsReceived
 	nsDrive(t, 2*time.Second, nil, c)
 	jittery := c.Net().Jitter.Ms()
 	// Switching the fake conditions off live must not reorder the queue either.
@@ -325,14 +325,14 @@ func TestNetStatsJitterKeepsOrder(t *testing.T) {
 	nsDrive(t, 300*time.Millisecond, nil, c)
 
 	t.Logf("jitter: %.2f ms on loopback, %.2f ms with net_fakejitter 30; %d snapshots applied",
-		calm, jittery, c.Stats().SnapshotsReceived-start)
-	if c.Stats().DroppedSnapshots != 0 {
-		t.Errorf("%d snapshots arrived after a newer one (out of order)", c.Stats().DroppedSnapshots)
+		calm, jittery, c.View().Stats.SnapshotsReceived-start)
+	if c.View().Stats.DroppedSnapshots != 0 {
+		t.Errorf("%d snapshots arrived after a newer one (out of order)", c.View().Stats.DroppedSnapshots)
 	}
-	if c.Net().Loss.Total != 0 || c.Stats().SnapshotsLost != 0 {
-		t.Errorf("gaps in Seq without fake loss: tracker %d, stats %d", c.Net().Loss.Total, c.Stats().SnapshotsLost)
+	if c.Net().Loss.Total != 0 || c.View().Stats.SnapshotsLost != 0 {
+		t.Errorf("gaps in Seq without fake loss: tracker %d, stats %d", c.Net().Loss.Total, c.View().Stats.SnapshotsLost)
 	}
-	if n := c.Stats().SnapshotsReceived - start; n < 64*2 {
+	if n := c.View().Stats.SnapshotsReceived - start; n < 64*2 {
 		t.Errorf("only %d snapshots in 2.3 s at cl_updaterate 64", n)
 	}
 	// Uniform 0..30 ms delays (kept in order) give an RFC 3550 jitter of

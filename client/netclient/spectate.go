@@ -29,11 +29,11 @@ type specCam struct {
 
 // Spectating reports whether the client has no body: from the newest
 // snapshot's Self, or before the first one from the Accept.
-func (c *Client) Spectating() bool {
+func (c *Client) spectating() bool {
 	if !c.clk.haveSnap {
-		return c.Accept.Spectator
+		return c.accept.Spectator
 	}
-	return c.Server.Spectator
+	return c.server.Spectator
 }
 
 // SpecTarget returns the id of the player the spectator camera follows,
@@ -58,7 +58,7 @@ func (c *Client) SpecPrev() { c.specCycle(-1) }
 
 func (c *Client) specCycle(dir int) {
 	var alive []uint16
-	for _, e := range c.Rendered() { // sorted by id
+	for _, e := range c.interp.rendered(c.renderTick(), c.lerpOpts()) { // sorted by id
 		if e.Alive {
 			alive = append(alive, e.ID)
 		}
@@ -116,8 +116,8 @@ func (c *Client) SpecFly(moveX, moveY float64, dt time.Duration) {
 		moveX, moveY = moveX/l, moveY/l
 	}
 	d := SpecFlySpeed * dt.Seconds()
-	c.spec.x = math.Max(0, math.Min(c.Map.Width, c.spec.x+moveX*d))
-	c.spec.y = math.Max(0, math.Min(c.Map.Height, c.spec.y+moveY*d))
+	c.spec.x = math.Max(0, math.Min(c.gameMap.Width, c.spec.x+moveX*d))
+	c.spec.y = math.Max(0, math.Min(c.gameMap.Height, c.spec.y+moveY*d))
 }
 
 // SpecView returns the spectator camera's centre in world units: the
@@ -128,7 +128,7 @@ func (c *Client) SpecFly(moveX, moveY float64, dt time.Duration) {
 // false.
 func (c *Client) SpecView() (x, y float64, following bool) {
 	if !c.spec.placed {
-		c.spec.x, c.spec.y, c.spec.placed = c.Map.Width/2, c.Map.Height/2, true
+		c.spec.x, c.spec.y, c.spec.placed = c.gameMap.Width/2, c.gameMap.Height/2, true
 	}
 	if c.spec.free {
 		return c.spec.x, c.spec.y, false
@@ -149,5 +149,5 @@ func (c *Client) SpecView() (x, y float64, following bool) {
 // specRendered returns player id as Rendered has it (the same function,
 // for that one entity: no allocation, called several times a frame).
 func (c *Client) specRendered(id uint16) (RenderedEntity, bool) {
-	return c.interp.entity(id, c.RenderTick(), c.lerpOpts())
+	return c.interp.entity(id, c.renderTick(), c.lerpOpts())
 }

@@ -33,7 +33,7 @@ func specDrive(t *testing.T, d time.Duration, cs []*netclient.Client, ins []spec
 	for now := range tk.C {
 		for i, c := range cs {
 			if err := c.Poll(); err != nil {
-				t.Fatalf("%s: poll: %v", c.Cfg.Name, err)
+				t.Fatalf("%s: poll: %v", c.Config().Name, err)
 			}
 			in := func() netclient.Input { return netclient.Input{} }
 			if i < len(ins) && ins[i] != nil {
@@ -59,7 +59,7 @@ func spectatorConfig(name string) netclient.Config {
 
 // scoreRow returns id's scoreboard row as c has it.
 func scoreRow(c *netclient.Client, id uint16) (proto.ScoreEntry, bool) {
-	for _, r := range c.Scores {
+	for _, r := range c.View().Scores {
 		if r.ID == id {
 			return r, true
 		}
@@ -90,27 +90,27 @@ func TestSpectatorJoinsWithoutBody(t *testing.T) {
 	srv := startServer(t, server.Config{Bots: 3, Seed: 3})
 	alice := connect(t, srv.Addr(), netclient.DefaultConfig("alice"))
 	eve := connect(t, srv.Addr(), spectatorConfig("eve"))
-	if !eve.Accept.Spectator || !eve.Spectating() {
-		t.Fatalf("Accept.Spectator %v, Spectating %v: want a spectator", eve.Accept.Spectator, eve.Spectating())
+	if !eve.View().Accept.Spectator || !eve.View().Spectating {
+		t.Fatalf("Accept.Spectator %v, Spectating %v: want a spectator", eve.View().Accept.Spectator, eve.View().Spectating)
 	}
-	if alice.Accept.Spectator {
+	if alice.View().Accept.Spectator {
 		t.Fatal("alice was admitted as a spectator")
 	}
 	cs := []*netclient.Client{alice, eve}
 	frames, sawAll := 0, 0
 	specDrive(t, 4*time.Second, cs, nil, func() bool {
 		frames++
-		if _, ok := alice.Entities[eve.ID]; ok {
-			t.Fatalf("alice received an entity for spectator %d", eve.ID)
+		if _, ok := alice.View().Holds(eve.View().ID); ok {
+			t.Fatalf("alice received an entity for spectator %d", eve.View().ID)
 		}
-		if !eve.HaveSnapshot() {
+		if !eve.View().HaveSnapshot {
 			return false
 		}
-		if !eve.Spectating() || !eve.Server.Spectator || !eve.Server.Dead {
-			t.Fatalf("spectator's Self %+v: want Spectator and Dead", eve.Server)
+		if !eve.View().Spectating || !eve.View().Server.Spectator || !eve.View().Server.Dead {
+			t.Fatalf("spectator's Self %+v: want Spectator and Dead", eve.View().Server)
 		}
 		// Every player: alice and the 3 bots, wherever they are.
-		if len(eve.Entities) == 4 {
+		if len(eve.View().Held) == 4 {
 			sawAll++
 		}
 		return false
@@ -118,7 +118,7 @@ func TestSpectatorJoinsWithoutBody(t *testing.T) {
 	if sawAll < frames/2 {
 		t.Errorf("the spectator held all 4 players in %d of %d frames: it must receive every entity", sawAll, frames)
 	}
-	if _, ok := eve.Entities[alice.ID]; !ok {
+	if _, ok := eve.View().Holds(alice.View().ID); !ok {
 		t.Errorf("the spectator does not receive alice")
 	}
 	// A spectator chats as a player does.
@@ -126,25 +126,25 @@ func TestSpectatorJoinsWithoutBody(t *testing.T) {
 	var heard bool
 	specDrive(t, 3*time.Second, cs, nil, func() bool {
 		for _, e := range alice.TakeEvents() {
-			heard = heard || (e.Kind == proto.EvChat && e.A == eve.ID && e.Text == "hello from the stands")
+			heard = heard || (e.Kind == proto.EvChat && e.A == eve.View().ID && e.Text == "hello from the stands")
 		}
 		return heard
 	})
 	if !heard {
 		t.Errorf("alice never heard the spectator's chat")
 	}
-	row, ok := scoreRow(alice, eve.ID)
-	if !ok || row.Team != proto.TeamSpectator || alice.Name(eve.ID) != "eve" {
+	row, ok := scoreRow(alice, eve.View().ID)
+	if !ok || row.Team != proto.TeamSpectator || alice.View().Name(eve.View().ID) != "eve" {
 		t.Errorf("alice's scoreboard row for eve %+v (found %v): want Team %d (spectator) named eve", row, ok, proto.TeamSpectator)
 	}
-	if row, _ := scoreRow(alice, alice.ID); row.Team == proto.TeamSpectator {
+	if row, _ := scoreRow(alice, alice.View().ID); row.Team == proto.TeamSpectator {
 		t.Errorf("alice is listed as a spectator")
 	}
-	if eve.CommandNumber() < 100 || eve.AckCmd()+32 < eve.CommandNumber() {
-		t.Errorf("spectator made %d commands, %d acknowledged: its acks must keep running", eve.CommandNumber(), eve.AckCmd())
+	if eve.View().CommandNumber < 100 || eve.View().AckCmd+32 < eve.View().CommandNumber {
+		t.Errorf("spectator made %d commands, %d acknowledged: its acks must keep running", eve.View().CommandNumber, eve.View().AckCmd)
 	}
-	if eve.Stats().Corrections != 0 || eve.Stats().LifeResets != 0 {
-		t.Errorf("spectator counted %d prediction errors and %d life resets, want 0", eve.Stats().Corrections, eve.Stats().LifeResets)
+	if eve.View().Stats.Corrections != 0 || eve.View().Stats.LifeResets != 0 {
+		t.Errorf("spectator counted %d prediction errors and %d life resets, want 0", eve.View().Stats.Corrections, eve.View().Stats.LifeResets)
 	}
 	st := getStatus(t, srv.Addr())
 	if st.Spectators != 1 || len(st.SpectatorList) != 1 || st.SpectatorList[0].Name != "eve" || len(st.Players) != 4 {
@@ -155,7 +155,7 @@ func TestSpectatorJoinsWithoutBody(t *testing.T) {
 // aimAt returns the input that aims from the client's predicted position
 // at (x, y) and fires when the rifle is ready (reloading when empty).
 func aimAt(c *netclient.Client, x, y float64) netclient.Input {
-	st := c.Predicted()
+	st := c.View().Predicted
 	in := netclient.Input{Angle: float32(math.Atan2(y-st.Y, x-st.X))}
 	switch {
 	case st.Ammo[st.Weapon] == 0:
@@ -181,8 +181,8 @@ func TestSpectatorIsNotHit(t *testing.T) {
 	var tx, ty float64
 	seen, hits := false, 0
 	aim := func() netclient.Input {
-		for _, e := range shooter.Rendered() {
-			if e.ID == target.ID {
+		for _, e := range shooter.View().Rendered {
+			if e.ID == target.View().ID {
 				tx, ty, seen = e.X, e.Y, true
 			}
 		}
@@ -193,7 +193,7 @@ func TestSpectatorIsNotHit(t *testing.T) {
 	}
 	countHits := func() {
 		for _, e := range shooter.TakeEvents() {
-			if e.Kind == proto.EvHit && e.A == shooter.ID && e.B == target.ID {
+			if e.Kind == proto.EvHit && e.A == shooter.View().ID && e.B == target.View().ID {
 				hits++
 			}
 		}
@@ -204,8 +204,8 @@ func TestSpectatorIsNotHit(t *testing.T) {
 
 	target.SendCommand("spectate", "")
 	if !specDrive(t, 5*time.Second, cs, []specInput{aim, nil}, func() bool {
-		_, held := shooter.Entities[target.ID]
-		return target.Spectating() && !held
+		_, held := shooter.View().Holds(target.View().ID)
+		return target.View().Spectating && !held
 	}) {
 		t.Fatal("the target did not become a spectator, out of the shooter's snapshots, within 5 s")
 	}
@@ -220,17 +220,17 @@ func TestSpectatorIsNotHit(t *testing.T) {
 		shots += len(shooter.TakeEffects())
 		for _, e := range shooter.TakeEvents() {
 			switch {
-			case e.Kind == proto.EvHit && e.B == target.ID:
+			case e.Kind == proto.EvHit && e.B == target.View().ID:
 				hits++
-			case e.Kind == proto.EvShot && e.A == shooter.ID:
+			case e.Kind == proto.EvShot && e.A == shooter.View().ID:
 				if d := math.Hypot(proto.FromFixed(e.X2)-proto.FromFixed(e.X), proto.FromFixed(e.Y2)-proto.FromFixed(e.Y)); d > math.Hypot(px-proto.FromFixed(e.X), py-proto.FromFixed(e.Y))+shared.PlayerRadius {
 					through++
 				}
-			case e.Kind == proto.EvImpact && e.B == target.ID:
+			case e.Kind == proto.EvImpact && e.B == target.View().ID:
 				impactsOnIt++
 			}
 		}
-		if _, ok := shooter.Entities[target.ID]; ok {
+		if _, ok := shooter.View().Holds(target.View().ID); ok {
 			t.Fatalf("the shooter receives the spectator's entity again")
 		}
 		return false
@@ -255,55 +255,55 @@ func TestSpectateThenJoin(t *testing.T) {
 	alice := connect(t, srv.Addr(), netclient.DefaultConfig("alice"))
 	bob := connect(t, srv.Addr(), netclient.DefaultConfig("bob"))
 	cs := []*netclient.Client{alice, bob}
-	if !specDrive(t, 5*time.Second, cs, nil, func() bool { _, ok := alice.Entities[bob.ID]; return ok && bob.HaveSnapshot() }) {
+	if !specDrive(t, 5*time.Second, cs, nil, func() bool { _, ok := alice.View().Holds(bob.View().ID); return ok && bob.View().HaveSnapshot }) {
 		t.Fatal("alice never received bob")
 	}
 	bob.SendCommand("kill", "")
-	if !specDrive(t, 5*time.Second, cs, nil, func() bool { r, ok := scoreRow(alice, bob.ID); return ok && r.Deaths == 1 }) {
+	if !specDrive(t, 5*time.Second, cs, nil, func() bool { r, ok := scoreRow(alice, bob.View().ID); return ok && r.Deaths == 1 }) {
 		t.Fatal("bob's death never reached the scoreboard")
 	}
 	bob.SendCommand("spectate", "")
 	if !specDrive(t, 5*time.Second, cs, nil, func() bool {
-		_, held := alice.Entities[bob.ID]
-		r, _ := scoreRow(alice, bob.ID)
-		return bob.Spectating() && !held && r.Team == proto.TeamSpectator
+		_, held := alice.View().Holds(bob.View().ID)
+		r, _ := scoreRow(alice, bob.View().ID)
+		return bob.View().Spectating && !held && r.Team == proto.TeamSpectator
 	}) {
-		r, _ := scoreRow(alice, bob.ID)
-		t.Fatalf("after spectate: bob spectating %v, alice holds bob %v, bob's row %+v", bob.Spectating(), alice.Entities[bob.ID] != nil, r)
+		r, _ := scoreRow(alice, bob.View().ID)
+		t.Fatalf("after spectate: bob spectating %v, alice holds bob %v, bob's row %+v", bob.View().Spectating, holds(alice, bob.View().ID), r)
 	}
-	if r, _ := scoreRow(alice, bob.ID); r.Deaths != 1 {
+	if r, _ := scoreRow(alice, bob.View().ID); r.Deaths != 1 {
 		t.Errorf("bob's deaths as a spectator %d, want 1 (kept)", r.Deaths)
 	}
-	if st := getStatus(t, srv.Addr()); len(st.Players) != 1 || len(st.SpectatorList) != 1 || st.SpectatorList[0].ID != bob.ID {
+	if st := getStatus(t, srv.Addr()); len(st.Players) != 1 || len(st.SpectatorList) != 1 || st.SpectatorList[0].ID != bob.View().ID {
 		t.Errorf("/status after spectate: players %+v, spectators %+v", st.Players, st.SpectatorList)
 	}
 	// Held for a second: the body stays out.
 	specDrive(t, time.Second, cs, nil, func() bool {
-		if _, ok := alice.Entities[bob.ID]; ok {
+		if _, ok := alice.View().Holds(bob.View().ID); ok {
 			t.Fatal("bob's body came back without join")
 		}
 		return false
 	})
-	corr := bob.Stats().Corrections
+	corr := bob.View().Stats.Corrections
 	bob.SendCommand("join", "")
 	if !specDrive(t, 5*time.Second, cs, nil, func() bool {
-		e, held := alice.Entities[bob.ID]
-		return !bob.Spectating() && !bob.Predicted().Dead && held && e.Flags&proto.FlagAlive != 0
+		e, held := alice.View().Holds(bob.View().ID)
+		return !bob.View().Spectating && !bob.View().Predicted.Dead && held && e.Flags&proto.FlagAlive != 0
 	}) {
-		t.Fatalf("after join: bob spectating %v, predicted dead %v, alice holds bob %v", bob.Spectating(), bob.Predicted().Dead, alice.Entities[bob.ID] != nil)
+		t.Fatalf("after join: bob spectating %v, predicted dead %v, alice holds bob %v", bob.View().Spectating, bob.View().Predicted.Dead, holds(alice, bob.View().ID))
 	}
 	// Playing again: it moves, and its prediction holds.
-	x0 := bob.Predicted().X
+	x0 := bob.View().Predicted.X
 	right := func() netclient.Input { return netclient.Input{MoveX: 1} }
 	specDrive(t, time.Second, cs, []specInput{nil, right}, nil)
-	if d := math.Abs(bob.Predicted().X - x0); d < 50 {
+	if d := math.Abs(bob.View().Predicted.X - x0); d < 50 {
 		t.Errorf("bob moved %.1f units in a second after join, want him to run", d)
 	}
-	if bob.Stats().Corrections != corr {
-		t.Errorf("%d prediction errors after join", bob.Stats().Corrections-corr)
+	if bob.View().Stats.Corrections != corr {
+		t.Errorf("%d prediction errors after join", bob.View().Stats.Corrections-corr)
 	}
-	specDrive(t, 3*time.Second, cs, nil, func() bool { r, _ := scoreRow(alice, bob.ID); return r.Team != proto.TeamSpectator })
-	if r, _ := scoreRow(alice, bob.ID); r.Team == proto.TeamSpectator || r.Deaths != 1 {
+	specDrive(t, 3*time.Second, cs, nil, func() bool { r, _ := scoreRow(alice, bob.View().ID); return r.Team != proto.TeamSpectator })
+	if r, _ := scoreRow(alice, bob.View().ID); r.Team == proto.TeamSpectator || r.Deaths != 1 {
 		t.Errorf("bob's row after join %+v: want a player with 1 death", r)
 	}
 	if st := getStatus(t, srv.Addr()); len(st.Players) != 2 || st.Spectators != 0 {
@@ -321,10 +321,9 @@ func TestSpectatorFollows(t *testing.T) {
 	victim := connect(t, srv.Addr(), netclient.DefaultConfig("victim"))
 	eve := connect(t, srv.Addr(), spectatorConfig("eve"))
 	cs := []*netclient.Client{victim, eve}
-	if !specDrive(t, 5*time.Second, cs, nil, func() bool { return len(eve.Rendered()) == 4 }) {
-		t.Fatalf("the spectator renders %d players, want 4", len(eve.Rendered()))
+	if !specDrive(t, 5*time.Second, cs, nil, func() bool { return len(eve.View().Rendered) == 4 }) {
+		t.Fatalf("the spectator renders %d players, want 4", len(eve.View().Rendered))
 	}
-	maxExtrap := float64(eve.Cfg.ExtrapMs) * float64(eve.TickRate) / 1000
 	compared, switches := 0, 0
 	var worst float64
 	specDrive(t, 4*time.Second, cs, nil, func() bool {
@@ -337,16 +336,21 @@ func TestSpectatorFollows(t *testing.T) {
 		if !ok || id == 0 {
 			return false
 		}
-		e := eve.Entities[id]
-		if e == nil {
+		if _, held := eve.View().Holds(id); !held {
 			t.Fatalf("following %d, which the client does not hold", id)
 		}
-		smp, _, ok := e.Hist.At(eve.RenderTick(), maxExtrap)
+		var smp netclient.RenderedEntity
+		ok = false
+		for _, r := range eve.View().Rendered {
+			if r.ID == id {
+				smp, ok = r, true
+			}
+		}
 		if !ok {
 			t.Fatalf("followed player %d has no sample at the render tick", id)
 		}
 		worst = math.Max(worst, math.Max(math.Abs(x-smp.X), math.Abs(y-smp.Y)))
-		for _, r := range eve.Rendered() {
+		for _, r := range eve.View().Rendered {
 			if r.ID == id && (r.X != x || r.Y != y) {
 				t.Fatalf("followed at (%v, %v), Rendered draws %d at (%v, %v)", x, y, id, r.X, r.Y)
 			}
@@ -364,8 +368,8 @@ func TestSpectatorFollows(t *testing.T) {
 	// Cycling skips a dead player: the victim dies (2 s until it respawns).
 	victim.SendCommand("kill", "")
 	if !specDrive(t, 3*time.Second, cs, nil, func() bool {
-		for _, r := range eve.Rendered() {
-			if r.ID == victim.ID {
+		for _, r := range eve.View().Rendered {
+			if r.ID == victim.View().ID {
 				return !r.Alive
 			}
 		}
@@ -374,7 +378,7 @@ func TestSpectatorFollows(t *testing.T) {
 		t.Fatal("the spectator never drew the victim dead")
 	}
 	var alive []uint16
-	for _, r := range eve.Rendered() {
+	for _, r := range eve.View().Rendered {
 		if r.Alive {
 			alive = append(alive, r.ID)
 		}
@@ -404,8 +408,8 @@ func TestSpectatorFollows(t *testing.T) {
 			break
 		}
 	}
-	if indexOf(next, victim.ID) >= 0 || indexOf(prev, victim.ID) >= 0 {
-		t.Errorf("cycling reached the dead victim %d: next %v, previous %v", victim.ID, next, prev)
+	if indexOf(next, victim.View().ID) >= 0 || indexOf(prev, victim.View().ID) >= 0 {
+		t.Errorf("cycling reached the dead victim %d: next %v, previous %v", victim.View().ID, next, prev)
 	}
 
 	// Free-fly: from the followed position, 600 units/s to the right.
@@ -443,11 +447,11 @@ func TestFullServerAdmitsSpectators(t *testing.T) {
 	srv := startServer(t, server.Config{MaxPlayers: 2, Bots: 1, Cvars: [][2]string{{"sv_maxspectators", "1"}}})
 	p1 := connect(t, srv.Addr(), netclient.DefaultConfig("p1"))
 	p2 := connect(t, srv.Addr(), netclient.DefaultConfig("p2")) // takes the bot's slot
-	if p1.Accept.Spectator || p2.Accept.Spectator {
-		t.Fatalf("players admitted as spectators: p1 %v, p2 %v", p1.Accept.Spectator, p2.Accept.Spectator)
+	if p1.View().Accept.Spectator || p2.View().Accept.Spectator {
+		t.Fatalf("players admitted as spectators: p1 %v, p2 %v", p1.View().Accept.Spectator, p2.View().Accept.Spectator)
 	}
 	late := connect(t, srv.Addr(), netclient.DefaultConfig("late"))
-	if !late.Accept.Spectator {
+	if !late.View().Accept.Spectator {
 		t.Fatal("the client after a server full of humans was not admitted as a spectator")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -467,14 +471,14 @@ func TestFullServerAdmitsSpectators(t *testing.T) {
 	late.SendCommand("join", "")
 	var prints []string
 	specDrive(t, 2*time.Second, cs, nil, func() bool { prints = append(prints, late.TakePrints()...); return len(prints) > 0 })
-	if !late.Spectating() || !strings.Contains(strings.Join(prints, "\n"), "full") {
-		t.Errorf("join on a full server: spectating %v, told %q; want to stay a spectator, told the server is full", late.Spectating(), prints)
+	if !late.View().Spectating || !strings.Contains(strings.Join(prints, "\n"), "full") {
+		t.Errorf("join on a full server: spectating %v, told %q; want to stay a spectator, told the server is full", late.View().Spectating, prints)
 	}
 	p2.Close("leaving")
 	cs = []*netclient.Client{p1, late}
 	specDrive(t, time.Second, cs, nil, nil)
 	late.SendCommand("join", "")
-	if !specDrive(t, 5*time.Second, cs, nil, func() bool { return !late.Spectating() && !late.Predicted().Dead }) {
+	if !specDrive(t, 5*time.Second, cs, nil, func() bool { return !late.View().Spectating && !late.View().Predicted.Dead }) {
 		t.Fatalf("after a player left, join did not bring the spectator into play (prints %q)", late.TakePrints())
 	}
 }
@@ -494,10 +498,10 @@ func TestSpectatorSeesWhatPlayersDoNot(t *testing.T) {
 	frames, eveAll, aliceFewer := 0, 0, 0
 	specDrive(t, 5*time.Second, cs, nil, func() bool {
 		frames++
-		if len(eve.Entities) == 16 {
+		if len(eve.View().Held) == 16 {
 			eveAll++
 		}
-		if len(alice.Entities) < 15 {
+		if len(alice.View().Held) < 15 {
 			aliceFewer++
 		}
 		return false
@@ -505,11 +509,18 @@ func TestSpectatorSeesWhatPlayersDoNot(t *testing.T) {
 	secs := time.Since(start).Seconds()
 	aRate, eRate := float64(alice.ConnStats().BytesIn-a0)/secs, float64(eve.ConnStats().BytesIn-e0)/secs
 	t.Logf("16 players on arena at cl_updaterate 20: the player receives %.0f B/s holding %d of 15 others; the spectator %.0f B/s holding %d",
-		aRate, len(alice.Entities), eRate, len(eve.Entities))
+		aRate, len(alice.View().Held), eRate, len(eve.View().Held))
 	if eveAll < frames*9/10 {
 		t.Errorf("the spectator held all 16 players in %d of %d frames", eveAll, frames)
 	}
 	if aliceFewer < frames/2 {
 		t.Errorf("the player held fewer than all 15 others in only %d of %d frames: the arena should cull some", aliceFewer, frames)
 	}
+}
+
+// holds reports whether c holds player id (the newest snapshot carried it).
+func holds(c *netclient.Client, id uint16) bool {
+	v := c.View()
+	_, ok := v.Holds(id)
+	return ok
 }

@@ -50,8 +50,8 @@ func (t Trouble) String() string {
 // Timeout returns cl_timeout: how long without a snapshot before the
 // client disconnects.
 func (c *Client) Timeout() time.Duration {
-	if c.Cfg.Timeout > 0 {
-		return c.Cfg.Timeout
+	if c.cfg.Timeout > 0 {
+		return c.cfg.Timeout
 	}
 	return DefaultTimeout
 }
@@ -59,7 +59,7 @@ func (c *Client) Timeout() time.Duration {
 // ProblemAfter returns the silence after which ConnectionProblem reports a
 // problem: MinProblemAfter, or 4 snapshot intervals at a low cl_updaterate.
 func (c *Client) ProblemAfter() time.Duration {
-	d := problemIntervals * time.Second / time.Duration(max(c.Cfg.UpdateRate, 1))
+	d := problemIntervals * time.Second / time.Duration(max(c.cfg.UpdateRate, 1))
 	return max(d, MinProblemAfter)
 }
 

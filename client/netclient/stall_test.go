@@ -47,14 +47,14 @@ func TestConnectionProblemAndTimeout(t *testing.T) {
 	cfg := netclient.DefaultConfig("quiet")
 	cfg.Timeout = 2 * time.Second
 	c := connect(t, srv.Addr(), cfg)
-	if err := pump(c, 5*time.Second, func() bool { return c.Stats().SnapshotsReceived >= 10 }); err != nil {
+	if err := pump(c, 5*time.Second, func() bool { return c.View().Stats.SnapshotsReceived >= 10 }); err != nil {
 		t.Fatal(err)
 	}
 	if _, bad := c.ConnectionProblem(time.Now()); bad {
 		t.Fatal("connection problem reported while snapshots flow")
 	}
 	if got := c.ProblemAfter(); got != netclient.MinProblemAfter {
-		t.Errorf("ProblemAfter at cl_updaterate %d = %v, want %v", c.Cfg.UpdateRate, got, netclient.MinProblemAfter)
+		t.Errorf("ProblemAfter at cl_updaterate %d = %v, want %v", c.Config().UpdateRate, got, netclient.MinProblemAfter)
 	}
 
 	// Silence: the warning at the first look past ProblemAfter.

@@ -180,7 +180,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		}
 		for _, c := range []*netclient.Client{shooter, target} {
 			if err := c.Poll(); err != nil {
-				return res, fmt.Errorf("%s: %w", c.Cfg.Name, err)
+				return res, fmt.Errorf("%s: %w", c.Config().Name, err)
 			}
 		}
 		// Both clients make one command per tick of real time that passed
@@ -193,7 +193,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		target.FrameFunc(now, func() netclient.Input {
 			if targetTicks >= nextTurn {
 				a := rng.Float64() * 2 * math.Pi
-				st := target.Predicted()
+				st := target.View().Predicted
 				if dx, dy := 736-st.X, 384-st.Y; math.Hypot(dx, dy) > 160 {
 					a = math.Atan2(dy, dx) + (rng.Float64()-0.5)*1.2
 				}
@@ -209,21 +209,21 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		shooter.FrameFunc(now, func() netclient.Input {
 			in := netclient.Input{}
 			var tgt *netclient.RenderedEntity
-			for _, e := range shooter.Rendered() {
-				if e.ID == target.ID {
+			for _, e := range shooter.View().Rendered {
+				if e.ID == target.View().ID {
 					e := e
 					tgt = &e
 				}
 			}
-			st := shooter.Predicted()
+			st := shooter.View().Predicted
 			if tgt != nil && tgt.Alive {
 				in.Angle = float32(math.Atan2(tgt.Y-st.Y, tgt.X-st.X))
 				warm++
 				ready := st.NextAttack <= 1 && st.ReloadTicks == 0 && st.Ammo[st.Weapon] > 0
 				if warm > opt.TickRate && ready && len(fired)+len(attacks) < opt.Shots {
 					in.Buttons = shared.ButtonAttack
-					attacks = append(attacks, shooter.CommandNumber()+1)
-					ackTickOf[shooter.CommandNumber()+1] = shooter.SnapshotTick()
+					attacks = append(attacks, shooter.View().CommandNumber+1)
+					ackTickOf[shooter.View().CommandNumber+1] = shooter.View().SnapshotTick
 				} else if st.Ammo[st.Weapon] == 0 {
 					in.Buttons = shared.ButtonReload
 				}
@@ -239,7 +239,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 			}
 		}
 		for _, e := range shooter.TakeEvents() {
-			if e.Kind != proto.EvImpact || e.A != shooter.ID || !fired[e.Cmd] {
+			if e.Kind != proto.EvImpact || e.A != shooter.View().ID || !fired[e.Cmd] {
 				continue
 			}
 			delete(fired, e.Cmd)
@@ -263,7 +263,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 				}
 			}
 			if v, ok := shooter.ShotViewOf(e.Cmd); ok {
-				lead := (v.RenderTick - (float64(ackTickOf[e.Cmd]) - shooter.InterpTicks())) * 1000 / float64(opt.TickRate)
+				lead := (v.RenderTick - (float64(ackTickOf[e.Cmd]) - shooter.View().InterpTicks())) * 1000 / float64(opt.TickRate)
 				leads = append(leads, lead)
 				if math.Abs(lead) <= server.CrossCheckMs-1500/float64(opt.TickRate) {
 					res.AckCredible++
@@ -286,8 +286,8 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		shooter.TakeEffects()
 		target.TakeEvents()
 		target.TakeEffects()
-		if shooter.Stats().PingMs > 0 {
-			rttSum += float64(shooter.Stats().PingMs)
+		if shooter.View().Stats.PingMs > 0 {
+			rttSum += float64(shooter.View().Stats.PingMs)
 			rttN++
 		}
 		if len(fired) >= opt.Shots && (res.Answered >= opt.Shots || pendingTooOld(fired, shooter, opt.TickRate)) {
@@ -314,7 +314,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	if rttN > 0 {
 		res.MeasuredRTTMs = math.Round(rttSum/float64(rttN)*10) / 10
 	}
-	res.SnapshotsLost = shooter.Stats().SnapshotsLost
+	res.SnapshotsLost = shooter.View().Stats.SnapshotsLost
 	res.DurationSecond = math.Round(time.Since(start).Seconds()*10) / 10
 	return res, nil
 }
@@ -328,5 +328,5 @@ func pendingTooOld(fired map[uint32]bool, c *netclient.Client, tickRate int) boo
 			newest = cmd
 		}
 	}
-	return newest == 0 || c.CommandNumber()-newest > uint32(2*tickRate)
+	return newest == 0 || c.View().CommandNumber-newest > uint32(2*tickRate)
 }

@@ -170,7 +170,7 @@ func (cl *client) read() counters {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	st := cl.c.ConnStats()
-	return counters{snaps: cl.c.Stats().SnapshotsReceived, lost: cl.c.Stats().SnapshotsLost, corr: cl.c.Stats().Corrections,
+	return counters{snaps: cl.c.View().Stats.SnapshotsReceived, lost: cl.c.View().Stats.SnapshotsLost, corr: cl.c.View().Stats.Corrections,
 		choked: cl.c.Net().ChokeTotal, bytesIn: st.BytesIn, bytesOut: st.BytesOut}
 }
 
@@ -300,7 +300,7 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 	for _, cl := range clients {
 		for {
 			cl.mu.Lock()
-			have, err := cl.c.HaveSnapshot(), cl.err
+			have, err := cl.c.View().HaveSnapshot, cl.err
 			cl.mu.Unlock()
 			if err != nil {
 				return rep, fmt.Errorf("client %s stopped before its first snapshot: %w", cl.name, err)
@@ -471,7 +471,7 @@ func (cl *client) play(ctx context.Context, addr string, cfg netclient.Config, d
 	joined <- nil
 
 	brain := game.NewBot(seed)
-	dt := time.Second / time.Duration(c.TickRate)
+	dt := time.Second / time.Duration(c.View().TickRate)
 	ticker := time.NewTicker(dt)
 	defer ticker.Stop()
 	var boxes []game.Hitbox
@@ -501,10 +501,10 @@ func (cl *client) play(ctx context.Context, addr string, cfg netclient.Config, d
 		// ticks when 256 clients share two cores).
 		c.FrameFunc(time.Now(), func() netclient.Input {
 			boxes = boxes[:0]
-			for _, e := range c.Rendered() {
+			for _, e := range c.View().Rendered {
 				boxes = append(boxes, game.NewHitbox(e.ID, e.X, e.Y, e.Alive, game.TeamNone))
 			}
-			in := brain.Think(c.Map, c.TickRate, c.Predicted(), c.Health, boxes)
+			in := brain.Think(c.View().Map, c.View().TickRate, c.View().Predicted, c.View().Health, boxes)
 			return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons}
 		})
 		cl.mu.Unlock()

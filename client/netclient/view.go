@@ -1,0 +1,130 @@
+package netclient
+
+import (
+	"fmt"
+	"sort"
+
+	"tickshot/game"
+	"tickshot/net/proto"
+	"tickshot/shared"
+)
+
+// View is the client as the window draws one frame of it: an immutable
+// value that Client.View hands out (ioquake3's cl_cgame.c hands the game a
+// snapshot by value the same way). It is built once after the state
+// changed (a Poll that handled something, a Frame's ticks, a setting) and
+// shared until the next change; its slices and map are never written
+// after they are handed out (new scores or names replace them), so a View
+// kept from an earlier frame stays as it was.
+type View struct {
+	ID       uint16        // the local player's id
+	TickRate int           // server ticks/s
+	Map      *game.Map     // the map played (replaced on a level change)
+	World    *shared.World // Map's walls as prediction runs against them
+	Accept   proto.Accept  // the server's Accept (Map follows level changes)
+	Config   Config        // the settings in force (Client.SetConfig)
+
+	HaveSnapshot bool               // a snapshot has arrived
+	Server       proto.SelfState    // newest own state from the server
+	ServerState  shared.PlayerState // Server.State(): what prediction compares against
+	Health       int                // Server.Health
+	Spectating   bool               // no body (spectate.go): Server.Spectator, or before a snapshot Accept.Spectator
+	SnapshotTick uint32             // tick of the newest snapshot applied (0: none)
+
+	// Predicted is the local player's state after the newest command (the
+	// newest server state with cl_predict 0); LocalPos adds the decaying
+	// correction offset (cl_smooth).
+	Predicted      shared.PlayerState
+	localX, localY float64
+	CommandNumber  uint32 // newest command made
+	AckCmd         uint32 // newest command the server ran
+
+	ServerTick float64 // estimated current server tick, fractional
+	// RenderTick is where others are drawn: that of the next usercmd
+	// (so that the server rewinds to exactly it), or with cl_interpolate 0
+	// the newest snapshot's tick.
+	RenderTick float64
+	InterpMs   float64 // interpolation period, whole ms (the usercmd's lerp_msec)
+
+	Rendered    []RenderedEntity     // every other player at RenderTick, by ID
+	Held        []HeldEntity         // every other player the newest snapshot carried, by ID
+	Projectiles []RenderedProjectile // projectiles at RenderTick, by ID
+	Scores      []proto.ScoreEntry   // the scoreboard, by ID (names filled in)
+	names       map[uint16]string    // every name heard, by player id
+
+	Stats     Stats // what the netcode did so far
+	Recording bool  // a demo is being recorded
+}
+
+// HeldEntity is another player as the newest snapshot has it (Rendered
+// has it where it is drawn).
+type HeldEntity struct {
+	ID     uint16
+	Newest game.Sample // the newest sample of its history
+	Flags  uint8       // proto.Flag* bits
+}
+
+// Holds returns player id as the newest snapshot has it, if it carried it.
+func (v View) Holds(id uint16) (HeldEntity, bool) {
+	i := sort.Search(len(v.Held), func(i int) bool { return v.Held[i].ID >= id })
+	if i < len(v.Held) && v.Held[i].ID == id {
+		return v.Held[i], true
+	}
+	return HeldEntity{}, false
+}
+
+// LocalPos returns where to draw the local player: the prediction plus the
+// decaying correction offset (cl_smooth), world units.
+func (v View) LocalPos() (float64, float64) { return v.localX, v.localY }
+
+// InterpTicks returns the interpolation period in ticks: InterpMs at TickRate.
+func (v View) InterpTicks() float64 { return v.InterpMs * float64(v.TickRate) / 1000 }
+
+// Name returns a player's name from the scoreboard ("player N" when none
+// was heard).
+func (v View) Name(id uint16) string {
+	if n, ok := v.names[id]; ok {
+		return n
+	}
+	return fmt.Sprintf("player %d", id)
+}
+
+// Team is player id's team as the scoreboard gives it (ScoreEntry.Team,
+// Source's numbering: proto.TeamRed, proto.TeamBlue, ...); proto.TeamNone
+// in deathmatch or for a player not on the board yet.
+func (v View) Team(id uint16) uint8 { return teamOf(v.Scores, id) }
+
+// teamOf finds id's row in scores, sorted by ID as the server sends them.
+func teamOf(scores []proto.ScoreEntry, id uint16) uint8 {
+	i := sort.Search(len(scores), func(i int) bool { return scores[i].ID >= id })
+	if i < len(scores) && scores[i].ID == id {
+		return scores[i].Team
+	}
+	return proto.TeamNone
+}
+
+// View returns this frame's View. It is rebuilt only after the state
+// changed, so calling it several times a frame costs a copy.
+func (c *Client) View() View {
+	if !c.viewOK {
+		c.view = c.buildView()
+		c.viewOK = true
+	}
+	return c.view
+}
+
+// changed marks the View stale: every method that changes what it shows
+// calls it.
+func (c *Client) changed() { c.viewOK = false }
+
+func (c *Client) buildView() View {
+	rt := c.renderTick()
+	v := View{ID: c.id, TickRate: c.tickRate, Map: c.gameMap, World: c.world, Accept: c.accept, Config: c.cfg,
+		HaveSnapshot: c.clk.haveSnap, Server: c.server, ServerState: c.server.State(), Health: int(c.server.Health), Spectating: c.spectating(),
+		SnapshotTick: c.clk.lastSnap, Predicted: c.predicted(), CommandNumber: c.pred.cmdNum, AckCmd: c.pred.ackCmd,
+		ServerTick: c.clk.serverTick(), RenderTick: rt, InterpMs: c.interpMs(),
+		Rendered: c.interp.rendered(rt, c.lerpOpts()), Projectiles: c.interp.projectilesAt(rt, c.lerpOpts()), Held: c.interp.held(),
+		Scores: c.scores, names: c.names, Stats: c.stats(), Recording: c.rec != nil}
+	v.localX, v.localY = c.localPos()
+	return v
+}
