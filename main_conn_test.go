@@ -168,7 +168,7 @@ func TestConnectionProblemWhenServerStops(t *testing.T) {
 		now := time.Now()
 		tr, bad = c.ConnectionProblem(now)
 		// A snapshot that arrived within ProblemAfter ends the warning.
-		if bad && c.Stats().SnapshotsReceived > before && now.Sub(c.Net().GraphAt(0).At) <= c.ProblemAfter() {
+		if bad && c.View().Stats.SnapshotsReceived > before && now.Sub(c.Net().GraphAt(0).At) <= c.ProblemAfter() {
 			t.Fatalf("still %q %v after a snapshot arrived", tr, now.Sub(c.Net().GraphAt(0).At))
 		}
 	}
