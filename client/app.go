@@ -347,7 +347,7 @@ func (g *Game) report() Report {
 		r.PingMs = c.View().Stats.PingMs
 		r.PacketsSent = c.View().Stats.PacketsSent
 		r.Spectator = c.View().Spectating
-		r.SpecTarget = c.SpecTarget()
+		r.SpecTarget = c.Spec().Target()
 	}
 	return r
 }
@@ -416,7 +416,7 @@ func (g *Game) drawPos() (float64, float64) {
 		return 0, 0
 	}
 	if g.c.View().Spectating {
-		x, y, _ := g.c.SpecView() // the camera follows a player or flies (spectate.go)
+		x, y, _ := g.c.Spec().Centre(g.c.View()) // the camera follows a player or flies (spectate.go)
 		return x, y
 	}
 	return g.c.DrawPos(g.now())

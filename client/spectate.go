@@ -32,15 +32,15 @@ func (p *playScene) spectatorInput(f InputFrame, dt time.Duration) {
 	c := p.c
 	in := f.Input
 	if in.Pressed&shared.ButtonAttack != 0 {
-		c.SpecNext()
+		c.Spec().Next(c.View())
 	}
 	if in.Pressed&shared.ButtonAttack2 != 0 {
-		c.SpecPrev()
+		c.Spec().Prev(c.View())
 	}
 	if f.Keys&KeyJump != 0 {
-		c.SpecToggleFree()
+		c.Spec().ToggleFree(c.View())
 	}
-	c.SpecFly(float64(in.MoveX), float64(in.MoveY), dt)
+	c.Spec().Fly(c.View(), float64(in.MoveX), float64(in.MoveY), dt)
 }
 
 // spectatorHelp is the line of spectator controls under "Spectating NAME".
@@ -51,15 +51,15 @@ const spectatorHelp = "left/right click: next/previous player   Space: free came
 func (p *playScene) drawSpectating(screen *ebiten.Image) {
 	g, c := p.g, p.c
 	W, H := float64(g.w), float64(g.h)
-	x, y, following := c.SpecView()
+	x, y, following := c.Spec().Centre(c.View())
 	title := "Free camera"
 	if following {
-		id := c.SpecTarget()
+		id := c.Spec().Target()
 		title = "Spectating " + c.View().Name(id)
 		sx, sy := g.worldToScreen(x, y)
 		batch.use(screen)
 		batch.ring(float32(sx), float32(sy), float32(shared.PlayerRadius)+9, 2, colSpectating)
-	} else if !c.SpecFree() {
+	} else if !c.Spec().Free() {
 		title = "Spectating: nobody alive to follow"
 	}
 	batch.use(screen)

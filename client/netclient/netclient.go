@@ -115,7 +115,7 @@ type Client struct {
 	server proto.SelfState // newest own state from the server
 
 	shotViews [16]ShotView
-	spec      specCam // the spectator camera (spectate.go)
+	spec      SpecCam // the spectator camera (spectate.go)
 
 	scores      []proto.ScoreEntry // replaced, never written, when new ones arrive (View shares it)
 	names       map[uint16]string  // copied on write (View shares it)
@@ -670,7 +670,6 @@ func (c *Client) changeLevel(name string) bool {
 	c.gameMap, c.world = m, m.World(c.tickRate)
 	c.pred.setWorld(c.world)
 	c.accept.Map = m.Name // what a demo recorded from now on starts on
-	c.spec.placed = false // the spectator camera starts at the new map's centre
 	c.prints = append(c.prints, "changelevel: map "+m.Name)
 	return true
 }

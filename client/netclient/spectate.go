@@ -2,7 +2,10 @@ package netclient
 
 import (
 	"math"
+	"sort"
 	"time"
+
+	"tickshot/game"
 )
 
 // Spectating: a client admitted as a spectator (proto.Accept.Spectator), or
@@ -19,15 +22,29 @@ import (
 // units per second (a little over twice a player's running speed).
 const SpecFlySpeed = 600.0
 
-// specCam is the spectator camera.
-type specCam struct {
-	target uint16  // the player followed; 0 none
-	free   bool    // free-fly: the camera is at x, y
-	x, y   float64 // free-fly position, world units (also the last followed position)
-	placed bool    // x, y hold a position
+// SpecCam is the spectator camera: it follows a player, drawn where the
+// View's Rendered has it, or flies freely within the map. It is the
+// client's alone (the server never hears of it) and reads everything else
+// from the View it is given, so it is tested without a connection.
+type SpecCam struct {
+	target uint16    // the player followed; 0 none
+	free   bool      // free-fly: the camera is at x, y
+	x, y   float64   // free-fly position, world units (also the last followed position)
+	on     *game.Map // the map x, y are on (nil: not placed)
 }
 
-// Spectating reports whether the client has no body: from the newest
+// place puts the camera at the centre of v's map when it has no position
+// there yet (at first, and after a level change).
+func (s *SpecCam) place(v View) {
+	if s.on != v.Map {
+		s.x, s.y, s.on = v.Map.Width/2, v.Map.Height/2, v.Map
+	}
+}
+
+// Spec returns the spectator camera.
+func (c *Client) Spec() *SpecCam { return &c.spec }
+
+// spectating reports whether the client has no body: from the newest
 // snapshot's Self, or before the first one from the Accept.
 func (c *Client) spectating() bool {
 	if !c.clk.haveSnap {
@@ -36,29 +53,29 @@ func (c *Client) spectating() bool {
 	return c.server.Spectator
 }
 
-// SpecTarget returns the id of the player the spectator camera follows,
-// 0 when none (free-fly, or nobody alive to follow).
-func (c *Client) SpecTarget() uint16 {
-	if c.spec.free {
+// Target returns the id of the player the camera follows, 0 when none
+// (free-fly, or nobody alive to follow).
+func (s *SpecCam) Target() uint16 {
+	if s.free {
 		return 0
 	}
-	return c.spec.target
+	return s.target
 }
 
-// SpecFree reports whether the spectator camera flies freely.
-func (c *Client) SpecFree() bool { return c.spec.free }
+// Free reports whether the camera flies freely.
+func (s *SpecCam) Free() bool { return s.free }
 
-// SpecNext follows the next living player in id order after the one
+// Next follows the next living player of v in id order after the one
 // followed now, wrapping around (Source: attack in spectator mode). It
 // leaves free-fly. With nobody alive it changes nothing.
-func (c *Client) SpecNext() { c.specCycle(+1) }
+func (s *SpecCam) Next(v View) { s.cycle(v, +1) }
 
-// SpecPrev follows the previous living player in id order (attack2).
-func (c *Client) SpecPrev() { c.specCycle(-1) }
+// Prev follows the previous living player in id order (attack2).
+func (s *SpecCam) Prev(v View) { s.cycle(v, -1) }
 
-func (c *Client) specCycle(dir int) {
+func (s *SpecCam) cycle(v View, dir int) {
 	var alive []uint16
-	for _, e := range c.interp.rendered(c.renderTick(), c.lerpOpts()) { // sorted by id
+	for _, e := range v.Rendered { // sorted by id
 		if e.Alive {
 			alive = append(alive, e.ID)
 		}
@@ -66,88 +83,87 @@ func (c *Client) specCycle(dir int) {
 	if len(alive) == 0 {
 		return
 	}
-	c.spec.free = false
-	cur := c.spec.target
+	s.free = false
+	cur := s.target
 	if dir > 0 {
 		for _, id := range alive {
 			if id > cur {
-				c.spec.target = id
+				s.target = id
 				return
 			}
 		}
-		c.spec.target = alive[0]
+		s.target = alive[0]
 		return
 	}
 	for i := len(alive) - 1; i >= 0; i-- {
 		if alive[i] < cur {
-			c.spec.target = alive[i]
+			s.target = alive[i]
 			return
 		}
 	}
-	c.spec.target = alive[len(alive)-1]
+	s.target = alive[len(alive)-1]
 }
 
-// SpecToggleFree switches between following a player and flying freely
+// ToggleFree switches between following a player and flying freely
 // (Source: jump in spectator mode). Free-fly starts where the camera is;
 // following again takes the player followed before if it is still there
 // and alive, else the next living one.
-func (c *Client) SpecToggleFree() {
-	if !c.spec.free {
-		c.spec.x, c.spec.y, _ = c.SpecView()
-		c.spec.placed = true
-		c.spec.free = true
+func (s *SpecCam) ToggleFree(v View) {
+	if !s.free {
+		s.x, s.y, _ = s.Centre(v)
+		s.free = true
 		return
 	}
-	c.spec.free = false
-	if e, ok := c.specRendered(c.spec.target); !ok || !e.Alive {
-		c.SpecNext()
+	s.free = false
+	if e, ok := rendered(v, s.target); !ok || !e.Alive {
+		s.Next(v)
 	}
 }
 
-// SpecFly moves the free-flying camera by the movement axes (each in
+// Fly moves the free-flying camera by the movement axes (each in
 // [-1, 1], world axes) for dt of real time at SpecFlySpeed, kept within
-// the map. It does nothing while following a player. This is the
-// client's alone: the server never hears of the camera.
-func (c *Client) SpecFly(moveX, moveY float64, dt time.Duration) {
-	if !c.spec.free {
+// v's map. It does nothing while following a player.
+func (s *SpecCam) Fly(v View, moveX, moveY float64, dt time.Duration) {
+	if !s.free {
 		return
 	}
+	s.place(v)
 	if l := math.Hypot(moveX, moveY); l > 1 {
 		moveX, moveY = moveX/l, moveY/l
 	}
 	d := SpecFlySpeed * dt.Seconds()
-	c.spec.x = math.Max(0, math.Min(c.gameMap.Width, c.spec.x+moveX*d))
-	c.spec.y = math.Max(0, math.Min(c.gameMap.Height, c.spec.y+moveY*d))
+	s.x = math.Max(0, math.Min(v.Map.Width, s.x+moveX*d))
+	s.y = math.Max(0, math.Min(v.Map.Height, s.y+moveY*d))
 }
 
-// SpecView returns the spectator camera's centre in world units: the
-// followed player at RenderTick exactly as Rendered draws it (interpolated
-// like every other entity), or the free-fly position. When the followed
-// player is gone, it follows the next living one; with nobody to follow it
-// stays where it was (at first the map's centre), and following reports
-// false.
-func (c *Client) SpecView() (x, y float64, following bool) {
-	if !c.spec.placed {
-		c.spec.x, c.spec.y, c.spec.placed = c.gameMap.Width/2, c.gameMap.Height/2, true
+// Centre returns the camera's centre in world units: the followed player
+// exactly where v's Rendered draws it (interpolated like every other
+// entity), or the free-fly position. When the followed player is gone, it
+// follows the next living one; with nobody to follow it stays where it
+// was (at first the map's centre), and following reports false.
+func (s *SpecCam) Centre(v View) (x, y float64, following bool) {
+	s.place(v)
+	if s.free {
+		return s.x, s.y, false
 	}
-	if c.spec.free {
-		return c.spec.x, c.spec.y, false
-	}
-	e, ok := c.specRendered(c.spec.target)
+	e, ok := rendered(v, s.target)
 	if !ok {
-		c.spec.target = 0
-		c.SpecNext()
-		e, ok = c.specRendered(c.spec.target)
+		s.target = 0
+		s.Next(v)
+		e, ok = rendered(v, s.target)
 	}
 	if !ok {
-		return c.spec.x, c.spec.y, false
+		return s.x, s.y, false
 	}
-	c.spec.x, c.spec.y = e.X, e.Y
+	s.x, s.y = e.X, e.Y
 	return e.X, e.Y, true
 }
 
-// specRendered returns player id as Rendered has it (the same function,
-// for that one entity: no allocation, called several times a frame).
-func (c *Client) specRendered(id uint16) (RenderedEntity, bool) {
-	return c.interp.entity(id, c.renderTick(), c.lerpOpts())
+// rendered returns player id as v's Rendered has it.
+func rendered(v View, id uint16) (RenderedEntity, bool) {
+	i := sort.Search(len(v.Rendered), func(i int) bool { return v.Rendered[i].ID >= id })
+	if id != 0 && i < len(v.Rendered) && v.Rendered[i].ID == id {
+		return v.Rendered[i], true
+	}
+	return RenderedEntity{}, false
 }

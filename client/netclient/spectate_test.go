@@ -328,11 +328,11 @@ func TestSpectatorFollows(t *testing.T) {
 	var worst float64
 	specDrive(t, 4*time.Second, cs, nil, func() bool {
 		if compared%40 == 39 {
-			eve.SpecNext()
+			eve.Spec().Next(eve.View())
 			switches++
 		}
-		x, y, ok := eve.SpecView()
-		id := eve.SpecTarget()
+		x, y, ok := eve.Spec().Centre(eve.View())
+		id := eve.Spec().Target()
 		if !ok || id == 0 {
 			return false
 		}
@@ -386,16 +386,16 @@ func TestSpectatorFollows(t *testing.T) {
 	if len(alive) != 3 {
 		t.Fatalf("living players %v, want the 3 bots", alive)
 	}
-	eve.SpecNext()
-	start := eve.SpecTarget()
+	eve.Spec().Next(eve.View())
+	start := eve.Spec().Target()
 	var next, prev []uint16
 	for range alive {
-		eve.SpecNext()
-		next = append(next, eve.SpecTarget())
+		eve.Spec().Next(eve.View())
+		next = append(next, eve.Spec().Target())
 	}
 	for range alive {
-		eve.SpecPrev()
-		prev = append(prev, eve.SpecTarget())
+		eve.Spec().Prev(eve.View())
+		prev = append(prev, eve.Spec().Target())
 	}
 	i := indexOf(alive, start)
 	for k := range alive {
@@ -413,19 +413,19 @@ func TestSpectatorFollows(t *testing.T) {
 	}
 
 	// Free-fly: from the followed position, 600 units/s to the right.
-	x0, y0, _ := eve.SpecView()
-	eve.SpecToggleFree()
-	if !eve.SpecFree() || eve.SpecTarget() != 0 {
-		t.Fatalf("free-fly %v, target %d", eve.SpecFree(), eve.SpecTarget())
+	x0, y0, _ := eve.Spec().Centre(eve.View())
+	eve.Spec().ToggleFree(eve.View())
+	if !eve.Spec().Free() || eve.Spec().Target() != 0 {
+		t.Fatalf("free-fly %v, target %d", eve.Spec().Free(), eve.Spec().Target())
 	}
-	eve.SpecFly(-1, 0, 100*time.Millisecond)
-	x1, y1, following := eve.SpecView()
+	eve.Spec().Fly(eve.View(), -1, 0, 100*time.Millisecond)
+	x1, y1, following := eve.Spec().Centre(eve.View())
 	if following || math.Abs(x1-math.Max(x0-60, 0)) > 1e-9 || y1 != y0 {
 		t.Errorf("free-fly 0.1 s left from (%.1f, %.1f): (%.1f, %.1f) following %v; want %.0f units left", x0, y0, x1, y1, following, netclient.SpecFlySpeed/10)
 	}
-	eve.SpecToggleFree()
-	if _, _, ok := eve.SpecView(); !ok || eve.SpecFree() || indexOf(alive, eve.SpecTarget()) < 0 {
-		t.Errorf("after free-fly: following %v a living player %d", ok, eve.SpecTarget())
+	eve.Spec().ToggleFree(eve.View())
+	if _, _, ok := eve.Spec().Centre(eve.View()); !ok || eve.Spec().Free() || indexOf(alive, eve.Spec().Target()) < 0 {
+		t.Errorf("after free-fly: following %v a living player %d", ok, eve.Spec().Target())
 	}
 }
 
