@@ -9,7 +9,6 @@ package main
 
 import (
 	"encoding/json"
-
 	"image"
 	"image/png"
 	"net/http"
@@ -428,6 +427,11 @@ func TestWindowLagCompensationAsSeen(t *testing.T) {
 	if len(r.ImpactErrors) < 3 || len(r.ImpactRefused) != len(r.ImpactErrors) {
 		t.Fatalf("only %d shots answered in 15 s on the range map (%d verdicts)", len(r.ImpactErrors), len(r.ImpactRefused))
 	}
+	// How far each claim led the newest snapshot the window had, less its
+	// lerp (the server's ack estimate): a refused claim far off it is the
+	// window's clock drifting on a busy machine; near it, the server
+	// judged against a newer ack (commands queued behind a stalled frame).
+	t.Logf("claims led the newest snapshot less lerp by (ms): %.0f", r.ImpactLeadMs)
 	// Every shot whose claimed render time the server took must be rewound
 	// exactly to where the window drew the target; a refused claim is the
 	// server's say-so (counted, with its reason in the server's debug log)

@@ -129,6 +129,7 @@ type windowStats struct {
 	seen       map[uint16]bool // other players drawn at least once
 	impactErrs []float64       // sv_showimpacts: client-drawn vs server-rewound distance
 	impactRefd []bool          // whether the server refused that shot's claimed render time
+	impactLead []float64       // how far that claim led the newest snapshot less lerp, ms
 	// moved is the path length of the local player's prediction, world units.
 	moved float64
 	// resyncs counts clock resynchronisations after a stall (hidden tab).
@@ -303,6 +304,11 @@ type Report struct {
 	// refused the shot's claimed render time as not credible and rewound
 	// to its own estimate instead (game.ImpactRefused).
 	ImpactRefused []bool `json:"impact_refused,omitempty"`
+	// ImpactLeadMs says, for each of ImpactErrors, how far the shot's
+	// claimed render time led the newest snapshot this client had when it
+	// made the command, less its lerp (netclient.ShotView.AckLeadMs), ms: a
+	// claim within server.CrossCheckMs of it is credible to the server.
+	ImpactLeadMs []float64 `json:"impact_lead_ms,omitempty"`
 
 	// Error (above) is the reason on the error screen, a sentence
 	// (netclient.Describe); ErrorDetail is the Go error behind it.
@@ -311,9 +317,13 @@ type Report struct {
 	// ("Connection problem, auto-disconnect in N s"), empty when none;
 	// ProblemsShown counts its appearances, ProblemShownAfterMs is the
 	// silence in ms when it last appeared, ProblemWorstMs the longest one.
+	// ProblemFrameGapMs is the time from the frame before that appearance
+	// to it: the warning came at the first frame past ProblemAfter when
+	// ProblemShownAfterMs - ProblemFrameGapMs is at most ProblemAfter.
 	ConnectionProblem   string  `json:"connection_problem,omitempty"`
 	ProblemsShown       int     `json:"problems_shown"`
 	ProblemShownAfterMs float64 `json:"problem_shown_after_ms,omitempty"`
+	ProblemFrameGapMs   float64 `json:"problem_frame_gap_ms,omitempty"`
 	ProblemWorstMs      float64 `json:"problem_worst_ms,omitempty"`
 	// Demo is the playback's state while a demo plays (demo_scene.go).
 	Demo *DemoReport `json:"demo,omitempty"`
@@ -328,7 +338,7 @@ type sceneReporter interface{ report(r *Report) }
 func (g *Game) report() Report {
 	s := &g.stats
 	r := Report{Frames: s.frames, ShotsFired: s.shotsFired, NetGraphUs: g.netGraph.us,
-		HitsDealt: s.hitsDealt, HitsTaken: s.hitsTaken, OthersSeen: len(s.seen), ImpactErrors: s.impactErrs, ImpactRefused: s.impactRefd,
+		HitsDealt: s.hitsDealt, HitsTaken: s.hitsTaken, OthersSeen: len(s.seen), ImpactErrors: s.impactErrs, ImpactRefused: s.impactRefd, ImpactLeadMs: s.impactLead,
 		FPS: math.Round(g.fps*10) / 10, Resyncs: s.resyncs}
 	if sr, ok := g.scenes.Current().(sceneReporter); ok {
 		sr.report(&r)

@@ -224,7 +224,10 @@ func (p *playScene) handleEvents() {
 				continue
 			}
 			b := impactBox{serverX: proto.FromFixed(e.X), serverY: proto.FromFixed(e.Y), hit: e.Value&game.ImpactHit != 0, left: impactBoxTime}
+			var lead float64 // ms, ShotView.AckLeadMs
 			if v, ok := c.ShotViewOf(e.Cmd); ok {
+				vw := c.View()
+				lead = v.AckLeadMs(vw.InterpTicks(), vw.TickRate)
 				for _, o := range v.Others {
 					if o.ID == e.B {
 						b.clientX, b.clientY, b.haveClient = o.X, o.Y, true
@@ -235,6 +238,7 @@ func (p *playScene) handleEvents() {
 				d := math.Hypot(proto.FromFixed(proto.ToFixed(b.clientX))-b.serverX, proto.FromFixed(proto.ToFixed(b.clientY))-b.serverY)
 				g.stats.impactErrs = append(g.stats.impactErrs, d)
 				g.stats.impactRefd = append(g.stats.impactRefd, e.Value&game.ImpactRefused != 0)
+				g.stats.impactLead = append(g.stats.impactLead, lead)
 			}
 			p.fx.boxes = append(p.fx.boxes, b)
 			if len(p.fx.boxes) > 12 {

@@ -25,7 +25,9 @@ type trouble struct {
 	text  string        // the warning on screen now, "" when none
 	shown int           // times the warning appeared
 	first time.Duration // silence when it last appeared (how quickly it did)
+	gap   time.Duration // time since the look (frame) before that appearance
 	worst time.Duration // longest silence seen
+	look  time.Time     // the last look (update)
 	// lines is text wrapped for a window linesW wide (text linesOf), the
 	// widest width pixels.
 	lines   []string
@@ -38,11 +40,14 @@ type trouble struct {
 func (t *trouble) report(r *Report) {
 	r.ConnectionProblem, r.ProblemsShown = t.text, t.shown
 	r.ProblemShownAfterMs = float64(t.first.Milliseconds())
+	r.ProblemFrameGapMs = float64(t.gap.Milliseconds())
 	r.ProblemWorstMs = float64(t.worst.Milliseconds())
 }
 
 // update notes the stream's state at now; it returns the warning to show.
 func (t *trouble) update(c *netclient.Client, now time.Time) string {
+	prev := t.look
+	t.look = now
 	tr, bad := c.ConnectionProblem(now)
 	if !bad {
 		t.text = ""
@@ -50,7 +55,10 @@ func (t *trouble) update(c *netclient.Client, now time.Time) string {
 	}
 	if t.text == "" {
 		t.shown++
-		t.first = tr.Silence
+		t.first, t.gap = tr.Silence, 0
+		if !prev.IsZero() {
+			t.gap = now.Sub(prev)
+		}
 	}
 	t.worst = max(t.worst, tr.Silence)
 	if s := tr.String(); s != t.text {

@@ -46,7 +46,14 @@ type Summary struct {
 	OthersMoved       int     `json:"others_moved"`
 	BytesInPerSec     float64 `json:"bytes_in_per_s"`
 	BytesOutPerSec    float64 `json:"bytes_out_per_s"`
-	Error             string  `json:"error,omitempty"`
+	// ServerTicks is how many ticks the server ran from the bot's first
+	// snapshot to its last, by the snapshots' ticks: the server's clock,
+	// which a busy machine may run slower than the wall clock (Seconds).
+	ServerTicks int `json:"server_ticks"`
+	// CmdTicksDropped are the ticks of real time the bot made no command
+	// for (netclient.Stats.FrameTicksDropped: frames past MaxFrameTime).
+	CmdTicksDropped int    `json:"cmd_ticks_dropped"`
+	Error           string `json:"error,omitempty"`
 }
 
 // Run starts opt.Count bots, plays until the duration passes or ctx ends,
@@ -98,6 +105,7 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 	moved := map[uint16]bool{}
 	var rttSum float64
 	var rttN int
+	var firstTick uint32 // the first snapshot's server tick
 	for {
 		select {
 		case <-ctx.Done():
@@ -109,6 +117,12 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 			sum.Error = err.Error()
 			sum.Seconds = time.Since(start).Seconds()
 			return finish(sum, c, rttSum, rttN, len(firstPos), len(moved))
+		}
+		if v := c.View(); v.HaveSnapshot {
+			if firstTick == 0 {
+				firstTick = v.SnapshotTick
+			}
+			sum.ServerTicks = int(v.SnapshotTick - firstTick)
 		}
 		for _, e := range c.TakeEvents() {
 			switch e.Kind {
@@ -165,8 +179,10 @@ func finish(s Summary, c *netclient.Client, rttSum float64, rttN, seen, moved in
 		s.BytesInPerSec = math.Round(float64(st.BytesIn) / s.Seconds)
 		s.BytesOutPerSec = math.Round(float64(st.BytesOut) / s.Seconds)
 	}
-	s.CmdsSent = c.View().Stats.CmdsSent
-	s.Corrections = c.View().Stats.Corrections
+	st := c.View().Stats
+	s.CmdsSent = st.CmdsSent
+	s.CmdTicksDropped = st.FrameTicksDropped
+	s.Corrections = st.Corrections
 	if rttN > 0 {
 		s.MeanRTTMs = math.Round(rttSum/float64(rttN)*10) / 10
 	}

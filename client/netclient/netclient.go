@@ -288,11 +288,23 @@ func (c *Client) lerpOpts() lerpOpts {
 type ShotView struct {
 	Cmd        uint32
 	RenderTick float64
-	Others     []RenderedEntity
+	// AckTick is the tick of the newest snapshot when the command was made
+	// (the one its message acknowledges): the server's second estimate of
+	// the render time is AckTick less the lerp (server.CrossCheckMs).
+	AckTick uint32
+	Others  []RenderedEntity
 }
 
 func (c *Client) recordShotView(cmd uint32, rt float64) {
-	c.shotViews[cmd%uint32(len(c.shotViews))] = ShotView{Cmd: cmd, RenderTick: rt, Others: c.interp.rendered(rt, c.lerpOpts())}
+	c.shotViews[cmd%uint32(len(c.shotViews))] = ShotView{Cmd: cmd, RenderTick: rt, AckTick: c.clk.lastSnap,
+		Others: c.interp.rendered(rt, c.lerpOpts())}
+}
+
+// AckLeadMs returns how far, ms, the shot's claimed render time led the
+// server's ack estimate (AckTick less lerpTicks, the lerp in ticks) at
+// tickRate: about 0 for a client whose clock follows the server's ticks.
+func (v ShotView) AckLeadMs(lerpTicks float64, tickRate int) float64 {
+	return (v.RenderTick - (float64(v.AckTick) - lerpTicks)) * 1000 / float64(tickRate)
 }
 
 // MarkDrawn tells the client that the frame it last advanced to (by Frame)

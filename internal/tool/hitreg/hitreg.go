@@ -163,7 +163,6 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	nextTurn := 0
 	fired := map[uint32]bool{}
 	var errs, leads []float64
-	ackTickOf := map[uint32]uint32{} // per attack command: the newest snapshot's tick when it was made
 	var rttSum float64
 	var rttN int
 	warm := 0
@@ -223,7 +222,6 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 				if warm > opt.TickRate && ready && len(fired)+len(attacks) < opt.Shots {
 					in.Buttons = shared.ButtonAttack
 					attacks = append(attacks, shooter.View().CommandNumber+1)
-					ackTickOf[shooter.View().CommandNumber+1] = shooter.View().SnapshotTick
 				} else if st.Ammo[st.Weapon] == 0 {
 					in.Buttons = shared.ButtonReload
 				}
@@ -263,7 +261,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 				}
 			}
 			if v, ok := shooter.ShotViewOf(e.Cmd); ok {
-				lead := (v.RenderTick - (float64(ackTickOf[e.Cmd]) - shooter.View().InterpTicks())) * 1000 / float64(opt.TickRate)
+				lead := v.AckLeadMs(shooter.View().InterpTicks(), opt.TickRate)
 				leads = append(leads, lead)
 				if math.Abs(lead) <= server.CrossCheckMs-1500/float64(opt.TickRate) {
 					res.AckCredible++
