@@ -90,6 +90,15 @@ type Result struct {
 	AckLeadMedianMs    float64 `json:"ack_lead_median_ms"`
 	AckCredible        int     `json:"ack_credible"`
 	AckCredibleRefused int     `json:"ack_credible_refused"`
+	// WithinSlack counts the answered shots fired while the round trip the
+	// server measured from the acks (Stats.PingMs) was within
+	// server.UnlagSlackMs of the wire's (WireRTTMs): the link's round trip
+	// bounds their rewinds with room to spare. WithinSlackClamped counts
+	// those clamped anyway. On a busy machine the acks' round trip may grow
+	// past the link's by more than the slack, and such shots are rightly
+	// clamped (the bound is the link's, not the acks').
+	WithinSlack        int     `json:"within_slack"`
+	WithinSlackClamped int     `json:"within_slack_clamped"`
 	MeasuredRTTMs      float64 `json:"measured_rtt_ms"`
 	SnapshotsLost      int     `json:"snapshots_lost"`
 	HitboxRadius       float64 `json:"hitbox_radius"`
@@ -163,6 +172,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	nextTurn := 0
 	fired := map[uint32]bool{}
 	var errs, leads []float64
+	pingAt := map[uint32]int{} // per attack command: the server's ack RTT when it was made, ms
 	var rttSum float64
 	var rttN int
 	warm := 0
@@ -221,7 +231,9 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 				ready := st.NextAttack <= 1 && st.ReloadTicks == 0 && st.Ammo[st.Weapon] > 0
 				if warm > opt.TickRate && ready && len(fired)+len(attacks) < opt.Shots {
 					in.Buttons = shared.ButtonAttack
-					attacks = append(attacks, shooter.View().CommandNumber+1)
+					vw := shooter.View()
+					attacks = append(attacks, vw.CommandNumber+1)
+					pingAt[vw.CommandNumber+1] = vw.Stats.PingMs
 				} else if st.Ammo[st.Weapon] == 0 {
 					in.Buttons = shared.ButtonReload
 				}
@@ -253,6 +265,12 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 			}
 			if e.Value&game.ImpactClamped != 0 {
 				res.RewindClamped++
+			}
+			if float64(pingAt[e.Cmd]) <= opt.WireRTTMs+opt.RTTMs+server.UnlagSlackMs/2 {
+				res.WithinSlack++
+				if e.Value&game.ImpactClamped != 0 {
+					res.WithinSlackClamped++
+				}
 			}
 			if e.Value&(game.ImpactRefused|game.ImpactClamped) == 0 {
 				res.Taken++
