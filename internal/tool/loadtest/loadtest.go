@@ -98,9 +98,14 @@ type Report struct {
 	BytesInPerClient   float64 `json:"bytes_in_per_s_per_client"`  // frame payload bytes received
 	BytesOutPerClient  float64 `json:"bytes_out_per_s_per_client"` // frame payload bytes sent
 	SnapshotsPerClient float64 `json:"snapshots_per_s_per_client"`
-	SnapshotBytesMean  float64 `json:"snapshot_bytes_mean"` // over every snapshot every client received
-	SnapshotBytesMax   int     `json:"snapshot_bytes_max"`
-	SnapshotsLost      int     `json:"snapshots_lost"` // gaps in sequence numbers, all clients
+	// SnapshotsPerServerSecond is the same per second of the server's
+	// clock (64 ticks at 64 ticks/s, by the snapshots' ticks): a busy
+	// machine may run fewer ticks than the wall clock, and the server
+	// sends per tick; cl_updaterate when it keeps to it.
+	SnapshotsPerServerSecond float64 `json:"snapshots_per_server_s_per_client"`
+	SnapshotBytesMean        float64 `json:"snapshot_bytes_mean"` // over every snapshot every client received
+	SnapshotBytesMax         int     `json:"snapshot_bytes_max"`
+	SnapshotsLost            int     `json:"snapshots_lost"` // gaps in sequence numbers, all clients
 	// NoDelta is true when the clients asked for full snapshots only.
 	NoDelta bool `json:"nodelta"`
 	// The server's count of snapshots it sent in the window (all its
@@ -164,14 +169,15 @@ type client struct {
 type counters struct {
 	snaps, lost, corr, choked int
 	bytesIn, bytesOut         uint64
+	tick                      uint32 // the newest snapshot's server tick
 }
 
 func (cl *client) read() counters {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
-	st := cl.c.ConnStats()
-	return counters{snaps: cl.c.View().Stats.SnapshotsReceived, lost: cl.c.View().Stats.SnapshotsLost, corr: cl.c.View().Stats.Corrections,
-		choked: cl.c.Net().ChokeTotal, bytesIn: st.BytesIn, bytesOut: st.BytesOut}
+	st, v := cl.c.ConnStats(), cl.c.View()
+	return counters{snaps: v.Stats.SnapshotsReceived, lost: v.Stats.SnapshotsLost, corr: v.Stats.Corrections,
+		choked: cl.c.Net().ChokeTotal, bytesIn: st.BytesIn, bytesOut: st.BytesOut, tick: v.SnapshotTick}
 }
 
 // mark reads the counters and starts the window's snapshot-size accumulators.
@@ -419,9 +425,10 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 		rep.CPUPct, rep.CPUScope = -1, "not measured on this system"
 	}
 	if n := len(clients); n > 0 {
-		var in, out, snaps float64
+		var in, out, snaps, ticks float64
 		for i := range clients {
 			a, b := after[i], before[i]
+			ticks += float64(a.tick - b.tick)
 			in += float64(a.bytesIn - b.bytesIn)
 			out += float64(a.bytesOut - b.bytesOut)
 			snaps += float64(a.snaps - b.snaps)
@@ -433,6 +440,9 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 		rep.BytesInPerClient = math.Round(in / sec)
 		rep.BytesOutPerClient = math.Round(out / sec)
 		rep.SnapshotsPerClient = round1(snaps / sec)
+		if ticks > 0 && rep.TickRate > 0 {
+			rep.SnapshotsPerServerSecond = round1(snaps / (ticks / float64(rep.TickRate)))
+		}
 		if sizeN > 0 {
 			rep.SnapshotBytesMean = round1(float64(sizeSum) / float64(sizeN))
 		}

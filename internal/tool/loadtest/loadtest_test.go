@@ -30,11 +30,14 @@ func TestShortRun(t *testing.T) {
 	if rep.TickRate != 64 || rep.UpdateRate != DefaultUpdateRate || rep.Server != "in-process" || rep.Map != "arena" {
 		t.Errorf("tick rate %d, update rate %d, server %q, map %q", rep.TickRate, rep.UpdateRate, rep.Server, rep.Map)
 	}
-	if rep.DurationS < 1.9 || rep.DurationS > 3 {
+	// Never shorter than asked; longer only by a busy machine's delays.
+	if rep.DurationS < 1.9 || rep.DurationS > 6 {
 		t.Errorf("measured %.1f s, want about 2", rep.DurationS)
 	}
-	if rep.SnapshotsPerClient < 15 || rep.SnapshotsPerClient > 25 {
-		t.Errorf("snapshots/s per client %.1f, want 20 ± 5", rep.SnapshotsPerClient)
+	// By the server's clock: a busy machine may run fewer ticks in a wall
+	// second (SnapshotsPerClient is per wall second).
+	if r := rep.SnapshotsPerServerSecond; r < 18 || r > 22 {
+		t.Errorf("snapshots per server second per client %.1f (%.1f per wall second), want 20 ± 2", r, rep.SnapshotsPerClient)
 	}
 	if rep.BytesInPerClient <= 0 || rep.BytesOutPerClient <= 0 {
 		t.Errorf("bytes/s per client in %.0f, out %.0f, want both > 0", rep.BytesInPerClient, rep.BytesOutPerClient)
