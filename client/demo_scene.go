@@ -155,6 +155,8 @@ type demoScene struct {
 	last  time.Time
 	err   error
 	shown time.Duration // demo time of the previous frame, for effects
+	// seekFrom is the demo time when the last seek was asked (report).
+	seekFrom time.Duration
 }
 
 // newDemoScene loads the demo name and starts playing it.
@@ -207,13 +209,17 @@ type DemoReport struct {
 	Paused bool    `json:"paused"`
 	Done   bool    `json:"done"`
 	Error  string  `json:"error,omitempty"`
+	// SeekFromMs is the demo clock when the last seek (←/→,
+	// demo_gototick) was asked, ms; 0 before any.
+	SeekFromMs float64 `json:"seek_from_ms,omitempty"`
 }
 
 // report names the phase and the playback's state.
 func (s *demoScene) report(r *Report) {
 	r.Phase = "demo"
 	p := s.p
-	r.Demo = &DemoReport{File: p.Demo.File, TimeMs: float64(p.T.Microseconds()) / 1000, Tick: p.Tick(), Scale: p.Scale, Paused: p.Paused, Done: p.Done()}
+	r.Demo = &DemoReport{File: p.Demo.File, TimeMs: float64(p.T.Microseconds()) / 1000, Tick: p.Tick(), Scale: p.Scale, Paused: p.Paused, Done: p.Done(),
+		SeekFromMs: float64(s.seekFrom.Microseconds()) / 1000}
 	if s.err != nil {
 		r.Demo.Error = s.err.Error()
 	}
@@ -222,6 +228,7 @@ func (s *demoScene) report(r *Report) {
 // seek runs a seek and takes the client it leaves (a new one after a
 // seek backwards), dropping the events and effects it ran through.
 func (s *demoScene) seek(f func() error) {
+	s.seekFrom = s.p.T
 	if err := f(); err != nil {
 		s.fail(err)
 	}
