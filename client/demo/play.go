@@ -79,6 +79,7 @@ type Player struct {
 	OnFrame  func(r *Record)
 
 	cfg  netclient.Config
+	pb   *netclient.Playback // C's transport and command source
 	t    *Transport
 	next int           // index of the next record
 	cur  time.Duration // the time of the record being applied (the client's clock)
@@ -107,11 +108,11 @@ func (p *Player) restart() error {
 	p.t = newTransport(d.File)
 	p.next, p.cur, p.T, p.err, p.done = 0, 0, 0, nil, false
 	first := &d.Records[0]
-	c, err := netclient.NewDemoClient(p.t, first.Data, p.time(first.At), p.cfg, func() time.Time { return p.time(p.cur) })
+	pb, err := netclient.NewPlayback(p.t, first.Data, p.time(first.At), p.cfg, func() time.Time { return p.time(p.cur) })
 	if err != nil {
 		return &Error{d.File, first.Offset, err.Error()}
 	}
-	p.C = c
+	p.pb, p.C = pb, pb.Client()
 	p.next = 1
 	p.cur = first.At
 	return nil
@@ -185,21 +186,21 @@ func (p *Player) apply(r *Record) error {
 	switch r.Kind {
 	case KindPacket:
 		p.t.push(r.Data, p.time(r.At))
-		err = p.C.DeliverDemo(1, deliverWait)
+		err = p.pb.Deliver(1, deliverWait)
 		if err == nil && p.OnPacket != nil {
 			p.OnPacket(r)
 		}
 	case KindFrame:
 		f := *r.Frame
 		f.Now = p.time(r.At)
-		err = p.C.ReplayFrame(&f)
+		err = p.pb.Frame(&f)
 		if err == nil && p.OnFrame != nil {
 			p.OnFrame(r)
 		}
 	case KindConfig:
-		p.C.ReplayConfig(*r.Config)
+		p.pb.Config(*r.Config)
 	case KindState:
-		p.C.SeedDemoState(r.State)
+		p.pb.Seed(r.State)
 	case KindEnd:
 		p.done = true
 	}

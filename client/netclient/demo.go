@@ -2,12 +2,10 @@ package netclient
 
 import (
 	"errors"
-	"fmt"
 	"sort"
 	"time"
 
 	"tickshot/net/proto"
-	"tickshot/net/transport"
 	"tickshot/shared"
 )
 
@@ -19,7 +17,7 @@ import (
 // change of its Config. Playback feeds the same things back in the same
 // order into a Client built from the recorded Accept: the frames through a
 // transport and proto.Conn like a server's, the commands through the same
-// Frame tick loop (ReplayFrame), with the clock of the demo (Client.now).
+// Frame tick loop (Playback.Frame), with the clock of the demo (Client.now).
 // The client so computes bit for bit what it computed when recording:
 // prediction, interpolation, events and net_graph figures.
 
@@ -81,12 +79,30 @@ type DemoSink interface {
 	State(st *DemoState)
 }
 
+// tap is what a demo recording hears: from the link, every packet it
+// received and every usercmd it queued to send; from Client.FrameFunc,
+// every Frame. noTap is the link's tap while nothing is recorded.
+type tap interface {
+	packet(p proto.Packet)
+	cmd(cmd shared.UserCmd)
+	frame(f DemoFrame)
+}
+
+type noTap struct{}
+
+func (noTap) packet(proto.Packet) {}
+func (noTap) cmd(shared.UserCmd)  {}
+func (noTap) frame(DemoFrame)     {}
+
+// recording is the tap of a running recording: it hands sink what it
+// hears, and the Config when it changed.
 type recording struct {
+	c        *Client
 	sink     DemoSink
-	frame    DemoFrame
-	cfg      Config
-	waitFull bool // mid-game: nothing is recorded before a full snapshot
-	noDelta  bool // the cl_nodelta to restore after the full snapshot
+	cmds     []shared.UserCmd // the usercmds of the Frame running, oldest first
+	cfg      Config           // the Config the sink has
+	waitFull bool             // mid-game: nothing is recorded before a full snapshot
+	noDelta  bool             // the cl_nodelta to restore after the full snapshot
 }
 
 // now is the client's real time: the wall clock, or the demo's.
@@ -95,6 +111,12 @@ func (c *Client) now() time.Time {
 		return c.nowFunc()
 	}
 	return time.Now()
+}
+
+// recording returns the running recording, nil when none.
+func (c *Client) recording() *recording {
+	r, _ := c.link.tap.(*recording)
+	return r
 }
 
 // ErrRecording is returned by StartRecording while a recording runs.
@@ -111,7 +133,7 @@ var ErrRecording = errors.New("already recording a demo (stop first)")
 // exact from the first command).
 func (c *Client) StartRecording(sink DemoSink) (DemoStart, error) {
 	defer c.changed()
-	if c.rec != nil {
+	if c.recording() != nil {
 		return DemoStart{}, ErrRecording
 	}
 	if c.acceptRaw == nil {
@@ -119,40 +141,45 @@ func (c *Client) StartRecording(sink DemoSink) (DemoStart, error) {
 	}
 	st := DemoStart{Accept: c.acceptRaw, AcceptAt: c.acceptAt, Start: c.acceptAt, PlayerID: c.id,
 		TickRate: c.tickRate, Map: c.accept.Map, Name: c.cfg.Name, Config: c.cfg}
-	r := &recording{sink: sink, cfg: c.cfg}
+	r := &recording{c: c, sink: sink, cfg: c.cfg}
 	if c.clk.haveSnap || c.link.st.snapshotsReceived > 0 {
 		st.MidGame, st.Start = true, c.now()
 		r.waitFull, r.noDelta = true, c.cfg.NoDelta
 		c.cfg.NoDelta = true
 		c.sendSettings()
 	}
-	c.rec = r
+	c.link.tap = r
 	return st, nil
 }
 
 // StopRecording ends the recording (the sink is not closed).
 func (c *Client) StopRecording() {
 	defer c.changed()
-	if c.rec == nil {
+	r := c.recording()
+	if r == nil {
 		return
 	}
-	if c.rec.waitFull {
-		c.cfg.NoDelta = c.rec.noDelta
+	if r.waitFull {
+		c.cfg.NoDelta = r.noDelta
 		c.sendSettings()
 	}
-	c.rec = nil
+	c.link.tap = noTap{}
 }
 
 // syncConfig hands the sink the Config when it changed (console).
-func (c *Client) syncConfig() {
-	if r := c.rec; c.cfg != r.cfg && !r.waitFull {
+func (r *recording) syncConfig() {
+	if c := r.c; c.cfg != r.cfg && !r.waitFull {
 		r.cfg = c.cfg
 		r.sink.Config(c.cfg)
 	}
 }
 
-func (c *Client) recordPacket(p proto.Packet) {
-	r := c.rec
+// packet records a packet as received (before the client handles it).
+// Mid-game, the first full snapshot newer than the newest applied starts
+// the recording: cl_nodelta is restored and the sink gets the Config and
+// the DemoState first.
+func (r *recording) packet(p proto.Packet) {
+	c := r.c
 	if r.waitFull {
 		s, ok := p.Msg.(*proto.Snapshot)
 		if !ok || s.Baseline != 0 || !c.link.fresh(s.Tick) {
@@ -162,28 +189,29 @@ func (c *Client) recordPacket(p proto.Packet) {
 		c.cfg.NoDelta = r.noDelta
 		r.cfg = c.cfg
 		r.sink.Config(c.cfg)
-		r.sink.State(c.demoState())
+		r.sink.State(r.state())
 		c.sendSettings()
 	}
-	c.syncConfig()
+	r.syncConfig()
 	r.sink.Packet(p.Raw, p.At)
 }
 
-func (c *Client) recordFrame() {
-	r := c.rec
-	if r == nil {
-		return // stopped during the frame
-	}
-	c.syncConfig()
-	r.frame.Acc = c.clk.acc()
+// cmd records a usercmd of the Frame running.
+func (r *recording) cmd(cmd shared.UserCmd) { r.cmds = append(r.cmds, cmd) }
+
+// frame records a Frame with the usercmds it made.
+func (r *recording) frame(f DemoFrame) {
+	r.syncConfig()
+	f.Cmds = r.cmds
 	if !r.waitFull {
-		r.sink.Frame(&r.frame)
+		r.sink.Frame(&f)
 	}
-	r.frame.Cmds = r.frame.Cmds[:0]
+	r.cmds = r.cmds[:0]
 }
 
-func (c *Client) demoState() *DemoState {
-	p := c.pred
+// state is what a mid-game recording starts with besides the snapshot.
+func (r *recording) state() *DemoState {
+	c, p := r.c, r.c.pred
 	st := &DemoState{CmdNum: p.cmdNum, AckCmd: p.ackCmd, SentUpTo: c.link.sentUpTo, Predicted: p.state(),
 		Pending: p.pending(), LastEventID: c.lastEventID}
 	for id, name := range c.names {
@@ -193,110 +221,16 @@ func (c *Client) demoState() *DemoState {
 	return st
 }
 
-// NewDemoClient makes a playback client: accept is the recorded Accept
-// frame, t the transport the demo's frames arrive on (whatever is sent on
-// it goes nowhere), now the demo's clock.
-func NewDemoClient(t transport.Transport, accept []byte, at time.Time, cfg Config, now func() time.Time) (*Client, error) {
-	m, err := proto.Decode(accept)
-	if err != nil {
-		return nil, err
-	}
-	a, ok := m.(*proto.Accept)
-	if !ok {
-		return nil, fmt.Errorf("first frame is %s, not accept", m.Type())
-	}
-	conn := proto.NewConn(t)
-	c, err := newClient(conn, cfg, a)
-	if err != nil {
-		return nil, err
-	}
-	c.nowFunc, c.link.heard, c.acceptRaw, c.acceptAt = now, at, accept, at
-	return c, nil
+// cmdSource gives the usercmd that is predicted and sent in place of the
+// one made from the input: live (liveCmds) that one; in demo playback
+// (Playback) the recorded one.
+type cmdSource interface {
+	next(made shared.UserCmd) shared.UserCmd
 }
 
-// SeedDemoState applies a mid-game recording's DemoState (before its
-// first snapshot).
-func (c *Client) SeedDemoState(st *DemoState) {
-	defer c.changed()
-	c.pred.seed(st.CmdNum, st.AckCmd, st.Predicted, st.Pending)
-	c.link.sentUpTo, c.lastEventID = st.SentUpTo, st.LastEventID
-	for _, n := range st.Names {
-		c.names[n.ID] = n.Name
-	}
-}
+type liveCmds struct{}
 
-// ReplayConfig applies a recorded Config (the name stays).
-func (c *Client) ReplayConfig(cfg Config) {
-	defer c.changed()
-	cfg.Name = c.cfg.Name
-	c.cfg = cfg
-}
-
-// ErrDemoDesync is returned by ReplayFrame when the client made another
-// number of commands than were recorded.
-var ErrDemoDesync = errors.New("demo out of step: the client made another number of commands than recorded")
-
-// ReplayFrame runs a recorded Frame: the same clock steps and ticks, each
-// tick's usercmd being the recorded one (prediction runs it as it ran
-// live). Call it with the client's clock (NewDemoClient's now) at f.Now.
-func (c *Client) ReplayFrame(f *DemoFrame) error {
-	defer c.changed()
-	c.clk.replay(f.Now, f.Resync, f.Skip, f.Ticks, f.Acc)
-	if f.Resync && c.clk.haveSnap {
-		c.link.resetPacing()
-	}
-	if f.Ticks == 0 {
-		if len(f.Cmds) > 0 {
-			return ErrDemoDesync
-		}
-		return nil
-	}
-	c.replay = append(c.replay[:0], f.Cmds...)
-	c.runTicks(f.Now, f.Ticks, func() Input { return Input{} })
-	left := len(c.replay)
-	c.replay = c.replay[:0]
-	if left > 0 {
-		return ErrDemoDesync
-	}
-	return nil
-}
-
-// takeReplay returns the recorded command that replaces made.
-func (c *Client) takeReplay(made shared.UserCmd) shared.UserCmd {
-	r := c.replay[0]
-	c.replay = c.replay[1:]
-	return r
-}
-
-// DeliverDemo takes the next n frames a demo transport delivered from the
-// connection and handles them as Poll does, waiting at most wait for
-// them. It returns an error when the connection ended (a frame the
-// client refused, a Disconnect in the demo) or the frames did not come.
-func (c *Client) DeliverDemo(n int, wait time.Duration) error {
-	defer c.changed()
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	for range n {
-		select {
-		case p, ok := <-c.link.recv():
-			if !ok {
-				reason, _ := c.link.conn.Reason()
-				c.err = &ClosedError{Reason: reason, Remote: true}
-				return c.err
-			}
-			c.handle(p)
-		case <-timer.C:
-			return fmt.Errorf("a demo frame was not delivered within %v", wait)
-		}
-	}
-	select {
-	case <-c.link.conn.Done():
-		reason, _ := c.link.conn.Reason()
-		return fmt.Errorf("the client refused the frame: %s", reason)
-	default:
-	}
-	return c.err
-}
+func (liveCmds) next(made shared.UserCmd) shared.UserCmd { return made }
 
 // PredictedOf returns the state predicted for command n, if still held.
 func (c *Client) PredictedOf(n uint32) (shared.PlayerState, bool) { return c.pred.stateOf(n) }

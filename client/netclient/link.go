@@ -36,6 +36,7 @@ type link struct {
 
 	net NetStats
 	st  linkStats
+	tap tap // a demo recording's sink of what arrives and what is sent (demo.go); noTap when none
 }
 
 // linkStats are the link's counters (the Stats fields of the same names).
@@ -48,7 +49,7 @@ type linkStats struct {
 
 // newLink runs over conn; heard is the connection's time.
 func newLink(conn *proto.Conn, heard time.Time) *link {
-	return &link{conn: conn, heard: heard}
+	return &link{conn: conn, heard: heard, tap: noTap{}}
 }
 
 // recv is the channel of arrived packets, closed when the connection ends.
@@ -57,8 +58,11 @@ func (l *link) recv() <-chan proto.Packet { return l.conn.Recv() }
 // send queues a message for the server.
 func (l *link) send(m proto.Message) { l.conn.Send(m) }
 
-// received counts packet p in the incoming meter.
-func (l *link) received(p proto.Packet) { l.net.In.Add(p.At, p.Size) }
+// received hands packet p to the tap and counts it in the incoming meter.
+func (l *link) received(p proto.Packet) {
+	l.tap.packet(p)
+	l.net.In.Add(p.At, p.Size)
+}
 
 // unpack rebuilds snapshot s's entity frame (s.Entities) against the
 // baseline frame it names and decodes its events (s.Events); false drops
@@ -134,9 +138,13 @@ func (l *link) trackSeq(seq uint32) {
 	l.newestSeq = seq
 }
 
-// made counts a command made for cl_cmdrate pacing: cmdRate is added per
-// command, and a packet is due when the sum reaches the tick rate.
-func (l *link) made(cmdRate int) { l.cmdAcc += float64(cmdRate) }
+// queued takes command cmd, made and predicted, to be sent: it goes to
+// the tap, and counts for cl_cmdrate pacing (cmdRate is added per command;
+// a packet is due when the sum reaches the tick rate, sendDue).
+func (l *link) queued(cmd shared.UserCmd, cmdRate int) {
+	l.tap.cmd(cmd)
+	l.cmdAcc += float64(cmdRate)
+}
 
 // resetPacing forgets the pacing sum (a clock resynchronisation).
 func (l *link) resetPacing() { l.cmdAcc = 0 }

@@ -92,7 +92,7 @@ func TestLinkPacesCommandPackets(t *testing.T) {
 	// cl_cmdrate 32 at 64 ticks/s: a packet every second command.
 	for n := uint32(1); n <= 4; n++ {
 		cmds[n] = shared.UserCmd{CommandNumber: n}
-		l.made(32)
+		l.queued(cmds[n], 32)
 		l.sendDue(partsTickRate, n, 2, cmd, t0)
 	}
 	first, second := recv(), recv()

@@ -125,14 +125,13 @@ type Client struct {
 	prints      []string
 	err         error
 
-	// Demos (demo.go): the clock (nil: time.Now), the recording sink, the
-	// Accept as received, and recorded commands that replace the ones
-	// made (playback).
+	// Demos (demo.go): the clock (nil: time.Now), the Accept as received,
+	// and the source of the usercmds predicted and sent (live: those made;
+	// demo playback: the recorded ones). A recording is the link's tap.
 	nowFunc   func() time.Time
-	rec       *recording
 	acceptRaw []byte
 	acceptAt  time.Time
-	replay    []shared.UserCmd
+	cmds      cmdSource
 
 	view   View // built by View after a change (changed)
 	viewOK bool
@@ -218,7 +217,7 @@ func newClient(conn *proto.Conn, cfg Config, a *proto.Accept) (*Client, error) {
 	world := m.World(tr)
 	c := &Client{cfg: cfg, id: a.PlayerID, tickRate: tr, gameMap: m, world: world, accept: *a,
 		names: map[uint16]string{}, link: newLink(conn, time.Now()), clk: newClock(tr, a.Tick, maxFrameTicks(tr, a.Cvars)),
-		pred: newPredictor(world), interp: newInterpolator(tr)}
+		pred: newPredictor(world), interp: newInterpolator(tr), cmds: liveCmds{}}
 	if c.cfg.CmdRate <= 0 || c.cfg.CmdRate > c.tickRate {
 		c.cfg.CmdRate = c.tickRate
 	}
@@ -385,9 +384,6 @@ func (c *Client) Poll() error {
 }
 
 func (c *Client) handle(p proto.Packet) {
-	if c.rec != nil {
-		c.recordPacket(p)
-	}
 	c.link.received(p)
 	switch m := p.Msg.(type) {
 	case *proto.Snapshot:
@@ -457,21 +453,16 @@ func (c *Client) Frame(now time.Time, in Input) int {
 // latched as in Frame.
 func (c *Client) FrameFunc(now time.Time, input func() Input) int {
 	defer c.changed()
-	if c.rec != nil {
-		c.rec.frame = DemoFrame{Now: now}
-		defer c.recordFrame()
-	}
 	p := c.clk.pace(now)
 	if p.resync && c.clk.haveSnap {
 		c.link.resetPacing()
 	}
-	if c.rec != nil {
-		c.rec.frame.Resync, c.rec.frame.Skip = p.resync, p.skip
+	made := 0
+	if !p.idle {
+		made = c.runTicks(now, p.ticks, input)
 	}
-	if p.idle {
-		return 0
-	}
-	return c.runTicks(now, p.ticks, input)
+	c.link.tap.frame(DemoFrame{Now: now, Resync: p.resync, Skip: p.skip, Ticks: p.ticks, Acc: c.clk.acc()})
+	return made
 }
 
 // runTicks runs n ticks of one Frame at real time now: each advances the
@@ -492,9 +483,6 @@ func (c *Client) runTicks(now time.Time, n int, input func() Input) int {
 		}
 	}
 	c.clk.endTicks(now, n)
-	if c.rec != nil {
-		c.rec.frame.Ticks = n
-	}
 	c.sendDue()
 	return made
 }
@@ -563,12 +551,7 @@ func (c *Client) makeCommand(in Input) bool {
 		Weapon:    min(in.Weapon, shared.NumWeapons-1),
 	}
 	rt := claim.render
-	if len(c.replay) > 0 {
-		cmd = c.takeReplay(cmd) // demo playback: the recorded command
-	}
-	if c.rec != nil {
-		c.rec.frame.Cmds = append(c.rec.frame.Cmds, cmd)
-	}
+	cmd = c.cmds.next(cmd)
 	c.latched = 0
 	res := c.pred.run(cmd)
 	if res.Fired {
@@ -577,7 +560,7 @@ func (c *Client) makeCommand(in Input) bool {
 	if c.cfg.Predict && (res.Fired || res.ReloadStarted) {
 		c.effects = append(c.effects, res)
 	}
-	c.link.made(c.cfg.CmdRate)
+	c.link.queued(cmd, c.cfg.CmdRate)
 	c.changed() // a tick's input function may have built a View before this command
 	return true
 }

@@ -124,7 +124,7 @@ func (c *Client) buildView() View {
 		SnapshotTick: c.clk.lastSnap, Predicted: c.predicted(), CommandNumber: c.pred.cmdNum, AckCmd: c.pred.ackCmd,
 		ServerTick: c.clk.serverTick(), RenderTick: rt, InterpMs: c.interpMs(),
 		Rendered: c.interp.rendered(rt, c.lerpOpts()), Projectiles: c.interp.projectilesAt(rt, c.lerpOpts()), Held: c.interp.held(),
-		Scores: c.scores, names: c.names, Stats: c.stats(), Recording: c.rec != nil}
+		Scores: c.scores, names: c.names, Stats: c.stats(), Recording: c.recording() != nil}
 	v.localX, v.localY = c.localPos()
 	return v
 }
