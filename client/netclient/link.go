@@ -55,6 +55,12 @@ func newLink(conn *proto.Conn, heard time.Time) *link {
 // recv is the channel of arrived packets, closed when the connection ends.
 func (l *link) recv() <-chan proto.Packet { return l.conn.Recv() }
 
+// closedError says why the connection ended, and whether the server ended it.
+func (l *link) closedError() *ClosedError {
+	reason, remote := l.conn.Reason()
+	return &ClosedError{Reason: reason, Remote: remote}
+}
+
 // send queues a message for the server.
 func (l *link) send(m proto.Message) { l.conn.Send(m) }
 

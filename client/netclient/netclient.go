@@ -372,8 +372,7 @@ func (c *Client) Poll() error {
 		select {
 		case p, ok := <-c.link.recv():
 			if !ok {
-				reason, remote := c.link.conn.Reason()
-				c.err = &ClosedError{Reason: reason, Remote: remote}
+				c.err = c.link.closedError()
 				return c.err
 			}
 			c.handle(p)

@@ -126,8 +126,9 @@ func (p *Playback) Deliver(n int, wait time.Duration) error {
 		select {
 		case pk, ok := <-c.link.recv():
 			if !ok {
-				reason, _ := c.link.conn.Reason()
-				c.err = &ClosedError{Reason: reason, Remote: true}
+				ce := c.link.closedError()
+				ce.Remote = true // whatever ended it, it is the demo's
+				c.err = ce
 				return c.err
 			}
 			c.handle(pk)
