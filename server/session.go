@@ -157,10 +157,12 @@ func (ss *session) read(s *Server, now time.Time) {
 // onCmds takes a Cmds message received at time at: its acks update the
 // session's view and RTT, its usercmds are checked and queued.
 func (ss *session) onCmds(s *Server, m *proto.Cmds, at time.Time) {
-	ss.acks.ack(m.Ack, m.AckBits, at, func(snap *sentSnap) {
-		ss.view.apply(snap, s.cfg.TickRate)
-		ss.view.learn(snap)
-	})
+	if ss.acks.ack(m.Ack, m.AckBits, at) {
+		// The view takes this ack when the first command this message
+		// brought runs, not now: commands still queued from earlier
+		// messages were drawn without these snapshots.
+		ss.view.hold(heldAck{before: ss.cmds.newest() + 1, seq: m.Ack, bits: m.AckBits}, &ss.acks, s.cfg.TickRate)
+	}
 	for i := range m.Cmds {
 		if err := proto.ValidateUserCmd(&m.Cmds[i], s.cfg.TickRate); err != nil {
 			ss.kick(s, kickInvalidUserCmd, "invalid usercmd: "+err.Error())
@@ -172,6 +174,17 @@ func (ss *session) onCmds(s *Server, m *proto.Cmds, at time.Time) {
 			ss.warnDropped(s.log)
 		}
 	}
+	ss.syncView(s.cfg.TickRate)
+}
+
+// syncView brings the view up to the acks that every command still queued
+// was made after (all of them when none is queued).
+func (ss *session) syncView(tickRate int) {
+	next := ^uint32(0)
+	if c, ok := ss.cmds.peek(); ok {
+		next = c.CommandNumber
+	}
+	ss.view.catchUp(next, &ss.acks, tickRate)
 }
 
 // runPending runs queued commands in order, on server s's world, while the
@@ -180,8 +193,12 @@ func (ss *session) runPending(s *Server) {
 	for {
 		c, ok := ss.cmds.next()
 		if !ok {
+			ss.syncView(s.cfg.TickRate)
 			return
 		}
+		// The view holds what the client had when it made c: the acks of
+		// the messages up to the one that brought c, none later.
+		ss.view.catchUp(c.CommandNumber, &ss.acks, s.cfg.TickRate)
 		if ss.spectator {
 			continue // acknowledged (AckCmd), not run: a spectator has no body
 		}
@@ -383,6 +400,23 @@ func (q *cmdQueue) push(c shared.UserCmd, maxPending int) bool {
 	return true
 }
 
+// newest is the number of the newest command queued or run: a Cmds
+// message's new commands are numbered above it.
+func (q *cmdQueue) newest() uint32 {
+	if n := len(q.pending); n > q.head {
+		return q.pending[n-1].CommandNumber
+	}
+	return q.lastCmd
+}
+
+// peek returns the oldest queued command without running it.
+func (q *cmdQueue) peek() (shared.UserCmd, bool) {
+	if q.head >= len(q.pending) {
+		return shared.UserCmd{}, false
+	}
+	return q.pending[q.head], true
+}
+
 // next pops the oldest queued command while budget remains.
 func (q *cmdQueue) next() (shared.UserCmd, bool) {
 	if q.head >= len(q.pending) || q.budget <= 0 {
@@ -523,11 +557,11 @@ func (a *ackState) baseline(seq uint32) *sentSnap {
 }
 
 // ack takes the acknowledgement of snapshot seq (with bits for the 32
-// before it) received at time at: an RTT sample from the server's own send
-// time, never the client's word, and every snapshot that arrived and was
-// not yet applied, oldest first, passed to arrived. It returns false for
-// an ack that is stale or of a snapshot never sent.
-func (a *ackState) ack(seq, bits uint32, at time.Time, arrived func(*sentSnap)) bool {
+// before it) received at time at: the delta baseline, the settled events
+// and an RTT sample from the server's own send time, never the client's
+// word. It returns false for an ack that is stale or of a snapshot never
+// sent. Which snapshots reached the view is reached's business.
+func (a *ackState) ack(seq, bits uint32, at time.Time) bool {
 	if seq <= a.ackSeq || seq > a.nextSeq {
 		return false
 	}
@@ -545,6 +579,17 @@ func (a *ackState) ack(seq, bits uint32, at time.Time, arrived func(*sentSnap)) 
 		a.rttVar += (math.Abs(sample-a.rttMs) - a.rttVar) * 0.25
 		a.rttMs += (sample - a.rttMs) * 0.2
 	}
+	return true
+}
+
+// reached passes to arrived, oldest first, every snapshot up to seq that an
+// acknowledgement of seq with bits (for the 32 before it) says arrived and
+// that no earlier call passed on; snapshots the ring no longer holds are
+// skipped.
+func (a *ackState) reached(seq, bits uint32, arrived func(*sentSnap)) {
+	if seq <= a.appliedSeq {
+		return
+	}
 	from := a.appliedSeq + 1
 	if seq-from >= sentRing {
 		from = seq - sentRing + 1
@@ -558,7 +603,6 @@ func (a *ackState) ack(seq, bits uint32, at time.Time, arrived func(*sentSnap)) 
 		}
 	}
 	a.appliedSeq = seq
-	return true
 }
 
 // ---- the client's view ----
@@ -568,9 +612,54 @@ func (a *ackState) ack(seq, bits uint32, at time.Time, arrived func(*sentSnap)) 
 // the snapshots the client acknowledged, so lag compensation evaluates
 // where the client drew a target with the client's own function; and the
 // player names it holds, which scoreboards then omit.
+//
+// The view takes a client's acks in the order of its commands, not of
+// their arrival: a Cmds message's ack is held (hold) until the first
+// command that message brought runs (catchUp), so that a command queued
+// behind a burst is rewound with the snapshots its client had when it
+// made it, not with those of later messages (a shot drawn by extrapolating
+// past the newest snapshot would otherwise be traced by interpolating
+// towards a newer one).
 type clientView struct {
 	ents  map[uint16]*game.EntityView
 	names map[uint16]string
+	held  []heldAck // oldest first
+}
+
+// heldAck is a Cmds message's acknowledgement waiting for the commands it
+// came with: it reaches the view before the command numbered before, or a
+// later one, runs.
+type heldAck struct {
+	before    uint32
+	seq, bits uint32
+}
+
+// maxHeldAcks bounds the acks a view holds: beyond it the oldest is taken
+// at once (a client that acks without sending commands).
+const maxHeldAcks = 64
+
+// hold keeps h until the commands it came with run; a view that holds
+// maxHeldAcks already takes its oldest first.
+func (v *clientView) hold(h heldAck, a *ackState, tickRate int) {
+	if len(v.held) == maxHeldAcks {
+		v.catchUp(v.held[0].before, a, tickRate)
+	}
+	v.held = append(v.held, h)
+}
+
+// catchUp takes into the view every held ack due before command number
+// next runs, applying the snapshots they say arrived (a.reached).
+func (v *clientView) catchUp(next uint32, a *ackState, tickRate int) {
+	n := 0
+	for ; n < len(v.held) && v.held[n].before <= next; n++ {
+		a.reached(v.held[n].seq, v.held[n].bits, func(snap *sentSnap) {
+			v.apply(snap, tickRate)
+			v.learn(snap)
+		})
+	}
+	if n > 0 {
+		v.held = append(v.held[:0], v.held[n:]...)
+	}
 }
 
 // apply updates the view with a snapshot the client received, exactly as

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"tickshot/game"
 	"tickshot/net/proto"
 	"tickshot/shared"
 )
@@ -88,9 +89,10 @@ func TestAckStateArrivalsRTTAndBaseline(t *testing.T) {
 	}
 	// Snapshot 4 acked at 80 ms after it was sent; bits say 2 arrived, 3 did not.
 	var got []uint32
-	if !a.ack(4, 0b10, t0.Add(150*time.Millisecond+80*time.Millisecond), func(s *sentSnap) { got = append(got, s.seq) }) {
+	if !a.ack(4, 0b10, t0.Add(150*time.Millisecond+80*time.Millisecond)) {
 		t.Fatal("ack of a sent snapshot refused")
 	}
+	a.reached(4, 0b10, func(s *sentSnap) { got = append(got, s.seq) })
 	if len(got) != 2 || got[0] != 2 || got[1] != 4 {
 		t.Fatalf("arrivals %v, want [2 4] (1 and 3 lost)", got)
 	}
@@ -100,10 +102,65 @@ func TestAckStateArrivalsRTTAndBaseline(t *testing.T) {
 	if b := a.baseline(6); b == nil || b.seq != 4 {
 		t.Fatalf("baseline for 6: %+v, want snapshot 4", b)
 	}
-	if a.ack(3, 0, t0, func(*sentSnap) {}) || a.ack(99, 0, t0, func(*sentSnap) {}) {
+	if a.ack(3, 0, t0) || a.ack(99, 0, t0) {
 		t.Fatal("a stale ack or an ack of an unsent snapshot was taken")
 	}
 	if a.baseline(4+proto.FrameRingSize) != nil {
 		t.Fatal("a baseline older than the client's frame ring was used")
+	}
+}
+
+// A command queued behind a burst is rewound with the snapshots its client
+// had when it made it: the acks of later Cmds messages, which arrive
+// before it runs, reach the view only when their own commands run.
+func TestViewTakesAcksInCommandOrder(t *testing.T) {
+	s := lcServer(t, Config{})
+	ss := testSession(&game.Player{ID: 1}, 0)
+	ss.cmds.budget = 1 // room for one command this tick: the rest queue
+	t0 := time.Unix(1000, 0)
+	for i := 1; i <= 3; i++ {
+		rec := ss.acks.record(uint32(10*i), t0.Add(time.Duration(i)*50*time.Millisecond))
+		rec.ents = append(rec.ents, proto.EntityState{ID: 2, X: proto.ToFixed(float64(100 * i)), Flags: proto.FlagAlive})
+	}
+	newest := func() float64 {
+		v := ss.view.ents[2]
+		if v == nil || v.Hist.Len() == 0 {
+			return 0
+		}
+		smp, _ := v.Hist.Newest()
+		return smp.X
+	}
+	cmd := func(n uint32) shared.UserCmd {
+		return shared.UserCmd{CommandNumber: n, Msec: uint8(1000 / DefaultTickRate)}
+	}
+	at := t0.Add(400 * time.Millisecond)
+	// Message 1 brings command 1 with the ack of snapshot 1; it runs at once.
+	ss.onCmds(s, &proto.Cmds{Ack: 1, Cmds: []shared.UserCmd{cmd(1)}}, at)
+	ss.runPending(s)
+	if got := newest(); got != 100 {
+		t.Fatalf("after command 1: the view's newest sample at x=%v, want 100 (snapshot 1)", got)
+	}
+	// Messages 2 and 3 arrive in one tick with no budget left: commands 2
+	// and 3 queue. Command 2, next to run, was made with snapshot 2 (its
+	// message's ack); snapshot 3 must wait for command 3.
+	ss.onCmds(s, &proto.Cmds{Ack: 2, AckBits: 1, Cmds: []shared.UserCmd{cmd(1), cmd(2)}}, at)
+	ss.onCmds(s, &proto.Cmds{Ack: 3, AckBits: 3, Cmds: []shared.UserCmd{cmd(2), cmd(3)}}, at)
+	ss.runPending(s)
+	if got := newest(); got != 200 {
+		t.Fatalf("commands 2 and 3 queued: the view's newest sample at x=%v, want 200 (snapshot 3's ack held for command 3)", got)
+	}
+	if ss.acks.ackSeq != 3 {
+		t.Fatalf("the delta baseline is snapshot %d, want 3: holding the view must not hold the acks", ss.acks.ackSeq)
+	}
+	// Command 2 runs; command 3 is next and was made with snapshot 3.
+	ss.cmds.refill(1, 16)
+	ss.runPending(s)
+	if got, n := newest(), len(ss.cmds.pending)-ss.cmds.head; got != 300 || n != 1 {
+		t.Fatalf("after command 2: the view's newest sample at x=%v with %d commands queued, want 300 and 1", got, n)
+	}
+	ss.cmds.refill(1, 16)
+	ss.runPending(s)
+	if len(ss.view.held) != 0 {
+		t.Fatalf("%d acks still held with no command queued", len(ss.view.held))
 	}
 }

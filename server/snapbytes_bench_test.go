@@ -33,7 +33,7 @@ func BenchmarkSnapshotBytes(b *testing.B) {
 					s.snap.buildFrame()
 					wire := s.snap.write(ss, s.sessions, now)
 					snap := &ss.out.snap
-					ss.acks.ack(snap.Seq, 0, now, func(*sentSnap) {})
+					ss.acks.ack(snap.Seq, 0, now)
 					total += float64(len(wire))
 					ents += float64(len(snap.EntityDelta))
 					entsFull += float64(len(proto.AppendEntityDelta(nil, nil, snap.Entities)))

@@ -86,7 +86,7 @@ func TestSnapshotWriterDelta(t *testing.T) {
 	if first.Baseline != 0 || first.Seq != 1 || len(ents) != 1 || ents[0].ID != other.ID {
 		t.Fatalf("first snapshot: baseline %d seq %d entities %+v, want a full snapshot 1 of other", first.Baseline, first.Seq, ents)
 	}
-	ss.acks.ack(first.Seq, 0, now.Add(50*time.Millisecond), func(*sentSnap) {})
+	ss.acks.ack(first.Seq, 0, now.Add(50*time.Millisecond))
 
 	w.Tick++
 	other.State.X = 420
