@@ -131,23 +131,23 @@ else
 	skip "GOARCH=386" "this kernel cannot execute 386 binaries (exec format error) and qemu-i386-static is not installed (apt-get install qemu-user-static)"
 fi
 
+# run_fma_target GOARCH QEMU: a target with fused multiply-add, natively on
+# such a host, else under qemu-user's QEMU binary, else skipped.
+run_fma_target() {
+	if [ "$HOSTARCH" = "$1" ]; then
+		run_target "linux/$1" CGO_ENABLED=0
+	elif command -v "$2" >/dev/null 2>&1; then
+		run_target "linux/$1 (qemu)" GOARCH="$1" CGO_ENABLED=0 -- -exec "$2"
+	else
+		skip "GOARCH=$1" "$2 not installed (apt-get install qemu-user-static)"
+	fi
+}
+
 # 3b. arm64 (an FMA architecture: Apple and ARM laptops) under qemu-user.
-if [ "$HOSTARCH" = arm64 ]; then
-	run_target "linux/arm64" CGO_ENABLED=0
-elif command -v qemu-aarch64-static >/dev/null 2>&1; then
-	run_target "linux/arm64 (qemu)" GOARCH=arm64 CGO_ENABLED=0 -- -exec qemu-aarch64-static
-else
-	skip "GOARCH=arm64" "qemu-aarch64-static not installed (apt-get install qemu-user-static)"
-fi
+run_fma_target arm64 qemu-aarch64-static
 
 # 3c. riscv64 (an FMA architecture) under qemu-user.
-if [ "$HOSTARCH" = riscv64 ]; then
-	run_target "linux/riscv64" CGO_ENABLED=0
-elif command -v qemu-riscv64-static >/dev/null 2>&1; then
-	run_target "linux/riscv64 (qemu)" GOARCH=riscv64 CGO_ENABLED=0 -- -exec qemu-riscv64-static
-else
-	skip "GOARCH=riscv64" "qemu-riscv64-static not installed (apt-get install qemu-user-static)"
-fi
+run_fma_target riscv64 qemu-riscv64-static
 
 # 4. js/wasm under node.
 wasm_exec=""

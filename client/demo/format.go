@@ -378,16 +378,23 @@ func (d *dec) f64(what string) float64 {
 	return 0
 }
 
-func (d *dec) uvarint(what string, limit uint64) uint64 {
+// varintOf reads one varint with read (binary.Uvarint or binary.Varint);
+// 0 after a failure.
+func varintOf[T uint64 | int64](d *dec, what string, read func([]byte) (T, int)) T {
 	if d.err != nil {
 		return 0
 	}
-	v, n := binary.Uvarint(d.b)
+	v, n := read(d.b)
 	if n <= 0 {
 		d.fail("bad varint: " + what)
 		return 0
 	}
 	d.b = d.b[n:]
+	return v
+}
+
+func (d *dec) uvarint(what string, limit uint64) uint64 {
+	v := varintOf(d, what, binary.Uvarint)
 	if v > limit {
 		d.fail(fmt.Sprintf("%s %d beyond %d", what, v, limit))
 		return 0
@@ -395,18 +402,7 @@ func (d *dec) uvarint(what string, limit uint64) uint64 {
 	return v
 }
 
-func (d *dec) varint(what string) int64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.fail("bad varint: " + what)
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
+func (d *dec) varint(what string) int64 { return varintOf(d, what, binary.Varint) }
 
 // at reads a record's time: ns since the header's start, within ±100 h.
 func (d *dec) at() time.Duration {

@@ -266,7 +266,7 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 	if opt.Server == "" {
 		// Let the server settle (first ticks, bots spawned, status published)
 		// so that the heap baseline holds the server without clients.
-		if err := sleep(ctx, 500*time.Millisecond); err != nil {
+		if err := Sleep(ctx, 500*time.Millisecond); err != nil {
 			return rep, err
 		}
 	}
@@ -317,13 +317,13 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 			if time.Now().After(deadline) {
 				return rep, fmt.Errorf("client %s had no snapshot 10 s after joining", cl.name)
 			}
-			if err := sleep(ctx, 10*time.Millisecond); err != nil {
+			if err := Sleep(ctx, 10*time.Millisecond); err != nil {
 				return rep, err
 			}
 		}
 	}
 	progress("all %d clients joined; warming up for %v", opt.Clients, opt.Warmup)
-	if err := sleep(ctx, opt.Warmup); err != nil {
+	if err := Sleep(ctx, opt.Warmup); err != nil {
 		return rep, err
 	}
 
@@ -348,7 +348,7 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 	start := time.Now()
 	end := start.Add(opt.Duration)
 	for now := start; now.Before(end); now = time.Now() {
-		if err := sleep(ctx, min(time.Second, end.Sub(now))); err != nil {
+		if err := Sleep(ctx, min(time.Second, end.Sub(now))); err != nil {
 			return rep, err
 		}
 		s, err := status()
@@ -457,7 +457,7 @@ var joinMu sync.Mutex
 // play joins after delay, reports on joined, and plays like `tickshot bot`
 // until ctx ends or the connection does.
 func (cl *client) play(ctx context.Context, addr string, cfg netclient.Config, delay time.Duration, seed uint64, joined chan<- error) {
-	if err := sleep(ctx, delay); err != nil {
+	if err := Sleep(ctx, delay); err != nil {
 		joined <- err
 		return
 	}
@@ -551,7 +551,8 @@ func heapInUse() uint64 {
 	return ms.HeapAlloc
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits d, or less when ctx ends first: then it returns ctx.Err().
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -71,17 +71,9 @@ func (v Verdict) OK() bool { return len(v.Failures) == 0 }
 // ranges [0, k) and [n-k, n), k = n/3 (at least 1).
 func thirds(n int) (k int) { return max(n/3, 1) }
 
-func medianU(v []uint64) uint64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2 // RSS is far below 2^63
-}
-
-func medianI(v []int) int {
+// median returns the median of v (the mean of the middle two for an even
+// count; RSS and goroutine counts are far below overflow).
+func median[T uint64 | int](v []T) T {
 	s := slices.Clone(v)
 	slices.Sort(s)
 	n := len(s)
@@ -117,8 +109,8 @@ func Judge(samples []Sample, tickInterval time.Duration, wantPlayers int, tol To
 		}
 		return out
 	}
-	v.RSSFirst, v.RSSLast = medianU(rss(samples[:k])), medianU(rss(samples[n-k:]))
-	v.GoroutinesFirst, v.GoroutinesLast = medianI(gor(samples[:k])), medianI(gor(samples[n-k:]))
+	v.RSSFirst, v.RSSLast = median(rss(samples[:k])), median(rss(samples[n-k:]))
+	v.GoroutinesFirst, v.GoroutinesLast = median(gor(samples[:k])), median(gor(samples[n-k:]))
 	v.RSSAllowed = max(uint64(tol.RSSFrac*float64(v.RSSFirst)), tol.RSSBytes)
 	v.GoroutinesAllowed = tol.Goroutines
 	if v.RSSLast > v.RSSFirst+v.RSSAllowed {

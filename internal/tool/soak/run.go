@@ -178,14 +178,10 @@ func Run(ctx context.Context, opt Options) ([]Sample, error) {
 		}
 	}
 	wait := func(d time.Duration) error {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-			return failed()
+		if err := loadtest.Sleep(ctx, d); err != nil {
+			return err
 		}
+		return failed()
 	}
 
 	progress("%d clients joining %s (%d bots)", opt.Clients, addr, opt.Bots)
