@@ -477,11 +477,12 @@ func (cl *client) play(ctx context.Context, addr string, cfg netclient.Config, d
 	cl.mu.Lock()
 	cl.c = c
 	cl.graphHead = c.Net().GraphHead
+	// Under the lock: View caches, and Run reads it from another goroutine.
+	dt := time.Second / time.Duration(c.View().TickRate)
 	cl.mu.Unlock()
 	joined <- nil
 
 	brain := game.NewBot(seed)
-	dt := time.Second / time.Duration(c.View().TickRate)
 	ticker := time.NewTicker(dt)
 	defer ticker.Stop()
 	var boxes []game.Hitbox
