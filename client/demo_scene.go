@@ -280,7 +280,7 @@ func (s *demoScene) Update(ctx *SceneContext) error {
 		}
 	}
 	s.adopt()
-	if cmd, ok := s.c.LastCommand(); ok {
+	if cmd := s.c.View().LastCommand; cmd.CommandNumber != 0 {
 		s.aim = float64(cmd.ViewAngle)
 	}
 	for _, p := range s.c.TakePrints() {

@@ -146,7 +146,7 @@ func (c *Client) StartRecording(sink DemoSink) (DemoStart, error) {
 		st.MidGame, st.Start = true, c.now()
 		r.waitFull, r.noDelta = true, c.cfg.NoDelta
 		c.cfg.NoDelta = true
-		c.sendSettings()
+		c.link.sendSettings(c.cfg)
 	}
 	c.link.tap = r
 	return st, nil
@@ -161,7 +161,7 @@ func (c *Client) StopRecording() {
 	}
 	if r.waitFull {
 		c.cfg.NoDelta = r.noDelta
-		c.sendSettings()
+		c.link.sendSettings(c.cfg)
 	}
 	c.link.tap = noTap{}
 }
@@ -190,7 +190,7 @@ func (r *recording) packet(p proto.Packet) {
 		r.cfg = c.cfg
 		r.sink.Config(c.cfg)
 		r.sink.State(r.state())
-		c.sendSettings()
+		c.link.sendSettings(c.cfg)
 	}
 	r.syncConfig()
 	r.sink.Packet(p.Raw, p.At)
@@ -234,7 +234,3 @@ func (liveCmds) next(made shared.UserCmd) shared.UserCmd { return made }
 
 // PredictedOf returns the state predicted for command n, if still held.
 func (c *Client) PredictedOf(n uint32) (shared.PlayerState, bool) { return c.pred.stateOf(n) }
-
-// LastCommand returns the newest usercmd made or replayed (a demo's
-// window draws the recorded aim from it).
-func (c *Client) LastCommand() (shared.UserCmd, bool) { return c.pred.last() }

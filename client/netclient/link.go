@@ -55,6 +55,14 @@ func newLink(conn *proto.Conn, heard time.Time) *link {
 // recv is the channel of arrived packets, closed when the connection ends.
 func (l *link) recv() <-chan proto.Packet { return l.conn.Recv() }
 
+// sendSettings tells the server cfg's rates (after a change of rate,
+// cl_updaterate, cl_cmdrate, cl_interp, cl_interp_ratio or cl_nodelta).
+func (l *link) sendSettings(cfg Config) {
+	l.send(&proto.Settings{Rate: uint32(cfg.Rate), UpdateRate: uint16(cfg.UpdateRate),
+		CmdRate: uint16(cfg.CmdRate), InterpMs: uint16(cfg.InterpMs), InterpRatio: float32(cfg.InterpRatio),
+		NoDelta: cfg.NoDelta})
+}
+
 // closedError says why the connection ended, and whether the server ended it.
 func (l *link) closedError() *ClosedError {
 	reason, remote := l.conn.Reason()

@@ -267,19 +267,20 @@ func (c *Client) Net() *NetStats { return &c.link.net }
 // ConnStats returns the transport counters.
 func (c *Client) ConnStats() proto.Stats { return c.link.conn.Stats() }
 
-// InterpMs returns the interpolation period in whole ms (the usercmd's
-// lerp_msec): max(cl_interp, cl_interp_ratio / cl_updaterate), rounded.
-func (c *Client) interpMs() float64 {
-	return math.Round(math.Min(game.InterpPeriodMs(float64(c.cfg.InterpMs), c.cfg.InterpRatio, c.cfg.UpdateRate), proto.MaxInterpMs))
+// lerpMs returns the interpolation period in whole ms (the usercmd's
+// lerp_msec): max(cl_interp, cl_interp_ratio / cl_updaterate), rounded,
+// at most proto.MaxInterpMs.
+func (cfg Config) lerpMs() float64 {
+	return math.Round(math.Min(game.InterpPeriodMs(float64(cfg.InterpMs), cfg.InterpRatio, cfg.UpdateRate), proto.MaxInterpMs))
 }
 
 // RenderTick returns the tick at which other players are drawn: that of the
 // next usercmd, fixed by Advance (so that the server can rewind to exactly it).
 func (c *Client) renderTick() float64 { return c.clk.renderTick(c.cfg.Interpolate) }
 
-// lerpOpts are the interpolator's settings from Cfg.
-func (c *Client) lerpOpts() lerpOpts {
-	return lerpOpts{interpolate: c.cfg.Interpolate, extrapTicks: float64(c.cfg.ExtrapMs) * float64(c.tickRate) / 1000}
+// lerpOpts are the interpolator's settings at tickRate.
+func (cfg Config) lerpOpts(tickRate int) lerpOpts {
+	return lerpOpts{interpolate: cfg.Interpolate, extrapTicks: float64(cfg.ExtrapMs) * float64(tickRate) / 1000}
 }
 
 // ShotView is what the client drew when it fired: every other player at the
@@ -296,7 +297,7 @@ type ShotView struct {
 
 func (c *Client) recordShotView(cmd uint32, rt float64) {
 	c.shotViews[cmd%uint32(len(c.shotViews))] = ShotView{Cmd: cmd, RenderTick: rt, AckTick: c.clk.lastSnap,
-		Others: c.interp.rendered(rt, c.lerpOpts())}
+		Others: c.interp.rendered(rt, c.cfg.lerpOpts(c.tickRate))}
 }
 
 // AckLeadMs returns how far, ms, the shot's claimed render time led the
@@ -388,7 +389,7 @@ func (c *Client) handle(p proto.Packet) {
 	case *proto.Snapshot:
 		c.link.noteSnapshot(p.At)
 		if c.onSnapshot(m, p.At) {
-			c.link.net.record(m, p, c.tickRate, c.interpMs(), c.pred.corrections)
+			c.link.net.record(m, p, c.tickRate, c.cfg.lerpMs(), c.pred.corrections)
 		}
 	case *proto.Print:
 		c.prints = append(c.prints, m.Text)
@@ -482,7 +483,7 @@ func (c *Client) runTicks(now time.Time, n int, input func() Input) int {
 		}
 	}
 	c.clk.endTicks(now, n)
-	c.sendDue()
+	c.link.sendDue(c.tickRate, c.pred.cmdNum, c.cfg.CmdBackup, c.pred.cmd, c.now())
 	return made
 }
 
@@ -510,7 +511,7 @@ func (c *Client) DrawPos(now time.Time) (float64, float64) {
 // at (Rendered) is exactly what that command will tell the server it saw.
 func (c *Client) Advance(dt time.Duration) {
 	defer c.changed()
-	c.clk.advance(dt, c.interpMs(), c.cfg.Interpolate)
+	c.clk.advance(dt, c.cfg.lerpMs(), c.cfg.Interpolate)
 	c.pred.decay(dt, c.cfg.Smooth, c.cfg.SmoothMs)
 }
 
@@ -522,7 +523,7 @@ func (c *Client) Advance(dt time.Duration) {
 func (c *Client) Command(in Input) {
 	defer c.changed()
 	c.makeCommand(in)
-	c.sendDue()
+	c.link.sendDue(c.tickRate, c.pred.cmdNum, c.cfg.CmdBackup, c.pred.cmd, c.now())
 }
 
 // makeCommand makes, predicts and stores one usercmd from in, carrying the
@@ -564,12 +565,6 @@ func (c *Client) makeCommand(in Input) bool {
 	return true
 }
 
-// sendDue sends the commands not yet sent when cl_cmdrate says a packet
-// is due (link.sendDue).
-func (c *Client) sendDue() {
-	c.link.sendDue(c.tickRate, c.pred.cmdNum, c.cfg.CmdBackup, c.pred.cmd, c.now())
-}
-
 func clamp32(v float32) float32 {
 	if v != v {
 		return 0
@@ -584,12 +579,7 @@ func clamp32(v float32) float32 {
 // server refuses.
 func (c *Client) Resync() {
 	defer c.changed()
-	c.resyncAt(c.now())
-}
-
-// resyncAt is Resync at real time now.
-func (c *Client) resyncAt(now time.Time) {
-	if c.clk.resync(now) {
+	if c.clk.resync(c.now()) {
 		c.link.resetPacing()
 	}
 }
@@ -670,7 +660,10 @@ func (c *Client) changeLevel(name string) bool {
 
 // SetFakeConditions simulates network conditions on received snapshots
 // (net_fakelag, net_fakejitter, net_fakeloss).
-func (c *Client) SetFakeConditions(f proto.FakeConditions) { c.link.conn.SetFakeConditions(f) }
+func (c *Client) SetFakeConditions(f proto.FakeConditions) {
+	c.link.conn.SetFakeConditions(f)
+	c.changed()
+}
 
 // TakePrints returns the lines the server sent for the console.
 func (c *Client) TakePrints() []string {
@@ -699,7 +692,7 @@ func (c *Client) SetConfig(cfg Config) {
 	defer c.changed()
 	if old.Rate != cfg.Rate || old.UpdateRate != cfg.UpdateRate || old.CmdRate != cfg.CmdRate ||
 		old.InterpMs != cfg.InterpMs || old.InterpRatio != cfg.InterpRatio || old.NoDelta != cfg.NoDelta {
-		c.sendSettings()
+		c.link.sendSettings(c.cfg)
 	}
 }
 
@@ -707,14 +700,3 @@ func (c *Client) SetConfig(cfg Config) {
 func (c *Client) SendCommand(text, password string) {
 	c.link.send(&proto.Command{Text: text, Password: password})
 }
-
-// SendSettings tells the server the current rates after a change of
-// rate, cl_updaterate, cl_cmdrate, cl_interp or cl_interp_ratio.
-func (c *Client) sendSettings() {
-	c.link.send(&proto.Settings{Rate: uint32(c.cfg.Rate), UpdateRate: uint16(c.cfg.UpdateRate),
-		CmdRate: uint16(c.cfg.CmdRate), InterpMs: uint16(c.cfg.InterpMs), InterpRatio: float32(c.cfg.InterpRatio),
-		NoDelta: c.cfg.NoDelta})
-}
-
-// FakeConditions returns the simulated conditions on received messages.
-func (c *Client) FakeConditions() proto.FakeConditions { return c.link.conn.FakeConditions() }

@@ -47,19 +47,20 @@ func (t Trouble) String() string {
 	return fmt.Sprintf("Connection problem, auto-disconnect in %d s", int(math.Ceil(t.Left.Seconds())))
 }
 
-// Timeout returns cl_timeout: how long without a snapshot before the
-// client disconnects.
-func (c *Client) Timeout() time.Duration {
-	if c.cfg.Timeout > 0 {
-		return c.cfg.Timeout
+// GiveUpAfter returns cl_timeout: how long without a snapshot before the
+// client disconnects (Timeout, or DefaultTimeout when 0).
+func (cfg Config) GiveUpAfter() time.Duration {
+	if cfg.Timeout > 0 {
+		return cfg.Timeout
 	}
 	return DefaultTimeout
 }
 
-// ProblemAfter returns the silence after which ConnectionProblem reports a
-// problem: MinProblemAfter, or 4 snapshot intervals at a low cl_updaterate.
-func (c *Client) ProblemAfter() time.Duration {
-	d := problemIntervals * time.Second / time.Duration(max(c.cfg.UpdateRate, 1))
+// ProblemAfter returns the silence after which Client.ConnectionProblem
+// reports a problem: MinProblemAfter, or 4 snapshot intervals at a low
+// cl_updaterate.
+func (cfg Config) ProblemAfter() time.Duration {
+	d := problemIntervals * time.Second / time.Duration(max(cfg.UpdateRate, 1))
 	return max(d, MinProblemAfter)
 }
 
@@ -71,18 +72,18 @@ func (c *Client) ConnectionProblem(now time.Time) (Trouble, bool) {
 		return Trouble{}, false
 	}
 	silence := c.link.silence(now)
-	if silence <= c.ProblemAfter() {
+	if silence <= c.cfg.ProblemAfter() {
 		return Trouble{}, false
 	}
-	return Trouble{Silence: silence, Left: max(c.Timeout()-silence, 0)}, true
+	return Trouble{Silence: silence, Left: max(c.cfg.GiveUpAfter()-silence, 0)}, true
 }
 
 // checkTimeout ends the connection when nothing arrived for Timeout.
 func (c *Client) checkTimeout(now time.Time) error {
-	if c.link.silence(now) < c.Timeout() {
+	if c.link.silence(now) < c.cfg.GiveUpAfter() {
 		return nil
 	}
-	c.err = &ClosedError{Reason: fmt.Sprintf("timed out: no snapshot from the server for %v", c.Timeout()), TimedOut: true}
+	c.err = &ClosedError{Reason: fmt.Sprintf("timed out: no snapshot from the server for %v", c.cfg.GiveUpAfter()), TimedOut: true}
 	c.link.conn.Close("timed out")
 	return c.err
 }

@@ -37,7 +37,10 @@ type View struct {
 	Predicted      shared.PlayerState
 	localX, localY float64
 	CommandNumber  uint32 // newest command made
-	AckCmd         uint32 // newest command the server ran
+	// LastCommand is the newest usercmd made or replayed (a demo's window
+	// draws the recorded aim from it); its CommandNumber is 0 when none.
+	LastCommand shared.UserCmd
+	AckCmd      uint32 // newest command the server ran
 
 	ServerTick float64 // estimated current server tick, fractional
 	// RenderTick is where others are drawn: that of the next usercmd
@@ -52,8 +55,9 @@ type View struct {
 	Scores      []proto.ScoreEntry   // the scoreboard, by ID (names filled in)
 	names       map[uint16]string    // every name heard, by player id
 
-	Stats     Stats // what the netcode did so far
-	Recording bool  // a demo is being recorded
+	Stats          Stats                // what the netcode did so far
+	FakeConditions proto.FakeConditions // net_fake* simulated on what arrives (SetFakeConditions)
+	Recording      bool                 // a demo is being recorded
 }
 
 // HeldEntity is another player as the newest snapshot has it (Rendered
@@ -122,9 +126,13 @@ func (c *Client) buildView() View {
 	v := View{ID: c.id, TickRate: c.tickRate, Map: c.gameMap, World: c.world, Accept: c.accept, Config: c.cfg,
 		HaveSnapshot: c.clk.haveSnap, Server: c.server, ServerState: c.server.State(), Health: int(c.server.Health), Spectating: c.spectating(),
 		SnapshotTick: c.clk.lastSnap, Predicted: c.predicted(), CommandNumber: c.pred.cmdNum, AckCmd: c.pred.ackCmd,
-		ServerTick: c.clk.serverTick(), RenderTick: rt, InterpMs: c.interpMs(),
-		Rendered: c.interp.rendered(rt, c.lerpOpts()), Projectiles: c.interp.projectilesAt(rt, c.lerpOpts()), Held: c.interp.held(),
+		ServerTick: c.clk.serverTick(), RenderTick: rt, InterpMs: c.cfg.lerpMs(),
+		Rendered: c.interp.rendered(rt, c.cfg.lerpOpts(c.tickRate)), Projectiles: c.interp.projectilesAt(rt, c.cfg.lerpOpts(c.tickRate)), Held: c.interp.held(),
 		Scores: c.scores, names: c.names, Stats: c.stats(), Recording: c.recording() != nil}
 	v.localX, v.localY = c.localPos()
+	if cmd, ok := c.pred.last(); ok {
+		v.LastCommand = cmd
+	}
+	v.FakeConditions = c.link.conn.FakeConditions()
 	return v
 }
