@@ -429,8 +429,7 @@ func TestWindowLagCompensationAsSeen(t *testing.T) {
 	}
 	// How far each claim led the newest snapshot the window had, less its
 	// lerp (the server's ack estimate): a refused claim far off it is the
-	// window's clock drifting on a busy machine; near it, the server
-	// judged against a newer ack (commands queued behind a stalled frame).
+	// window's clock drifting from the server's ticks on a busy machine.
 	t.Logf("claims led the newest snapshot less lerp by (ms): %.0f", r.ImpactLeadMs)
 	// Every shot whose claimed render time the server took must be rewound
 	// exactly to where the window drew the target; a refused claim is the
