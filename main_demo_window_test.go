@@ -43,7 +43,7 @@ func recordDemo(t *testing.T, path string, d time.Duration) {
 		}
 		s := now.Sub(start).Seconds()
 		c.Frame(now, netclient.Input{MoveX: float32(math.Cos(s)), MoveY: float32(math.Sin(s * 0.7)), Angle: float32(s)})
-		for _, e := range c.TakeEvents() {
+		for _, e := range c.Match().TakeEvents() {
 			if e.Kind == proto.EvHit && e.B == c.View().ID {
 				t.Fatalf("the recorded player was hit at %.1f s despite its spawn protection", s)
 			}

@@ -233,8 +233,8 @@ func (s *demoScene) seek(f func() error) {
 		s.fail(err)
 	}
 	s.adopt()
-	s.c.TakeEvents()
-	s.c.TakeEffects()
+	s.c.Match().TakeEvents()
+	s.c.Shots().TakeEffects()
 	s.fx = effects{}
 	s.shown = s.p.T
 }
@@ -283,7 +283,7 @@ func (s *demoScene) Update(ctx *SceneContext) error {
 	if cmd := s.c.View().LastCommand; cmd.CommandNumber != 0 {
 		s.aim = float64(cmd.ViewAngle)
 	}
-	for _, p := range s.c.TakePrints() {
+	for _, p := range s.c.Match().TakePrints() {
 		g.con.print(p)
 	}
 	s.handleEvents()

@@ -94,7 +94,7 @@ func (p *playScene) Update(ctx *SceneContext) error {
 		ctx.Switch(newErrorScene(p.addr, err, true))
 		return nil
 	}
-	for _, p := range c.TakePrints() {
+	for _, p := range c.Match().TakePrints() {
 		g.con.print(p)
 	}
 	typing := g.con.update(float64(g.h))
@@ -189,7 +189,7 @@ func (p *playScene) Update(ctx *SceneContext) error {
 // damage flashes and other players' tracers.
 func (p *playScene) handleEvents() {
 	g, c := p.g, p.c
-	for _, e := range c.TakeEvents() {
+	for _, e := range c.Match().TakeEvents() {
 		switch e.Kind {
 		case proto.EvShot:
 			if e.A != c.View().ID && (e.X != e.X2 || e.Y != e.Y2) {
@@ -225,7 +225,7 @@ func (p *playScene) handleEvents() {
 			}
 			b := impactBox{serverX: proto.FromFixed(e.X), serverY: proto.FromFixed(e.Y), hit: e.Value&game.ImpactHit != 0, left: impactBoxTime}
 			var lead float64 // ms, ShotView.AckLeadMs
-			if v, ok := c.ShotViewOf(e.Cmd); ok {
+			if v, ok := c.Shots().Of(e.Cmd); ok {
 				vw := c.View()
 				lead = v.AckLeadMs(vw.InterpTicks(), vw.TickRate)
 				for _, o := range v.Others {
@@ -277,7 +277,7 @@ func (p *playScene) handleEvents() {
 // tracer, muzzle flash, sound (once per command, Bernier 2001).
 func (p *playScene) handleEffects() {
 	g, c := p.g, p.c
-	for _, r := range c.TakeEffects() {
+	for _, r := range c.Shots().TakeEffects() {
 		if r.Fired {
 			g.stats.shotsFired++
 			p.fireCmd = c.View().CommandNumber

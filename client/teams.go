@@ -116,14 +116,14 @@ func passesThrough(c *netclient.Client, id uint16) bool {
 
 // onTeamEvent applies EvJoin's and EvTeam's team to the scoreboard at once
 // (the next scoreboard, built after the event, agrees:
-// netclient.Client.ApplyTeamEvent) and returns the notice for the kill
+// netclient.Match.ApplyTeamEvent) and returns the notice for the kill
 // feed, "" for none.
 func (p *playScene) onTeamEvent(e *proto.Event) string {
 	c := p.c
 	if e.Value < 0 || e.Value > int16(proto.MaxTeam) {
 		return "" // not a team (and not one by wrapping into a byte)
 	}
-	c.ApplyTeamEvent(e)
+	c.Match().ApplyTeamEvent(e)
 	t := uint8(e.Value)
 	name, you := c.View().Name(e.A), e.A == c.View().ID
 	if e.Kind == proto.EvJoin {

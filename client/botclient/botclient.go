@@ -124,7 +124,7 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 			}
 			sum.ServerTicks = int(v.SnapshotTick - firstTick)
 		}
-		for _, e := range c.TakeEvents() {
+		for _, e := range c.Match().TakeEvents() {
 			switch e.Kind {
 			case proto.EvKill:
 				if e.A == c.View().ID {
@@ -142,7 +142,7 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 				}
 			}
 		}
-		for _, r := range c.TakeEffects() {
+		for _, r := range c.Shots().TakeEffects() {
 			if r.Fired {
 				sum.ShotsFired++
 			}

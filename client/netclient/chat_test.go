@@ -36,13 +36,13 @@ func TestChatReachesOthers(t *testing.T) {
 			}
 			c.Advance(time.Second / time.Duration(c.View().TickRate))
 		}
-		for _, e := range bob.TakeEvents() {
+		for _, e := range bob.Match().TakeEvents() {
 			if e.Kind == proto.EvChat {
 				got = append(got, e)
 			}
 		}
-		alice.TakeEvents()
-		prints = append(prints, alice.TakePrints()...)
+		alice.Match().TakeEvents()
+		prints = append(prints, alice.Match().TakePrints()...)
 		time.Sleep(5 * time.Millisecond)
 	}
 	if len(got) == 0 {

@@ -2,7 +2,6 @@ package netclient
 
 import (
 	"errors"
-	"sort"
 	"time"
 
 	"tickshot/net/proto"
@@ -114,8 +113,8 @@ func (c *Client) now() time.Time {
 }
 
 // recording returns the running recording, nil when none.
-func (c *Client) recording() *recording {
-	r, _ := c.link.tap.(*recording)
+func (l *link) recording() *recording {
+	r, _ := l.tap.(*recording)
 	return r
 }
 
@@ -133,7 +132,7 @@ var ErrRecording = errors.New("already recording a demo (stop first)")
 // exact from the first command).
 func (c *Client) StartRecording(sink DemoSink) (DemoStart, error) {
 	defer c.changed()
-	if c.recording() != nil {
+	if c.link.recording() != nil {
 		return DemoStart{}, ErrRecording
 	}
 	if c.acceptRaw == nil {
@@ -155,7 +154,7 @@ func (c *Client) StartRecording(sink DemoSink) (DemoStart, error) {
 // StopRecording ends the recording (the sink is not closed).
 func (c *Client) StopRecording() {
 	defer c.changed()
-	r := c.recording()
+	r := c.link.recording()
 	if r == nil {
 		return
 	}
@@ -213,11 +212,7 @@ func (r *recording) frame(f DemoFrame) {
 func (r *recording) state() *DemoState {
 	c, p := r.c, r.c.pred
 	st := &DemoState{CmdNum: p.cmdNum, AckCmd: p.ackCmd, SentUpTo: c.link.sentUpTo, Predicted: p.state(),
-		Pending: p.pending(), LastEventID: c.lastEventID}
-	for id, name := range c.names {
-		st.Names = append(st.Names, DemoName{ID: id, Name: name})
-	}
-	sort.Slice(st.Names, func(i, j int) bool { return st.Names[i].ID < st.Names[j].ID })
+		Pending: p.pending(), LastEventID: c.match.lastEventID, Names: c.match.heard()}
 	return st
 }
 

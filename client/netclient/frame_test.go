@@ -108,12 +108,12 @@ func (l *lockstep) poll() {
 	if err := l.c.Poll(); err != nil {
 		l.t.Fatalf("poll: %v", err)
 	}
-	for _, e := range l.c.TakeEvents() {
+	for _, e := range l.c.Match().TakeEvents() {
 		if e.Kind == proto.EvShot && e.A == l.c.View().ID {
 			l.shots++
 		}
 	}
-	for _, r := range l.c.TakeEffects() {
+	for _, r := range l.c.Shots().TakeEffects() {
 		if r.Fired {
 			l.fired++
 		}
@@ -424,7 +424,7 @@ func TestFrameClaimsTheDrawnFrame(t *testing.T) {
 	}
 	var claims []float64
 	for cmd := first; cmd <= c.View().CommandNumber; cmd++ {
-		if v, ok := c.ShotViewOf(cmd); ok {
+		if v, ok := c.Shots().Of(cmd); ok {
 			claims = append(claims, v.RenderTick)
 		}
 	}
@@ -442,7 +442,7 @@ func TestFrameClaimsTheDrawnFrame(t *testing.T) {
 	l.frame(now, fire)
 	claims = claims[:0]
 	for cmd := first; cmd <= c.View().CommandNumber; cmd++ {
-		if v, ok := c.ShotViewOf(cmd); ok {
+		if v, ok := c.Shots().Of(cmd); ok {
 			claims = append(claims, v.RenderTick)
 		}
 	}

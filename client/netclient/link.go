@@ -12,8 +12,7 @@ import (
 // with its simulated net_fake* conditions), the acks each way (snapshot
 // Seq and AckBits back to the server; which commands went out), the delta
 // baselines snapshots are rebuilt against, the command packet pacing
-// (cl_cmdrate, cl_cmdbackup), the signs of life a stall is measured
-// from, and the statistics net_graph draws. It neither predicts nor draws.
+// (cl_cmdrate, cl_cmdbackup), and the statistics net_graph draws. It neither predicts nor draws.
 type link struct {
 	conn *proto.Conn
 
@@ -30,10 +29,6 @@ type link struct {
 	sentUpTo uint32  // newest command number sent
 	cmdAcc   float64 // cl_cmdrate accumulator: a packet is due at the tick rate
 
-	// Signs of life (stall.go): the newest snapshot's arrival, the
-	// connection, or the end of a pause in polling; and the last Poll.
-	heard, lastPoll time.Time
-
 	net NetStats
 	st  linkStats
 	tap tap // a demo recording's sink of what arrives and what is sent (demo.go); noTap when none
@@ -47,9 +42,9 @@ type linkStats struct {
 	pingMs, tickTimeUs                       int
 }
 
-// newLink runs over conn; heard is the connection's time.
-func newLink(conn *proto.Conn, heard time.Time) *link {
-	return &link{conn: conn, heard: heard, tap: noTap{}}
+// newLink runs over conn.
+func newLink(conn *proto.Conn) *link {
+	return &link{conn: conn, tap: noTap{}}
 }
 
 // recv is the channel of arrived packets, closed when the connection ends.
@@ -202,23 +197,3 @@ func (l *link) sendCmds(newest uint32, backup int, cmd func(n uint32) shared.Use
 		l.net.Out.Add(now, len(b))
 	}
 }
-
-// noteSnapshot records the arrival of a snapshot (used or not: the stream lives).
-func (l *link) noteSnapshot(at time.Time) {
-	if at.After(l.heard) {
-		l.heard = at
-	}
-}
-
-// notePoll restarts the silence count after a pause of the owner longer
-// than pollPause: what arrived meanwhile may have been dropped from the
-// full receive queue.
-func (l *link) notePoll(now time.Time) {
-	if !l.lastPoll.IsZero() && now.Sub(l.lastPoll) > pollPause && now.After(l.heard) {
-		l.heard = now
-	}
-	l.lastPoll = now
-}
-
-// silence returns the time since the last sign of life at now.
-func (l *link) silence(now time.Time) time.Duration { return now.Sub(l.heard) }

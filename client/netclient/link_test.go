@@ -14,7 +14,7 @@ import (
 func pipeLink(t *testing.T) (*link, transport.Transport) {
 	t.Helper()
 	a, b := transport.Pipe(proto.ClientOptions(), proto.ServerOptions())
-	l := newLink(proto.NewConn(a), t0)
+	l := newLink(proto.NewConn(a))
 	t.Cleanup(func() { a.Close("test over"); b.Close("test over") })
 	return l, b
 }
@@ -108,19 +108,5 @@ func TestLinkPacesCommandPackets(t *testing.T) {
 	}
 	if _, b := l.net.Out.Rates(t0); b == 0 {
 		t.Error("outgoing bytes not metered")
-	}
-}
-
-func TestLinkSilence(t *testing.T) {
-	l, _ := pipeLink(t)
-	l.noteSnapshot(t0.Add(time.Second))
-	if got := l.silence(t0.Add(3 * time.Second)); got != 2*time.Second {
-		t.Errorf("silence %v, want 2 s since the snapshot", got)
-	}
-	// A pause in polling longer than pollPause restarts the count.
-	l.notePoll(t0.Add(3 * time.Second))
-	l.notePoll(t0.Add(3*time.Second + 2*pollPause))
-	if got := l.silence(t0.Add(3*time.Second + 2*pollPause)); got != 0 {
-		t.Errorf("silence %v after the owner's pause, want 0", got)
 	}
 }

@@ -114,16 +114,11 @@ type Client struct {
 
 	server proto.SelfState // newest own state from the server
 
-	shotViews [16]ShotView
-	spec      SpecCam // the spectator camera (spectate.go)
-
-	scores      []proto.ScoreEntry // replaced, never written, when new ones arrive (View shares it)
-	names       map[uint16]string  // copied on write (View shares it)
-	lastEventID uint32
-	events      []proto.Event
-	effects     []shared.Result
-	prints      []string
-	err         error
+	match *Match     // scoreboard, names, events, prints (match.go)
+	shots Shots      // shot views and predicted effects (shots.go)
+	stall stallWatch // the snapshot stream's silence (stall.go)
+	spec  SpecCam    // the spectator camera (spectate.go)
+	err   error      // why the connection ended (Err)
 
 	// Demos (demo.go): the clock (nil: time.Now), the Accept as received,
 	// and the source of the usercmds predicted and sent (live: those made;
@@ -216,7 +211,7 @@ func newClient(conn *proto.Conn, cfg Config, a *proto.Accept) (*Client, error) {
 	tr := int(a.TickRate)
 	world := m.World(tr)
 	c := &Client{cfg: cfg, id: a.PlayerID, tickRate: tr, gameMap: m, world: world, accept: *a,
-		names: map[uint16]string{}, link: newLink(conn, time.Now()), clk: newClock(tr, a.Tick, maxFrameTicks(tr, a.Cvars)),
+		match: newMatch(), stall: stallWatch{heard: time.Now()}, link: newLink(conn), clk: newClock(tr, a.Tick, maxFrameTicks(tr, a.Cvars)),
 		pred: newPredictor(world), interp: newInterpolator(tr), cmds: liveCmds{}}
 	if c.cfg.CmdRate <= 0 || c.cfg.CmdRate > c.tickRate {
 		c.cfg.CmdRate = c.tickRate
@@ -250,15 +245,23 @@ func (c *Client) Close(reason string) { c.link.conn.Close(reason) }
 // that this client left.
 func (c *Client) Closed() <-chan struct{} { return c.link.conn.Closed() }
 
-// stats gathers what the netcode did so far from the parts.
-func (c *Client) stats() Stats {
-	l, p, k := &c.link.st, c.pred, c.clk
+// statsOf gathers what the netcode did so far from the parts.
+func statsOf(link *link, p *predictor, k *clock) Stats {
+	l := &link.st
 	return Stats{SnapshotsReceived: l.snapshotsReceived, CmdsSent: l.cmdsSent, PacketsSent: l.packetsSent,
 		Corrections: p.corrections, LifeResets: p.lifeResets, LastErrorDist: p.lastErrorDist,
 		PingMs: l.pingMs, TickTimeUs: l.tickTimeUs, DroppedSnapshots: l.droppedSnapshots,
 		SnapshotsLost: l.snapshotsLost, FullSnapshots: l.fullSnapshots, BaselineMissing: l.baselineMissing,
 		Resyncs: k.resyncs, FrameTicksDropped: k.ticksDropped}
 }
+
+// Match returns the scoreboard, the names heard, and the server's events
+// and prints (which the window takes once each).
+func (c *Client) Match() *Match { return c.match }
+
+// Shots returns what the client drew when it fired (the last 16 shots) and
+// the effects of commands predicted for the first time.
+func (c *Client) Shots() *Shots { return &c.shots }
 
 // Net returns the connection's figures as net_graph draws them, updated
 // by Poll (the window reads, never writes them).
@@ -274,37 +277,9 @@ func (cfg Config) lerpMs() float64 {
 	return math.Round(math.Min(game.InterpPeriodMs(float64(cfg.InterpMs), cfg.InterpRatio, cfg.UpdateRate), proto.MaxInterpMs))
 }
 
-// RenderTick returns the tick at which other players are drawn: that of the
-// next usercmd, fixed by Advance (so that the server can rewind to exactly it).
-func (c *Client) renderTick() float64 { return c.clk.renderTick(c.cfg.Interpolate) }
-
 // lerpOpts are the interpolator's settings at tickRate.
 func (cfg Config) lerpOpts(tickRate int) lerpOpts {
 	return lerpOpts{interpolate: cfg.Interpolate, extrapTicks: float64(cfg.ExtrapMs) * float64(tickRate) / 1000}
-}
-
-// ShotView is what the client drew when it fired: every other player at the
-// command's render tick (for sv_showimpacts and the hit-registration benchmark).
-type ShotView struct {
-	Cmd        uint32
-	RenderTick float64
-	// AckTick is the tick of the newest snapshot when the command was made
-	// (the one its message acknowledges): the server's second estimate of
-	// the render time is AckTick less the lerp (server.CrossCheckMs).
-	AckTick uint32
-	Others  []RenderedEntity
-}
-
-func (c *Client) recordShotView(cmd uint32, rt float64) {
-	c.shotViews[cmd%uint32(len(c.shotViews))] = ShotView{Cmd: cmd, RenderTick: rt, AckTick: c.clk.lastSnap,
-		Others: c.interp.rendered(rt, c.cfg.lerpOpts(c.tickRate))}
-}
-
-// AckLeadMs returns how far, ms, the shot's claimed render time led the
-// server's ack estimate (AckTick less lerpTicks, the lerp in ticks) at
-// tickRate: about 0 for a client whose clock follows the server's ticks.
-func (v ShotView) AckLeadMs(lerpTicks float64, tickRate int) float64 {
-	return (v.RenderTick - (float64(v.AckTick) - lerpTicks)) * 1000 / float64(tickRate)
 }
 
 // MarkDrawn tells the client that the frame it last advanced to (by Frame)
@@ -316,48 +291,6 @@ func (v ShotView) AckLeadMs(lerpTicks float64, tickRate int) float64 {
 // commands claim their own ticks.
 func (c *Client) MarkDrawn() { c.clk.markDrawn() }
 
-// ShotViewOf returns what the client drew when it fired command cmd, if it
-// is among the last 16 shots' commands.
-func (c *Client) ShotViewOf(cmd uint32) (ShotView, bool) {
-	v := c.shotViews[cmd%uint32(len(c.shotViews))]
-	return v, v.Cmd == cmd && cmd != 0
-}
-
-// Predicted returns the local player's predicted state after the newest
-// command (or the newest server state with prediction off).
-func (c *Client) predicted() shared.PlayerState {
-	if !c.cfg.Predict {
-		return c.server.State()
-	}
-	return c.pred.state()
-}
-
-// LocalPos returns where to draw the local player: the prediction plus the
-// decaying correction offset (cl_smooth).
-func (c *Client) localPos() (float64, float64) {
-	s := c.predicted()
-	if !c.cfg.Predict {
-		return s.X, s.Y
-	}
-	ex, ey := c.pred.offset()
-	return s.X + ex, s.Y + ey
-}
-
-// TakeEvents returns the server events that arrived since the last call, in order.
-func (c *Client) TakeEvents() []proto.Event {
-	e := c.events
-	c.events = nil
-	return e
-}
-
-// TakeEffects returns the results of commands predicted for the first time
-// since the last call (for sounds, muzzle flashes and tracers, which play once).
-func (c *Client) TakeEffects() []shared.Result {
-	e := c.effects
-	c.effects = nil
-	return e
-}
-
 // Poll processes every message that has arrived. It returns the connection
 // error once the connection has ended: the server closed it, the transport
 // failed, or no snapshot arrived for Config.Timeout (a *ClosedError with
@@ -368,7 +301,7 @@ func (c *Client) Poll() error {
 		return c.err
 	}
 	now := c.now()
-	c.link.notePoll(now)
+	c.stall.notePoll(now)
 	for {
 		select {
 		case p, ok := <-c.link.recv():
@@ -378,21 +311,26 @@ func (c *Client) Poll() error {
 			}
 			c.handle(p)
 		default:
-			return c.checkTimeout(now)
+			if err := c.stall.expired(now, c.cfg); err != nil {
+				c.err = err
+				c.link.conn.Close("timed out")
+			}
+			return c.err
 		}
 	}
 }
 
+// handle takes one arrived message (Poll, Playback.Deliver).
 func (c *Client) handle(p proto.Packet) {
 	c.link.received(p)
 	switch m := p.Msg.(type) {
 	case *proto.Snapshot:
-		c.link.noteSnapshot(p.At)
+		c.stall.noteSnapshot(p.At)
 		if c.onSnapshot(m, p.At) {
 			c.link.net.record(m, p, c.tickRate, c.cfg.lerpMs(), c.pred.corrections)
 		}
 	case *proto.Print:
-		c.prints = append(c.prints, m.Text)
+		c.match.print(m.Text)
 	case *proto.Reject:
 		c.err = &RejectError{Reason: m.Reason}
 	}
@@ -475,7 +413,7 @@ func (c *Client) runTicks(now time.Time, n int, input func() Input) int {
 	for i := range n {
 		c.clk.tick()
 		if i == n-1 {
-			c.prevLX, c.prevLY = c.localPos()
+			_, c.prevLX, c.prevLY = c.pred.local(c.cfg.Predict, c.server.State())
 		}
 		c.Advance(c.clk.tickDur())
 		if c.makeCommand(input()) {
@@ -497,7 +435,7 @@ func (c *Client) runTicks(now time.Time, n int, input func() Input) int {
 // more than 64 world units (a respawn) is not slid across. Before the
 // first Frame tick it is LocalPos.
 func (c *Client) DrawPos(now time.Time) (float64, float64) {
-	x, y := c.localPos()
+	_, x, y := c.pred.local(c.cfg.Predict, c.server.State())
 	a, ok := c.clk.sinceTick(now)
 	px, py := c.prevLX, c.prevLY
 	if !ok || math.Hypot(x-px, y-py) > 64 {
@@ -534,7 +472,7 @@ func (c *Client) makeCommand(in Input) bool {
 	if !c.clk.haveSnap {
 		return false
 	}
-	if c.spectating() {
+	if spectating(c.clk.haveSnap, c.accept, c.server) {
 		// No body: a command without input, for the acks (spectate.go).
 		in, c.latched = Input{}, 0
 	}
@@ -555,10 +493,11 @@ func (c *Client) makeCommand(in Input) bool {
 	c.latched = 0
 	res := c.pred.run(cmd)
 	if res.Fired {
-		c.recordShotView(cmd.CommandNumber, rt)
+		c.shots.record(ShotView{Cmd: cmd.CommandNumber, RenderTick: rt, AckTick: c.clk.lastSnap,
+			Others: c.interp.rendered(rt, c.cfg.lerpOpts(c.tickRate))})
 	}
 	if c.cfg.Predict && (res.Fired || res.ReloadStarted) {
-		c.effects = append(c.effects, res)
+		c.shots.effect(res)
 	}
 	c.link.queued(cmd, c.cfg.CmdRate)
 	c.changed() // a tick's input function may have built a View before this command
@@ -592,7 +531,7 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 	// A map change comes before the state it carries: the snapshot's
 	// positions are on the new map, and prediction replays against its walls.
 	for _, e := range s.Events {
-		if e.Kind == proto.EvChangeLevel && e.ID > c.lastEventID && !c.changeLevel(e.Text) {
+		if e.Kind == proto.EvChangeLevel && c.match.isNew(e) && !c.changeLevel(e.Text) {
 			return false
 		}
 	}
@@ -604,38 +543,8 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 	c.server = s.Self
 	c.pred.reconcile(s.Self.State(), s.AckCmd, lifeChanged, s.Self.Spectator, c.cfg.Smooth)
 	c.interp.update(s)
-	for _, e := range s.Events {
-		if e.ID > c.lastEventID {
-			c.lastEventID = e.ID
-			c.events = append(c.events, e)
-		}
-	}
-	if len(s.Scores) > 0 {
-		c.takeScores(s.Scores)
-	}
-
+	c.match.take(s)
 	return true
-}
-
-// takeScores makes rows the scoreboard: a new slice, and a new names map
-// when a name is new or changed, so that a View handed out keeps its own.
-// A row without a name is a player whose name this client has.
-func (c *Client) takeScores(rows []proto.ScoreEntry) {
-	c.scores = append([]proto.ScoreEntry(nil), rows...)
-	for i, r := range c.scores {
-		if r.Name == "" {
-			c.scores[i].Name = c.names[r.ID]
-			continue
-		}
-		if c.names[r.ID] != r.Name {
-			names := make(map[uint16]string, len(c.names)+1)
-			for id, n := range c.names {
-				names[id] = n
-			}
-			names[r.ID] = r.Name
-			c.names = names
-		}
-	}
 }
 
 // changeLevel moves the client to map name (EvChangeLevel): its walls for
@@ -654,7 +563,7 @@ func (c *Client) changeLevel(name string) bool {
 	c.gameMap, c.world = m, m.World(c.tickRate)
 	c.pred.setWorld(c.world)
 	c.accept.Map = m.Name // what a demo recorded from now on starts on
-	c.prints = append(c.prints, "changelevel: map "+m.Name)
+	c.match.print("changelevel: map " + m.Name)
 	return true
 }
 
@@ -663,13 +572,6 @@ func (c *Client) changeLevel(name string) bool {
 func (c *Client) SetFakeConditions(f proto.FakeConditions) {
 	c.link.conn.SetFakeConditions(f)
 	c.changed()
-}
-
-// TakePrints returns the lines the server sent for the console.
-func (c *Client) TakePrints() []string {
-	p := c.prints
-	c.prints = nil
-	return p
 }
 
 // Config returns the settings in force.

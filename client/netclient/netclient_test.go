@@ -199,7 +199,7 @@ func TestReconcileUnderLagNoCorrections(t *testing.T) {
 			}
 			aim = float32(math.Remainder(float64(aim+ph.turn), 2*math.Pi))
 			rec.tick(dt, netclient.Input{MoveX: ph.move[0], MoveY: ph.move[1], Angle: aim, Buttons: ph.buttons, Weapon: ph.weapon})
-			for _, e := range c.TakeEffects() {
+			for _, e := range c.Shots().TakeEffects() {
 				if e.Fired {
 					fired++
 				}
@@ -334,7 +334,7 @@ func TestConvergesAfterDeathAndRespawn(t *testing.T) {
 		if err := c.Poll(); err != nil {
 			t.Fatalf("poll: %v", err)
 		}
-		for _, e := range c.TakeEvents() {
+		for _, e := range c.Match().TakeEvents() {
 			if e.Kind == proto.EvKill && e.B == c.View().ID && !deathSeen {
 				killTick = e.Tick
 			}
@@ -568,7 +568,7 @@ func TestDeterminismServerAndClient(t *testing.T) {
 		if c.View().AckCmd != num {
 			t.Fatalf("server acked %d after command %d: commands were not compared one by one", c.View().AckCmd, num)
 		}
-		for _, e := range c.TakeEffects() {
+		for _, e := range c.Shots().TakeEffects() {
 			if e.Fired {
 				fired++
 			}

@@ -38,7 +38,7 @@ func NewPlayback(t transport.Transport, accept []byte, at time.Time, cfg Config,
 	if err != nil {
 		return nil, err
 	}
-	c.nowFunc, c.link.heard, c.acceptRaw, c.acceptAt = now, at, accept, at
+	c.nowFunc, c.stall.heard, c.acceptRaw, c.acceptAt = now, at, accept, at
 	p := &Playback{c: c}
 	c.cmds = p
 	return p, nil
@@ -64,15 +64,8 @@ func (p *Playback) Seed(st *DemoState) {
 	c := p.c
 	defer c.changed()
 	c.pred.seed(st.CmdNum, st.AckCmd, st.Predicted, st.Pending)
-	c.link.sentUpTo, c.lastEventID = st.SentUpTo, st.LastEventID
-	names := make(map[uint16]string, len(c.names)+len(st.Names))
-	for id, n := range c.names {
-		names[id] = n
-	}
-	for _, n := range st.Names {
-		names[n.ID] = n.Name
-	}
-	c.names = names // a View may hold the old map
+	c.link.sentUpTo = st.SentUpTo
+	c.match.seed(st.LastEventID, st.Names)
 }
 
 // Config applies a recorded Config (the name stays).

@@ -71,6 +71,17 @@ func (p *predictor) state() shared.PlayerState { return p.predicted }
 // offset returns the decaying smoothing offset, world units.
 func (p *predictor) offset() (float64, float64) { return p.errX, p.errY }
 
+// local returns the local player's state after the newest command and
+// where to draw it, world units: the state plus the decaying correction
+// offset (cl_smooth). With cl_predict 0 (predict false) it is the newest
+// server state auth, drawn where it is.
+func (p *predictor) local(predict bool, auth shared.PlayerState) (s shared.PlayerState, x, y float64) {
+	if !predict {
+		return auth, auth.X, auth.Y
+	}
+	return p.predicted, p.predicted.X + p.errX, p.predicted.Y + p.errY
+}
+
 // decay shrinks the smoothing offset over dt of real time: to 5 % in
 // smoothMs (e^-3); with smoothing off it is zero.
 func (p *predictor) decay(dt time.Duration, smooth bool, smoothMs int) {

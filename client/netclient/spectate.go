@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tickshot/game"
+	"tickshot/net/proto"
 )
 
 // Spectating: a client admitted as a spectator (proto.Accept.Spectator), or
@@ -45,12 +46,13 @@ func (s *SpecCam) place(v View) {
 func (c *Client) Spec() *SpecCam { return &c.spec }
 
 // spectating reports whether the client has no body: from the newest
-// snapshot's Self, or before the first one from the Accept.
-func (c *Client) spectating() bool {
-	if !c.clk.haveSnap {
-		return c.accept.Spectator
+// snapshot's Self (server), or before the first one (haveSnap false) from
+// the Accept.
+func spectating(haveSnap bool, accept proto.Accept, server proto.SelfState) bool {
+	if !haveSnap {
+		return accept.Spectator
 	}
-	return c.server.Spectator
+	return server.Spectator
 }
 
 // Target returns the id of the player the camera follows, 0 when none

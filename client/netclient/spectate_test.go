@@ -125,7 +125,7 @@ func TestSpectatorJoinsWithoutBody(t *testing.T) {
 	eve.SendCommand("say hello from the stands", "")
 	var heard bool
 	specDrive(t, 3*time.Second, cs, nil, func() bool {
-		for _, e := range alice.TakeEvents() {
+		for _, e := range alice.Match().TakeEvents() {
 			heard = heard || (e.Kind == proto.EvChat && e.A == eve.View().ID && e.Text == "hello from the stands")
 		}
 		return heard
@@ -192,7 +192,7 @@ func TestSpectatorIsNotHit(t *testing.T) {
 		return aimAt(shooter, tx, ty)
 	}
 	countHits := func() {
-		for _, e := range shooter.TakeEvents() {
+		for _, e := range shooter.Match().TakeEvents() {
 			if e.Kind == proto.EvHit && e.A == shooter.View().ID && e.B == target.View().ID {
 				hits++
 			}
@@ -209,16 +209,16 @@ func TestSpectatorIsNotHit(t *testing.T) {
 	}) {
 		t.Fatal("the target did not become a spectator, out of the shooter's snapshots, within 5 s")
 	}
-	shooter.TakeEffects()
-	shooter.TakeEvents()
+	shooter.Shots().TakeEffects()
+	shooter.Match().TakeEvents()
 	// Where it stood, as the shooter last drew it; fire through there.
 	px, py := tx, ty
 	hits = 0
 	shots, through, impactsOnIt := 0, 0, 0
 	fire := func() netclient.Input { return aimAt(shooter, px, py) }
 	specDrive(t, 3*time.Second, cs, []specInput{fire, nil}, func() bool {
-		shots += len(shooter.TakeEffects())
-		for _, e := range shooter.TakeEvents() {
+		shots += len(shooter.Shots().TakeEffects())
+		for _, e := range shooter.Match().TakeEvents() {
 			switch {
 			case e.Kind == proto.EvHit && e.B == target.View().ID:
 				hits++
@@ -470,7 +470,7 @@ func TestFullServerAdmitsSpectators(t *testing.T) {
 	cs := []*netclient.Client{p1, p2, late}
 	late.SendCommand("join", "")
 	var prints []string
-	specDrive(t, 2*time.Second, cs, nil, func() bool { prints = append(prints, late.TakePrints()...); return len(prints) > 0 })
+	specDrive(t, 2*time.Second, cs, nil, func() bool { prints = append(prints, late.Match().TakePrints()...); return len(prints) > 0 })
 	if !late.View().Spectating || !strings.Contains(strings.Join(prints, "\n"), "full") {
 		t.Errorf("join on a full server: spectating %v, told %q; want to stay a spectator, told the server is full", late.View().Spectating, prints)
 	}
@@ -479,7 +479,7 @@ func TestFullServerAdmitsSpectators(t *testing.T) {
 	specDrive(t, time.Second, cs, nil, nil)
 	late.SendCommand("join", "")
 	if !specDrive(t, 5*time.Second, cs, nil, func() bool { return !late.View().Spectating && !late.View().Predicted.Dead }) {
-		t.Fatalf("after a player left, join did not bring the spectator into play (prints %q)", late.TakePrints())
+		t.Fatalf("after a player left, join did not bring the spectator into play (prints %q)", late.Match().TakePrints())
 	}
 }
 

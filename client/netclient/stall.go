@@ -64,26 +64,64 @@ func (cfg Config) ProblemAfter() time.Duration {
 	return max(d, MinProblemAfter)
 }
 
+// stallWatch measures the snapshot stream's silence: the time since its
+// last sign of life (a snapshot's arrival, the connection, or the end of a
+// pause in polling). It says when the silence is a problem (ProblemAfter)
+// and when the client gives up (GiveUpAfter); it reads no clock itself, so
+// it is tested with made-up times (stall_test.go).
+type stallWatch struct {
+	heard    time.Time // the last sign of life
+	lastPoll time.Time // the last Poll (zero before the first)
+}
+
+// noteSnapshot records the arrival of a snapshot at at (used or not: the
+// stream lives).
+func (w *stallWatch) noteSnapshot(at time.Time) {
+	if at.After(w.heard) {
+		w.heard = at
+	}
+}
+
+// notePoll restarts the silence count at now after a pause of the owner
+// longer than pollPause: what arrived meanwhile may have been dropped from
+// the full receive queue.
+func (w *stallWatch) notePoll(now time.Time) {
+	if !w.lastPoll.IsZero() && now.Sub(w.lastPoll) > pollPause && now.After(w.heard) {
+		w.heard = now
+	}
+	w.lastPoll = now
+}
+
+// silence returns the time since the last sign of life at now.
+func (w *stallWatch) silence(now time.Time) time.Duration { return now.Sub(w.heard) }
+
+// trouble reports whether, at now, the silence is longer than
+// cfg.ProblemAfter, with the silence and the time left before
+// cfg.GiveUpAfter.
+func (w *stallWatch) trouble(now time.Time, cfg Config) (Trouble, bool) {
+	silence := w.silence(now)
+	if silence <= cfg.ProblemAfter() {
+		return Trouble{}, false
+	}
+	return Trouble{Silence: silence, Left: max(cfg.GiveUpAfter()-silence, 0)}, true
+}
+
+// expired returns the *ClosedError (TimedOut) of a silence of
+// cfg.GiveUpAfter or more at now, nil before.
+func (w *stallWatch) expired(now time.Time, cfg Config) error {
+	if w.silence(now) < cfg.GiveUpAfter() {
+		return nil
+	}
+	return &ClosedError{Reason: fmt.Sprintf("timed out: no snapshot from the server for %v", cfg.GiveUpAfter()), TimedOut: true}
+}
+
 // ConnectionProblem reports whether, at now, snapshots have stopped for
 // longer than ProblemAfter, with the silence and the time left before the
-// client gives up. It is false again as soon as a snapshot arrives (Poll).
+// client gives up. It is false again as soon as a snapshot arrives (Poll),
+// and once the connection has ended.
 func (c *Client) ConnectionProblem(now time.Time) (Trouble, bool) {
 	if c.err != nil {
 		return Trouble{}, false
 	}
-	silence := c.link.silence(now)
-	if silence <= c.cfg.ProblemAfter() {
-		return Trouble{}, false
-	}
-	return Trouble{Silence: silence, Left: max(c.cfg.GiveUpAfter()-silence, 0)}, true
-}
-
-// checkTimeout ends the connection when nothing arrived for Timeout.
-func (c *Client) checkTimeout(now time.Time) error {
-	if c.link.silence(now) < c.cfg.GiveUpAfter() {
-		return nil
-	}
-	c.err = &ClosedError{Reason: fmt.Sprintf("timed out: no snapshot from the server for %v", c.cfg.GiveUpAfter()), TimedOut: true}
-	c.link.conn.Close("timed out")
-	return c.err
+	return c.stall.trouble(now, c.cfg)
 }

@@ -109,12 +109,17 @@ func teamOf(scores []proto.ScoreEntry, id uint16) uint8 {
 
 // View returns this frame's View. It is rebuilt only after the state
 // changed, so calling it several times a frame costs a copy.
+//
+// The scoreboard and names are the Match's as they are now (ApplyTeamEvent
+// changes them between two changes of the rest).
 func (c *Client) View() View {
 	if !c.viewOK {
 		c.view = c.buildView()
 		c.viewOK = true
 	}
-	return c.view
+	v := c.view
+	v.Scores, v.names = c.match.scores, c.match.names
+	return v
 }
 
 // changed marks the View stale: every method that changes what it shows
@@ -122,17 +127,18 @@ func (c *Client) View() View {
 func (c *Client) changed() { c.viewOK = false }
 
 func (c *Client) buildView() View {
-	rt := c.renderTick()
+	rt := c.clk.renderTick(c.cfg.Interpolate)
+	lerp := c.cfg.lerpOpts(c.tickRate)
 	v := View{ID: c.id, TickRate: c.tickRate, Map: c.gameMap, World: c.world, Accept: c.accept, Config: c.cfg,
-		HaveSnapshot: c.clk.haveSnap, Server: c.server, ServerState: c.server.State(), Health: int(c.server.Health), Spectating: c.spectating(),
-		SnapshotTick: c.clk.lastSnap, Predicted: c.predicted(), CommandNumber: c.pred.cmdNum, AckCmd: c.pred.ackCmd,
-		ServerTick: c.clk.serverTick(), RenderTick: rt, InterpMs: c.cfg.lerpMs(),
-		Rendered: c.interp.rendered(rt, c.cfg.lerpOpts(c.tickRate)), Projectiles: c.interp.projectilesAt(rt, c.cfg.lerpOpts(c.tickRate)), Held: c.interp.held(),
-		Scores: c.scores, names: c.names, Stats: c.stats(), Recording: c.recording() != nil}
-	v.localX, v.localY = c.localPos()
+		HaveSnapshot: c.clk.haveSnap, Server: c.server, ServerState: c.server.State(), Health: int(c.server.Health),
+		Spectating: spectating(c.clk.haveSnap, c.accept, c.server), SnapshotTick: c.clk.lastSnap,
+		CommandNumber: c.pred.cmdNum, AckCmd: c.pred.ackCmd, ServerTick: c.clk.serverTick(), RenderTick: rt,
+		InterpMs: c.cfg.lerpMs(), Rendered: c.interp.rendered(rt, lerp), Projectiles: c.interp.projectilesAt(rt, lerp),
+		Held: c.interp.held(), Stats: statsOf(c.link, c.pred, c.clk), Recording: c.link.recording() != nil,
+		FakeConditions: c.link.conn.FakeConditions()}
+	v.Predicted, v.localX, v.localY = c.pred.local(c.cfg.Predict, v.ServerState)
 	if cmd, ok := c.pred.last(); ok {
 		v.LastCommand = cmd
 	}
-	v.FakeConditions = c.link.conn.FakeConditions()
 	return v
 }

@@ -241,14 +241,14 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 			return in
 		})
 		for _, cmd := range attacks {
-			if _, ok := shooter.ShotViewOf(cmd); ok {
+			if _, ok := shooter.Shots().Of(cmd); ok {
 				fired[cmd] = true
 				if opt.Progress != nil && len(fired)%10 == 0 {
 					fmt.Fprint(opt.Progress, ".")
 				}
 			}
 		}
-		for _, e := range shooter.TakeEvents() {
+		for _, e := range shooter.Match().TakeEvents() {
 			if e.Kind != proto.EvImpact || e.A != shooter.View().ID || !fired[e.Cmd] {
 				continue
 			}
@@ -278,7 +278,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 					res.TakenConfirmed++
 				}
 			}
-			if v, ok := shooter.ShotViewOf(e.Cmd); ok {
+			if v, ok := shooter.Shots().Of(e.Cmd); ok {
 				lead := v.AckLeadMs(shooter.View().InterpTicks(), opt.TickRate)
 				leads = append(leads, lead)
 				if math.Abs(lead) <= server.CrossCheckMs-1500/float64(opt.TickRate) {
@@ -299,9 +299,9 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 				}
 			}
 		}
-		shooter.TakeEffects()
-		target.TakeEvents()
-		target.TakeEffects()
+		shooter.Shots().TakeEffects()
+		target.Match().TakeEvents()
+		target.Shots().TakeEffects()
 		if shooter.View().Stats.PingMs > 0 {
 			rttSum += float64(shooter.View().Stats.PingMs)
 			rttN++

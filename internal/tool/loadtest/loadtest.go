@@ -506,8 +506,8 @@ func (cl *client) play(ctx context.Context, addr string, cfg netclient.Config, d
 			cl.sizeMax = max(cl.sizeMax, size)
 		}
 		cl.graphHead = c.Net().GraphHead
-		c.TakeEvents()
-		c.TakeEffects()
+		c.Match().TakeEvents()
+		c.Shots().TakeEffects()
 		// One command per tick of real time that passed (a ticker drops
 		// ticks when 256 clients share two cores).
 		c.FrameFunc(time.Now(), func() netclient.Input {

@@ -1,0 +1,137 @@
+package netclient
+
+import (
+	"sort"
+
+	"tickshot/net/proto"
+)
+
+// Match is what the server tells the client about the match besides the
+// world (Client.Match): the scoreboard and every name heard, which a View
+// shares, and the server events (kills, joins, team changes, level
+// changes) and console prints, which the window takes once each. Poll
+// fills it from each snapshot applied and each Print; it never starts a
+// server and is tested alone (match_test.go). The scores slice and names
+// map are replaced, never written, once handed out, so a View kept from an
+// earlier frame keeps its own.
+type Match struct {
+	scores      []proto.ScoreEntry // sorted by ID as the server sends them; names filled in
+	names       map[uint16]string  // every name heard, by player id
+	lastEventID uint32             // newest event ID taken (events are deduplicated by it)
+	events      []proto.Event      // taken by TakeEvents
+	prints      []string           // taken by TakePrints
+}
+
+func newMatch() *Match { return &Match{names: map[uint16]string{}} }
+
+// TakeEvents returns the server events that arrived since the last call,
+// in order, each once (a snapshot resends an event until acked; it is
+// taken the first time only).
+func (m *Match) TakeEvents() []proto.Event {
+	e := m.events
+	m.events = nil
+	return e
+}
+
+// TakePrints returns the lines the server sent for the console since the
+// last call (Print messages, and "changelevel: map NAME" on a level change).
+func (m *Match) TakePrints() []string {
+	p := m.prints
+	m.prints = nil
+	return p
+}
+
+// ApplyTeamEvent applies an EvJoin's or EvTeam's team to the scoreboard at
+// once (the next scoreboard, built after the event, agrees): player e.A's
+// row takes team e.Value (Source's numbering: proto.TeamRed, ...), and an
+// EvJoin of a player not on the board adds its row, named e.Text. A Value
+// outside 0..proto.MaxTeam is no team and changes nothing; so do other
+// kinds. Applying one twice changes nothing more. The window applies the
+// events it takes (TakeEvents) as it shows them; the next View has it.
+func (m *Match) ApplyTeamEvent(e *proto.Event) {
+	if (e.Kind != proto.EvJoin && e.Kind != proto.EvTeam) || e.Value < 0 || e.Value > int16(proto.MaxTeam) {
+		return
+	}
+	t := uint8(e.Value)
+	rows := append([]proto.ScoreEntry(nil), m.scores...) // a View may hold the old rows
+	i := sort.Search(len(rows), func(i int) bool { return rows[i].ID >= e.A })
+	switch {
+	case i < len(rows) && rows[i].ID == e.A:
+		rows[i].Team = t
+	case e.Kind == proto.EvJoin:
+		rows = append(rows, proto.ScoreEntry{})
+		copy(rows[i+1:], rows[i:])
+		rows[i] = proto.ScoreEntry{ID: e.A, Name: e.Text, Team: t}
+	default:
+		return
+	}
+	m.scores = rows
+}
+
+// isNew reports whether event e has not been taken yet.
+func (m *Match) isNew(e proto.Event) bool { return e.ID > m.lastEventID }
+
+// take adds a snapshot's new events to the queue and takes its scoreboard,
+// if it carries one.
+func (m *Match) take(s *proto.Snapshot) {
+	for _, e := range s.Events {
+		if m.isNew(e) {
+			m.lastEventID = e.ID
+			m.events = append(m.events, e)
+		}
+	}
+	if len(s.Scores) > 0 {
+		m.takeScores(s.Scores)
+	}
+}
+
+// print queues a console line.
+func (m *Match) print(text string) { m.prints = append(m.prints, text) }
+
+// takeScores makes rows the scoreboard: a new slice, and a new names map
+// when a name is new or changed. A row without a name is a player whose
+// name this client has.
+func (m *Match) takeScores(rows []proto.ScoreEntry) {
+	m.scores = append([]proto.ScoreEntry(nil), rows...)
+	var heard []DemoName
+	for i, r := range m.scores {
+		if r.Name == "" {
+			m.scores[i].Name = m.names[r.ID]
+		} else if m.names[r.ID] != r.Name {
+			heard = append(heard, DemoName{ID: r.ID, Name: r.Name})
+		}
+	}
+	m.hear(heard)
+}
+
+// hear adds names to those heard in a new map (a View may hold the old).
+func (m *Match) hear(heard []DemoName) {
+	if len(heard) == 0 {
+		return
+	}
+	names := make(map[uint16]string, len(m.names)+len(heard))
+	for id, n := range m.names {
+		names[id] = n
+	}
+	for _, n := range heard {
+		names[n.ID] = n.Name
+	}
+	m.names = names
+}
+
+// seed starts from a mid-game recording's state (DemoState): the newest
+// event taken and the names heard.
+func (m *Match) seed(lastEventID uint32, names []DemoName) {
+	m.lastEventID = lastEventID
+	m.hear(names)
+}
+
+// heard returns the names heard, by ID (a DemoState's Names).
+func (m *Match) heard() []DemoName {
+	out := make([]DemoName, 0, len(m.names))
+	for id, name := range m.names {
+		out = append(out, DemoName{ID: id, Name: name})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}

@@ -1,0 +1,133 @@
+package netclient
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"tickshot/net/proto"
+	"tickshot/shared"
+)
+
+// The stall watcher, the match and the shots alone: made-up times and
+// snapshots, no server.
+
+func TestStallWatchSilence(t *testing.T) {
+	w := stallWatch{heard: t0}
+	w.noteSnapshot(t0.Add(time.Second))
+	w.noteSnapshot(t0.Add(time.Second / 2)) // late: not a newer sign of life
+	if got := w.silence(t0.Add(3 * time.Second)); got != 2*time.Second {
+		t.Errorf("silence %v, want 2 s since the snapshot", got)
+	}
+	// A pause in polling longer than pollPause restarts the count.
+	w.notePoll(t0.Add(3 * time.Second))
+	w.notePoll(t0.Add(3*time.Second + 2*pollPause))
+	if got := w.silence(t0.Add(3*time.Second + 2*pollPause)); got != 0 {
+		t.Errorf("silence %v after the owner's pause, want 0", got)
+	}
+}
+
+func TestStallWatchTroubleAndExpiry(t *testing.T) {
+	cfg := DefaultConfig("p")
+	cfg.Timeout = 2 * time.Second
+	w := stallWatch{heard: t0}
+	if _, ok := w.trouble(t0.Add(cfg.ProblemAfter()), cfg); ok {
+		t.Errorf("trouble at exactly ProblemAfter %v", cfg.ProblemAfter())
+	}
+	tr, ok := w.trouble(t0.Add(1500*time.Millisecond), cfg)
+	if !ok || tr.Silence != 1500*time.Millisecond || tr.Left != 500*time.Millisecond {
+		t.Fatalf("trouble after 1.5 s with cl_timeout 2 s = %+v, %v; want silence 1.5 s, 0.5 s left", tr, ok)
+	}
+	if tr.String() != "Connection problem, auto-disconnect in 1 s" {
+		t.Errorf("warning %q", tr)
+	}
+	if err := w.expired(t0.Add(1999*time.Millisecond), cfg); err != nil {
+		t.Errorf("expired before cl_timeout: %v", err)
+	}
+	var ce *ClosedError
+	if err := w.expired(t0.Add(2*time.Second), cfg); !errors.As(err, &ce) || !ce.TimedOut {
+		t.Errorf("at cl_timeout: %v, want a *ClosedError with TimedOut", err)
+	}
+	if tr, ok := w.trouble(t0.Add(5*time.Second), cfg); !ok || tr.Left != 0 {
+		t.Errorf("past cl_timeout: %+v, %v; want trouble with nothing left", tr, ok)
+	}
+}
+
+func TestMatchTakesEventsOnceAndScores(t *testing.T) {
+	m := newMatch()
+	ev := func(id uint32) proto.Event { return proto.Event{ID: id, Kind: proto.EvKill} }
+	m.take(&proto.Snapshot{Events: []proto.Event{ev(1), ev(2)},
+		Scores: []proto.ScoreEntry{{ID: 1, Name: "ann"}, {ID: 2, Name: "bob"}}})
+	m.take(&proto.Snapshot{Events: []proto.Event{ev(2), ev(3)}}) // 2 resent until acked
+	if got := m.TakeEvents(); len(got) != 3 || got[0].ID != 1 || got[2].ID != 3 {
+		t.Errorf("events %+v, want 1, 2, 3 once each", got)
+	}
+	if got := m.TakeEvents(); len(got) != 0 {
+		t.Errorf("taken twice: %+v", got)
+	}
+	if !m.isNew(ev(4)) || m.isNew(ev(3)) {
+		t.Error("isNew does not follow the newest event taken")
+	}
+	// A held scoreboard and names map are replaced, never written.
+	oldRows, oldNames := m.scores, m.names
+	m.take(&proto.Snapshot{Scores: []proto.ScoreEntry{{ID: 1, Kills: 2}, {ID: 2, Name: "bo"}}})
+	if m.scores[0].Name != "ann" || m.names[2] != "bo" {
+		t.Errorf("scores %+v names %v: a row without a name keeps the one heard", m.scores, m.names)
+	}
+	if oldRows[0].Kills != 0 || oldNames[2] != "bob" {
+		t.Error("a new scoreboard wrote into the rows or names handed out")
+	}
+	m.print("hello")
+	if p := m.TakePrints(); len(p) != 1 || p[0] != "hello" || len(m.TakePrints()) != 0 {
+		t.Errorf("prints %q", p)
+	}
+}
+
+func TestMatchTeamEventsAndSeed(t *testing.T) {
+	m := newMatch()
+	m.takeScores([]proto.ScoreEntry{{ID: 2, Name: "bob"}})
+	held := m.scores
+	m.ApplyTeamEvent(&proto.Event{Kind: proto.EvJoin, A: 1, Text: "ann", Value: int16(proto.TeamBlue)})
+	m.ApplyTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 2, Value: int16(proto.TeamRed)})
+	m.ApplyTeamEvent(&proto.Event{Kind: proto.EvTeam, A: 2, Value: int16(proto.MaxTeam) + 1}) // no team
+	if len(m.scores) != 2 || m.scores[0].ID != 1 || m.scores[0].Team != proto.TeamBlue || m.scores[1].Team != proto.TeamRed {
+		t.Errorf("scores %+v, want ann (blue) added before bob (red)", m.scores)
+	}
+	if held[0].Team != proto.TeamNone {
+		t.Error("a team event wrote into the rows handed out")
+	}
+	m.seed(40, []DemoName{{ID: 7, Name: "eve"}})
+	if m.isNew(proto.Event{ID: 40}) || m.names[7] != "eve" || m.names[2] != "bob" {
+		t.Errorf("after seed: last event %d, names %v", m.lastEventID, m.names)
+	}
+	if h := m.heard(); len(h) != 2 || h[0].ID != 2 || h[1] != (DemoName{ID: 7, Name: "eve"}) {
+		t.Errorf("heard %+v, want bob then eve by ID", h)
+	}
+}
+
+func TestShotsRingAndEffects(t *testing.T) {
+	var s Shots
+	if _, ok := s.Of(0); ok {
+		t.Error("command 0 has a shot view")
+	}
+	s.record(ShotView{Cmd: 5, RenderTick: 4.5})
+	if v, ok := s.Of(5); !ok || v.RenderTick != 4.5 {
+		t.Errorf("Of(5) = %+v, %v", v, ok)
+	}
+	s.record(ShotView{Cmd: 5 + shotRing}) // 16 shots later: the same slot
+	if _, ok := s.Of(5); ok {
+		t.Error("a shot 16 commands older is still held")
+	}
+	if _, ok := s.Of(5 + shotRing); !ok {
+		t.Error("the newer shot is not held")
+	}
+	s.effect(shared.Result{Fired: true})
+	s.effect(shared.Result{ReloadStarted: true})
+	if e := s.TakeEffects(); len(e) != 2 || !e[0].Fired || !e[1].ReloadStarted || len(s.TakeEffects()) != 0 {
+		t.Errorf("effects %+v, want the two in order, once", e)
+	}
+	v := ShotView{RenderTick: 98, AckTick: 100}
+	if got := v.AckLeadMs(2, 64); got != 0 {
+		t.Errorf("AckLeadMs = %v, want 0 for a claim at the ack less the lerp", got)
+	}
+}
