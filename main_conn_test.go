@@ -128,16 +128,16 @@ func TestConnectionProblemWhenServerStops(t *testing.T) {
 		t.Fatalf("warning %q, want it to match %q", first, problemRE)
 	}
 	n0, _ := strconv.Atoi(m[1])
-	if pa := c.Config().ProblemAfter(); pa > time.Second {
+	if pa := c.View().Config.ProblemAfter(); pa > time.Second {
 		t.Errorf("ProblemAfter %v, want at most 1 s", pa)
 	}
 	// The look before saw no problem: it came no later than ProblemAfter
 	// past the last snapshot (look - Silence), or the warning was late.
-	if heard := look.Add(-tr.Silence); !prevLook.IsZero() && prevLook.Sub(heard) > c.Config().ProblemAfter() {
-		t.Errorf("no warning at %v of silence, over ProblemAfter %v", prevLook.Sub(heard), c.Config().ProblemAfter())
+	if heard := look.Add(-tr.Silence); !prevLook.IsZero() && prevLook.Sub(heard) > c.View().Config.ProblemAfter() {
+		t.Errorf("no warning at %v of silence, over ProblemAfter %v", prevLook.Sub(heard), c.View().Config.ProblemAfter())
 	}
 	// 14 or 15 s left of the 15 s timeout, as the silence says (rounded up).
-	if tr.Left != c.Config().GiveUpAfter()-tr.Silence || n0 != int(math.Ceil(tr.Left.Seconds())) || (tr.Silence < time.Second && n0 != 15) {
+	if tr.Left != c.View().Config.GiveUpAfter()-tr.Silence || n0 != int(math.Ceil(tr.Left.Seconds())) || (tr.Silence < time.Second && n0 != 15) {
 		t.Errorf("warning %q (left %v) after %v of silence with the 15 s timeout", first, tr.Left, tr.Silence)
 	}
 
@@ -168,7 +168,7 @@ func TestConnectionProblemWhenServerStops(t *testing.T) {
 		now := time.Now()
 		tr, bad = c.ConnectionProblem(now)
 		// A snapshot that arrived within ProblemAfter ends the warning.
-		if bad && c.View().Stats.SnapshotsReceived > before && now.Sub(c.Net().GraphAt(0).At) <= c.Config().ProblemAfter() {
+		if bad && c.View().Stats.SnapshotsReceived > before && now.Sub(c.Net().GraphAt(0).At) <= c.View().Config.ProblemAfter() {
 			t.Fatalf("still %q %v after a snapshot arrived", tr, now.Sub(c.Net().GraphAt(0).At))
 		}
 	}

@@ -429,5 +429,5 @@ func (g *Game) drawPos() (float64, float64) {
 		x, y, _ := g.c.Spec().Centre(g.c.View()) // the camera follows a player or flies (spectate.go)
 		return x, y
 	}
-	return g.c.DrawPos(g.now())
+	return g.c.View().DrawPos(g.now())
 }

@@ -283,7 +283,7 @@ func statusText(c *netclient.Client, addr string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "server %s, map %s, %d ticks/s; you are #%d\n", addr, c.View().Map.Name, c.View().TickRate, c.View().ID)
-	fmt.Fprintf(&b, "rates: cl_updaterate %d, cl_cmdrate %d, rate %d, lerp %.0f ms\n", c.Config().UpdateRate, c.Config().CmdRate, c.Config().Rate, c.View().InterpMs)
+	fmt.Fprintf(&b, "rates: cl_updaterate %d, cl_cmdrate %d, rate %d, lerp %.0f ms\n", c.View().Config.UpdateRate, c.View().Config.CmdRate, c.View().Config.Rate, c.View().InterpMs)
 	for _, r := range toRows(c) {
 		ping := fmt.Sprintf("%d ms", r.ping)
 		if r.bot {

@@ -127,7 +127,7 @@ func (g *Game) applyNetConfig() {
 	cfg.Smooth = cv.smooth.Get()
 	cfg.SmoothMs = int(cv.smoothTime.Get() * 1000)
 	if g.c != nil {
-		c := g.c.Config()
+		c := g.c.View().Config
 		c.Predict, c.Interpolate, c.CmdBackup, c.ExtrapMs = cfg.Predict, cfg.Interpolate, cfg.CmdBackup, cfg.ExtrapMs
 		c.Smooth, c.SmoothMs = cfg.Smooth, cfg.SmoothMs
 		g.c.SetConfig(c)
@@ -145,7 +145,7 @@ func (g *Game) applyRates() {
 	cfg.Rate = cv.rate.Get()
 	cfg.NoDelta = cv.noDelta.Get() != 0
 	if g.c != nil {
-		c := g.c.Config()
+		c := g.c.View().Config
 		c.InterpMs, c.InterpRatio, c.Rate, c.NoDelta = cfg.InterpMs, cfg.InterpRatio, cfg.Rate, cfg.NoDelta
 		c.UpdateRate, c.CmdRate = cfg.UpdateRate, cfg.CmdRate
 		g.c.SetConfig(c) // held to the tick rate, and sent to the server

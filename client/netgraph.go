@@ -266,14 +266,14 @@ func (ng *netGraph) drawText(dst *ebiten.Image, g *Game, c *netclient.Client, le
 	y += lh
 	layoutText(dst, fmt.Sprintf("in  %5d B  %6.2f kB/s  %5.1f/s", c.Net().In.Last(), inB/1000, inPk), fs, false, x0, y, 0, palette.Text)
 	lerpCol := palette.Text
-	if lerp < 2*1000/float64(max(c.Config().UpdateRate, 1)) {
+	if lerp < 2*1000/float64(max(c.View().Config.UpdateRate, 1)) {
 		lerpCol = ngWarn // under two snapshot intervals: one lost snapshot starves interpolation
 	}
 	layoutText(dst, fmt.Sprintf("lerp %5.1f ms", lerp), fs, false, x0+pw*0.62, y, 0, lerpCol)
-	layoutText(dst, fmt.Sprintf("%d/s", c.Config().UpdateRate), fs, false, x0+pw, y, 2, palette.Dim)
+	layoutText(dst, fmt.Sprintf("%d/s", c.View().Config.UpdateRate), fs, false, x0+pw, y, 2, palette.Dim)
 	y += lh
 	layoutText(dst, fmt.Sprintf("out %5d B  %6.2f kB/s  %5.1f/s", c.Net().Out.Last(), outB/1000, outPk), fs, false, x0, y, 0, palette.Text)
-	layoutText(dst, fmt.Sprintf("cmdrate %d/s", c.Config().CmdRate), fs, false, x0+pw, y, 2, palette.Dim)
+	layoutText(dst, fmt.Sprintf("cmdrate %d/s", c.View().Config.CmdRate), fs, false, x0+pw, y, 2, palette.Dim)
 	if level >= 3 {
 		y += lh
 		layoutText(dst, fmt.Sprintf("loss %4.1f%%  choke %4.1f%%  jitter %5.1f ms  cmd loss %2.0f%%",

@@ -62,7 +62,7 @@ func (tr *trace) frame(c *netclient.Client, now time.Time) {
 	tr.lastCmd = c.View().CommandNumber
 	p := c.View().Predicted
 	lx, ly := c.View().LocalPos()
-	dx, dy := c.DrawPos(now)
+	dx, dy := c.View().DrawPos(now)
 	put(uint32(c.View().CommandNumber), p.X, p.Y, p.VX, p.VY, lx, ly, dx, dy, c.View().ServerTick, c.View().RenderTick, uint32(c.View().SnapshotTick))
 	for _, e := range c.View().Rendered {
 		put(e.ID, e.X, e.Y, e.Angle, e.Alive, int32(e.Health))
@@ -289,7 +289,7 @@ func TestMidGameRecording(t *testing.T) {
 	if err := r.Stop(c, "done"); err != nil {
 		t.Fatal(err)
 	}
-	if c.Config().NoDelta {
+	if c.View().Config.NoDelta {
 		t.Error("cl_nodelta left on after the full snapshot")
 	}
 	got, p := play(t, path, 2, 16*time.Millisecond)
@@ -340,7 +340,7 @@ func TestSeekAndPause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	interval := uint32(math.Ceil(64 / float64(p.C.Config().UpdateRate))) // 4 ticks at 20 snapshots/s
+	interval := uint32(math.Ceil(64 / float64(p.C.View().Config.UpdateRate))) // 4 ticks at 20 snapshots/s
 	for _, n := range []uint32{d.FirstTick + 150, d.FirstTick + 40, d.LastTick - 10, d.FirstTick + 10} {
 		if err := p.GotoTick(n); err != nil {
 			t.Fatal(err)

@@ -36,6 +36,8 @@ type clock struct {
 
 	resyncs      int // clock resynchronisations after a stall (Stats.Resyncs)
 	ticksDropped int // ticks run without commands (Stats.FrameTicksDropped)
+
+	wall func() time.Time // the client's real time: nil for time.Now; a demo's clock in playback
 }
 
 // renderClaim is the render time a usercmd claims: the usercmd fields and
@@ -52,6 +54,15 @@ type renderClaim struct {
 // tickRate ticks/s, running at most maxFrameTicks ticks a Frame (at least 1).
 func newClock(tickRate int, start uint32, maxFrameTicks int) *clock {
 	return &clock{tickRate: tickRate, server: float64(start), maxFrameTicks: max(maxFrameTicks, 1)}
+}
+
+// now is the client's real time: the wall clock, or in demo playback the
+// demo's.
+func (k *clock) now() time.Time {
+	if k.wall != nil {
+		return k.wall()
+	}
+	return time.Now()
 }
 
 // tickDur is one tick of real time.
@@ -235,12 +246,13 @@ func (k *clock) claim() renderClaim {
 	return k.next
 }
 
-// sinceTick returns how far real time now is past the newest tick a Frame
-// ran, in ticks clamped to [0, 1]; false before any.
-func (k *clock) sinceTick(now time.Time) (float64, bool) {
-	if k.lastTickAt.IsZero() {
+// sinceTick returns the fraction of a tick at tickRate that has passed at
+// now since the real time tickAt of the newest tick a Frame ran, held to
+// [0, 1]; false before any (tickAt zero).
+func sinceTick(tickAt, now time.Time, tickRate int) (float64, bool) {
+	if tickAt.IsZero() {
 		return 0, false
 	}
-	a := float64(now.Sub(k.lastTickAt)) * float64(k.tickRate) / float64(time.Second)
+	a := float64(now.Sub(tickAt)) * float64(tickRate) / float64(time.Second)
 	return math.Max(0, math.Min(1, a)), true
 }

@@ -114,7 +114,7 @@ func TestClockPacesFrames(t *testing.T) {
 	if want := int(now.Sub(t0) / tick); ran != want {
 		t.Errorf("100 frames at 144 fps ran %d ticks, want %d: one per tick of real time", ran, want)
 	}
-	if a, ok := k.sinceTick(now); !ok || a < 0 || a > 1 {
+	if a, ok := sinceTick(k.lastTickAt, now, k.tickRate); !ok || a < 0 || a > 1 {
 		t.Errorf("sinceTick %v, %v", a, ok)
 	}
 	// A frame of 600 ms runs MaxFrameTime of ticks and skips the rest.

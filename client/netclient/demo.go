@@ -104,14 +104,6 @@ type recording struct {
 	noDelta  bool             // the cl_nodelta to restore after the full snapshot
 }
 
-// now is the client's real time: the wall clock, or the demo's.
-func (c *Client) now() time.Time {
-	if c.nowFunc != nil {
-		return c.nowFunc()
-	}
-	return time.Now()
-}
-
 // recording returns the running recording, nil when none.
 func (l *link) recording() *recording {
 	r, _ := l.tap.(*recording)
@@ -142,7 +134,7 @@ func (c *Client) StartRecording(sink DemoSink) (DemoStart, error) {
 		TickRate: c.tickRate, Map: c.accept.Map, Name: c.cfg.Name, Config: c.cfg}
 	r := &recording{c: c, sink: sink, cfg: c.cfg}
 	if c.clk.haveSnap || c.link.st.snapshotsReceived > 0 {
-		st.MidGame, st.Start = true, c.now()
+		st.MidGame, st.Start = true, c.clk.now()
 		r.waitFull, r.noDelta = true, c.cfg.NoDelta
 		c.cfg.NoDelta = true
 		c.link.sendSettings(c.cfg)

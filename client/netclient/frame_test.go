@@ -355,14 +355,14 @@ func TestFrameDrawPos(t *testing.T) {
 	lastTick := t0.Add((now.Sub(t0) / l.interval) * l.interval)
 	x, y := c.View().LocalPos()
 	tickMove := shared.MaxSpeed / lockstepRate
-	if dx, dy := c.DrawPos(lastTick.Add(l.interval)); dx != x || dy != y {
+	if dx, dy := c.View().DrawPos(lastTick.Add(l.interval)); dx != x || dy != y {
 		t.Errorf("a tick after the last tick: drawn at (%.2f, %.2f), want the prediction (%.2f, %.2f)", dx, dy, x, y)
 	}
-	px, py := c.DrawPos(lastTick)
+	px, py := c.View().DrawPos(lastTick)
 	if d := math.Hypot(x-px, y-py); d < tickMove*0.9 || d > tickMove*1.01 {
 		t.Errorf("at the last tick: drawn %.2f units behind the prediction, want one tick of movement (%.2f)", d, tickMove)
 	}
-	mx, my := c.DrawPos(lastTick.Add(l.interval / 2))
+	mx, my := c.View().DrawPos(lastTick.Add(l.interval / 2))
 	if math.Abs(mx-(px+x)/2) > 1e-9 || math.Abs(my-(py+y)/2) > 1e-9 {
 		t.Errorf("half a tick after the last tick: drawn at (%.3f, %.3f), want (%.3f, %.3f)", mx, my, (px+x)/2, (py+y)/2)
 	}

@@ -120,10 +120,10 @@ type Client struct {
 	spec  SpecCam    // the spectator camera (spectate.go)
 	err   error      // why the connection ended (Err)
 
-	// Demos (demo.go): the clock (nil: time.Now), the Accept as received,
-	// and the source of the usercmds predicted and sent (live: those made;
-	// demo playback: the recorded ones). A recording is the link's tap.
-	nowFunc   func() time.Time
+	// Demos (demo.go): the Accept as received, and the source of the
+	// usercmds predicted and sent (live: those made; demo playback: the
+	// recorded ones). A recording is the link's tap; playback's real time
+	// is the clock's (clock.wall).
 	acceptRaw []byte
 	acceptAt  time.Time
 	cmds      cmdSource
@@ -300,7 +300,7 @@ func (c *Client) Poll() error {
 	if c.err != nil {
 		return c.err
 	}
-	now := c.now()
+	now := c.clk.now()
 	c.stall.notePoll(now)
 	for {
 		select {
@@ -421,27 +421,8 @@ func (c *Client) runTicks(now time.Time, n int, input func() Input) int {
 		}
 	}
 	c.clk.endTicks(now, n)
-	c.link.sendDue(c.tickRate, c.pred.cmdNum, c.cfg.CmdBackup, c.pred.cmd, c.now())
+	c.link.sendDue(c.tickRate, c.pred.cmdNum, c.cfg.CmdBackup, c.pred.cmd, c.clk.now())
 	return made
-}
-
-// DrawPos returns where to draw the local player at real time now (the
-// clock Frame is given): LocalPos before the newest tick Frame ran, moved
-// towards LocalPos after it by the fraction of a tick that has passed since
-// that tick's real time (the render interpolation of Fiedler's "Fix Your
-// Timestep!"). A 144 Hz display so shows smooth motion instead of steps of
-// a tick, at most one tick (1 s / TickRate) behind the prediction; when a
-// Frame ran several ticks, only the last is interpolated over. A jump of
-// more than 64 world units (a respawn) is not slid across. Before the
-// first Frame tick it is LocalPos.
-func (c *Client) DrawPos(now time.Time) (float64, float64) {
-	_, x, y := c.pred.local(c.cfg.Predict, c.server.State())
-	a, ok := c.clk.sinceTick(now)
-	px, py := c.prevLX, c.prevLY
-	if !ok || math.Hypot(x-px, y-py) > 64 {
-		return x, y
-	}
-	return px + (x-px)*a, py + (y-py)*a
 }
 
 // Advance moves the client's clock and smoothing on by dt of real time and
@@ -461,7 +442,7 @@ func (c *Client) Advance(dt time.Duration) {
 func (c *Client) Command(in Input) {
 	defer c.changed()
 	c.makeCommand(in)
-	c.link.sendDue(c.tickRate, c.pred.cmdNum, c.cfg.CmdBackup, c.pred.cmd, c.now())
+	c.link.sendDue(c.tickRate, c.pred.cmdNum, c.cfg.CmdBackup, c.pred.cmd, c.clk.now())
 }
 
 // makeCommand makes, predicts and stores one usercmd from in, carrying the
@@ -518,7 +499,7 @@ func clamp32(v float32) float32 {
 // server refuses.
 func (c *Client) Resync() {
 	defer c.changed()
-	if c.clk.resync(c.now()) {
+	if c.clk.resync(c.clk.now()) {
 		c.link.resetPacing()
 	}
 }
@@ -573,9 +554,6 @@ func (c *Client) SetFakeConditions(f proto.FakeConditions) {
 	c.link.conn.SetFakeConditions(f)
 	c.changed()
 }
-
-// Config returns the settings in force.
-func (c *Client) Config() Config { return c.cfg }
 
 // SetConfig changes the settings (the console's cvars) but not the name:
 // cl_updaterate and cl_cmdrate are held to the tick rate (0 cl_cmdrate:

@@ -38,7 +38,7 @@ func NewPlayback(t transport.Transport, accept []byte, at time.Time, cfg Config,
 	if err != nil {
 		return nil, err
 	}
-	c.nowFunc, c.stall.heard, c.acceptRaw, c.acceptAt = now, at, accept, at
+	c.clk.wall, c.stall.heard, c.acceptRaw, c.acceptAt = now, at, accept, at
 	p := &Playback{c: c}
 	c.cmds = p
 	return p, nil

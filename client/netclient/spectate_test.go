@@ -33,7 +33,7 @@ func specDrive(t *testing.T, d time.Duration, cs []*netclient.Client, ins []spec
 	for now := range tk.C {
 		for i, c := range cs {
 			if err := c.Poll(); err != nil {
-				t.Fatalf("%s: poll: %v", c.Config().Name, err)
+				t.Fatalf("%s: poll: %v", c.View().Config.Name, err)
 			}
 			in := func() netclient.Input { return netclient.Input{} }
 			if i < len(ins) && ins[i] != nil {

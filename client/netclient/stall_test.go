@@ -53,8 +53,8 @@ func TestConnectionProblemAndTimeout(t *testing.T) {
 	if _, bad := c.ConnectionProblem(time.Now()); bad {
 		t.Fatal("connection problem reported while snapshots flow")
 	}
-	if got := c.Config().ProblemAfter(); got != netclient.MinProblemAfter {
-		t.Errorf("ProblemAfter at cl_updaterate %d = %v, want %v", c.Config().UpdateRate, got, netclient.MinProblemAfter)
+	if got := c.View().Config.ProblemAfter(); got != netclient.MinProblemAfter {
+		t.Errorf("ProblemAfter at cl_updaterate %d = %v, want %v", c.View().Config.UpdateRate, got, netclient.MinProblemAfter)
 	}
 
 	// Silence: the warning at the first look past ProblemAfter.
@@ -72,19 +72,19 @@ func TestConnectionProblemAndTimeout(t *testing.T) {
 	if tr.Silence == 0 {
 		t.Fatalf("no connection problem %v after the snapshots stopped", after)
 	}
-	if tr.Silence <= c.Config().ProblemAfter() {
-		t.Errorf("warning after %v of silence, want more than %v", tr.Silence, c.Config().ProblemAfter())
+	if tr.Silence <= c.View().Config.ProblemAfter() {
+		t.Errorf("warning after %v of silence, want more than %v", tr.Silence, c.View().Config.ProblemAfter())
 	}
 	// The look before saw no problem: it came no later than ProblemAfter
 	// past the last snapshot (look - Silence), or the warning was late.
-	if heard := look.Add(-tr.Silence); !prevLook.IsZero() && prevLook.Sub(heard) > c.Config().ProblemAfter() {
-		t.Errorf("no warning at %v of silence, over ProblemAfter %v", prevLook.Sub(heard), c.Config().ProblemAfter())
+	if heard := look.Add(-tr.Silence); !prevLook.IsZero() && prevLook.Sub(heard) > c.View().Config.ProblemAfter() {
+		t.Errorf("no warning at %v of silence, over ProblemAfter %v", prevLook.Sub(heard), c.View().Config.ProblemAfter())
 	}
 	m := warningRE.FindStringSubmatch(tr.String())
 	if m == nil {
 		t.Fatalf("warning %q, want %q", tr.String(), warningRE)
 	}
-	if left := c.Config().GiveUpAfter() - tr.Silence; tr.Left != left {
+	if left := c.View().Config.GiveUpAfter() - tr.Silence; tr.Left != left {
 		t.Errorf("Left %v with cl_timeout 2 s and %v of silence, want %v", tr.Left, tr.Silence, left)
 	}
 	// Rounded up to whole seconds: 2 s left until a second of silence.
@@ -133,11 +133,11 @@ func TestConnectionProblemAndTimeout(t *testing.T) {
 	if !errors.As(err, &closed) || !closed.TimedOut {
 		t.Fatalf("after %v of silence with cl_timeout 2 s: Poll = %v, want a timeout", failed.Sub(start), err)
 	}
-	if el := failed.Sub(pausedAt); el < c.Config().GiveUpAfter() {
-		t.Errorf("timed out %v after the silence began, before cl_timeout %v", el, c.Config().GiveUpAfter())
+	if el := failed.Sub(pausedAt); el < c.View().Config.GiveUpAfter() {
+		t.Errorf("timed out %v after the silence began, before cl_timeout %v", el, c.View().Config.GiveUpAfter())
 	}
-	if el := lastOK.Sub(start); el >= c.Config().GiveUpAfter() {
-		t.Errorf("a Poll %v after the silence began found no timeout, past cl_timeout %v", el, c.Config().GiveUpAfter())
+	if el := lastOK.Sub(start); el >= c.View().Config.GiveUpAfter() {
+		t.Errorf("a Poll %v after the silence began found no timeout, past cl_timeout %v", el, c.View().Config.GiveUpAfter())
 	}
 	t.Logf("timed out %v after the silence began (the Poll before at %v)", failed.Sub(start).Round(time.Millisecond), lastOK.Sub(start).Round(time.Millisecond))
 	if got, want := netclient.Describe(err, srv.Addr()), "The server did not answer in time: nothing arrived from it for 2 s."; got != want {

@@ -2,7 +2,9 @@ package netclient
 
 import (
 	"fmt"
+	"math"
 	"sort"
+	"time"
 
 	"tickshot/game"
 	"tickshot/net/proto"
@@ -36,7 +38,9 @@ type View struct {
 	// correction offset (cl_smooth).
 	Predicted      shared.PlayerState
 	localX, localY float64
-	CommandNumber  uint32 // newest command made
+	prevX, prevY   float64   // LocalPos before the newest tick a Frame ran (DrawPos)
+	tickAt         time.Time // the real time of that tick (zero: none yet)
+	CommandNumber  uint32    // newest command made
 	// LastCommand is the newest usercmd made or replayed (a demo's window
 	// draws the recorded aim from it); its CommandNumber is 0 when none.
 	LastCommand shared.UserCmd
@@ -80,6 +84,24 @@ func (v View) Holds(id uint16) (HeldEntity, bool) {
 // LocalPos returns where to draw the local player: the prediction plus the
 // decaying correction offset (cl_smooth), world units.
 func (v View) LocalPos() (float64, float64) { return v.localX, v.localY }
+
+// DrawPos returns where to draw the local player at real time now (the
+// clock Frame is given): LocalPos before the newest tick Frame ran, moved
+// towards LocalPos after it by the fraction of a tick that has passed since
+// that tick's real time (the render interpolation of Fiedler's "Fix Your
+// Timestep!"). A 144 Hz display so shows smooth motion instead of steps of
+// a tick, at most one tick (1 s / TickRate) behind the prediction; when a
+// Frame ran several ticks, only the last is interpolated over. A jump of
+// more than 64 world units (a respawn) is not slid across. Before the
+// first Frame tick it is LocalPos. World units.
+func (v View) DrawPos(now time.Time) (float64, float64) {
+	x, y, px, py := v.localX, v.localY, v.prevX, v.prevY
+	a, ok := sinceTick(v.tickAt, now, v.TickRate)
+	if !ok || math.Hypot(x-px, y-py) > 64 {
+		return x, y
+	}
+	return px + (x-px)*a, py + (y-py)*a
+}
 
 // InterpTicks returns the interpolation period in ticks: InterpMs at TickRate.
 func (v View) InterpTicks() float64 { return v.InterpMs * float64(v.TickRate) / 1000 }
@@ -137,6 +159,7 @@ func (c *Client) buildView() View {
 		Held: c.interp.held(), Stats: statsOf(c.link, c.pred, c.clk), Recording: c.link.recording() != nil,
 		FakeConditions: c.link.conn.FakeConditions()}
 	v.Predicted, v.localX, v.localY = c.pred.local(c.cfg.Predict, v.ServerState)
+	v.prevX, v.prevY, v.tickAt = c.prevLX, c.prevLY, c.clk.lastTickAt
 	if cmd, ok := c.pred.last(); ok {
 		v.LastCommand = cmd
 	}

@@ -189,7 +189,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		}
 		for _, c := range []*netclient.Client{shooter, target} {
 			if err := c.Poll(); err != nil {
-				return res, fmt.Errorf("%s: %w", c.Config().Name, err)
+				return res, fmt.Errorf("%s: %w", c.View().Config.Name, err)
 			}
 		}
 		// Both clients make one command per tick of real time that passed
