@@ -418,7 +418,7 @@ func (g *Game) disconnect(reason string) {
 
 // drawPos returns where to draw the local player this frame: between its
 // predicted positions before and after the newest tick, by the time since
-// that tick (netclient.Client.DrawPos), so that a 60 or 144 Hz display
+// that tick (netclient.View.DrawPos), so that a 60 or 144 Hz display
 // shows smooth motion instead of steps. It is at most one tick behind the
 // prediction.
 func (g *Game) drawPos() (float64, float64) {

@@ -94,8 +94,13 @@ type Stats struct {
 // against its state, and the interpolator adds its entities to their
 // histories.
 //
-// The window reads it through View, once a frame; what it changes goes
-// through methods (SetConfig, SetFakeConditions, the spectator camera).
+// Beside them, Match holds what the server says about the match (the
+// scoreboard, names, events and prints), Shots what the client's own shots
+// drew and the effects to play, and the stall watcher the stream's silence
+// (ConnectionProblem, cl_timeout). The window reads it through View, once
+// a frame, and takes events, prints and effects once each from Match and
+// Shots; what it changes goes through methods (SetConfig,
+// SetFakeConditions, the spectator camera).
 type Client struct {
 	cfg      Config
 	id       uint16
