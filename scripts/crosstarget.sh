@@ -199,7 +199,7 @@ for t in "amd64 GOAMD64=v3" "arm64" "ppc64le" "s390x" "riscv64"; do
 		continue
 	fi
 	missing=""
-	for fn in "$sharedpath.RunCommand" "$gamepath.Lerp" "$gamepath.(*History).At" "$gamepath.TraceShot" "$gamepath.(*World).moveProjectiles" "$gamepath.(*Bot).Think"; do
+	for fn in "$sharedpath.RunCommand" "$gamepath.Lerp" "$gamepath.(*History).At" "$gamepath.TraceShot" "$gamepath.(*Flight).step" "$gamepath.(*Bot).Think"; do
 		if ! grep -qF "$fn" <<<"$(grep 'STEXT' <<<"$asm")"; then
 			missing="$missing $fn"
 		fi
