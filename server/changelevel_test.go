@@ -64,7 +64,7 @@ func TestMapCycleAdvancesAtMatchEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	ok := play(t, c, 15*time.Second, func() bool {
-		for _, e := range c.TakeEvents() {
+		for _, e := range c.Match().TakeEvents() {
 			switch {
 			case e.Kind == proto.EvChangeLevel && e.Text == "range":
 				sawChange = true
@@ -81,7 +81,7 @@ func TestMapCycleAdvancesAtMatchEnd(t *testing.T) {
 	if len(c.View().World.Walls) != len(rng.Walls) || c.View().World.Walls[0] != rng.Walls[0] {
 		t.Errorf("the client predicts against %d walls, range has %d", len(c.View().World.Walls), len(rng.Walls))
 	}
-	if got := strings.Join(c.TakePrints(), "\n"); !strings.Contains(got, "changelevel: map range") {
+	if got := strings.Join(c.Match().TakePrints(), "\n"); !strings.Contains(got, "changelevel: map range") {
 		t.Errorf("client console: %q, want it told of the map change", got)
 	}
 	play(t, c, time.Second, func() bool { return srv.CurrentStatus().Map == "range" })
@@ -101,11 +101,11 @@ func TestChangelevelOverRcon(t *testing.T) {
 	play(t, c, 5*time.Second, func() bool { return c.View().HaveSnapshot })
 
 	reply := func(cmd string) string {
-		c.TakePrints()
+		c.Match().TakePrints()
 		c.SendCommand("rcon "+cmd, pw)
 		var got []string
 		play(t, c, 5*time.Second, func() bool {
-			for _, p := range c.TakePrints() {
+			for _, p := range c.Match().TakePrints() {
 				if strings.HasPrefix(p, "changelevel:") && !strings.HasPrefix(p, "changelevel: map ") {
 					got = append(got, p)
 				}

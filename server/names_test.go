@@ -56,7 +56,7 @@ func TestReservedNames(t *testing.T) {
 				t.Fatalf("watcher: %v", err)
 			}
 			watcher.Tick(time.Second/time.Duration(watcher.View().TickRate), netclient.Input{})
-			events = append(events, watcher.TakeEvents()...)
+			events = append(events, watcher.Match().TakeEvents()...)
 			if done != nil && done() {
 				return
 			}

@@ -34,8 +34,8 @@ func pump(t *testing.T, d time.Duration, cs ...*netclient.Client) ([][]proto.Eve
 				t.Fatal(err)
 			}
 			c.Advance(time.Second / time.Duration(c.View().TickRate))
-			evs[i] = append(evs[i], c.TakeEvents()...)
-			prints[i] = append(prints[i], c.TakePrints()...)
+			evs[i] = append(evs[i], c.Match().TakeEvents()...)
+			prints[i] = append(prints[i], c.Match().TakePrints()...)
 		}
 	}
 	return evs, prints
