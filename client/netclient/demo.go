@@ -123,7 +123,7 @@ var ErrRecording = errors.New("already recording a demo (stop first)")
 // (interpolation histories and the clock start afresh; prediction is
 // exact from the first command).
 func (c *Client) StartRecording(sink DemoSink) (DemoStart, error) {
-	defer c.changed()
+	defer c.views.stale()
 	if c.link.recording() != nil {
 		return DemoStart{}, ErrRecording
 	}
@@ -145,7 +145,7 @@ func (c *Client) StartRecording(sink DemoSink) (DemoStart, error) {
 
 // StopRecording ends the recording (the sink is not closed).
 func (c *Client) StopRecording() {
-	defer c.changed()
+	defer c.views.stale()
 	r := c.link.recording()
 	if r == nil {
 		return

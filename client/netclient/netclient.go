@@ -133,8 +133,7 @@ type Client struct {
 	acceptAt  time.Time
 	cmds      cmdSource
 
-	view   View // built by View after a change (changed)
-	viewOK bool
+	views viewCache // the View of the state as it stands (view.go)
 }
 
 // Dialer opens a transport to a server address. Websocket is the one
@@ -301,7 +300,7 @@ func (c *Client) MarkDrawn() { c.clk.markDrawn() }
 // failed, or no snapshot arrived for Config.Timeout (a *ClosedError with
 // TimedOut set; the client then closes the connection itself).
 func (c *Client) Poll() error {
-	defer c.changed()
+	defer c.views.stale()
 	if c.err != nil {
 		return c.err
 	}
@@ -395,7 +394,7 @@ func (c *Client) Frame(now time.Time, in Input) int {
 // bot brain that thinks every tick. Pressed buttons in its answers are
 // latched as in Frame.
 func (c *Client) FrameFunc(now time.Time, input func() Input) int {
-	defer c.changed()
+	defer c.views.stale()
 	p := c.clk.pace(now)
 	if p.resync && c.clk.haveSnap {
 		c.link.resetPacing()
@@ -434,7 +433,7 @@ func (c *Client) runTicks(now time.Time, n int, input func() Input) int {
 // fixes the render tick of the next command, so that what the player aims
 // at (Rendered) is exactly what that command will tell the server it saw.
 func (c *Client) Advance(dt time.Duration) {
-	defer c.changed()
+	defer c.views.stale()
 	c.clk.advance(dt, c.cfg.lerpMs(), c.cfg.Interpolate)
 	c.pred.decay(dt, c.cfg.Smooth, c.cfg.SmoothMs)
 }
@@ -445,7 +444,7 @@ func (c *Client) Advance(dt time.Duration) {
 // Buttons pressed since the last command (in.Pressed, and those latched by
 // Frame) are added to its Buttons.
 func (c *Client) Command(in Input) {
-	defer c.changed()
+	defer c.views.stale()
 	c.makeCommand(in)
 	c.link.sendDue(c.tickRate, c.pred.cmdNum, c.cfg.CmdBackup, c.pred.cmd, c.clk.now())
 }
@@ -486,7 +485,7 @@ func (c *Client) makeCommand(in Input) bool {
 		c.shots.effect(res)
 	}
 	c.link.queued(cmd, c.cfg.CmdRate)
-	c.changed() // a tick's input function may have built a View before this command
+	c.views.stale() // a tick's input function may have built a View before this command
 	return true
 }
 
@@ -503,7 +502,7 @@ func clamp32(v float32) float32 {
 // take minutes, and making up the missed commands would be a burst the
 // server refuses.
 func (c *Client) Resync() {
-	defer c.changed()
+	defer c.views.stale()
 	if c.clk.resync(c.clk.now()) {
 		c.link.resetPacing()
 	}
@@ -557,7 +556,7 @@ func (c *Client) changeLevel(name string) bool {
 // (net_fakelag, net_fakejitter, net_fakeloss).
 func (c *Client) SetFakeConditions(f proto.FakeConditions) {
 	c.link.conn.SetFakeConditions(f)
-	c.changed()
+	c.views.stale()
 }
 
 // SetConfig changes the settings (the console's cvars) but not the name:
@@ -574,7 +573,7 @@ func (c *Client) SetConfig(cfg Config) {
 	}
 	old := c.cfg
 	c.cfg = cfg
-	defer c.changed()
+	defer c.views.stale()
 	if old.Rate != cfg.Rate || old.UpdateRate != cfg.UpdateRate || old.CmdRate != cfg.CmdRate ||
 		old.InterpMs != cfg.InterpMs || old.InterpRatio != cfg.InterpRatio || old.NoDelta != cfg.NoDelta {
 		c.link.sendSettings(c.cfg)

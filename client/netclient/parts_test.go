@@ -131,3 +131,20 @@ func TestShotsRingAndEffects(t *testing.T) {
 		t.Errorf("AckLeadMs = %v, want 0 for a claim at the ack less the lerp", got)
 	}
 }
+
+// The View is built once per change of state: get builds only when stale.
+func TestViewCacheBuildsOncePerChange(t *testing.T) {
+	var vc viewCache
+	builds := 0
+	build := func() View { builds++; return View{SnapshotTick: uint32(builds)} }
+	if v := vc.get(build); v.SnapshotTick != 1 || builds != 1 {
+		t.Fatalf("first get: tick %d after %d builds, want a build", v.SnapshotTick, builds)
+	}
+	if v := vc.get(build); v.SnapshotTick != 1 || builds != 1 {
+		t.Fatalf("second get without a change: tick %d after %d builds, want the cached one", v.SnapshotTick, builds)
+	}
+	vc.stale()
+	if v := vc.get(build); v.SnapshotTick != 2 || builds != 2 {
+		t.Fatalf("get after stale: tick %d after %d builds, want a new build", v.SnapshotTick, builds)
+	}
+}

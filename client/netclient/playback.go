@@ -62,7 +62,7 @@ func (p *Playback) next(made shared.UserCmd) shared.UserCmd {
 // Seed applies a mid-game recording's DemoState (before its first snapshot).
 func (p *Playback) Seed(st *DemoState) {
 	c := p.c
-	defer c.changed()
+	defer c.views.stale()
 	c.pred.seed(st.CmdNum, st.AckCmd, st.Predicted, st.Pending)
 	c.link.sentUpTo = st.SentUpTo
 	c.match.seed(st.LastEventID, st.Names)
@@ -71,7 +71,7 @@ func (p *Playback) Seed(st *DemoState) {
 // Config applies a recorded Config (the name stays).
 func (p *Playback) Config(cfg Config) {
 	c := p.c
-	defer c.changed()
+	defer c.views.stale()
 	cfg.Name = c.cfg.Name
 	c.cfg = cfg
 }
@@ -85,7 +85,7 @@ var ErrDemoDesync = errors.New("demo out of step: the client made another number
 // it with the client's clock (NewPlayback's now) at f.Now.
 func (p *Playback) Frame(f *DemoFrame) error {
 	c := p.c
-	defer c.changed()
+	defer c.views.stale()
 	c.clk.replay(f.Now, f.Resync, f.Skip, f.Ticks, f.Acc)
 	if f.Resync && c.clk.haveSnap {
 		c.link.resetPacing()
@@ -112,7 +112,7 @@ func (p *Playback) Frame(f *DemoFrame) error {
 // Disconnect in the demo) or the frames did not come.
 func (p *Playback) Deliver(n int, wait time.Duration) error {
 	c := p.c
-	defer c.changed()
+	defer c.views.stale()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	for range n {

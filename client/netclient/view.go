@@ -135,18 +135,30 @@ func teamOf(scores []proto.ScoreEntry, id uint16) uint8 {
 // The scoreboard and names are the Match's as they are now (ApplyTeamEvent
 // changes them between two changes of the rest).
 func (c *Client) View() View {
-	if !c.viewOK {
-		c.view = c.buildView()
-		c.viewOK = true
-	}
-	v := c.view
+	v := c.views.get(c.buildView)
 	v.Scores, v.names = c.match.scores, c.match.names
 	return v
 }
 
-// changed marks the View stale: every method that changes what it shows
-// calls it.
-func (c *Client) changed() { c.viewOK = false }
+// viewCache keeps the View built since the client's state last changed:
+// the window, bots and tools ask for it several times a frame, and building
+// it interpolates every entity. Every Client method that changes what a
+// View shows calls stale.
+type viewCache struct {
+	v  View
+	ok bool
+}
+
+// stale marks the cached View out of date.
+func (vc *viewCache) stale() { vc.ok = false }
+
+// get returns the cached View, built anew with build when stale.
+func (vc *viewCache) get(build func() View) View {
+	if !vc.ok {
+		vc.v, vc.ok = build(), true
+	}
+	return vc.v
+}
 
 func (c *Client) buildView() View {
 	rt := c.clk.renderTick(c.cfg.Interpolate)
