@@ -14,6 +14,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"tickshot/internal/tool/testserver"
 	"tickshot/net/proto"
 	"tickshot/net/ws"
 	"tickshot/server"
@@ -49,24 +50,6 @@ func dialSmallRecvBuf(t *testing.T, addr string) *raw {
 	}
 	t.Cleanup(func() { c.Close() })
 	return &raw{t: t, ws: c}
-}
-
-// logLines is a concurrency-safe log sink for a server under test.
-type logLines struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *logLines) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logLines) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // runServer starts a server on loopback with a cancel of its own, so a
@@ -140,7 +123,7 @@ func hasPlayer(addr, name string) bool {
 // client keeps its snapshot rate meanwhile: the stall never touches the
 // tick.
 func TestStalledReaderDropped(t *testing.T) {
-	var log logLines
+	var log testserver.LogBuf
 	addr, _ := runServer(t, server.Config{Bots: 4}, &log)
 	good := startGoodClient(t, addr, "reader")
 	r := dialSmallRecvBuf(t, addr)

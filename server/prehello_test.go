@@ -71,7 +71,7 @@ func TestPreHelloCap(t *testing.T) {
 // one line with their count at most every few seconds, failed upgrades
 // none at the info level.
 func TestPreHelloRefusalsLogOnce(t *testing.T) {
-	var log logLines
+	var log testserver.LogBuf
 	addr, _ := runServer(t, server.Config{}, &log)
 	for range server.MaxPreHelloPerIP {
 		dialFrom(t, "127.0.0.3", addr)
