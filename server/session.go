@@ -174,7 +174,6 @@ func (ss *session) onCmds(s *Server, m *proto.Cmds, at time.Time) {
 			ss.warnDropped(s.log)
 		}
 	}
-	ss.syncView(s.cfg.TickRate)
 }
 
 // syncView brings the view up to the acks that every command still queued
