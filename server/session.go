@@ -157,22 +157,30 @@ func (ss *session) read(s *Server, now time.Time) {
 // onCmds takes a Cmds message received at time at: its acks update the
 // session's view and RTT, its usercmds are checked and queued.
 func (ss *session) onCmds(s *Server, m *proto.Cmds, at time.Time) {
-	if ss.acks.ack(m.Ack, m.AckBits, at) {
-		// The view takes this ack when the first command this message
-		// brought runs, not now: commands still queued from earlier
-		// messages were drawn without these snapshots.
-		ss.view.hold(heldAck{before: ss.cmds.newest() + 1, seq: m.Ack, bits: m.AckBits}, &ss.acks, s.cfg.TickRate)
-	}
+	ss.acks.ack(m.Ack, m.AckBits, at)
 	for i := range m.Cmds {
 		if err := proto.ValidateUserCmd(&m.Cmds[i], s.cfg.TickRate); err != nil {
 			ss.kick(s, kickInvalidUserCmd, "invalid usercmd: "+err.Error())
 			return
 		}
 	}
+	// The view takes each command's ack when that command runs, not now:
+	// commands still queued were drawn without the newer snapshots, and a
+	// backup whose own message was lost was made with an older ack than
+	// this message's (Cmds.AckAges).
+	sent := m.Ack != 0 && m.Ack <= ss.acks.nextSeq // an ack of a snapshot never sent is ignored
 	for i := range m.Cmds {
+		if c := &m.Cmds[i]; sent && c.CommandNumber > ss.cmds.newest() {
+			seq, bits := m.MadeAck(i)
+			ss.view.hold(heldAck{before: c.CommandNumber, seq: seq, bits: bits}, &ss.acks, s.cfg.TickRate)
+		}
 		if !ss.cmds.push(m.Cmds[i], 2*s.cfg.MaxUsrCmdProcessTicks) {
 			ss.warnDropped(s.log)
 		}
+	}
+	if sent {
+		// The commands after these were made with this ack or a newer one.
+		ss.view.hold(heldAck{before: ss.cmds.newest() + 1, seq: m.Ack, bits: m.AckBits}, &ss.acks, s.cfg.TickRate)
 	}
 }
 
@@ -640,6 +648,12 @@ const maxHeldAcks = 64
 // hold keeps h until the commands it came with run; a view that holds
 // maxHeldAcks already takes its oldest first.
 func (v *clientView) hold(h heldAck, a *ackState, tickRate int) {
+	if h.seq <= a.appliedSeq {
+		return // the view has it already
+	}
+	if n := len(v.held); n > 0 && v.held[n-1].seq >= h.seq {
+		return // a held ack due no later has it
+	}
 	if len(v.held) == maxHeldAcks {
 		v.catchUp(v.held[0].before, a, tickRate)
 	}

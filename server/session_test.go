@@ -113,6 +113,51 @@ func TestAckStateArrivalsRTTAndBaseline(t *testing.T) {
 // A command queued behind a burst is rewound with the snapshots its client
 // had when it made it: the acks of later Cmds messages, which arrive
 // before it runs, reach the view only when their own commands run.
+// A backup whose own message was lost arrives beside a newer ack: it is
+// rewound with the snapshot it was made with (Cmds.AckAges), not with the
+// newer one, which its client had not yet received when it fired.
+func TestViewTakesALostMessagesAckFromAckAges(t *testing.T) {
+	s := lcServer(t, Config{})
+	ss := testSession(&game.Player{ID: 1}, 0)
+	t0 := time.Unix(1000, 0)
+	for i := 1; i <= 3; i++ {
+		rec := ss.acks.record(uint32(10*i), t0.Add(time.Duration(i)*50*time.Millisecond))
+		rec.ents = append(rec.ents, proto.EntityState{ID: 2, X: proto.ToFixed(float64(100 * i)), Flags: proto.FlagAlive})
+	}
+	newest := func() float64 {
+		v := ss.view.ents[2]
+		if v == nil || v.Hist.Len() == 0 {
+			return 0
+		}
+		smp, _ := v.Hist.Newest()
+		return smp.X
+	}
+	cmd := func(n uint32) shared.UserCmd {
+		return shared.UserCmd{CommandNumber: n, Msec: uint8(1000 / DefaultTickRate)}
+	}
+	at := t0.Add(400 * time.Millisecond)
+	ss.onCmds(s, &proto.Cmds{Ack: 1, Cmds: []shared.UserCmd{cmd(1)}}, at)
+	ss.runPending(s)
+	// The message with command 2 (made with snapshot 2) is lost; the next
+	// one brings it as a backup beside command 3, made with snapshot 3;
+	// both queue (no budget left this tick).
+	ss.cmds.budget = 0
+	m := &proto.Cmds{Ack: 3, AckBits: 3, Cmds: []shared.UserCmd{cmd(1), cmd(2), cmd(3)}, AckAges: []uint8{2, 1, 0}}
+	if err := proto.Check(m); err != nil {
+		t.Fatal(err)
+	}
+	ss.onCmds(s, m, at)
+	ss.runPending(s)
+	if got := newest(); got != 200 {
+		t.Fatalf("command 2 next: the view's newest sample at x=%v, want 200 (snapshot 2, which command 2 was made with)", got)
+	}
+	ss.cmds.refill(1, 16)
+	ss.runPending(s)
+	if got := newest(); got != 300 {
+		t.Fatalf("command 2 ran, 3 next: the view's newest sample at x=%v, want 300", got)
+	}
+}
+
 func TestViewTakesAcksInCommandOrder(t *testing.T) {
 	s := lcServer(t, Config{})
 	ss := testSession(&game.Player{ID: 1}, 0)

@@ -28,6 +28,8 @@ type link struct {
 	cmdSeq   uint32  // Seq of the newest Cmds message
 	sentUpTo uint32  // newest command number sent
 	cmdAcc   float64 // cl_cmdrate accumulator: a packet is due at the tick rate
+	// madeWith[n%len] is newestSeq when command n was made (Cmds.AckAges).
+	madeWith [2 * proto.MaxCmdsPerMsg]uint32
 
 	net NetStats
 	st  linkStats
@@ -152,6 +154,7 @@ func (l *link) trackSeq(seq uint32) {
 // a packet is due when the sum reaches the tick rate, sendDue).
 func (l *link) queued(cmd shared.UserCmd, cmdRate int) {
 	l.tap.cmd(cmd)
+	l.madeWith[cmd.CommandNumber%uint32(len(l.madeWith))] = l.newestSeq
 	l.cmdAcc += float64(cmdRate)
 }
 
@@ -167,6 +170,26 @@ func (l *link) sendDue(tickRate int, newest uint32, backup int, cmd func(n uint3
 		l.cmdAcc = math.Mod(l.cmdAcc, tr)
 		l.sendCmds(newest, backup, cmd, now)
 	}
+}
+
+// ackAges is Cmds.AckAges for commands from..newest: how many snapshots
+// older than newestSeq the newest one was when each was made (at most
+// proto.MaxAckAge); nil when every one was made with newestSeq.
+func (l *link) ackAges(from, newest uint32) []uint8 {
+	var ages []uint8
+	for n := from; n <= newest; n++ {
+		age := uint32(0)
+		if made := l.madeWith[n%uint32(len(l.madeWith))]; made < l.newestSeq {
+			age = min(l.newestSeq-made, proto.MaxAckAge)
+		}
+		if age != 0 && ages == nil {
+			ages = make([]uint8, n-from, newest-from+1)
+		}
+		if ages != nil {
+			ages = append(ages, uint8(age))
+		}
+	}
+	return ages
 }
 
 // sendCmds sends one Cmds message: the commands after sentUpTo less
@@ -189,6 +212,7 @@ func (l *link) sendCmds(newest uint32, backup int, cmd func(n uint32) shared.Use
 	for n := from; n <= newest; n++ {
 		msg.Cmds = append(msg.Cmds, cmd(n))
 	}
+	msg.AckAges = l.ackAges(from, newest)
 	b := proto.MustEncode(msg)
 	if l.conn.SendRaw(b) {
 		l.st.cmdsSent += int(newest - l.sentUpTo)

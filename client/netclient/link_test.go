@@ -110,3 +110,48 @@ func TestLinkPacesCommandPackets(t *testing.T) {
 		t.Error("outgoing bytes not metered")
 	}
 }
+
+// Each command says which snapshot it was made with (Cmds.AckAges): a
+// backup made before the newest snapshot arrived keeps its older ack, so
+// the server rewinds its shot with what the shooter had then.
+func TestLinkSendsEachCommandsAckAge(t *testing.T) {
+	l, srv := pipeLink(t)
+	cmds := map[uint32]shared.UserCmd{}
+	cmd := func(n uint32) shared.UserCmd { return cmds[n] }
+	recv := func() *proto.Cmds {
+		t.Helper()
+		select {
+		case f := <-srv.Recv():
+			m, err := proto.Decode(f.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m.(*proto.Cmds)
+		case <-time.After(5 * time.Second):
+			t.Fatal("no Cmds message")
+			return nil
+		}
+	}
+	l.applied(&proto.Snapshot{Tick: 10, Seq: 1})
+	cmds[1] = shared.UserCmd{CommandNumber: 1}
+	l.queued(cmds[1], partsTickRate)
+	l.sendDue(partsTickRate, 1, 2, cmd, t0)
+	if m := recv(); m.AckAges != nil {
+		t.Errorf("every command made with the ack: AckAges %v, want nil", m.AckAges)
+	}
+	// Snapshots 2 and 3 arrive; command 2 is made after 2, command 3 after 3.
+	l.applied(&proto.Snapshot{Tick: 11, Seq: 2})
+	cmds[2] = shared.UserCmd{CommandNumber: 2}
+	l.queued(cmds[2], partsTickRate/2)
+	l.applied(&proto.Snapshot{Tick: 12, Seq: 3})
+	cmds[3] = shared.UserCmd{CommandNumber: 3}
+	l.queued(cmds[3], partsTickRate/2)
+	l.sendDue(partsTickRate, 3, 2, cmd, t0)
+	m := recv()
+	if m.Ack != 3 || len(m.Cmds) != 3 || string(m.AckAges) != "\x02\x01\x00" {
+		t.Fatalf("Ack %d, %d commands, AckAges %v; want 3, 3 and [2 1 0]", m.Ack, len(m.Cmds), m.AckAges)
+	}
+	if seq, bits := m.MadeAck(1); seq != 2 || bits != 1 {
+		t.Errorf("command 2 made with snapshot %d bits %b, want 2 and 1", seq, bits)
+	}
+}

@@ -434,3 +434,32 @@ func TestHelloPassword(t *testing.T) {
 		t.Errorf("a protocol %d hello of 9 fields decoded", ProtocolVersion)
 	}
 }
+
+// AckAges is checked against its commands and its Ack, and MadeAck shifts
+// the bits with the age.
+func TestCmdsAckAges(t *testing.T) {
+	cmds := []shared.UserCmd{validCmd(1), validCmd(2), validCmd(3)}
+	for _, c := range []struct {
+		name string
+		m    Cmds
+		err  string
+	}{
+		{"nil", Cmds{Ack: 5, Cmds: cmds}, ""},
+		{"one per command", Cmds{Ack: 5, Cmds: cmds, AckAges: []uint8{2, 1, 0}}, ""},
+		{"too few", Cmds{Ack: 5, Cmds: cmds, AckAges: []uint8{1}}, "1 ack ages for 3 usercmds"},
+		{"older than any snapshot", Cmds{Ack: 1, Cmds: cmds, AckAges: []uint8{2, 0, 0}}, "made 2 snapshots before ack 1"},
+		{"going back", Cmds{Ack: 5, Cmds: cmds, AckAges: []uint8{0, 1, 0}}, "older snapshot than the one before it"},
+	} {
+		b := MustEncode(&c.m)
+		_, err := Decode(b)
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.err)
+		}
+	}
+	m := Cmds{Ack: 40, AckBits: 0b1011, Cmds: cmds, AckAges: []uint8{33, 2, 0}}
+	for i, want := range [][2]uint32{{7, 0}, {38, 0b10}, {40, 0b1011}} {
+		if seq, bits := m.MadeAck(i); seq != want[0] || bits != want[1] {
+			t.Errorf("MadeAck(%d) = %d, %b; want %d, %b", i, seq, bits, want[0], want[1])
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 8
+const ProtocolVersion = 9
 
 // Message is any of the message structs: a row of the message table
 // (msgTypes, msgtable.go) has its type byte.
@@ -178,6 +178,39 @@ type Cmds struct {
 	Seq uint32
 	// Cmds are in increasing CommandNumber order, at most MaxCmdsPerMsg.
 	Cmds []shared.UserCmd
+	// AckAges says, per command of Cmds, which snapshot was the newest the
+	// client had applied when it made that command: AckAges[i] is Ack less
+	// that snapshot's Seq (0: Ack itself). Empty or nil: every command was
+	// made with Ack. Lag compensation rewinds a shot with exactly the
+	// snapshots its command was made with, also when the message that first
+	// carried it was lost and it arrives as a backup beside a newer Ack.
+	AckAges []uint8
+}
+
+// MaxAckAge is the largest AckAges entry: a command made more than this
+// many snapshots before the message's Ack says MaxAckAge.
+const MaxAckAge = 255
+
+// MadeAck returns the acknowledgement command i of m was made with: the
+// Seq of the newest snapshot the client had then and the AckBits as they
+// stood (the bits of Ack shifted by the age; a client applies no snapshot
+// older than its newest, so the snapshots that had arrived then are those
+// Ack's bits say arrived). An age larger than Ack gives seq 0.
+func (m *Cmds) MadeAck(i int) (seq, bits uint32) {
+	age := uint32(0)
+	if i < len(m.AckAges) {
+		age = uint32(m.AckAges[i])
+	}
+	if age == 0 {
+		return m.Ack, m.AckBits
+	}
+	if age > m.Ack {
+		return 0, 0
+	}
+	if age < 32 {
+		bits = m.AckBits >> age
+	}
+	return m.Ack - age, bits
 }
 
 // Type implements Message.

@@ -168,6 +168,17 @@ func checkCmds(m *Cmds) error {
 			return fmt.Errorf("usercmds out of order: %d after %d", m.Cmds[i].CommandNumber, m.Cmds[i-1].CommandNumber)
 		}
 	}
+	if n := len(m.AckAges); n != 0 && n != len(m.Cmds) {
+		return fmt.Errorf("%d ack ages for %d usercmds", n, len(m.Cmds))
+	}
+	for i, age := range m.AckAges {
+		if uint32(age) > m.Ack {
+			return fmt.Errorf("usercmd %d made %d snapshots before ack %d", m.Cmds[i].CommandNumber, age, m.Ack)
+		}
+		if i > 0 && m.Ack-uint32(age) < m.Ack-uint32(m.AckAges[i-1]) {
+			return fmt.Errorf("usercmd %d made with an older snapshot than the one before it", m.Cmds[i].CommandNumber)
+		}
+	}
 	return nil
 }
 
