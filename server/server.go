@@ -46,9 +46,10 @@ type Config struct {
 	// Hostname is the server's name in /status and on the browser page
 	// (Source's hostname), at most 64 bytes; default "Tickshot server".
 	Hostname string
-	// MaxUsrCmdProcessTicks is sv_maxusrcmdprocessticks: the most command
-	// time, in ticks, a client may bank; commands beyond it are dropped (a
-	// speed-hack guard). Default 16.
+	// MaxUsrCmdProcessTicks is sv_maxusrcmdprocessticks: the most commands
+	// of one client the server runs in one tick. With the command time a
+	// client may bank (CmdBacklogMs) it is the speed-hack guard, and it
+	// bounds how fast a backlog drains. Default 16.
 	MaxUsrCmdProcessTicks int
 	// Seed seeds spawn choice and bots; 0 picks one from the clock.
 	Seed uint64
@@ -447,7 +448,7 @@ func (s *Server) runTick(now time.Time) {
 	s.budgetTicks = 1
 	if !s.lastTickAt.IsZero() {
 		interval := time.Second / time.Duration(s.cfg.TickRate)
-		s.budgetTicks = min(max(int(now.Sub(s.lastTickAt)/interval), 1), s.cfg.MaxUsrCmdProcessTicks)
+		s.budgetTicks = min(max(int(now.Sub(s.lastTickAt)/interval), 1), s.cfg.backlogTicks())
 	}
 	s.lastTickAt = now
 	// changelevel, or the map cycle's next map when an intermission ends:

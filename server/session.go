@@ -75,7 +75,7 @@ func newSession(conn *proto.Conn, p *game.Player, hello proto.Hello, now uint32,
 	ss.acks.ackTick, ss.since = now, now
 	ss.view.ents = map[uint16]*game.EntityView{}
 	ss.chatTokens, ss.chatAt = ChatBurst, now
-	ss.cmds.budget = maxTicks
+	ss.cmds.budget, ss.cmds.runLeft = maxTicks, maxTicks
 	ss.rate.snapAcc = float64(tickRate) // the first snapshot goes out at once
 	ss.applyRates(hello.Rate, hello.UpdateRate, hello.CmdRate, hello.InterpMs, hello.InterpRatio, tickRate)
 	return ss
@@ -104,8 +104,8 @@ const MaxMsgsPerSecond = 400
 // that began at now: usercmds run, settings and console commands apply,
 // floods and foreign messages kick (tick goroutine).
 func (ss *session) read(s *Server, now time.Time) {
-	// Command time: one tick of budget per server tick, banked up to the cap.
-	ss.cmds.refill(s.budgetTicks, s.cfg.MaxUsrCmdProcessTicks)
+	// Command time: one tick of budget per tick of real time, banked.
+	ss.cmds.refill(s.budgetTicks, s.cfg.backlogTicks(), s.cfg.MaxUsrCmdProcessTicks)
 	// Count every frame the connection read, including those its full
 	// receive queue dropped: a burst that overflows the queue is a flood too.
 	if now.Sub(ss.msgWindow) > time.Second {
@@ -174,7 +174,7 @@ func (ss *session) onCmds(s *Server, m *proto.Cmds, at time.Time) {
 			seq, bits := m.MadeAck(i)
 			ss.view.hold(heldAck{before: c.CommandNumber, seq: seq, bits: bits}, &ss.acks, s.cfg.TickRate)
 		}
-		if !ss.cmds.push(m.Cmds[i], 2*s.cfg.MaxUsrCmdProcessTicks) {
+		if !ss.cmds.push(m.Cmds[i], s.cfg.backlogTicks()+s.cfg.MaxUsrCmdProcessTicks) {
 			ss.warnDropped(s.log)
 		}
 	}
@@ -217,7 +217,7 @@ func (ss *session) runPending(s *Server) {
 func (ss *session) warnDropped(log *slog.Logger) {
 	if !ss.warned {
 		ss.warned = true
-		log.Warn("usercmds dropped: more command time than real time allows (sv_maxusrcmdprocessticks)",
+		log.Warn("usercmds dropped: more command time than real time allows (server.CmdBacklogMs)",
 			"player", ss.player.Name, "id", ss.player.ID)
 	}
 }
@@ -373,21 +373,50 @@ func sessionOf(sessions []*session, id uint16) *session {
 
 // ---- the command queue ----
 
+// CmdBacklogMs is how much command time, ms, a client may bank and the
+// server queues for it: its commands held back by a stall of its link up
+// to this long (TCP holds everything behind one lost packet; a frame
+// hitch) all run when they arrive, none is dropped, and the queue is empty
+// again within a few ticks. A client still never runs more command time
+// than the real time that passed plus this bank (the speed-hack guard).
+const CmdBacklogMs = 1000
+
+// backlogTicks is CmdBacklogMs in ticks at the tick rate, at least twice
+// sv_maxusrcmdprocessticks: the command time a client banks. Its queue
+// holds sv_maxusrcmdprocessticks more, for commands that arrive a little
+// ahead of the server's ticks.
+func (c *Config) backlogTicks() int {
+	return max(c.TickRate*CmdBacklogMs/1000, 2*c.MaxUsrCmdProcessTicks)
+}
+
 // cmdQueue holds a client's usercmds received but not yet run, in command
 // number order, and the command time it may still use: one tick of budget
-// per server tick, banked up to sv_maxusrcmdprocessticks, so a client can
-// never run faster than real time (Source's speed-hack defence).
+// per tick of real time, banked up to backlogTicks, so a client never runs
+// faster than real time (Source's speed-hack defence), and at most
+// sv_maxusrcmdprocessticks commands in one server tick, so that a backlog
+// after a stall drains within a bounded number of ticks (backlogTicks /
+// sv_maxusrcmdprocessticks: 4 at the defaults) instead of staying as
+// input delay (before issue 19 the bank was sv_maxusrcmdprocessticks
+// itself: after a burst had used it, the queue never drained).
 type cmdQueue struct {
 	lastCmd uint32           // newest CommandNumber run
 	pending []shared.UserCmd // received, not yet run
 	head    int              // pending[:head] have run this tick
 	budget  int              // command ticks the client may still run
+	runLeft int              // commands it may still run this server tick
 	seq     proto.SeqTracker // Cmds message sequence: the upstream loss
 	dropped int              // commands refused because the queue was full
 }
 
-// refill adds ticks of command time, banked up to limit ticks.
-func (q *cmdQueue) refill(ticks, limit int) { q.budget = min(q.budget+ticks, limit) }
+// refill starts a server tick: it adds ticks of command time, banked up
+// to bank ticks, and allows perTick commands this tick.
+func (q *cmdQueue) refill(ticks, bank, perTick int) {
+	q.budget = min(q.budget+ticks, bank)
+	q.runLeft = perTick
+}
+
+// depth is the number of commands queued, not yet run.
+func (q *cmdQueue) depth() int { return len(q.pending) - q.head }
 
 // push queues c unless it already ran or is queued (the backup copies
 // every Cmds message carries). It returns false when c was new but the
@@ -424,15 +453,17 @@ func (q *cmdQueue) peek() (shared.UserCmd, bool) {
 	return q.pending[q.head], true
 }
 
-// next pops the oldest queued command while budget remains.
+// next pops the oldest queued command while budget remains and this
+// tick's sv_maxusrcmdprocessticks allows.
 func (q *cmdQueue) next() (shared.UserCmd, bool) {
-	if q.head >= len(q.pending) || q.budget <= 0 {
+	if q.head >= len(q.pending) || q.budget <= 0 || q.runLeft <= 0 {
 		q.compact()
 		return shared.UserCmd{}, false
 	}
 	c := q.pending[q.head]
 	q.head++
 	q.budget--
+	q.runLeft--
 	q.lastCmd = c.CommandNumber
 	return c, true
 }

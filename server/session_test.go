@@ -13,7 +13,7 @@ import (
 
 func TestCmdQueueBudgetBackupsAndOverflow(t *testing.T) {
 	var q cmdQueue
-	q.refill(2, 16)
+	q.refill(2, 16, 16)
 	for n := uint32(1); n <= 4; n++ {
 		if !q.push(shared.UserCmd{CommandNumber: n}, 8) {
 			t.Fatalf("command %d refused by an empty queue", n)
@@ -28,7 +28,7 @@ func TestCmdQueueBudgetBackupsAndOverflow(t *testing.T) {
 		t.Fatalf("with 2 ticks of budget ran %v (lastCmd %d), want [1 2]", ran, q.lastCmd)
 	}
 	q.push(shared.UserCmd{CommandNumber: 2}, 8) // already ran: ignored
-	q.refill(100, 16)
+	q.refill(100, 16, 16)
 	if q.budget != 16 {
 		t.Fatalf("budget banked to %d, cap 16", q.budget)
 	}
@@ -151,7 +151,7 @@ func TestViewTakesALostMessagesAckFromAckAges(t *testing.T) {
 	if got := newest(); got != 200 {
 		t.Fatalf("command 2 next: the view's newest sample at x=%v, want 200 (snapshot 2, which command 2 was made with)", got)
 	}
-	ss.cmds.refill(1, 16)
+	ss.cmds.refill(1, 16, 16)
 	ss.runPending(s)
 	if got := newest(); got != 300 {
 		t.Fatalf("command 2 ran, 3 next: the view's newest sample at x=%v, want 300", got)
@@ -198,14 +198,86 @@ func TestViewTakesAcksInCommandOrder(t *testing.T) {
 		t.Fatalf("the delta baseline is snapshot %d, want 3: holding the view must not hold the acks", ss.acks.ackSeq)
 	}
 	// Command 2 runs; command 3 is next and was made with snapshot 3.
-	ss.cmds.refill(1, 16)
+	ss.cmds.refill(1, 16, 16)
 	ss.runPending(s)
 	if got, n := newest(), len(ss.cmds.pending)-ss.cmds.head; got != 300 || n != 1 {
 		t.Fatalf("after command 2: the view's newest sample at x=%v with %d commands queued, want 300 and 1", got, n)
 	}
-	ss.cmds.refill(1, 16)
+	ss.cmds.refill(1, 16, 16)
 	ss.runPending(s)
 	if len(ss.view.held) != 0 {
 		t.Fatalf("%d acks still held with no command queued", len(ss.view.held))
+	}
+}
+
+// A second of commands held back by a stall arrives at once: the queue
+// runs it within backlogTicks / sv_maxusrcmdprocessticks ticks while the
+// client goes on at one command per tick, and drops none; a client that
+// sends two commands per tick of real time (a speed hack) runs no more
+// than real time plus the bank.
+func TestCmdQueueDrainsABurstWithinRealTime(t *testing.T) {
+	cfg := Config{TickRate: 64, MaxUsrCmdProcessTicks: 16}
+	bank, perTick, queueCap := cfg.backlogTicks(), cfg.MaxUsrCmdProcessTicks, cfg.backlogTicks()+cfg.MaxUsrCmdProcessTicks
+	if bank != 64 {
+		t.Fatalf("backlog at 64 ticks/s: %d ticks, want 64 (CmdBacklogMs)", bank)
+	}
+	var q cmdQueue
+	q.budget = perTick
+	num := uint32(0)
+	ran := 0
+	tick := func(arrive int) {
+		q.refill(1, bank, perTick)
+		for range arrive {
+			num++
+			if !q.push(shared.UserCmd{CommandNumber: num}, queueCap) {
+				t.Fatalf("command %d dropped with %d queued", num, q.depth())
+			}
+		}
+		for _, ok := q.next(); ok; _, ok = q.next() {
+			ran++
+		}
+	}
+	for range 64 { // a second at real time
+		tick(1)
+	}
+	for range 63 { // the link stalls a second: nothing arrives...
+		tick(0)
+	}
+	tick(64) // ...then all of it
+	drained := -1
+	for i := range 128 {
+		if q.depth() < 2 && drained < 0 {
+			drained = i
+		}
+		tick(1)
+	}
+	if drained < 0 || drained > bank/perTick {
+		t.Errorf("queue under 2 commands after %d ticks, want within %d", drained, bank/perTick)
+	}
+	if ran != int(num)-q.depth() || q.depth() > 1 || q.dropped != 0 {
+		t.Errorf("ran %d of %d, %d queued, %d dropped; want all but at most one run, none dropped", ran, num, q.depth(), q.dropped)
+	}
+
+	// Two commands per tick for 10 s: at most real time plus the bank runs.
+	var h cmdQueue
+	h.budget = perTick
+	num, ran = 0, 0
+	q = h
+	ticks := 640
+	for range ticks {
+		q.refill(1, bank, perTick)
+		for range 2 {
+			num++
+			q.push(shared.UserCmd{CommandNumber: num}, queueCap)
+		}
+		for _, ok := q.next(); ok; _, ok = q.next() {
+			ran++
+		}
+	}
+	if ran > ticks+perTick {
+		t.Errorf("a speed hack ran %d commands in %d ticks, want at most %d", ran, ticks, ticks+perTick)
+	}
+	if q.dropped == 0 {
+		t.Error("a speed hack's extra commands were all queued, none dropped")
 	}
 }

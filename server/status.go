@@ -87,6 +87,12 @@ type PlayerStatus struct {
 	Deaths int    `json:"deaths"`
 	Bot    bool   `json:"bot"`
 	Alive  bool   `json:"alive"`
+	// CmdQueue is the usercmds received from this player and not yet run
+	// (input delay of one tick each); 0 for a bot.
+	CmdQueue int `json:"cmd_queue"`
+	// CmdsDropped counts this player's usercmds refused because its queue
+	// held CmdBacklogMs of them already.
+	CmdsDropped int `json:"cmds_dropped"`
 }
 
 const tickStatsWindow = 512
@@ -150,8 +156,11 @@ func (s *Server) publishStatus() {
 	}
 	for _, p := range s.w.Players {
 		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths, Bot: p.Bot, Alive: p.Alive()}
-		if ss := sessionOf(s.sessions, p.ID); ss != nil && ss.acks.rttMs > 0 {
-			ps.PingMs = int(math.Round(ss.acks.rttMs))
+		if ss := sessionOf(s.sessions, p.ID); ss != nil {
+			ps.CmdQueue, ps.CmdsDropped = ss.cmds.depth(), ss.cmds.dropped
+			if ss.acks.rttMs > 0 {
+				ps.PingMs = int(math.Round(ss.acks.rttMs))
+			}
 		}
 		st.Players = append(st.Players, ps)
 	}

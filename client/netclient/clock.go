@@ -37,6 +37,16 @@ type clock struct {
 	resyncs      int // clock resynchronisations after a stall (Stats.Resyncs)
 	ticksDropped int // ticks run without commands (Stats.FrameTicksDropped)
 
+	// Pulling the command clock back (Snapshot.CmdQueue): the least depth
+	// of the server's queue seen since winStart, and the ticks still to
+	// make no command for.
+	queueNow   int // the newest snapshot's depth
+	queueMin   int
+	queueSeen  bool
+	winStart   time.Time
+	pull       int
+	pulledBack int // ticks made no command for to drain the queue (Stats.CmdQueuePulled)
+
 	wall func() time.Time // the client's real time: nil for time.Now; a demo's clock in playback
 }
 
@@ -89,6 +99,40 @@ func (k *clock) observe(tick uint32, at time.Time) {
 	if first || math.Abs(float64(tick)-k.server) > float64(k.tickRate)/2 {
 		k.server = float64(tick)
 	}
+}
+
+// CmdQueueWindow is how long the server's command queue must stay at
+// CmdQueueDeep commands or more before the client pulls its command clock
+// back: longer than a burst takes to drain (a few ticks) plus a round
+// trip, so only a backlog that stays is answered.
+const CmdQueueWindow = time.Second
+
+// CmdQueueDeep is the queue depth, commands, that counts as a backlog: one
+// command waiting a tick is arrival jitter, two or more that stay are input
+// delay the client made by running ahead of the server's real time.
+const CmdQueueDeep = 2
+
+// serverQueue takes the server's command-queue depth (Snapshot.CmdQueue)
+// of a snapshot that arrived at at. When every depth over CmdQueueWindow
+// was CmdQueueDeep or more, the next frames make that many commands fewer,
+// less one, so the queue drains to one (Source drops such commands;
+// Overwatch slows the client's command clock): the client's clock is pulled
+// back instead of the server running faster than real time.
+func (k *clock) serverQueue(depth int, at time.Time) {
+	k.queueNow = depth
+	if !k.queueSeen || depth < k.queueMin {
+		k.queueMin, k.queueSeen = depth, true
+	}
+	if k.winStart.IsZero() {
+		k.winStart = at
+	}
+	if at.Sub(k.winStart) < CmdQueueWindow {
+		return
+	}
+	if k.queueMin >= CmdQueueDeep && k.pull == 0 {
+		k.pull = k.queueMin - 1
+	}
+	k.winStart, k.queueSeen = at, false
 }
 
 // run moves the estimate on by dt of real time at real speed, nudged up
@@ -181,6 +225,16 @@ func (k *clock) pace(now time.Time) framePace {
 		k.skipTicks(p.skip)
 		k.frameAcc -= time.Duration(p.skip) * tick
 		p.ticks = k.maxFrameTicks
+	}
+	if n := min(k.pull, p.ticks); n > 0 {
+		// The server's queue stayed deep (serverQueue): these ticks make
+		// no command.
+		k.pull -= n
+		k.pulledBack += n
+		k.run(time.Duration(n) * tick)
+		k.frameAcc -= time.Duration(n) * tick
+		p.skip += n
+		p.ticks -= n
 	}
 	return p
 }

@@ -153,3 +153,42 @@ func TestClockResyncJumpsToTheSnapshot(t *testing.T) {
 		t.Errorf("resync 10 s after tick 640: %v, want at most a second ahead (704)", k.serverTick())
 	}
 }
+
+// The server's command queue stays at 3 for a second (the client's
+// commands run behind real time): the next frames make 2 commands fewer,
+// so the queue drains to one; a queue that only now and then holds 2 (a
+// burst draining) pulls nothing.
+func TestClockPullsBackWhenTheServerQueueStaysDeep(t *testing.T) {
+	run := func(depths func(i int, k *clock) int) (made, pulled int) {
+		k := newClock(partsTickRate, 0, 32)
+		k.observe(1000, t0)
+		now := t0
+		k.pace(now) // the first frame starts the count
+		tick := k.tickDur()
+		for i := range 3 * partsTickRate { // 3 s of one frame per tick
+			now = now.Add(tick)
+			k.serverQueue(depths(i, k), now)
+			p := k.pace(now)
+			for range p.ticks {
+				k.tick()
+			}
+			made += p.ticks
+		}
+		return made, k.pulledBack
+	}
+	// The server's queue: 3 commands until the client makes fewer.
+	deep := func(i int, k *clock) int { return 3 - k.pulledBack }
+	made, pulled := run(deep)
+	if pulled != 2 || made != 3*partsTickRate-2 {
+		t.Errorf("queue at 3 for 3 s: %d ticks pulled back, %d commands made; want 2 and %d", pulled, made, 3*partsTickRate-2)
+	}
+	spiky := func(i int, _ *clock) int {
+		if i%partsTickRate < 4 {
+			return 2 + i%2
+		}
+		return 0
+	}
+	if made, pulled := run(spiky); pulled != 0 || made != 3*partsTickRate {
+		t.Errorf("queue at 2-3 for 4 ticks a second: %d ticks pulled back, %d made; want 0 and %d", pulled, made, 3*partsTickRate)
+	}
+}

@@ -405,6 +405,12 @@ type Snapshot struct {
 	// Choke counts the snapshots the client's rate held back since the
 	// previous snapshot (one per update interval spent in debt).
 	Choke uint16
+	// CmdQueue is the number of this client's usercmds the server had
+	// received and not yet run when it built this snapshot (after the
+	// tick's commands ran), at most 255: commands waiting are input delay
+	// (one tick each). A client whose commands keep waiting makes its
+	// next commands later (its clock is pulled back).
+	CmdQueue uint8
 }
 
 // Type implements Message.

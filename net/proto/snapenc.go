@@ -8,7 +8,7 @@ import "github.com/vmihailenco/msgpack/v5"
 // encodes one per client per update (TestSnapshotEncoderMatchesReflection
 // holds the two to the same bytes). Decoding still uses reflection.
 func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
-	e.EncodeArrayLen(15)
+	e.EncodeArrayLen(16)
 	e.EncodeUint(uint64(s.Tick))
 	e.EncodeUint(uint64(s.Seq))
 	e.EncodeUint(uint64(s.Baseline))
@@ -23,7 +23,8 @@ func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
 	e.EncodeUint(uint64(s.TickStdUs))
 	e.EncodeUint(uint64(s.PingVarMs))
 	e.EncodeUint(uint64(s.CmdLoss))
-	return e.EncodeUint(uint64(s.Choke))
+	e.EncodeUint(uint64(s.Choke))
+	return e.EncodeUint(uint64(s.CmdQueue))
 }
 
 func encodeSelf(e *msgpack.Encoder, s *SelfState) {
