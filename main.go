@@ -512,7 +512,7 @@ func cmdServer(args []string, _, stderr io.Writer) int {
 }
 
 func cmdBot(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("bot", "Usage: tickshot bot --server HOST:PORT [flags]\n\nRuns headless network players that use the real client netcode (prediction,\nreconciliation, interpolation) and play like bots. On exit each prints a summary.", stderr)
+	fs := newFlags("bot", "Usage: tickshot bot --server HOST:PORT [flags]\n\nRuns headless network players that use the real client netcode (prediction,\nreconciliation, interpolation) and play like bots. On exit each prints a summary: snapshots, bandwidth,\nhow smoothly snapshots came (gaps between arrivals, freezes over 250 ms, share of frames\ndrawn past the newest snapshot), commands, corrections, RTT, kills.", stderr)
 	addr := fs.String("server", "", "server address HOST[:PORT] (required; port 27015 when none is given)")
 	count := fs.Int("count", 1, "number of bots (1..64)")
 	dur := fs.Duration("duration", 0, "how long to play (e.g. 30s); 0 plays until interrupted")
@@ -557,8 +557,10 @@ func cmdBot(args []string, stdout, stderr io.Writer) int {
 		if *asJSON {
 			printJSON(stdout, s)
 		} else {
-			fmt.Fprintf(stdout, "%s: %.1fs, %d snapshots (%.1f/s, %.0f B/s in, %.0f B/s out), %d cmds sent, %d prediction corrections, mean RTT %.1f ms, %d kills, %d deaths, %d hits",
-				s.Name, s.Seconds, s.SnapshotsReceived, s.SnapshotRate, s.BytesInPerSec, s.BytesOutPerSec, s.CmdsSent, s.Corrections, s.MeanRTTMs, s.Kills, s.Deaths, s.HitsDealt)
+			fmt.Fprintf(stdout, "%s: %.1fs over %s, %d snapshots (%.1f/s, %.0f B/s in, %.0f B/s out; gaps p50 %.0f, p99 %.0f, max %.0f ms; %d freezes over %d ms; %.1f %% of frames extrapolating), %d cmds sent, %d prediction corrections, mean RTT %.1f ms, %d kills, %d deaths, %d hits",
+				s.Name, s.Seconds, s.Transport, s.SnapshotsReceived, s.SnapshotRate, s.BytesInPerSec, s.BytesOutPerSec,
+				s.SnapshotGapMs.P50, s.SnapshotGapMs.P99, s.SnapshotGapMs.Max, s.FreezesOver250ms, botclient.FreezeMs, s.ExtrapolatingPct,
+				s.CmdsSent, s.Corrections, s.MeanRTTMs, s.Kills, s.Deaths, s.HitsDealt)
 			if s.Error != "" {
 				fmt.Fprintf(stdout, " (ended: %s [%s])", netclient.Describe(errors.New(s.Error), *addr), s.Error)
 			}

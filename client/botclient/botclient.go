@@ -25,6 +25,10 @@ type Options struct {
 	Config   netclient.Config
 	Fake     proto.FakeConditions // simulated conditions on received messages
 	Seed     uint64
+	// Dial opens each bot's transport (netclient.Websocket when nil) and
+	// Transport names it in the summaries ("websocket" when empty).
+	Dial      netclient.Dialer
+	Transport string
 }
 
 // Summary is one bot's result.
@@ -52,8 +56,17 @@ type Summary struct {
 	ServerTicks int `json:"server_ticks"`
 	// CmdTicksDropped are the ticks of real time the bot made no command
 	// for (netclient.Stats.FrameTicksDropped: frames past MaxFrameTime).
-	CmdTicksDropped int    `json:"cmd_ticks_dropped"`
-	Error           string `json:"error,omitempty"`
+	CmdTicksDropped int `json:"cmd_ticks_dropped"`
+	// Transport is what carried the game ("websocket").
+	Transport string `json:"transport"`
+	// SnapshotGapMs, FreezesOver250ms and ExtrapolatingPct are how
+	// smoothly the world reached the bot (Smoothness): the time between
+	// snapshot arrivals, ms; the gaps over FreezeMs; the share of frames
+	// drawn past the newest snapshot, percent.
+	SnapshotGapMs    GapStats `json:"snapshot_gap_ms"`
+	FreezesOver250ms int      `json:"freezes_over_250ms"`
+	ExtrapolatingPct float64  `json:"extrapolating_pct"`
+	Error            string   `json:"error,omitempty"`
 }
 
 // Run starts opt.Count bots, plays until the duration passes or ctx ends,
@@ -87,8 +100,15 @@ func Run(ctx context.Context, opt Options) []Summary {
 }
 
 func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64) Summary {
-	sum := Summary{Name: cfg.Name}
-	c, err := netclient.Connect(ctx, netclient.Websocket, opt.Server, cfg)
+	sum := Summary{Name: cfg.Name, Transport: opt.Transport}
+	if sum.Transport == "" {
+		sum.Transport = "websocket"
+	}
+	dial := opt.Dial
+	if dial == nil {
+		dial = netclient.Websocket
+	}
+	c, err := netclient.Connect(ctx, dial, opt.Server, cfg)
 	if err != nil {
 		sum.Error = err.Error()
 		return sum
@@ -106,18 +126,20 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 	var rttSum float64
 	var rttN int
 	var firstTick uint32 // the first snapshot's server tick
+	var smooth Smoothness
 	for {
 		select {
 		case <-ctx.Done():
 			sum.Seconds = time.Since(start).Seconds()
-			return finish(sum, c, rttSum, rttN, len(firstPos), len(moved))
+			return finish(sum, c, &smooth, rttSum, rttN, len(firstPos), len(moved))
 		case <-ticker.C:
 		}
 		if err := c.Poll(); err != nil {
 			sum.Error = err.Error()
 			sum.Seconds = time.Since(start).Seconds()
-			return finish(sum, c, rttSum, rttN, len(firstPos), len(moved))
+			return finish(sum, c, &smooth, rttSum, rttN, len(firstPos), len(moved))
 		}
+		polled := time.Now()
 		if v := c.View(); v.HaveSnapshot {
 			if firstTick == 0 {
 				firstTick = v.SnapshotTick
@@ -168,10 +190,12 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 			in := brain.Think(c.View().Map, c.View().TickRate, c.View().Predicted, c.View().Health, boxes)
 			return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons}
 		})
+		v := c.View() // as this frame draws it
+		smooth.Frame(polled, v.Stats.SnapshotsReceived, v.RenderTick, v.SnapshotTick)
 	}
 }
 
-func finish(s Summary, c *netclient.Client, rttSum float64, rttN, seen, moved int) Summary {
+func finish(s Summary, c *netclient.Client, smooth *Smoothness, rttSum float64, rttN, seen, moved int) Summary {
 	s.SnapshotsReceived = c.View().Stats.SnapshotsReceived
 	if s.Seconds > 0 {
 		s.SnapshotRate = math.Round(float64(s.SnapshotsReceived)/s.Seconds*10) / 10
@@ -187,5 +211,6 @@ func finish(s Summary, c *netclient.Client, rttSum float64, rttN, seen, moved in
 		s.MeanRTTMs = math.Round(rttSum/float64(rttN)*10) / 10
 	}
 	s.OthersSeen, s.OthersMoved = seen, moved
+	s.SnapshotGapMs, s.FreezesOver250ms, s.ExtrapolatingPct = smooth.Gaps(), smooth.Freezes(), smooth.ExtrapolatingPct()
 	return s
 }
