@@ -584,10 +584,19 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	unlag := fs.Int("unlag", 1, "sv_unlag: 1 lag compensation on, 0 off")
 	tickrate := fs.Int("tickrate", server.DefaultTickRate, fmt.Sprintf("sv_tickrate, ticks/s (%d..%d)", server.MinTickRate, server.MaxTickRate))
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	serve := fs.String("serve", "", "run only the benchmark's server, listening on HOST:PORT until interrupted, for a hitreg --server on the far side of a real link (make measure-network)")
+	remote := fs.String("server", "", "play against a benchmark server started with --serve at HOST[:PORT] instead of one in this process (--unlag and --tickrate are then that server's)")
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	if refused(stderr, "hitreg", noArgs(fs),
+	var sideErr error // --serve and --server
+	if *serve != "" {
+		sideErr = checkListenAddr("serve", *serve)
+	}
+	if *serve != "" && *remote != "" {
+		sideErr = errors.New("--serve and --server: one side at a time")
+	}
+	if refused(stderr, "hitreg", noArgs(fs), sideErr,
 		outOfRange(finite(*rtt) && *rtt >= 0 && *rtt <= 2000, "rtt", *rtt, "0..2000 ms"),
 		outOfRange(finite(*jitter) && *jitter >= 0 && *jitter <= 500, "jitter", *jitter, "0..500 ms"),
 		outOfRange(finite(*loss) && *loss >= 0 && *loss < 100, "loss", *loss, "a percentage from 0 up to, not including, 100"),
@@ -604,6 +613,15 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	opt := hitreg.Options{RTTMs: *rtt, JitterMs: *jitter, LossPct: *loss, WireRTTMs: *wireRTT, WireJitterMs: *wireJitter,
 		Shots: *shots, Unlag: *unlag == 1,
 		TickRate: *tickrate, Seed: uint64(time.Now().UnixNano())}
+	if *serve != "" {
+		if err := hitreg.Serve(ctx, opt, *serve); ctx.Err() == nil && failed(stderr, "hitreg", err) {
+			return 1
+		}
+		return 0
+	}
+	if *remote != "" {
+		opt.Server = withDefaultPort(*remote)
+	}
 	if !*asJSON {
 		fmt.Fprintf(stderr, "hitreg: rtt %g ms, jitter %g ms, loss %g %%, wire rtt %g ms, wire jitter %g ms, sv_unlag %d, %d shots ",
 			*rtt, *jitter, *loss, *wireRTT, *wireJitter, *unlag, *shots)

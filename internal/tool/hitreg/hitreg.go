@@ -43,6 +43,12 @@ type Options struct {
 	WireJitterMs float64
 	Seed         uint64
 	Progress     io.Writer // one dot per 10 shots, or nil
+	// Server is the address (host:port) of a running benchmark server
+	// (Serve) to play against instead of starting one in this process:
+	// across a real link, such as internal/netem's. Then Unlag and
+	// TickRate are the server's, and RTTMs, JitterMs and LossPct apply on
+	// the clients' side only.
+	Server string
 }
 
 // Result of one run. Distances are world units; the hitbox radius is
@@ -117,29 +123,21 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	res := Result{RTTMs: opt.RTTMs, JitterMs: opt.JitterMs, LossPct: opt.LossPct, Unlag: opt.Unlag,
 		WireRTTMs: opt.WireRTTMs, WireJitterMs: opt.WireJitterMs, Cheats: half != proto.FakeConditions{},
 		Shots: opt.Shots, HitboxRadius: shared.PlayerRadius}
-	unlag, cheats := "0", "0"
-	if opt.Unlag {
-		unlag = "1"
+	addr := opt.Server
+	if addr == "" {
+		srv, err := server.New(serverConfig(opt, "127.0.0.1:0", half))
+		if err != nil {
+			return res, err
+		}
+		if err := srv.Listen(); err != nil {
+			return res, err
+		}
+		sctx, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- srv.Run(sctx) }()
+		defer func() { stop(); <-done }()
+		addr = srv.Addr()
 	}
-	if res.Cheats {
-		cheats = "1"
-	}
-	srv, err := server.New(server.Config{Addr: "127.0.0.1:0", TickRate: opt.TickRate, Map: "range", Bots: 0,
-		NoDamage: true, Fake: half, Seed: opt.Seed + 1,
-		Cvars:  [][2]string{{"sv_unlag", unlag}, {"sv_showimpacts", "1"}, {"sv_cheats", cheats}},
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		return res, err
-	}
-	if err := srv.Listen(); err != nil {
-		return res, err
-	}
-	sctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(sctx) }()
-	defer func() { stop(); <-done }()
-
-	addr := srv.Addr()
 	if opt.WireRTTMs > 0 || opt.WireJitterMs > 0 {
 		ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 		p, err := startDelayProxy(addr, ms(opt.WireRTTMs/2), ms(opt.WireJitterMs))
@@ -333,6 +331,38 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	res.SnapshotsLost = shooter.View().Stats.SnapshotsLost
 	res.DurationSecond = math.Round(time.Since(start).Seconds()*10) / 10
 	return res, nil
+}
+
+// serverConfig is the benchmark's server: the range map, no bots, hits
+// that do no damage (the target never dies), impacts shown to the
+// shooter; with client-side fake conditions (fake non-zero) sv_cheats 1 so
+// that their held acks are compensated.
+func serverConfig(opt Options, addr string, fake proto.FakeConditions) server.Config {
+	unlag, cheats := "0", "0"
+	if opt.Unlag {
+		unlag = "1"
+	}
+	if fake != (proto.FakeConditions{}) {
+		cheats = "1"
+	}
+	return server.Config{Addr: addr, TickRate: opt.TickRate, Map: "range", Bots: 0,
+		NoDamage: true, Fake: fake, Seed: opt.Seed + 1,
+		Cvars:  [][2]string{{"sv_unlag", unlag}, {"sv_showimpacts", "1"}, {"sv_cheats", cheats}},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+}
+
+// Serve runs the benchmark's server on addr (host:port) until ctx ends,
+// for Run with Options.Server from another host or network namespace;
+// opt's Unlag, TickRate and Seed apply.
+func Serve(ctx context.Context, opt Options, addr string) error {
+	if opt.TickRate == 0 {
+		opt.TickRate = 64
+	}
+	srv, err := server.New(serverConfig(opt, addr, proto.FakeConditions{}))
+	if err != nil {
+		return err
+	}
+	return srv.Run(ctx)
 }
 
 // pendingTooOld reports whether the unanswered shots are older than two

@@ -3,6 +3,7 @@ package hitreg
 import (
 	"context"
 	"math"
+	"net"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -179,5 +180,52 @@ func TestHitregHonestOverLaggedWire(t *testing.T) {
 	if res.ErrMaxTaken != 0 || res.TakenConfirmed*100 < res.Taken*95 {
 		t.Errorf("rewind error max %v units of the claims taken, %d of %d confirmed: want exact rewinds",
 			res.ErrMaxTaken, res.TakenConfirmed, res.Taken)
+	}
+}
+
+// The benchmark split across processes (`hitreg --serve` on one side of a
+// real link, `hitreg --server` on the other): Run against a server that
+// Serve runs plays as against its own, with no sv_cheats, and every claim
+// the server took as-is hits.
+func TestHitregAgainstServe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time benchmark over websockets (about 5 s)")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	served := make(chan error, 1)
+	sctx, stop := context.WithCancel(ctx)
+	go func() { served <- Serve(sctx, Options{Unlag: true, Seed: 4}, addr) }()
+	defer func() {
+		stop()
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	}()
+	for i := 0; ; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if i == 100 {
+			t.Fatalf("the server did not come up on %s: %v", addr, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	res, err := Run(ctx, Options{Server: addr, Shots: 10, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", res)
+	if res.Cheats || res.Answered < 9 || res.Taken == 0 || res.TakenConfirmed != res.Taken {
+		t.Errorf("sv_cheats %v, %d of 10 shots answered, %d of %d taken claims confirmed; want no cheats, at least 9 answered, every taken claim a hit",
+			res.Cheats, res.Answered, res.TakenConfirmed, res.Taken)
 	}
 }
