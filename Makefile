@@ -12,7 +12,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # package at a time: several tests measure timing (RTT, snapshot rates) over loopback.
 NOWINDOW = $$($(GO) list ./... | grep -v -x -e tickshot -e tickshot/client -e tickshot/client/menu -e tickshot/client/keys)
 
-.PHONY: play test deps test-deps build server wasm vet test-unit test-loaded test-window test-browser measure-browser crosstarget container-test bench soak clean
+.PHONY: play test deps test-deps build server wasm vet test-unit test-loaded test-window test-browser measure-browser measure-network crosstarget container-test bench soak clean
 
 play: deps build
 	./tickshot play
@@ -91,6 +91,23 @@ test-browser: test-deps server
 # The browser client's figures in docs/MEASUREMENTS.md (a 60 s run).
 measure-browser: test-deps server
 	TICKSHOT_BROWSER_MEASURE=1 $(GO) test -count=1 -v -run TestBrowserMinuteOfPlay ./e2e
+
+# The game over real lossy links (issue 19), not part of `make test`; needs
+# root, /dev/net/tun and iproute2: the matrix RTT 60/150 ms x jitter 0/10 ms
+# x loss 0/1/2/5 % each way over internal/netem's userspace link, the server
+# with 3 bots and hitreg's server on one side, two network bots and hitreg's
+# clients on the other, MEASURE_SECONDS a cell (16 cells: about 7 minutes at
+# 20 s). Prints a table and writes it into docs/MEASUREMENTS.md ("Real
+# networks (issue 19)"). MEASURE_QUICK=1 runs 3 cells and only prints.
+# TRANSPORT=websocket,webrtc picks the transports (default: every one the
+# binary's bot command takes).
+MEASURE_SECONDS ?= 20
+TRANSPORT       ?= auto
+MEASURE_BIN     ?= $${TMPDIR:-/tmp}/tickshot-measure-server
+measure-network:
+	CGO_ENABLED=0 $(GO) build -tags headless -o $(MEASURE_BIN) .
+	$(GO) run ./scripts/netmeasure --server-bin $(MEASURE_BIN) --seconds $(MEASURE_SECONDS) --transport $(TRANSPORT) \
+		$(if $(MEASURE_QUICK),--quick,--write docs/MEASUREMENTS.md --command "make measure-network MEASURE_SECONDS=$(MEASURE_SECONDS)")
 
 crosstarget: test-deps
 	bash scripts/crosstarget.sh
