@@ -98,7 +98,13 @@ func TestUDPEchoTakesTheDelay(t *testing.T) {
 		}
 		rtts = append(rtts, float64(time.Since(sent))/float64(time.Millisecond))
 	}
+	// The writer counts a packet just after writing it: the echo may be
+	// read before its count.
 	ab, ba := l.Counters(A), l.Counters(B)
+	for wait := time.Now().Add(2 * time.Second); ba.Forwarded < n && time.Now().Before(wait); {
+		time.Sleep(time.Millisecond)
+		ab, ba = l.Counters(A), l.Counters(B)
+	}
 	if ab.Forwarded != n || ba.Forwarded != n || ab.Dropped()+ba.Dropped() != 0 {
 		t.Fatalf("forwarded %d A→B and %d B→A, dropped %d, want %d each way and none", ab.Forwarded, ba.Forwarded, ab.Dropped()+ba.Dropped(), n)
 	}
