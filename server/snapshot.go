@@ -116,12 +116,13 @@ func (sw *snapshotWriter) buildFrame() {
 func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time) []byte {
 	snap := sw.selectFor(ss)
 	snap.Choke = ss.rate.takeChokes()
-	// The scoreboard: once a second when it changed (the kill feed says
-	// who killed whom at once), else every 2 s for the pings.
+	// The scoreboard: in the client's first snapshot (lastScor 0: the
+	// server runs tick 1 first), then once a second when it changed (the
+	// kill feed says who killed whom at once), else every 2 s for the pings.
 	tick := sw.w.Tick
 	since := tick - ss.lastScor
 	scoreSent := false
-	if (ss.scoresDue && since >= uint32(sw.tickRate)) || since >= 2*uint32(sw.tickRate) {
+	if ss.lastScor == 0 || (ss.scoresDue && since >= uint32(sw.tickRate)) || since >= 2*uint32(sw.tickRate) {
 		if !sw.scoresBuilt {
 			sw.scoreBuf = sw.scoreboard(sw.scoreBuf[:0], sessions)
 			sw.scoresBuilt = true
@@ -234,6 +235,12 @@ func encodeEntities(ss *session, snap *proto.Snapshot) {
 		base, snap.Baseline = b.ents, b.seq
 	}
 	ss.out.deltaBuf = proto.AppendEntityDelta(ss.out.deltaBuf[:0], base, snap.Entities)
+	if ss.out.deltaBuf == nil {
+		// Always a bin, empty when nothing changed, never msgpack nil
+		// (docs/PROTOCOL.md §5.9): a client that has never had an entity in
+		// view has no buffer yet.
+		ss.out.deltaBuf = make([]byte, 0, 64)
+	}
 	snap.EntityDelta = ss.out.deltaBuf
 }
 

@@ -121,14 +121,21 @@ func precheck(b []byte) error {
 	return err
 }
 
-var errLen = errors.New("declared length exceeds message")
+// The precheck's errors for a body cut short: errLen when a str, bin,
+// array or map declares more bytes or elements than are left, errTrunc
+// when anything else runs past the end (a value that is missing, a
+// scalar or a length field cut short).
+var (
+	errLen   = errors.New("declared length exceeds message")
+	errTrunc = errors.New("truncated")
+)
 
 func walk(b []byte, depth int) (int, error) {
 	if depth > 8 {
 		return 0, errors.New("nesting too deep")
 	}
 	if len(b) == 0 {
-		return 0, errors.New("truncated")
+		return 0, errTrunc
 	}
 	c := b[0]
 	need := func(n int) error {
@@ -138,8 +145,8 @@ func walk(b []byte, depth int) (int, error) {
 		return nil
 	}
 	be := func(off, size int) (int, error) {
-		if err := need(off + size); err != nil {
-			return 0, err
+		if off+size > len(b) {
+			return 0, errTrunc // the length itself is cut short
 		}
 		var v uint64
 		for i := 0; i < size; i++ {
@@ -180,15 +187,21 @@ func walk(b []byte, depth int) (int, error) {
 	case c >= 0xa0 && c <= 0xbf:
 		return raw(1, int(c&0x1f))
 	}
+	scalar := func(n int) (int, error) {
+		if 1+n > len(b) {
+			return 0, errTrunc
+		}
+		return 1 + n, nil
+	}
 	switch c {
 	case 0xcc, 0xd0:
-		return raw(1, 1)
+		return scalar(1)
 	case 0xcd, 0xd1:
-		return raw(1, 2)
+		return scalar(2)
 	case 0xca, 0xce, 0xd2:
-		return raw(1, 4)
+		return scalar(4)
 	case 0xcb, 0xcf, 0xd3:
-		return raw(1, 8)
+		return scalar(8)
 	}
 	if w, per, ok := lengthPrefix(c); ok {
 		n, err := be(1, w)
