@@ -248,6 +248,15 @@ func TestDocTeamDeathmatchJoinAndRejoin(t *testing.T) {
 // client that has never had another player in view: it was nil), Ammo a
 // 2-byte bin, EventData nil when there is no event.
 func TestDocSnapshotBins(t *testing.T) {
+	doc := protocolDoc(t)
+	for _, sentence := range []string{
+		"| 5 | EntityDelta | **bin**, never nil: `c4 00` when no entity changed |",
+		"| 7 | EventData | **bin**, or nil `c0` when it carries no event (never an empty bin) |",
+	} {
+		if !strings.Contains(doc, sentence) {
+			t.Errorf("docs/PROTOCOL.md §5.8 does not say: %s", sentence)
+		}
+	}
 	_, addr := startServer(t, server.Config{MaxPlayers: 4})
 	r := dialRaw(t, addr)
 	r.join("alone")

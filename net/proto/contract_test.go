@@ -2,6 +2,7 @@ package proto
 
 import (
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -71,6 +72,15 @@ func TestMapFormHello(t *testing.T) {
 // §2 step 2: a value cut short is "truncated"; a str, bin, array or map
 // declaring more than is left is "declared length exceeds message".
 func TestPrecheckTruncatedOrDeclaredLength(t *testing.T) {
+	// The document's own example: "e.g. `cd 01` for a uint 16".
+	doc := strings.Join(strings.Fields(protocolDoc(t)), " ")
+	ex := regexp.MustCompile("\\(\"truncated\": [^)]*e\\.g\\. `([0-9a-f ]+)` for a uint 16\\)").FindStringSubmatch(doc)
+	if ex == nil {
+		t.Fatal("docs/PROTOCOL.md §2 lost its example of a truncated scalar")
+	}
+	if _, err := Decode(append([]byte{byte(MsgHello), 0x91}, mustHex(t, ex[1])...)); err == nil || err.Error() != "malformed hello: truncated" {
+		t.Errorf("the document's truncated uint 16 %q: error %v, want \"malformed hello: truncated\"", ex[1], err)
+	}
 	for _, c := range []struct {
 		name string
 		data []byte
@@ -96,6 +106,9 @@ func TestPrecheckTruncatedOrDeclaredLength(t *testing.T) {
 // §2 bins: every bin may be nil on the wire and reads as empty; the
 // encoder writes nil only for a nil slice.
 func TestBinsMayBeNil(t *testing.T) {
+	if !strings.Contains(protocolDoc(t), "**Receivers accept nil `c0` for every bin** and read it as 0 bytes") {
+		t.Error("docs/PROTOCOL.md §2 does not say that every bin may be nil")
+	}
 	// Snapshot{} has Ammo, EntityDelta and EventData nil: all three c0.
 	b := MustEncode(&Snapshot{Tick: 5})
 	m, err := Decode(b)
@@ -120,5 +133,63 @@ func TestBinsMayBeNil(t *testing.T) {
 	empty := enc.Append(nil, &Snapshot{Tick: 5, EntityDelta: []byte{}, Self: SelfState{Ammo: []uint8{0, 0}}})
 	if !strings.Contains(string(empty), "\xc4\x00") {
 		t.Errorf("an empty EntityDelta is not written as c4 00: % x", empty)
+	}
+}
+
+// mapForm is v with every struct, nested ones included, as a map keyed by
+// its field names (the fields msgpack encodes), for §2's map form.
+func mapForm(v reflect.Value) any {
+	switch v.Kind() {
+	case reflect.Pointer:
+		return mapForm(v.Elem())
+	case reflect.Struct:
+		m := map[string]any{}
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Type().Field(i)
+			if !f.IsExported() || f.Tag.Get("msgpack") == "-" {
+				continue
+			}
+			m[f.Name] = mapForm(v.Field(i))
+		}
+		return m
+	case reflect.Slice:
+		if v.Type().Elem().Kind() != reflect.Struct {
+			return v.Interface() // []uint8: a bin
+		}
+		if v.IsNil() {
+			return nil
+		}
+		s := make([]any, v.Len())
+		for i := range s {
+			s[i] = mapForm(v.Index(i))
+		}
+		return s
+	}
+	return v.Interface()
+}
+
+// §2 map form, for every message type and every nested struct: the
+// sample of each type, written as maps all the way down, decodes to what
+// its array form decodes to.
+func TestMapFormEveryMessage(t *testing.T) {
+	samples := append(sampleMessages(), &Snapshot{Tick: 9, Self: SelfState{Ammo: []uint8{20, 4}},
+		Projectiles: []ProjectileState{{ID: 1, Owner: 2, Weapon: 1, X: -5, Y: 6, VX: 41600, VY: -1}}})
+	for _, m := range samples {
+		want, err := Decode(MustEncode(m))
+		if err != nil {
+			t.Fatalf("%s: %v", m.Type(), err)
+		}
+		body, err := msgpack.Marshal(mapForm(reflect.ValueOf(m)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Decode(append([]byte{byte(m.Type())}, body...))
+		if err != nil {
+			t.Errorf("%s in map form: %v", m.Type(), err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s in map form decodes to %+v, its array form to %+v", m.Type(), got, want)
+		}
 	}
 }
