@@ -374,7 +374,9 @@ type Snapshot struct {
 	// Self is the client's own authoritative state after AckCmd.
 	Self SelfState
 	// EntityDelta turns the baseline's frame of other players into this
-	// snapshot's (AppendEntityDelta, delta.go): a msgpack bin.
+	// snapshot's (AppendEntityDelta, delta.go): a msgpack bin, which the
+	// server always sends, empty (never nil) when nothing changed; a nil
+	// one reads as empty (docs/PROTOCOL.md §5.9).
 	EntityDelta []byte
 	// Entities are the other players, sorted by ID: not on the wire; the
 	// server fills them before encoding EntityDelta, the client after
@@ -383,12 +385,15 @@ type Snapshot struct {
 	// Projectiles are the projectiles in flight.
 	Projectiles []ProjectileState
 	// EventData holds the events not yet acked by the client, in the
-	// compact form of AppendEvents (events.go): a msgpack bin.
+	// compact form of AppendEvents (events.go): a msgpack bin, nil when
+	// there is none.
 	EventData []byte
 	// Events are EventData's events: not on the wire; the server fills
 	// them before encoding, the client after DecodeEvents.
 	Events []Event `msgpack:"-"`
-	// Scores is the scoreboard; sent once a second and after changes, empty otherwise.
+	// Scores is the scoreboard, with at least the receiving client's row:
+	// in the client's first snapshot, then 1 s after the last when it
+	// changed, else 2 s after; nil otherwise (docs/PROTOCOL.md §5.8).
 	Scores []ScoreEntry
 	// TickTimeUs is the server's mean tick processing time, microseconds.
 	TickTimeUs uint32
