@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -197,6 +198,17 @@ func (l *Link) Command(ctx context.Context, s Side, name string, args ...string)
 // belong to that namespace and may be used from any goroutine afterwards;
 // goroutines fn starts do not run in it.
 func (l *Link) Do(s Side, fn func() error) error { return inNamespace(l.ns[s], fn) }
+
+// Dial connects from inside side s (net.Dialer.DialContext made on a
+// thread in its namespace); the connection works from any goroutine.
+func (l *Link) Dial(ctx context.Context, s Side, network, addr string) (c net.Conn, err error) {
+	err = l.Do(s, func() error {
+		var d net.Dialer
+		c, err = d.DialContext(ctx, network, addr)
+		return err
+	})
+	return c, err
+}
 
 // Counters returns what a direction did so far: from is the sending side
 // (A for A→B).

@@ -49,6 +49,8 @@ type Options struct {
 	// TickRate are the server's, and RTTMs, JitterMs and LossPct apply on
 	// the clients' side only.
 	Server string
+	// Dial opens the clients' transports (netclient.Websocket when nil).
+	Dial netclient.Dialer
 }
 
 // Result of one run. Distances are world units; the hitbox radius is
@@ -148,13 +150,17 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		addr = p.Addr()
 	}
 	cfg := netclient.DefaultConfig("shooter")
-	shooter, err := netclient.Connect(ctx, netclient.Websocket, addr, cfg)
+	dial := opt.Dial
+	if dial == nil {
+		dial = netclient.Websocket
+	}
+	shooter, err := netclient.Connect(ctx, dial, addr, cfg)
 	if err != nil {
 		return res, err
 	}
 	defer shooter.Close("benchmark done")
 	cfg.Name = "target"
-	target, err := netclient.Connect(ctx, netclient.Websocket, addr, cfg)
+	target, err := netclient.Connect(ctx, dial, addr, cfg)
 	if err != nil {
 		return res, err
 	}
@@ -352,17 +358,23 @@ func serverConfig(opt Options, addr string, fake proto.FakeConditions) server.Co
 }
 
 // Serve runs the benchmark's server on addr (host:port) until ctx ends,
-// for Run with Options.Server from another host or network namespace;
-// opt's Unlag, TickRate and Seed apply.
+// for Run with Options.Server from another host or network namespace.
 func Serve(ctx context.Context, opt Options, addr string) error {
-	if opt.TickRate == 0 {
-		opt.TickRate = 64
-	}
-	srv, err := server.New(serverConfig(opt, addr, proto.FakeConditions{}))
+	srv, err := NewServer(opt, addr)
 	if err != nil {
 		return err
 	}
 	return srv.Run(ctx)
+}
+
+// NewServer returns the benchmark's server for addr (host:port), not yet
+// listening: Serve's, for a caller that listens itself (in a network
+// namespace); opt's Unlag, TickRate and Seed apply.
+func NewServer(opt Options, addr string) (*server.Server, error) {
+	if opt.TickRate == 0 {
+		opt.TickRate = 64
+	}
+	return server.New(serverConfig(opt, addr, proto.FakeConditions{}))
 }
 
 // pendingTooOld reports whether the unanswered shots are older than two

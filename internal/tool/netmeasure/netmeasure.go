@@ -247,8 +247,7 @@ func measure(ctx context.Context, opt Options, c Cell, seed uint64) Row {
 		errs = append(errs, fmt.Sprintf("hitreg: %v %v; %s", hitsErr, err, hits.tail()))
 	}
 	row.Err = strings.Join(errs, "; ")
-	ab, ba := link.Counters(netem.A), link.Counters(netem.B)
-	row.LostAtoBPct, row.LostBtoAPct = pct(ab.Dropped(), ab.Packets), pct(ba.Dropped(), ba.Packets)
+	row.linkLoss(link)
 	return row
 }
 
@@ -259,31 +258,44 @@ func pct(n, of uint64) float64 {
 	return math.Round(float64(n)/float64(of)*1000) / 10
 }
 
-// readBots folds the bots' JSON summaries into the row.
+// readBots folds the bots' JSON summaries, one a line, into the row.
 func (r *Row) readBots(out []byte) error {
+	var sums []botclient.Summary
 	sc := bufio.NewScanner(bytes.NewReader(out))
-	n := 0
-	var extrap float64
 	for sc.Scan() {
 		var s botclient.Summary
-		if json.Unmarshal(sc.Bytes(), &s) != nil {
-			continue
+		if json.Unmarshal(sc.Bytes(), &s) == nil {
+			sums = append(sums, s)
 		}
+	}
+	return r.addBots(sums)
+}
+
+// addBots folds the bots' summaries into the row: the worse gaps, the sum
+// of freezes, the mean share of frames extrapolating.
+func (r *Row) addBots(sums []botclient.Summary) error {
+	if len(sums) == 0 {
+		return errors.New("no summary")
+	}
+	var extrap float64
+	for _, s := range sums {
 		if s.Error != "" && s.SnapshotsReceived == 0 {
 			return fmt.Errorf("%s: %s", s.Name, s.Error)
 		}
-		n++
 		r.GapP50Ms = math.Max(r.GapP50Ms, s.SnapshotGapMs.P50)
 		r.GapP99Ms = math.Max(r.GapP99Ms, s.SnapshotGapMs.P99)
 		r.GapMaxMs = math.Max(r.GapMaxMs, s.SnapshotGapMs.Max)
 		r.Freezes += s.FreezesOver250ms
 		extrap += s.ExtrapolatingPct
 	}
-	if n == 0 {
-		return errors.New("no summary")
-	}
-	r.ExtrapolatingPct = math.Round(extrap/float64(n)*10) / 10
+	r.ExtrapolatingPct = math.Round(extrap/float64(len(sums))*10) / 10
 	return nil
+}
+
+// linkLoss sets what the link really lost, each way.
+func (r *Row) linkLoss(l *netem.Link) {
+	ab, ba := l.Counters(netem.A), l.Counters(netem.B)
+	r.LostAtoBPct, r.LostBtoAPct = pct(ab.Dropped(), ab.Packets), pct(ba.Dropped(), ba.Packets)
 }
 
 func lastLine(b []byte) []byte {
@@ -336,13 +348,8 @@ func (p *proc) tail() string {
 
 // dialer dials from inside side s of the link.
 func dialer(l *netem.Link, s netem.Side) func(ctx context.Context, network, addr string) (net.Conn, error) {
-	return func(ctx context.Context, network, addr string) (c net.Conn, err error) {
-		err = l.Do(s, func() error {
-			var d net.Dialer
-			c, err = d.DialContext(ctx, network, addr)
-			return err
-		})
-		return c, err
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return l.Dial(ctx, s, network, addr)
 	}
 }
 
