@@ -29,6 +29,7 @@ COPY --from=build /out/tickshot-server /tickshot-server
 USER 65532:65532
 # One TCP port: the game (/ws), /status and the browser client (/).
 EXPOSE 27015/tcp
+EXPOSE 27015/udp
 # Distroless has no curl: the binary asks its own /status (exit 0 healthy,
 # 1 not). OCI images drop HEALTHCHECK; podman/buildah keep it with
 # --format docker.

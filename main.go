@@ -308,6 +308,9 @@ type serverFlags struct {
 	httpIdle   *time.Duration
 	cfgFile    *string
 	mapcycle   *string
+	transports *string
+	udp        *string
+	publicIP   *string
 }
 
 // cvarFlags collects repeated --cvar name=value flags.
@@ -344,7 +347,10 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 			"  map arena, mapcycle arena range, or any server cvar (mp_fraglimit 30; see --cvar);\n"+
 			"  // and # start comments. An unknown name or a value out of range stops the server with\n"+
 			"  FILE:LINE: what is wrong. Flags given on the command line override the file (example: docs/server.cfg.example)"),
-		mapcycle: fs.String("mapcycle", "", "maps played in turn, one per match, separated by commas or spaces (e.g. arena,range); at the end of each match's intermission the next is loaded (Source's mapcycle; the file's mapcycle line). Empty: the map stays"),
+		transports: fs.String("transports", server.TransportsBoth, "sv_transports: both (the WebSocket, and a WebRTC data channel on UDP for snapshots and usercmds where the client offers one) or websocket (no UDP port; every offer refused)"),
+		udp:        fs.String("udp", "", "UDP listen address HOST:PORT of the WebRTC data channels, one port for every player (default: --addr's, so 27015/udp beside 27015/tcp)"),
+		publicIP:   fs.String("public-ip", "", "IP addresses (comma-separated) to advertise for the UDP port instead of the interfaces' own: behind a 1:1 NAT, or in a container whose port is published"),
+		mapcycle:   fs.String("mapcycle", "", "maps played in turn, one per match, separated by commas or spaces (e.g. arena,range); at the end of each match's intermission the next is loaded (Source's mapcycle; the file's mapcycle line). Empty: the map stays"),
 	}
 }
 
@@ -361,6 +367,9 @@ func (f serverFlags) check(fs *flag.FlagSet) error {
 			fmt.Sprintf("0..%d bots (at most --maxplayers)", *f.maxplayers)),
 		outOfRange(*f.maxconns >= 1, "maxconns", *f.maxconns, "at least 1 connection"),
 		outOfRange(*f.httpIdle > 0, "http-idle-timeout", *f.httpIdle, "more than 0"),
+		outOfRange(*f.transports == server.TransportsBoth || *f.transports == server.TransportsWebSocket, "transports", *f.transports,
+			server.TransportsBoth+" or "+server.TransportsWebSocket),
+		checkPublicIPs(*f.publicIP), checkUDPAddr(*f.udp),
 		checkMap(*f.mapName, false),
 		checkMapCycle(mapList(*f.mapcycle)),
 		checkCvars("cvar", *f.cvars),
@@ -414,7 +423,28 @@ func (f serverFlags) fields(cfg *server.Config) []flagField {
 		{"maxconns", func() { cfg.MaxConns = *f.maxconns }},
 		{"http-idle-timeout", func() { cfg.HTTPIdleTimeout = *f.httpIdle }},
 		{"mapcycle", func() { cfg.MapCycle = mapList(*f.mapcycle) }},
+		{"transports", func() { cfg.Transports = *f.transports }},
+		{"udp", func() { cfg.UDPAddr = *f.udp }},
+		{"public-ip", func() { cfg.PublicIPs = mapList(*f.publicIP) }},
 	}
+}
+
+// checkUDPAddr checks --udp, when given.
+func checkUDPAddr(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	return checkListenAddr("udp", addr)
+}
+
+// checkPublicIPs checks --public-ip's addresses.
+func checkPublicIPs(list string) error {
+	for _, ip := range mapList(list) {
+		if net.ParseIP(ip) == nil {
+			return fmt.Errorf("--public-ip: %q is not an IP address", ip)
+		}
+	}
+	return nil
 }
 
 // resolve checks the parsed flags and returns the server's config: the

@@ -387,6 +387,9 @@ func (g *Game) initCvars() error {
 	set("cl_interpolate", b(cfg.Interpolate))
 	set("cl_smooth", b(cfg.Smooth))
 	_ = g.cv.password.Set(cfg.Password)
+	if cfg.Transport != "" {
+		_ = g.cvars.Set("cl_transport", string(cfg.Transport))
+	}
 	if s := g.opt.Settings; s != nil {
 		g.applySettings(s)
 	}

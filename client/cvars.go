@@ -14,6 +14,7 @@ import (
 	"tickshot/client/demo"
 	"tickshot/internal/cvar"
 	"tickshot/net/proto"
+	"tickshot/net/rtc"
 	"tickshot/shared"
 )
 
@@ -37,6 +38,7 @@ type clientCvars struct {
 	vsync                         *cvar.Bool
 	rconPassword                  *cvar.String
 	password                      *cvar.String
+	transport                     *cvar.Int // cl_transport, an enum of rtc modes
 	volume, sensitivity           *cvar.Float
 	fullscreen                    *cvar.Bool
 	demoScale                     *cvar.Float // demo_timescale (demo_scene.go)
@@ -73,10 +75,12 @@ func registerClientCvars(r *cvar.Registry) clientCvars {
 		vsync:        r.Bool("mat_vsync", true, arch, "wait for the display's refresh before showing a frame (no tearing; caps fps at the refresh rate)"),
 		rconPassword: r.String("rcon_password", "", cl|cvar.Protected, "password for rcon commands on a remote server"),
 		password:     r.String("password", "", cl|cvar.Protected, "join password sent when connecting, for servers started with --password (Source's password)"),
-		volume:       r.Float("volume", 1, 0, 1, arch, "sound volume, 0 (silent) to 1 (Source's volume)"),
-		sensitivity:  r.Float("sensitivity", 1, 0.1, 5, arch, "mouse sensitivity (Source's name): how far the crosshair moves per mouse movement; 1 follows the pointer exactly, other values capture the pointer and scale its motion, as Teeworlds' inp_mousesens"),
-		fullscreen:   r.Bool("r_fullscreen", false, arch, "fill the screen with the window (Quake 3's r_fullscreen)"),
-		demoScale:    r.Float("demo_timescale", 1, demo.MinScale, demo.MaxScale, cl, "speed of demo playback ([ and ] step it)"),
+		transport: r.Enum("cl_transport", string(rtc.ModeAuto), []string{string(rtc.ModeAuto), string(rtc.ModeWebRTC), string(rtc.ModeWebSocket)}, arch,
+			"how snapshots and usercmds travel, from the next connect: auto (a WebRTC data channel, UDP datagrams, falling back to the WebSocket when no datagram comes within 3 s), webrtc (no fallback), websocket"),
+		volume:      r.Float("volume", 1, 0, 1, arch, "sound volume, 0 (silent) to 1 (Source's volume)"),
+		sensitivity: r.Float("sensitivity", 1, 0.1, 5, arch, "mouse sensitivity (Source's name): how far the crosshair moves per mouse movement; 1 follows the pointer exactly, other values capture the pointer and scale its motion, as Teeworlds' inp_mousesens"),
+		fullscreen:  r.Bool("r_fullscreen", false, arch, "fill the screen with the window (Quake 3's r_fullscreen)"),
+		demoScale:   r.Float("demo_timescale", 1, demo.MinScale, demo.MaxScale, cl, "speed of demo playback ([ and ] step it)"),
 	}
 }
 
@@ -97,6 +101,7 @@ func (g *Game) bindCvars() {
 	}
 	cv.vsync.OnChange(g.applyVsync)
 	cv.password.OnChange(g.applyPassword)
+	cv.transport.OnChange(func() { g.opt.Config.Transport = rtc.Mode(cv.transport.String()) })
 	cv.demoScale.OnChange(func() {
 		if g.demo != nil {
 			g.demo.p.SetScale(cv.demoScale.Get())

@@ -48,6 +48,8 @@ var oldClientCvars = []struct {
 	{"volume", cvar.KindFloat, 0, 1, "1", "sound volume, 0 (silent) to 1 (Source's volume)"},
 	{"sensitivity", cvar.KindFloat, 0.1, 5, "1", "mouse sensitivity (Source's name): how far the crosshair moves per mouse movement; 1 follows the pointer exactly, other values capture the pointer and scale its motion, as Teeworlds' inp_mousesens"},
 	{"r_fullscreen", cvar.KindBool, 0, 1, "0", "fill the screen with the window (Quake 3's r_fullscreen)"},
+	// Added since (issue 19 item 3).
+	{"cl_transport", cvar.KindInt, 0, 2, "auto", "how snapshots and usercmds travel, from the next connect: auto (a WebRTC data channel, UDP datagrams, falling back to the WebSocket when no datagram comes within 3 s), webrtc (no fallback), websocket"},
 }
 
 // TestClientCvarsKeepTheirTable: the registry holds exactly the client's

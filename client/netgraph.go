@@ -263,6 +263,7 @@ func (ng *netGraph) drawText(dst *ebiten.Image, g *Game, c *netclient.Client, le
 	outPk, outB := c.Net().Out.Rates(now)
 	lerp := c.View().InterpMs
 	layoutText(dst, fmt.Sprintf("fps %4.0f   ping %d ms ±%.0f   tick %d/s", g.fps, c.View().Stats.PingMs, c.Net().PingVarMs, c.View().TickRate), fs, false, x0, y, 0, palette.Text)
+	layoutText(dst, c.Net().Transport, fs, false, x0+pw, y, 2, palette.Dim) // webrtc or websocket
 	y += lh
 	layoutText(dst, fmt.Sprintf("in  %5d B  %6.2f kB/s  %5.1f/s", c.Net().In.Last(), inB/1000, inPk), fs, false, x0, y, 0, palette.Text)
 	lerpCol := palette.Text

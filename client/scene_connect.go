@@ -85,7 +85,7 @@ func (s *connectScene) start(cfg netclient.Config) {
 	s.ch = ch
 	addr := s.addr
 	go func() {
-		c, err := netclient.Connect(ctx, netclient.Websocket, addr, cfg)
+		c, err := netclient.Connect(ctx, netclient.Dial(cfg.Transport), addr, cfg)
 		ch <- connResult{c, err}
 	}()
 }

@@ -12,6 +12,7 @@ import (
 
 	"tickshot/game"
 	"tickshot/net/proto"
+	"tickshot/net/rtc"
 	"tickshot/net/transport"
 	"tickshot/net/ws"
 )
@@ -31,6 +32,10 @@ type handshaker struct {
 	// join queues a join for the tick goroutine (Server.call); false when
 	// the server stopped first.
 	join func(joinReq) bool
+
+	// rtc answers clients' WebRTC offers (net/rtc); nil refuses them
+	// (sv_transports websocket, no UDP port, or a server not Listening).
+	rtc *rtc.Host
 
 	preHello  preHello    // connections waiting for their Hello (prehello.go)
 	joinLimit joinLimiter // joins per address (joinlimit.go)
@@ -73,13 +78,16 @@ func (s *handshaker) handleWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	defer release()
-	t, err := ws.Upgrade(w, r, proto.ServerOptions())
+	wsConn, err := ws.Upgrade(w, r, proto.ServerOptions())
 	if err != nil {
 		// Debug: any HTTP client can repeat a bad upgrade on one
 		// keep-alive connection (it got HTTP 400 already).
 		s.log.Debug("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
 		return
 	}
+	// Snapshots and usercmds may move to a data channel the client offers
+	// after its Accept; the rest stays on the WebSocket.
+	t := s.rtc.Wrap(wsConn, proto.ServerOptions())
 	if refused.refused() {
 		// Counted in the metrics per connection, logged at most every
 		// preHelloLogEvery: a flood must not write a line per connection.

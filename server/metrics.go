@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"tickshot/net/proto"
+	"tickshot/net/transport"
 )
 
 // Prometheus metrics (GET /metrics, the text exposition format), one
@@ -220,11 +221,13 @@ var (
 	descRefused      = prometheus.NewDesc("tickshot_connections_refused_total", "Connections refused, by reason code.", []string{"reason"}, nil)
 	descDecodeErrors = prometheus.NewDesc("tickshot_decode_errors_total", "Connections closed because a frame did not decode as a Tickshot message.", nil, nil)
 	descMatches      = prometheus.NewDesc("tickshot_matches_total", "Matches played to their end (frag or time limit).", nil, nil)
+	descTransports   = prometheus.NewDesc("tickshot_clients_by_transport", "Connected players and spectators by transport (webrtc: snapshots and usercmds on a data channel; websocket).", []string{"transport"}, nil)
+	descOversize     = prometheus.NewDesc("tickshot_datagrams_oversize_total", "Snapshots sent on the WebSocket instead of the data channel because they were over 1200 bytes.", nil, nil)
 )
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descPlayers, descMaxPlayers, descTicks, descTicksBehind, descBytes, descPackets,
-		descSnapshots, descSnapBytes, descChoked, descKicks, descRefused, descDecodeErrors, descMatches} {
+		descSnapshots, descSnapBytes, descChoked, descKicks, descRefused, descDecodeErrors, descMatches, descTransports, descOversize} {
 		ch <- d
 	}
 }
@@ -246,6 +249,16 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	gauge(descPlayers, float64(len(st.Players)-bots), "human")
 	gauge(descPlayers, float64(bots), "bot")
 	gauge(descPlayers, float64(st.Spectators), "spectator")
+	byTransport := map[string]int{transport.KindWebSocket: 0, transport.KindWebRTC: 0}
+	for _, p := range append(st.Players[:len(st.Players):len(st.Players)], st.SpectatorList...) {
+		if p.Transport != "" {
+			byTransport[p.Transport]++
+		}
+	}
+	for kind, n := range byTransport {
+		gauge(descTransports, float64(n), kind)
+	}
+	counter(descOversize, c.s.hs.rtc.Oversize())
 	gauge(descMaxPlayers, float64(st.MaxPlayers))
 	counter(descTicks, uint64(st.Tick))
 	counter(descTicksBehind, m.ticksBehind.Load())

@@ -21,6 +21,7 @@ import (
 	"tickshot/game"
 	"tickshot/net/lan"
 	"tickshot/net/proto"
+	"tickshot/net/rtc"
 	"tickshot/shared"
 )
 
@@ -87,7 +88,26 @@ type Config struct {
 	// Lifecycle hears of readiness, human joins and leaves, and match ends
 	// (lifecycle.go; server/agones for Agones). Nil: nobody listens.
 	Lifecycle Lifecycle
+	// Transports is sv_transports: TransportsBoth (default: the WebSocket,
+	// and for a client that offers one a WebRTC data channel for snapshots
+	// and usercmds, package net/rtc) or TransportsWebSocket (every offer
+	// refused; no UDP port).
+	Transports string
+	// UDPAddr is the UDP listen address of every player's data channel;
+	// default Addr's host and port as bound (27015/udp beside 27015/tcp).
+	// When the default cannot be bound the server warns and runs on the
+	// WebSocket only; a UDPAddr given that cannot be bound stops it.
+	UDPAddr string
+	// PublicIPs are the IP addresses advertised for the UDP port instead
+	// of the interfaces' own: behind a 1:1 NAT or in a container.
+	PublicIPs []string
 }
+
+// sv_transports values.
+const (
+	TransportsBoth      = "both"
+	TransportsWebSocket = "websocket"
+)
 
 // Defaults.
 const (
@@ -147,6 +167,13 @@ func (c *Config) fill() error {
 	}
 	if c.Map == "" && len(c.MapCycle) > 0 {
 		c.Map = c.MapCycle[0]
+	}
+	switch c.Transports {
+	case "":
+		c.Transports = TransportsBoth
+	case TransportsBoth, TransportsWebSocket:
+	default:
+		return fmt.Errorf("transports %q: want %s or %s", c.Transports, TransportsBoth, TransportsWebSocket)
 	}
 	if c.MaxUsrCmdProcessTicks == 0 {
 		c.MaxUsrCmdProcessTicks = 16
@@ -247,6 +274,23 @@ func (s *Server) Listen() error {
 		return fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
 	}
 	s.ln = &limitListener{Listener: ln, max: int64(s.cfg.MaxConns)} // httplimits.go
+	if s.cfg.Transports == TransportsWebSocket {
+		return nil
+	}
+	udp := s.cfg.UDPAddr
+	if udp == "" {
+		udp = ln.Addr().String()
+	}
+	h, err := rtc.NewHost(rtc.HostConfig{Addr: udp, Public: s.cfg.PublicIPs})
+	switch {
+	case err == nil:
+		s.hs.rtc = h
+	case s.cfg.UDPAddr == "":
+		s.log.Warn("no UDP port for WebRTC: players stay on the WebSocket", "err", err)
+	default:
+		_ = ln.Close()
+		return err
+	}
 	return nil
 }
 
@@ -277,6 +321,10 @@ func (s *Server) Run(ctx context.Context) error {
 	s.start = time.Now()
 	s.log.Info("server started", "addr", s.Addr(), "map", s.w.Map.Name, "tickrate", s.cfg.TickRate,
 		"maxplayers", s.cfg.MaxPlayers, "bots", s.cfg.Bots, "name", s.cfg.Hostname)
+	if s.hs.rtc != nil {
+		s.log.Info("webrtc: snapshots and usercmds as datagrams on one UDP port (open it beside the TCP port)", "udp", s.hs.rtc.Addr())
+		defer s.hs.rtc.Close()
+	}
 	if wc := webClient(); wc.Available() {
 		raw, gz := wc.Sizes()
 		s.log.Info("browser client: players open http://"+browserHost(s.Addr())+"/", "wasm_bytes", raw, "gzip_bytes", gz)

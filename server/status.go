@@ -93,6 +93,10 @@ type PlayerStatus struct {
 	// CmdsDropped counts this player's usercmds refused because its queue
 	// held CmdBacklogMs of them already.
 	CmdsDropped int `json:"cmds_dropped"`
+	// Transport is how the player's messages travel (transport.Kind*):
+	// "webrtc" while its data channel carries snapshots and usercmds,
+	// "websocket" otherwise; empty for a bot.
+	Transport string `json:"transport,omitempty"`
 }
 
 const tickStatsWindow = 512
@@ -156,27 +160,35 @@ func (s *Server) publishStatus() {
 	}
 	for _, p := range s.w.Players {
 		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths, Bot: p.Bot, Alive: p.Alive()}
-		if ss := sessionOf(s.sessions, p.ID); ss != nil {
+		ss := sessionOf(s.sessions, p.ID)
+		if ss != nil {
 			ps.CmdQueue, ps.CmdsDropped = ss.cmds.depth(), ss.cmds.dropped
-			if ss.acks.rttMs > 0 {
-				ps.PingMs = int(math.Round(ss.acks.rttMs))
-			}
 		}
-		st.Players = append(st.Players, ps)
+		st.Players = append(st.Players, withSession(ps, ss))
 	}
 	st.Traffic, st.Snapshots.Choked = s.metrics.traffic(s.sessions) // metrics.go
 	st.Spectators, st.MaxSpectators = len(s.w.Spectators), s.vars.maxSpectators.Get()
 	st.SpectatorList = make([]PlayerStatus, 0, len(s.w.Spectators))
 	for _, p := range s.w.Spectators {
 		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths}
-		if ss := sessionOf(s.sessions, p.ID); ss != nil && ss.acks.rttMs > 0 {
-			ps.PingMs = int(math.Round(ss.acks.rttMs))
-		}
-		st.SpectatorList = append(st.SpectatorList, ps)
+		st.SpectatorList = append(st.SpectatorList, withSession(ps, sessionOf(s.sessions, p.ID)))
 	}
 	s.statusMu.Lock()
 	s.status = st
 	s.statusMu.Unlock()
+}
+
+// withSession adds to a player's row what its session knows (nil for a
+// bot): the ping and the transport.
+func withSession(ps PlayerStatus, ss *session) PlayerStatus {
+	if ss == nil {
+		return ps
+	}
+	if ss.acks.rttMs > 0 {
+		ps.PingMs = int(math.Round(ss.acks.rttMs))
+	}
+	ps.Transport = ss.conn.Transport()
+	return ps
 }
 
 // CurrentStatus returns the latest published status (updated 4 times a second).

@@ -73,6 +73,7 @@ func (l *link) send(m proto.Message) { l.conn.Send(m) }
 func (l *link) received(p proto.Packet) {
 	l.tap.packet(p)
 	l.net.In.Add(p.At, p.Size)
+	l.net.Transport = l.conn.Transport()
 }
 
 // unpack rebuilds snapshot s's entity frame (s.Entities) against the

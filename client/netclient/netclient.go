@@ -17,6 +17,7 @@ import (
 
 	"tickshot/game"
 	"tickshot/net/proto"
+	"tickshot/net/rtc"
 	"tickshot/net/transport"
 	"tickshot/net/ws"
 	"tickshot/shared"
@@ -39,6 +40,9 @@ type Config struct {
 	NoDelta     bool    // cl_nodelta: ask for full snapshots only
 	Spectate    bool    // join as a spectator (--spectate): no body, every entity in view
 	Password    string  // password: the server's join password, "" for none (Source's password cvar)
+	// Transport is cl_transport, for Dial: rtc.ModeAuto ("" too),
+	// ModeWebRTC or ModeWebSocket.
+	Transport rtc.Mode
 	// Timeout is cl_timeout: how long without a snapshot before the client
 	// gives up and disconnects (0: DefaultTimeout). ConnectionProblem
 	// counts down to it.
@@ -147,6 +151,22 @@ type Dialer func(ctx context.Context, addr string) (transport.Transport, error)
 // browser's WebSocket under GOOS=js.
 func Websocket(ctx context.Context, addr string) (transport.Transport, error) {
 	return ws.Dial(ctx, addr, proto.ClientOptions())
+}
+
+// Dial returns the Dialer of a cl_transport mode: the WebSocket
+// (Websocket), which, unless mode is rtc.ModeWebSocket, offers the server
+// a WebRTC data channel for snapshots and usercmds once the server has
+// accepted the client, and falls back to the WebSocket without one
+// (package net/rtc). The transport in use, or why the client stays on the
+// WebSocket, reaches the console as a Print (Match.TakePrints).
+func Dial(mode rtc.Mode) Dialer {
+	return func(ctx context.Context, addr string) (transport.Transport, error) {
+		t, err := Websocket(ctx, addr)
+		if err != nil || mode == rtc.ModeWebSocket {
+			return t, err
+		}
+		return rtc.NewClient(t, proto.ClientOptions(), mode, nil), nil
+	}
 }
 
 // Connect opens a transport to addr with dial, sends Hello and waits for

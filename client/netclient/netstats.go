@@ -39,6 +39,13 @@ type NetStats struct {
 	TickStdUs  float64
 	PingVarMs  float64 // RTT variation as the server measures it
 
+	// Transport is how messages travel now (transport.KindWebRTC,
+	// KindWebSocket): net_graph shows it.
+	Transport string
+	// DatagramSnapshots counts the snapshots applied that arrived on the
+	// datagram path (a WebRTC data channel).
+	DatagramSnapshots int
+
 	Graph     [GraphLen]GraphSample
 	GraphHead int // index of the next sample
 	GraphN    int
@@ -64,6 +71,9 @@ func (n *NetStats) ChokePct() float64 {
 // in all.
 func (n *NetStats) record(s *proto.Snapshot, p proto.Packet, tickRate int, lerpMs float64, corrections int) {
 	before := n.Loss.Total
+	if p.Datagram {
+		n.DatagramSnapshots++
+	}
 	n.Loss.Arrive(s.Seq)
 	n.Jitter.Add(float64(s.Tick)/float64(tickRate), p.At)
 	n.ChokeTotal += int(s.Choke)

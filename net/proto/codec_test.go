@@ -47,6 +47,7 @@ func sampleMessages() []Message {
 		&Settings{Rate: 80000, UpdateRate: 64, CmdRate: 64, InterpMs: 50, InterpRatio: 1, NoDelta: true},
 		&Command{Text: "rcon sv_cheats 1", Password: "hunter2"},
 		&Print{Text: "sv_cheats = 1\n\tchanged"},
+		&Signal{Kind: SignalCandidate, Data: `{"candidate":"candidate:1 1 udp 2130706431 192.0.2.7 50000 typ host","sdpMid":"0"}`},
 	}
 }
 

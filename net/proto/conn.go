@@ -1,6 +1,7 @@
 package proto
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -16,6 +17,8 @@ type Packet struct {
 	Size int       // bytes on the wire (frame payload)
 	At   time.Time // arrival (with fake lag: the simulated arrival)
 	Raw  []byte    // the frame as received (a demo records it as is)
+	// Datagram: it came on the transport's datagram path (lossy, unordered).
+	Datagram bool
 }
 
 // Stats are a connection's traffic counters (frame payload bytes).
@@ -123,10 +126,23 @@ func (c *Conn) Stats() Stats {
 
 // Send queues a message. It returns false, without blocking, when the
 // connection is closed or its queue is full (the message is dropped).
-func (c *Conn) Send(m Message) bool { return c.t.Send(MustEncode(m)) }
+// Snapshot and Cmds take the transport's datagram path where it has one
+// (transport.Datagrammer; MsgType.Datagram), everything else the reliable
+// path.
+func (c *Conn) Send(m Message) bool { return c.SendRaw(MustEncode(m)) }
 
 // SendRaw queues an encoded frame (see Send).
-func (c *Conn) SendRaw(b []byte) bool { return c.t.Send(b) }
+func (c *Conn) SendRaw(b []byte) bool {
+	if d, ok := c.t.(transport.Datagrammer); ok && len(b) > 0 && MsgType(b[0]).Datagram() {
+		return d.SendDatagram(b)
+	}
+	return c.t.Send(b)
+}
+
+// Transport names the kind of transport the messages travel on now
+// (transport.KindWebSocket, KindWebRTC once a datagram channel is up,
+// KindPipe): /status and net_graph show it.
+func (c *Conn) Transport() string { return transport.KindOf(c.t) }
 
 // Close ends the connection, telling the peer why with a Disconnect
 // message. It never blocks: the goodbye is written in the background.
@@ -215,6 +231,12 @@ func (c *Conn) handle(f transport.Frame) bool {
 	m, err := Decode(f.Data)
 	first := c.rejectFirst
 	c.rejectFirst = false // only readLoop touches it
+	if err == nil && f.Datagram && !m.Type().Datagram() {
+		// Only what may be lost and reordered travels there: a handshake
+		// or a command on the datagram path would skip the order the
+		// reliable path keeps.
+		err = fmt.Errorf("%s on the datagram channel", m.Type())
+	}
 	if err != nil {
 		reason := CleanText("protocol error: "+err.Error(), MaxReasonLen)
 		if first {
@@ -232,7 +254,7 @@ func (c *Conn) handle(f transport.Frame) bool {
 		return false
 	}
 	select {
-	case c.in <- Packet{Msg: m, Size: len(f.Data), At: f.At, Raw: f.Data}:
+	case c.in <- Packet{Msg: m, Size: len(f.Data), At: f.At, Raw: f.Data, Datagram: f.Datagram}:
 	default:
 		c.mu.Lock()
 		c.dropped++ // the owner is not keeping up, or a flood

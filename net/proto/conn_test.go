@@ -97,3 +97,61 @@ func TestConnEndsAtOnceUnderFakeLag(t *testing.T) {
 		t.Errorf("reason %q remote %v", r, remote)
 	}
 }
+
+// datagramPipe is a pipe end whose frames all arrive as datagrams and
+// whose SendDatagram is counted: a stand-in for a transport with a
+// datagram path.
+type datagramPipe struct {
+	transport.Transport
+	in        chan transport.Frame
+	datagrams int
+}
+
+func newDatagramPipe(t transport.Transport) *datagramPipe {
+	d := &datagramPipe{Transport: t, in: make(chan transport.Frame, transport.RecvQueue)}
+	go func() {
+		defer close(d.in)
+		for f := range t.Recv() {
+			f.Datagram = true
+			d.in <- f
+		}
+	}()
+	return d
+}
+
+func (d *datagramPipe) Recv() <-chan transport.Frame { return d.in }
+
+func (d *datagramPipe) SendDatagram(b []byte) bool { d.datagrams++; return d.Send(b) }
+
+// Snapshot and Cmds take the datagram path and may arrive on it; any other
+// message arriving there is a protocol error that names it.
+func TestConnDatagramPath(t *testing.T) {
+	ta, tb := transport.Pipe(ClientOptions(), ServerOptions())
+	da, db := newDatagramPipe(ta), newDatagramPipe(tb)
+	a, b := NewConn(da), NewConn(db)
+	t.Cleanup(func() { a.Close("test over"); b.Close("test over") })
+	a.Send(&Cmds{Seq: 1})
+	a.Send(&Settings{InterpRatio: 1})
+	if da.datagrams != 1 {
+		t.Errorf("%d messages took the datagram path, want the cmds only", da.datagrams)
+	}
+	select {
+	case p := <-b.Recv():
+		if m, ok := p.Msg.(*Cmds); !ok || m.Seq != 1 {
+			t.Fatalf("got %+v", p.Msg)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no cmds")
+	}
+	select {
+	case <-b.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("settings on the datagram path did not end the connection")
+	}
+	if r, _ := b.Reason(); r != "protocol error: settings on the datagram channel" {
+		t.Errorf("reason %q", r)
+	}
+	if p, _, _, _ := pipeConns(t); p.Transport() != transport.KindPipe {
+		t.Errorf("Transport() = %q over a pipe", p.Transport())
+	}
+}

@@ -116,6 +116,31 @@ type Print struct {
 // Type implements Message.
 func (*Print) Type() MsgType { return MsgPrint }
 
+// Signal is one WebRTC signalling message, carried on the WebSocket (never
+// on the datagram path it sets up): the client's offer and ICE candidates,
+// the server's answer, or the server's refusal (docs/PROTOCOL.md §5.12,
+// net/rtc).
+type Signal struct {
+	_msgpack struct{} `msgpack:",as_array"`
+	Kind     uint8    // SignalOffer .. SignalRefuse
+	Data     string   // SDP (offer, answer), a candidate as JSON (RTCIceCandidateInit), or a reason (refuse)
+}
+
+// Type implements Message.
+func (*Signal) Type() MsgType { return MsgSignal }
+
+// Signal kinds.
+const (
+	SignalOffer     uint8 = 1 // client -> server: SDP offer of the datagram channel
+	SignalAnswer    uint8 = 2 // server -> client: SDP answer, with every server candidate
+	SignalCandidate uint8 = 3 // client -> server: one trickled ICE candidate
+	SignalRefuse    uint8 = 4 // server -> client: no WebRTC here (Data says why); stay on the WebSocket
+)
+
+// MaxSignalLen is the most bytes of a Signal's Data: an SDP or a candidate
+// (a client's frame limit, MaxClientFrame, holds it with room to spare).
+const MaxSignalLen = 3800
+
 // Cvar is a console variable's name and value.
 type Cvar struct {
 	_msgpack struct{} `msgpack:",as_array"`

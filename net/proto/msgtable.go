@@ -3,6 +3,7 @@ package proto
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"tickshot/shared"
 )
@@ -14,15 +15,16 @@ type MsgType uint8
 // Message types: the type bytes of docs/PROTOCOL.md §3, dense from 1. Each
 // has its row in msgTypes.
 const (
-	MsgHello      MsgType = 1 // client -> server: first message
-	MsgAccept     MsgType = 2 // server -> client: joined
-	MsgReject     MsgType = 3 // server -> client: not joined, with a reason
-	MsgCmds       MsgType = 4 // client -> server: usercmds and snapshot ack
-	MsgSnapshot   MsgType = 5 // server -> client: world state
-	MsgDisconnect MsgType = 6 // both: leaving, with a reason
-	MsgSettings   MsgType = 7 // client -> server: changed rates (cl_updaterate, rate, ...)
-	MsgCommand    MsgType = 8 // client -> server: a console command for the server (kill, rcon)
-	MsgPrint      MsgType = 9 // server -> client: text for the client's console
+	MsgHello      MsgType = 1  // client -> server: first message
+	MsgAccept     MsgType = 2  // server -> client: joined
+	MsgReject     MsgType = 3  // server -> client: not joined, with a reason
+	MsgCmds       MsgType = 4  // client -> server: usercmds and snapshot ack
+	MsgSnapshot   MsgType = 5  // server -> client: world state
+	MsgDisconnect MsgType = 6  // both: leaving, with a reason
+	MsgSettings   MsgType = 7  // client -> server: changed rates (cl_updaterate, rate, ...)
+	MsgCommand    MsgType = 8  // client -> server: a console command for the server (kill, rcon)
+	MsgPrint      MsgType = 9  // server -> client: text for the client's console
+	MsgSignal     MsgType = 10 // both: WebRTC signalling (offer, answer, ICE candidate), on the WebSocket only
 )
 
 // direction says which side sends a message type.
@@ -60,6 +62,11 @@ type msgDef struct {
 	new func() Message
 	// check applies the type's structural limits (Check); every row has one.
 	check func(Message) error
+	// datagram: the type may travel on the datagram path (a WebRTC data
+	// channel without order or retransmission: net/rtc) where the
+	// transport has one; every other type takes the reliable path, and
+	// arriving on the datagram path is a protocol error.
+	datagram bool
 }
 
 // msgTypes is the message table, indexed by type byte; index 0 is no type.
@@ -69,12 +76,29 @@ var msgTypes = [...]msgDef{
 	MsgHello:      msgRow("hello", clientToServer, checkHello),
 	MsgAccept:     msgRow("accept", serverToClient, checkAccept),
 	MsgReject:     msgRow("reject", serverToClient, func(m *Reject) error { return checkText("reason", m.Reason, MaxReasonLen) }),
-	MsgCmds:       msgRow("cmds", clientToServer, checkCmds),
-	MsgSnapshot:   msgRow("snapshot", serverToClient, checkSnapshot),
+	MsgCmds:       datagramRow(msgRow("cmds", clientToServer, checkCmds)),
+	MsgSnapshot:   datagramRow(msgRow("snapshot", serverToClient, checkSnapshot)),
 	MsgDisconnect: msgRow("disconnect", bothWays, func(m *Disconnect) error { return checkText("reason", m.Reason, MaxReasonLen) }),
 	MsgSettings:   msgRow("settings", clientToServer, func(m *Settings) error { return checkInterpRatio(m.InterpRatio) }),
 	MsgCommand:    msgRow("command", clientToServer, checkCommand),
 	MsgPrint:      msgRow("print", serverToClient, func(m *Print) error { return checkLines("text", m.Text, MaxPrintLen) }),
+	MsgSignal:     msgRow("signal", bothWays, checkSignal),
+}
+
+// datagramRow marks a row as one that may travel on the datagram path:
+// the messages that are sent again anyway (a snapshot every update, each
+// usercmd in the next Cmds' backups) and whose late copy is worth less
+// than none.
+func datagramRow(d msgDef) msgDef {
+	d.datagram = true
+	return d
+}
+
+// Datagram reports whether messages of type t may travel on a transport's
+// datagram path (Snapshot, Cmds); the others need the reliable path.
+func (t MsgType) Datagram() bool {
+	d := msgDefOf(t)
+	return d != nil && d.datagram
 }
 
 // msgRow makes the row of message struct T (sent as *T) from its typed check.
@@ -198,4 +222,12 @@ func checkSnapshot(m *Snapshot) error {
 		}
 	}
 	return nil
+}
+
+func checkSignal(m *Signal) error {
+	if m.Kind < SignalOffer || m.Kind > SignalRefuse {
+		return fmt.Errorf("signal kind %d outside %d..%d", m.Kind, SignalOffer, SignalRefuse)
+	}
+	// An SDP's lines end in CRLF (RFC 8866 §5); no other control character.
+	return checkLines("signal data", strings.ReplaceAll(m.Data, "\r\n", "\n"), MaxSignalLen)
 }

@@ -32,6 +32,9 @@ func (p *pipeEnd) Send(b []byte) bool { return p.Queue(b) }
 
 func (p *pipeEnd) RemoteAddr() string { return p.peer.name }
 
+// Kind implements Kinder.
+func (p *pipeEnd) Kind() string { return KindPipe }
+
 func (p *pipeEnd) writeLoop() {
 	for {
 		select {

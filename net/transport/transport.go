@@ -34,6 +34,9 @@ const (
 type Frame struct {
 	Data []byte
 	At   time.Time // when it arrived (FakeLag: when it is delivered)
+	// Datagram: it came on the datagram path (Datagrammer), which keeps
+	// neither order nor every frame.
+	Datagram bool
 }
 
 // Stats are a transport's traffic counters: frames and their payload bytes.
@@ -122,4 +125,36 @@ type LinkRTT struct {
 // measure; their users fall back to what the messages show.
 type RTTMeasurer interface {
 	LinkRTT() LinkRTT
+}
+
+// Datagrammer is implemented by transports with a datagram path beside
+// the reliable one (net/rtc: a WebRTC data channel with ordered false and
+// maxRetransmits 0, the UDP way): SendDatagram sends b on it when it is up
+// and small enough not to fragment, else on the reliable path (Send). It
+// never blocks; a datagram may be lost or arrive out of order, and arrives
+// with Frame.Datagram set.
+type Datagrammer interface {
+	SendDatagram(b []byte) bool
+}
+
+// Kinds of transport, as /status, /metrics and net_graph name them.
+const (
+	KindWebSocket = "websocket"
+	KindWebRTC    = "webrtc" // a WebSocket with a WebRTC data channel for datagrams (net/rtc)
+	KindPipe      = "pipe"   // in-memory (tests)
+)
+
+// Kinder is implemented by transports that name their kind (KindWebSocket,
+// ...); it may change while the transport is up (a WebRTC transport is a
+// WebSocket until its data channel opens).
+type Kinder interface {
+	Kind() string
+}
+
+// KindOf names t's kind: its own Kind, or KindWebSocket.
+func KindOf(t Transport) string {
+	if k, ok := t.(Kinder); ok {
+		return k.Kind()
+	}
+	return KindWebSocket
 }

@@ -1,0 +1,187 @@
+//go:build !js
+
+package rtc
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/ice/v4"
+	"github.com/pion/webrtc/v4"
+
+	"tickshot/net/proto"
+	"tickshot/net/transport"
+)
+
+// HostConfig configures a server's WebRTC side.
+type HostConfig struct {
+	// Addr is the UDP listen address, host:port; every player's data
+	// channel uses this one port (the server's HTTP port by default:
+	// 27015/udp beside 27015/tcp).
+	Addr string
+	// Public, when set, are the IP addresses the server advertises in its
+	// candidates instead of its interfaces' (behind a 1:1 NAT, in a
+	// container with a published port): pion's ICE address rewrite,
+	// replacing the host candidates.
+	Public []string
+	// Conn, when set, is the UDP socket to use instead of listening on
+	// Addr (tests: a socket that drops everything, as a firewall would).
+	Conn net.PacketConn
+}
+
+// Host is a server's WebRTC side: an ICE-lite peer (RFC 8445 §2.5: it
+// answers connectivity checks and sends none, as a server with a public
+// address may) that takes every player's data channel on one UDP socket
+// (pion's ICE UDP mux: the ice-single-port example). Make one with
+// NewHost; a nil *Host refuses every offer.
+type Host struct {
+	api      *webrtc.API
+	mux      ice.UDPMux
+	conn     net.PacketConn
+	oversize atomic.Uint64 // every connection's Conn.Oversize
+}
+
+// NewHost listens on cfg.Addr (UDP) and prepares the peer connections'
+// settings. It returns an error when the port cannot be bound or an
+// address in Public is not an IP.
+func NewHost(cfg HostConfig) (*Host, error) {
+	for _, ip := range cfg.Public {
+		if net.ParseIP(ip) == nil {
+			return nil, fmt.Errorf("public address %q is not an IP address", ip)
+		}
+	}
+	conn := cfg.Conn
+	if conn == nil {
+		var err error
+		if conn, err = net.ListenPacket("udp", cfg.Addr); err != nil {
+			return nil, fmt.Errorf("webrtc: listen on %s/udp: %w", cfg.Addr, err)
+		}
+	}
+	mux := webrtc.NewICEUDPMux(nil, conn)
+	var se webrtc.SettingEngine
+	se.SetLite(true)
+	se.SetICEUDPMux(mux)
+	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
+	se.SetIncludeLoopbackCandidate(true) // a client on this host, and tests
+	se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
+	if len(cfg.Public) > 0 {
+		if err := se.SetICEAddressRewriteRules(webrtc.ICEAddressRewriteRule{External: cfg.Public,
+			AsCandidateType: webrtc.ICECandidateTypeHost, Mode: webrtc.ICEAddressRewriteReplace}); err != nil {
+			_ = mux.Close()
+			return nil, err
+		}
+	}
+	return &Host{api: webrtc.NewAPI(webrtc.WithSettingEngine(se)), mux: mux, conn: conn}, nil
+}
+
+// Addr is the bound UDP address.
+func (h *Host) Addr() string { return h.conn.LocalAddr().String() }
+
+// Oversize is how many datagrams all connections sent on the WebSocket
+// because they were larger than MaxDatagram; 0 for a nil Host.
+func (h *Host) Oversize() uint64 {
+	if h == nil {
+		return 0
+	}
+	return h.oversize.Load()
+}
+
+// Close stops taking datagrams (the server's shutdown).
+func (h *Host) Close() error { return h.mux.Close() }
+
+// refusal is what a client that offers is told by a server without WebRTC.
+const refusal = "this server takes the WebSocket only (sv_transports websocket)"
+
+// Wrap makes the server's end of a connection from its WebSocket (base,
+// made with opt): a client's offer, allowed once the server has sent its
+// Accept, is answered from h (a nil h answers with a refusal).
+func (h *Host) Wrap(base transport.Transport, opt transport.Options) *Conn {
+	c := newConn(base, opt, true, nil)
+	if h != nil {
+		c.total = &h.oversize
+	}
+	c.onSignal = func(s *proto.Signal) error {
+		switch s.Kind {
+		case proto.SignalOffer:
+			return h.answer(c, s.Data)
+		case proto.SignalCandidate:
+			return c.addCandidate(s.Data)
+		}
+		return fmt.Errorf("signal kind %d from a client", s.Kind)
+	}
+	c.start()
+	return c
+}
+
+// answer takes a client's offer: a peer connection whose data channel,
+// if the client opens the one expected, carries the datagrams; the
+// answer carries every server candidate (no trickle: with one port they
+// are known at once). An offer pion cannot take is refused with the
+// reason; a second offer is a protocol error.
+func (h *Host) answer(c *Conn, sdp string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended {
+		return nil
+	}
+	if c.pc != nil {
+		return errors.New("a second offer")
+	}
+	if h == nil {
+		c.signal(proto.SignalRefuse, refusal)
+		c.ended = true
+		return nil
+	}
+	pc, err := h.api.NewPeerConnection(webrtc.Configuration{})
+	if err == nil {
+		err = h.negotiate(c, pc, sdp)
+	}
+	if err != nil {
+		c.signal(proto.SignalRefuse, proto.CleanText("webrtc: "+err.Error(), proto.MaxSignalLen))
+		c.ended = true
+		if pc != nil {
+			go pc.Close()
+		}
+		return nil
+	}
+	c.pc = pionPeer{pc}
+	return nil
+}
+
+// negotiate answers sdp on pc and sends the answer.
+func (h *Host) negotiate(c *Conn, pc *webrtc.PeerConnection, sdp string) error {
+	pc.OnDataChannel(func(dc *webrtc.DataChannel) {
+		mr := dc.MaxRetransmits()
+		if dc.Label() != label || dc.Ordered() || mr == nil || *mr != 0 {
+			_ = dc.Close() // only the unordered, unretransmitted channel is ours
+			return
+		}
+		c.watch(dc)
+	})
+	c.watchPeer(pc)
+	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: sdp}); err != nil {
+		return err
+	}
+	answer, err := pc.CreateAnswer(nil)
+	if err != nil {
+		return err
+	}
+	gathered := webrtc.GatheringCompletePromise(pc)
+	if err := pc.SetLocalDescription(answer); err != nil {
+		return err
+	}
+	select {
+	case <-gathered:
+	case <-time.After(gatherTimeout):
+		return errors.New("no candidates gathered")
+	}
+	local := pc.LocalDescription().SDP
+	if len(local) > proto.MaxSignalLen {
+		return fmt.Errorf("answer of %d bytes (too many addresses; set the public address)", len(local))
+	}
+	c.signal(proto.SignalAnswer, local)
+	return nil
+}

@@ -1,0 +1,85 @@
+//go:build !js
+
+package rtc
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/pion/ice/v4"
+	"github.com/pion/webrtc/v4"
+)
+
+// pionPeer is a pion peer connection as the signalling needs it.
+type pionPeer struct{ pc *webrtc.PeerConnection }
+
+func (p pionPeer) AddCandidate(init string) error {
+	var ci webrtc.ICECandidateInit
+	if err := json.Unmarshal([]byte(init), &ci); err != nil {
+		return err
+	}
+	return p.pc.AddICECandidate(ci)
+}
+
+func (p pionPeer) SetAnswer(sdp string) error {
+	return p.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: sdp})
+}
+
+func (p pionPeer) Close() { _ = p.pc.Close() }
+
+// watch wires a pion data channel's events into the connection.
+func (c *Conn) watch(dc *webrtc.DataChannel) {
+	dc.OnOpen(func() { c.opened(dc) })
+	dc.OnClose(func() { c.closedChannel(dc) })
+	dc.OnMessage(func(m webrtc.DataChannelMessage) { c.message(m.Data, m.IsString, time.Now()) })
+}
+
+// watchPeer tells the connection when the peer connection fails or closes.
+func (c *Conn) watchPeer(pc *webrtc.PeerConnection) {
+	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
+		switch s {
+		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed, webrtc.PeerConnectionStateDisconnected:
+			c.peerDown(s.String())
+		}
+	})
+}
+
+// newClientPeer makes a native client's peer connection and its data
+// channel (ordered false, maxRetransmits 0) wired into c, and its offer;
+// begin sets the offer as the local description, which starts gathering
+// (candidates go to c.candidate). UDP host candidates only (no STUN: the
+// ICE-lite server learns the client's address from its checks, as a
+// peer-reflexive candidate), loopback included so a server on this host
+// is reached, and no mDNS socket.
+func newClientPeer(c *Conn) (p peer, offer string, begin func() error, err error) {
+	var se webrtc.SettingEngine
+	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
+	se.SetIncludeLoopbackCandidate(true)
+	se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
+	pc, err := webrtc.NewAPI(webrtc.WithSettingEngine(se)).NewPeerConnection(webrtc.Configuration{})
+	if err != nil {
+		return nil, "", nil, err
+	}
+	ordered, retransmits := false, uint16(0)
+	dc, err := pc.CreateDataChannel(label, &webrtc.DataChannelInit{Ordered: &ordered, MaxRetransmits: &retransmits})
+	if err != nil {
+		_ = pc.Close()
+		return nil, "", nil, err
+	}
+	c.watch(dc)
+	c.watchPeer(pc)
+	pc.OnICECandidate(func(ic *webrtc.ICECandidate) {
+		if ic == nil {
+			return
+		}
+		if b, err := json.Marshal(ic.ToJSON()); err == nil {
+			c.candidate(string(b))
+		}
+	})
+	o, err := pc.CreateOffer(nil)
+	if err != nil {
+		_ = pc.Close()
+		return nil, "", nil, err
+	}
+	return pionPeer{pc}, o.SDP, func() error { return pc.SetLocalDescription(o) }, nil
+}

@@ -1,0 +1,355 @@
+// Package rtc gives a Tickshot connection a datagram path: a WebRTC data
+// channel with ordered false and maxRetransmits 0 (SCTP partial
+// reliability, RFC 8831: a lost message stays lost and a late one is not
+// held back), the UDP-class delivery Source, Quake and DDNet get from raw
+// UDP and browser games (geckos.io) from WebRTC. The connection's
+// WebSocket stays: it carries the signalling (proto.Signal) and every
+// message that must arrive in order (handshake, Print, Command, Settings,
+// Disconnect), and it is the fallback when UDP is blocked.
+//
+// Conn wraps the WebSocket transport into one transport.Transport that
+// also implements transport.Datagrammer: proto.Conn sends Snapshot and
+// Cmds with SendDatagram (the message table's datagram column) and
+// everything else with Send, and receives from both paths on one channel.
+// The server's side is an ICE-lite peer on one UDP port for every player
+// (Host, pion's ice-single-port example); the client's side offers the
+// channel once it has been accepted (Dial). Both use
+// github.com/pion/webrtc/v4: in Go natively, and under GOOS=js its wrapper
+// of the browser's RTCPeerConnection.
+package rtc
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"tickshot/net/proto"
+	"tickshot/net/transport"
+)
+
+// Limits and timings of the datagram path.
+const (
+	// MaxDatagram is the largest message sent as a datagram, in bytes:
+	// with the SCTP (16), DTLS (about 37), UDP (8) and IPv6 (40) headers
+	// it stays under the 1280-byte IPv6 minimum MTU, so no datagram is
+	// fragmented (a fragment lost loses the message). A larger one takes
+	// the reliable path and is counted (Conn.Oversize).
+	MaxDatagram = 1200
+	// FallbackAfter is how long a client waits, from its offer, for the
+	// first datagram; without one it closes the data channel and stays on
+	// the WebSocket (UDP blocked by a firewall).
+	FallbackAfter = 3 * time.Second
+	// MaxBuffered is the most bytes a data channel may hold unsent; a
+	// datagram beyond it is dropped, as a full socket buffer drops UDP,
+	// rather than queued behind the congestion window.
+	MaxBuffered = 64 << 10
+	// maxSignals is the most signalling messages one connection may send
+	// (an offer and its candidates); more is a protocol error.
+	maxSignals = 40
+	// gatherTimeout bounds the server's wait for its candidates (with one
+	// UDP port they are known at once).
+	gatherTimeout = 2 * time.Second
+	// label is the data channel's label.
+	label = "tickshot-datagram"
+)
+
+// Mode is a client's choice of transport (cl_transport).
+type Mode string
+
+// Modes.
+const (
+	ModeAuto      Mode = "auto"      // WebRTC when the server offers it and a datagram arrives within FallbackAfter, else the WebSocket
+	ModeWebRTC    Mode = "webrtc"    // WebRTC or nothing: the connection ends when no datagram arrives
+	ModeWebSocket Mode = "websocket" // the WebSocket only
+)
+
+// ParseMode reads a cl_transport or --transport value.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case ModeAuto, ModeWebRTC, ModeWebSocket:
+		return m, nil
+	case "":
+		return ModeAuto, nil
+	}
+	return "", fmt.Errorf("transport %q: want auto, webrtc or websocket", s)
+}
+
+// channel is an open data channel: pion's natively, the browser's
+// RTCDataChannel under js.
+type channel interface {
+	Send(b []byte) error
+	BufferedAmount() uint64
+}
+
+// chanBox holds a channel for an atomic pointer.
+type chanBox struct{ ch channel }
+
+// peer is a peer connection, as the signalling needs it.
+type peer interface {
+	// AddCandidate adds a remote candidate given as the JSON of an
+	// RTCIceCandidateInit.
+	AddCandidate(init string) error
+	// SetAnswer takes the server's SDP answer (the client's side).
+	SetAnswer(sdp string) error
+	// Close ends it; it may take a while (DTLS close), so callers run it
+	// on a goroutine of their own.
+	Close()
+}
+
+// Conn is one end of a connection: the WebSocket (base) for what must
+// arrive in order, and a data channel, once up, for datagrams. Make the
+// client's with Dial's wrap (NewClient), the server's with Host.Wrap.
+type Conn struct {
+	base transport.Transport
+	// in merges both paths for Recv; its counters count the datagram
+	// path's traffic (the base counts its own).
+	in     *transport.Endpoint
+	limit  int
+	sigs   chan *proto.Signal // from the WebSocket, for signalLoop
+	nsig   int                // signals read (forward's goroutine)
+	logf   func(string)
+	server bool
+	mode   Mode // the client's
+	// onSignal handles a signalling message (the client's or the server's
+	// side); an error is a protocol error that ends the connection.
+	onSignal func(*proto.Signal) error
+
+	accepted atomic.Bool             // server: Accept sent; client: Accept received
+	dc       atomic.Pointer[chanBox] // the open data channel; nil: datagrams go on the base
+	heard    atomic.Bool             // a datagram arrived
+	oversize atomic.Uint64
+	total    *atomic.Uint64 // the server's count of all connections' oversize, or nil
+
+	mu sync.Mutex // guards pc and ended
+	pc peer
+	// ended: the connection is over or the datagram path given up; no
+	// new peer connection.
+	ended bool
+}
+
+func newConn(base transport.Transport, opt transport.Options, server bool, logf func(string)) *Conn {
+	if logf == nil {
+		logf = func(string) {}
+	}
+	c := &Conn{base: base, in: transport.NewEndpoint(), limit: opt.Limit(), sigs: make(chan *proto.Signal, maxSignals),
+		logf: logf, server: server}
+	return c
+}
+
+func (c *Conn) start() {
+	go c.forward()
+	go c.signalLoop()
+}
+
+// forward reads the WebSocket: signalling to signalLoop, the rest to Recv.
+func (c *Conn) forward() {
+	defer func() {
+		c.in.CloseRecv()
+		close(c.sigs)
+		c.shut()
+	}()
+	for f := range c.base.Recv() {
+		if len(f.Data) > 0 && proto.MsgType(f.Data[0]) == proto.MsgSignal {
+			if !c.takeSignal(f.Data) {
+				return
+			}
+			continue
+		}
+		c.in.Deliver(f)
+		if !c.server && len(f.Data) > 0 && proto.MsgType(f.Data[0]) == proto.MsgAccept && c.accepted.CompareAndSwap(false, true) {
+			go c.offer() // the handshake goes on meanwhile
+		}
+	}
+}
+
+// takeSignal checks a signalling frame and queues it; false when it ended
+// the connection.
+func (c *Conn) takeSignal(b []byte) bool {
+	m, err := proto.Decode(b)
+	if err == nil && !c.accepted.Load() {
+		err = fmt.Errorf("signal before the handshake ended")
+	}
+	if c.nsig++; err == nil && c.nsig > maxSignals {
+		err = fmt.Errorf("more than %d signals", maxSignals)
+	}
+	if err != nil {
+		c.base.Close(proto.CleanText("protocol error: "+err.Error(), proto.MaxReasonLen))
+		return false
+	}
+	c.sigs <- m.(*proto.Signal) // room for maxSignals
+	return true
+}
+
+// signalLoop handles signalling in arrival order (an offer before its candidates).
+func (c *Conn) signalLoop() {
+	for s := range c.sigs {
+		if err := c.onSignal(s); err != nil {
+			c.base.Close(proto.CleanText("protocol error: "+err.Error(), proto.MaxReasonLen))
+		}
+	}
+}
+
+// signal sends one signalling message on the WebSocket.
+func (c *Conn) signal(kind uint8, data string) {
+	c.base.Send(proto.MustEncode(&proto.Signal{Kind: kind, Data: data}))
+}
+
+// addCandidate adds a trickled candidate (RTCIceCandidateInit as JSON).
+func (c *Conn) addCandidate(data string) error {
+	c.mu.Lock()
+	pc := c.pc
+	c.mu.Unlock()
+	if pc == nil {
+		return nil // given up, or refused: nothing to add to
+	}
+	_ = pc.AddCandidate(data) // one the agent cannot use is no reason to end the game
+	return nil
+}
+
+// opened takes a data channel that opened: it carries the datagrams from now on.
+func (c *Conn) opened(ch channel) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.ended {
+		c.dc.Store(&chanBox{ch})
+	}
+}
+
+// closedChannel drops ch when it closes: the datagrams go back to the WebSocket.
+func (c *Conn) closedChannel(ch channel) {
+	if b := c.dc.Load(); b != nil && b.ch == ch {
+		c.dc.CompareAndSwap(b, nil)
+	}
+}
+
+// message takes a message of the data channel, received at now: a Frame
+// with Datagram set. A text message or one over the read limit is treated
+// as on the WebSocket: the peer is told why and dropped.
+func (c *Conn) message(data []byte, text bool, now time.Time) {
+	if text {
+		c.base.Close("protocol error: text message on the datagram channel")
+		return
+	}
+	if len(data) > c.limit {
+		c.base.Close(fmt.Sprintf("frame larger than %d bytes", c.limit))
+		return
+	}
+	c.in.Read(len(data))
+	if !c.heard.Swap(true) && !c.server {
+		c.logf("transport: webrtc (snapshots arrive as datagrams on UDP)")
+	}
+	c.in.Deliver(transport.Frame{Data: data, At: now, Datagram: true})
+}
+
+// peerDown drops the datagram path when the peer connection fails or
+// closes (state says which): the datagrams go back to the WebSocket.
+func (c *Conn) peerDown(state string) {
+	if c.dc.Swap(nil) != nil {
+		c.logf("transport: webrtc link " + state + "; back on the WebSocket")
+	}
+}
+
+// giveUp closes the datagram path for good; the connection goes on over
+// the WebSocket. Safe to call more than once.
+func (c *Conn) giveUp() {
+	c.mu.Lock()
+	pc := c.pc
+	c.pc, c.ended = nil, true
+	c.dc.Store(nil)
+	c.mu.Unlock()
+	if pc != nil {
+		go pc.Close() // it may wait for the DTLS close; never on the caller
+	}
+}
+
+// shut ends the datagram path with the connection.
+func (c *Conn) shut() { c.giveUp() }
+
+// Send implements transport.Transport: the reliable path.
+func (c *Conn) Send(b []byte) bool {
+	if c.server && len(b) > 0 && proto.MsgType(b[0]) == proto.MsgAccept {
+		c.accepted.Store(true) // from now on the client may offer
+	}
+	return c.base.Send(b)
+}
+
+// SendDatagram implements transport.Datagrammer: b goes on the data
+// channel when it is open and b is at most MaxDatagram bytes, else on the
+// WebSocket (a larger one counted in Oversize). A datagram that finds
+// MaxBuffered bytes still unsent is dropped and counted (Stats.DroppedOut).
+func (c *Conn) SendDatagram(b []byte) bool {
+	box := c.dc.Load()
+	if box == nil {
+		return c.base.Send(b)
+	}
+	dc := box.ch
+	if len(b) > MaxDatagram {
+		c.oversize.Add(1)
+		if c.total != nil {
+			c.total.Add(1)
+		}
+		return c.base.Send(b)
+	}
+	if dc.BufferedAmount() > MaxBuffered || dc.Send(b) != nil {
+		c.in.CountDroppedOut()
+		return false
+	}
+	c.in.Sent(len(b))
+	return true
+}
+
+// Oversize is how many datagrams were sent on the WebSocket because they
+// were larger than MaxDatagram.
+func (c *Conn) Oversize() uint64 { return c.oversize.Load() }
+
+// Kind implements transport.Kinder: KindWebRTC while the data channel is
+// open, else the WebSocket's kind.
+func (c *Conn) Kind() string {
+	if c.dc.Load() != nil {
+		return transport.KindWebRTC
+	}
+	return transport.KindOf(c.base)
+}
+
+// Recv implements transport.Transport: frames of both paths.
+func (c *Conn) Recv() <-chan transport.Frame { return c.in.Recv() }
+
+// Close implements transport.Transport (on the WebSocket, which carries the farewell).
+func (c *Conn) Close(reason string) { c.base.Close(reason) }
+
+// Abort implements transport.Transport.
+func (c *Conn) Abort(reason string, remote bool) { c.base.Abort(reason, remote) }
+
+// Done implements transport.Transport.
+func (c *Conn) Done() <-chan struct{} { return c.base.Done() }
+
+// Closed implements transport.Transport.
+func (c *Conn) Closed() <-chan struct{} { return c.base.Closed() }
+
+// Reason implements transport.Transport.
+func (c *Conn) Reason() (string, bool) { return c.base.Reason() }
+
+// RemoteAddr implements transport.Transport (the WebSocket's peer).
+func (c *Conn) RemoteAddr() string { return c.base.RemoteAddr() }
+
+// Stats implements transport.Transport: both paths together.
+func (c *Conn) Stats() transport.Stats {
+	s, d := c.base.Stats(), c.in.Stats()
+	s.PacketsIn += d.PacketsIn
+	s.PacketsOut += d.PacketsOut
+	s.BytesIn += d.BytesIn
+	s.BytesOut += d.BytesOut
+	s.DroppedIn += d.DroppedIn
+	s.DroppedOut += d.DroppedOut
+	return s
+}
+
+// LinkRTT implements transport.RTTMeasurer with the WebSocket's measures
+// (-1 each where it has none).
+func (c *Conn) LinkRTT() transport.LinkRTT {
+	if m, ok := c.base.(transport.RTTMeasurer); ok {
+		return m.LinkRTT()
+	}
+	return transport.LinkRTT{PingMs: -1, TCPMs: -1}
+}
