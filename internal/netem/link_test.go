@@ -20,13 +20,23 @@ import (
 	"time"
 )
 
+// skipUnavailable skips the test where no link can run, or fails it when
+// RequireEnv insists.
+func skipUnavailable(t *testing.T) {
+	t.Helper()
+	if err := Available(); err != nil {
+		if os.Getenv(RequireEnv) == "1" {
+			t.Fatalf("%s=1 but %v", RequireEnv, err)
+		}
+		t.Skip(err)
+	}
+}
+
 // start starts a link for a test, skipping where this machine cannot run
 // one, and closes it at the test's end.
 func start(t *testing.T, cfg Config) *Link {
 	t.Helper()
-	if err := Available(); err != nil {
-		t.Skip(err)
-	}
+	skipUnavailable(t)
 	if cfg.Lifetime == 0 {
 		cfg.Lifetime = time.Minute
 	}
@@ -252,9 +262,7 @@ func TestTCPAcrossLossyLink(t *testing.T) {
 // runs there and removes both namespaces; the link closes by itself at
 // the end of its lifetime; Start removes a dead run's namespace.
 func TestCommandsAndCleanup(t *testing.T) {
-	if err := Available(); err != nil {
-		t.Skip(err)
-	}
+	skipUnavailable(t)
 	// A leftover of a crashed run: a pid no process has (above pid_max).
 	stale := nsPrefix + "999999999-1-a"
 	if err := ip("netns", "add", stale); err != nil {

@@ -24,13 +24,19 @@ const nsPrefix = "tsnetem-"
 // netnsDir is where `ip netns add` mounts a named namespace.
 const netnsDir = "/var/run/netns"
 
+// RequireEnv names the environment variable that, set to 1, makes the
+// tests that need a link fail instead of skipping where it cannot run.
+const RequireEnv = "TICKSHOT_REQUIRE_NETEM"
+
 // ErrUnavailable is wrapped by Available's and Start's error when this
 // machine cannot run a link.
 var ErrUnavailable = errors.New("netem: unavailable")
 
 // Available reports why a link cannot run here, or nil: it needs root
-// (namespaces and TUN devices), /dev/net/tun and iproute2's ip. The error
-// wraps ErrUnavailable and says what is missing, for a test's Skip.
+// (namespaces and TUN devices, where no sandbox forbids them),
+// /dev/net/tun and iproute2's ip. The error wraps ErrUnavailable and says
+// what is missing, for a test's Skip (or its failure where the test is
+// required: RequireEnv).
 func Available() error {
 	if os.Geteuid() != 0 {
 		return fmt.Errorf("%w: needs root to make network namespaces and TUN devices (running as uid %d)", ErrUnavailable, os.Geteuid())
@@ -43,7 +49,22 @@ func Available() error {
 		return fmt.Errorf("%w: needs /dev/net/tun: %v", ErrUnavailable, err)
 	}
 	f.Close()
+	if err := probeNetns(); err != nil {
+		return fmt.Errorf("%w: cannot make a network namespace (a sandbox that forbids unshare?): %v", ErrUnavailable, err)
+	}
 	return nil
+}
+
+// probeNetns makes a network namespace on a thread of its own, which the
+// runtime then ends (its goroutine exits still locked), so that no other
+// goroutine ever runs in it.
+func probeNetns() error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		errc <- unix.Unshare(unix.CLONE_NEWNET)
+	}()
+	return <-errc
 }
 
 // ip runs iproute2's ip with args; its error carries ip's own message.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -89,6 +90,9 @@ func TestLossyLink150ms2Pct(t *testing.T) {
 		t.Skip("two cells of real-time play across the lossy-link harness (about 25 s)")
 	}
 	if err := netem.Available(); err != nil {
+		if os.Getenv(netem.RequireEnv) == "1" {
+			t.Fatalf("%s=1 but %v", netem.RequireEnv, err)
+		}
 		t.Skip(err)
 	}
 	for _, tc := range []struct {
