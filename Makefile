@@ -99,8 +99,8 @@ measure-browser: test-deps server
 # clients on the other, MEASURE_SECONDS a cell (16 cells: about 7 minutes at
 # 20 s). Prints a table and writes it into docs/MEASUREMENTS.md ("Real
 # networks (issue 19)"). MEASURE_QUICK=1 runs 3 cells and only prints.
-# TRANSPORT=websocket,webrtc picks the transports (default: every one the
-# binary's bot command takes).
+# TRANSPORT=websocket,webrtc picks the transports (default: webrtc beside
+# websocket where the binary's bot and hitreg take --transport webrtc).
 MEASURE_SECONDS ?= 20
 TRANSPORT       ?= auto
 MEASURE_BIN     ?= $${TMPDIR:-/tmp}/tickshot-measure-server

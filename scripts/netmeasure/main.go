@@ -45,7 +45,7 @@ hitreg's clients in the other, and prints a Markdown table of what they saw.
 	fs.IntVar(&opt.Shots, "shots", 0, "shots hitreg fires in each cell (0: 4 per second of --seconds)")
 	fs.IntVar(&opt.Bots, "bots", 3, "server bots")
 	quick := fs.Bool("quick", false, "three cells only: 60/0/0, 150/0/2, 150/10/5")
-	transports := fs.String("transport", "auto", "transports to measure, comma-separated (each a --transport of tickshot bot and hitreg; websocket needs none); auto: websocket, and webrtc where the binary's bot takes --transport webrtc")
+	transports := fs.String("transport", "auto", "transports to measure, comma-separated (each a --transport of tickshot bot and hitreg; websocket needs none); auto: websocket, and webrtc where the binary's bot and hitreg take --transport webrtc")
 	write := fs.String("write", "", "also write the table into this file's \""+netmeasure.Section+"\" section (docs/MEASUREMENTS.md)")
 	command := fs.String("command", "", "the command line to cite beside the table (default: this one)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
@@ -59,9 +59,13 @@ hitreg's clients in the other, and prints a Markdown table of what they saw.
 		fmt.Fprintln(os.Stderr, "netmeasure:", err)
 		os.Exit(1)
 	}
+	opt.TransportFlag = takesTransport(opt.ServerBin)
 	trs := strings.Split(*transports, ",")
 	if *transports == "auto" {
-		trs = autoTransports(opt.ServerBin)
+		trs = []string{"websocket"}
+		if opt.TransportFlag {
+			trs = append(trs, "webrtc")
+		}
 	}
 	cells := netmeasure.Matrix(trs)
 	if *quick {
@@ -92,12 +96,14 @@ hitreg's clients in the other, and prints a Markdown table of what they saw.
 	fmt.Fprintf(os.Stderr, "netmeasure: wrote the table into %s\n", *write)
 }
 
-// autoTransports is websocket, and webrtc when bin's bot command mentions
-// it under --transport.
-func autoTransports(bin string) []string {
-	out, _ := exec.Command(bin, "bot", "--help").CombinedOutput()
-	if strings.Contains(string(out), "-transport") && strings.Contains(string(out), "webrtc") {
-		return []string{"websocket", "webrtc"}
+// takesTransport reports whether bin's bot and hitreg commands take
+// --transport with webrtc among its values.
+func takesTransport(bin string) bool {
+	for _, cmd := range []string{"bot", "hitreg"} {
+		out, _ := exec.Command(bin, cmd, "--help").CombinedOutput()
+		if !strings.Contains(string(out), "-transport") || !strings.Contains(string(out), "webrtc") {
+			return false
+		}
 	}
-	return []string{"websocket"}
+	return true
 }

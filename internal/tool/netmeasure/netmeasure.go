@@ -82,6 +82,10 @@ type Options struct {
 	Log       io.Writer     // progress, or nil
 	Seed      uint64        // the links' loss and jitter draws
 	Timeout   time.Duration // the most one cell may take (0: Seconds + 3 minutes)
+	// TransportFlag says that ServerBin's bot and hitreg take --transport:
+	// then every cell passes its transport explicitly (bot's own default
+	// may differ); without it only websocket cells can run.
+	TransportFlag bool
 }
 
 // Row is what one cell measured. Gaps are the worse of the two network
@@ -182,9 +186,13 @@ func measure(ctx context.Context, opt Options, c Cell, seed uint64) Row {
 		}
 	}
 
-	transport := []string{}
-	if c.Transport != "" && c.Transport != "websocket" {
+	var transport []string
+	switch {
+	case opt.TransportFlag:
 		transport = []string{"--transport", c.Transport}
+	case c.Transport != "websocket":
+		row.Err = fmt.Sprintf("%s's bot and hitreg take no --transport: websocket only", opt.ServerBin)
+		return row
 	}
 	bots, err := startProc(ctx, link, netem.B, opt.ServerBin, append([]string{"bot", "--server", game, "--count", "2",
 		"--duration", fmt.Sprintf("%ds", opt.Seconds), "--json"}, transport...)...)
