@@ -39,6 +39,7 @@ import (
 	"tickshot/internal/tool/loadtest"
 	"tickshot/net/lan"
 	"tickshot/net/proto"
+	"tickshot/net/rtc"
 	"tickshot/net/ws"
 	"tickshot/server"
 )
@@ -429,6 +430,28 @@ func (f serverFlags) fields(cfg *server.Config) []flagField {
 	}
 }
 
+// transportValue is a --transport flag's value (a cl_transport mode).
+type transportValue struct{ s *string }
+
+// transportFlag adds --transport with default def; why says why that default.
+func transportFlag(fs *flag.FlagSet, def rtc.Mode, why string) transportValue {
+	return transportValue{fs.String("transport", string(def), "cl_transport of the clients: auto (a WebRTC data channel for snapshots and usercmds, falling back to the WebSocket within 3 s), webrtc (no fallback) or websocket; default "+string(def)+": "+why)}
+}
+
+// check refuses a value that is no mode.
+func (t transportValue) check() error {
+	if _, err := rtc.ParseMode(*t.s); err != nil {
+		return fmt.Errorf("--transport %q: want auto, webrtc or websocket", *t.s)
+	}
+	return nil
+}
+
+// mode is the parsed value (after check).
+func (t transportValue) mode() rtc.Mode {
+	m, _ := rtc.ParseMode(*t.s)
+	return m
+}
+
 // checkUDPAddr checks --udp, when given.
 func checkUDPAddr(addr string) error {
 	if addr == "" {
@@ -552,6 +575,7 @@ func cmdBot(args []string, stdout, stderr io.Writer) int {
 	lag := fs.Float64("fakelag", 0, "net_fakelag: ms added to every received message (0..1000)")
 	loss := fs.Float64("fakeloss", 0, "net_fakeloss: percent of received messages dropped (0..100)")
 	jitter := fs.Float64("fakejitter", 0, "net_fakejitter: random extra ms on received messages (0..500)")
+	tr := transportFlag(fs, rtc.ModeAuto, "as a player's game does")
 	if code, done := parse(fs, args); done {
 		return code
 	}
@@ -567,7 +591,7 @@ func cmdBot(args []string, stdout, stderr io.Writer) int {
 			fmt.Sprintf("%d..%d snapshots/s", proto.MinUpdateRate, server.MaxTickRate)),
 		outOfRange(finite(*lag) && *lag >= 0 && *lag <= 1000, "fakelag", *lag, "0..1000 ms"),
 		outOfRange(finite(*loss) && *loss >= 0 && *loss <= 100, "fakeloss", *loss, "0..100 percent"),
-		outOfRange(finite(*jitter) && *jitter >= 0 && *jitter <= 500, "fakejitter", *jitter, "0..500 ms")) {
+		outOfRange(finite(*jitter) && *jitter >= 0 && *jitter <= 500, "fakejitter", *jitter, "0..500 ms"), tr.check()) {
 		return 2
 	}
 	*addr = withDefaultPort(*addr)
@@ -576,7 +600,7 @@ func cmdBot(args []string, stdout, stderr io.Writer) int {
 	cfg := netclient.DefaultConfig("")
 	cfg.UpdateRate = *updaterate
 	opt := botclient.Options{Server: *addr, Count: *count, Duration: *dur, Name: *name, Config: cfg,
-		Seed: uint64(time.Now().UnixNano())}
+		Seed: uint64(time.Now().UnixNano()), Dial: netclient.Dial(tr.mode())}
 	opt.Fake.LagMs, opt.Fake.LossPct, opt.Fake.JitterMs = *lag, *loss, *jitter
 	sums := botclient.Run(ctx, opt)
 	unjoined := 0 // bots that never received a snapshot
@@ -616,6 +640,7 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	serve := fs.String("serve", "", "run only the benchmark's server, listening on HOST:PORT until interrupted, for a hitreg --server on the far side of a real link (make measure-network)")
 	remote := fs.String("server", "", "play against a benchmark server started with --serve at HOST[:PORT] instead of one in this process (--unlag and --tickrate are then that server's)")
+	tr := transportFlag(fs, rtc.ModeWebSocket, "websocket keeps the figures comparable with those measured before WebRTC; --wire-rtt and --wire-jitter delay the TCP path only")
 	if code, done := parse(fs, args); done {
 		return code
 	}
@@ -626,7 +651,7 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	if *serve != "" && *remote != "" {
 		sideErr = errors.New("--serve and --server: one side at a time")
 	}
-	if refused(stderr, "hitreg", noArgs(fs), sideErr,
+	if refused(stderr, "hitreg", noArgs(fs), sideErr, tr.check(),
 		outOfRange(finite(*rtt) && *rtt >= 0 && *rtt <= 2000, "rtt", *rtt, "0..2000 ms"),
 		outOfRange(finite(*jitter) && *jitter >= 0 && *jitter <= 500, "jitter", *jitter, "0..500 ms"),
 		outOfRange(finite(*loss) && *loss >= 0 && *loss < 100, "loss", *loss, "a percentage from 0 up to, not including, 100"),
@@ -641,7 +666,7 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opt := hitreg.Options{RTTMs: *rtt, JitterMs: *jitter, LossPct: *loss, WireRTTMs: *wireRTT, WireJitterMs: *wireJitter,
-		Shots: *shots, Unlag: *unlag == 1,
+		Shots: *shots, Unlag: *unlag == 1, Dial: netclient.Dial(tr.mode()),
 		TickRate: *tickrate, Seed: uint64(time.Now().UnixNano())}
 	if *serve != "" {
 		if err := hitreg.Serve(ctx, opt, *serve); ctx.Err() == nil && failed(stderr, "hitreg", err) {
@@ -700,10 +725,11 @@ and a warm-up has passed, it measures over --duration and prints:
 	pid := fs.Int("server-pid", 0, "with --server: the server's process id, to report its CPU too (Linux /proc)")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object instead of a table")
 	nodelta := fs.Bool("nodelta", false, "the clients ask for full snapshots only (cl_nodelta), to compare with delta compression")
+	tr := transportFlag(fs, rtc.ModeWebSocket, "websocket keeps the figures comparable with those measured before WebRTC")
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	if refused(stderr, "loadtest", noArgs(fs), checkMap(*mapName, false)) {
+	if refused(stderr, "loadtest", noArgs(fs), checkMap(*mapName, false), tr.check()) {
 		return 2
 	}
 	set := map[string]bool{}
@@ -733,7 +759,7 @@ and a warm-up has passed, it measures over --duration and prints:
 		return 2
 	}
 	opt := loadtest.Options{Server: *addr, Clients: *clients, UpdateRate: *updaterate, Duration: *dur,
-		Warmup: *warmup, ServerPID: *pid, NoDelta: *nodelta, Seed: uint64(time.Now().UnixNano())}
+		Warmup: *warmup, ServerPID: *pid, NoDelta: *nodelta, Seed: uint64(time.Now().UnixNano()), Transport: tr.mode()}
 	if opt.Warmup == 0 {
 		opt.Warmup = -1 // none
 	}

@@ -14,6 +14,7 @@ import (
 	"tickshot/client/netclient"
 	"tickshot/game"
 	"tickshot/net/proto"
+	"tickshot/net/transport"
 )
 
 // Options configure a run of headless bots.
@@ -26,7 +27,8 @@ type Options struct {
 	Fake     proto.FakeConditions // simulated conditions on received messages
 	Seed     uint64
 	// Dial opens each bot's transport (netclient.Websocket when nil) and
-	// Transport names it in the summaries ("websocket" when empty).
+	// Transport names it in the summaries (when empty: the transport the
+	// bot ended on, netclient.NetStats.Transport, else "websocket").
 	Dial      netclient.Dialer
 	Transport string
 }
@@ -101,9 +103,6 @@ func Run(ctx context.Context, opt Options) []Summary {
 
 func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64) Summary {
 	sum := Summary{Name: cfg.Name, Transport: opt.Transport}
-	if sum.Transport == "" {
-		sum.Transport = "websocket"
-	}
 	dial := opt.Dial
 	if dial == nil {
 		dial = netclient.Websocket
@@ -111,6 +110,9 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 	c, err := netclient.Connect(ctx, dial, opt.Server, cfg)
 	if err != nil {
 		sum.Error = err.Error()
+		if sum.Transport == "" {
+			sum.Transport = transport.KindWebSocket
+		}
 		return sum
 	}
 	defer c.Close("bot finished")
@@ -197,6 +199,12 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 
 func finish(s Summary, c *netclient.Client, smooth *Smoothness, rttSum float64, rttN, seen, moved int) Summary {
 	s.SnapshotsReceived = c.View().Stats.SnapshotsReceived
+	if s.Transport == "" {
+		s.Transport = c.Net().Transport // what carried the game at the end
+	}
+	if s.Transport == "" {
+		s.Transport = transport.KindWebSocket
+	}
 	if s.Seconds > 0 {
 		s.SnapshotRate = math.Round(float64(s.SnapshotsReceived)/s.Seconds*10) / 10
 		st := c.ConnStats()

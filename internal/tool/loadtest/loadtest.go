@@ -22,6 +22,8 @@ import (
 
 	"tickshot/client/netclient"
 	"tickshot/game"
+	"tickshot/net/rtc"
+	"tickshot/net/transport"
 	"tickshot/server"
 )
 
@@ -51,14 +53,17 @@ type Options struct {
 	// Server is HOST:PORT of a running server; empty runs one in-process
 	// on 127.0.0.1 with Bots bots, TickRate and Map.
 	Server     string
-	Clients    int           // headless network clients, 0..MaxClients
-	Bots       int           // server bots (in-process only), 0..MaxBots
-	TickRate   int           // sv_tickrate (in-process only), 0 = 64
-	Map        string        // map (in-process only), "" = the default
-	UpdateRate int           // the clients' cl_updaterate, 0 = 20
-	NoDelta    bool          // the clients ask for full snapshots only (cl_nodelta)
-	Duration   time.Duration // measuring window, 0 = DefaultDuration
-	Warmup     time.Duration // after all joined, before measuring; < 0 = none, 0 = DefaultWarmup
+	Clients    int    // headless network clients, 0..MaxClients
+	Bots       int    // server bots (in-process only), 0..MaxBots
+	TickRate   int    // sv_tickrate (in-process only), 0 = 64
+	Map        string // map (in-process only), "" = the default
+	UpdateRate int    // the clients' cl_updaterate, 0 = 20
+	NoDelta    bool   // the clients ask for full snapshots only (cl_nodelta)
+	// Transport is the clients' cl_transport; "" is rtc.ModeWebSocket,
+	// so that figures stay comparable with those measured before WebRTC.
+	Transport rtc.Mode
+	Duration  time.Duration // measuring window, 0 = DefaultDuration
+	Warmup    time.Duration // after all joined, before measuring; < 0 = none, 0 = DefaultWarmup
 	// ServerPID, with Server, is the server's process id: its CPU is then
 	// read from /proc (Linux). 0 leaves the server's CPU unmeasured.
 	ServerPID int
@@ -108,6 +113,11 @@ type Report struct {
 	SnapshotsLost            int     `json:"snapshots_lost"` // gaps in sequence numbers, all clients
 	// NoDelta is true when the clients asked for full snapshots only.
 	NoDelta bool `json:"nodelta"`
+	// Transport is the clients' cl_transport (auto, webrtc, websocket);
+	// ClientsOnWebRTC how many of them had their data channel up at the
+	// end of the window.
+	Transport       string `json:"transport"`
+	ClientsOnWebRTC int    `json:"clients_on_webrtc"`
 	// The server's count of snapshots it sent in the window (all its
 	// clients): full ones and deltas, with their mean sizes in bytes, and
 	// DeltaShare = mean delta size / mean full size (0 without both).
@@ -281,6 +291,10 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 	cfg := netclient.DefaultConfig("")
 	cfg.UpdateRate = opt.UpdateRate
 	cfg.NoDelta = opt.NoDelta
+	cfg.Transport = opt.Transport
+	if cfg.Transport == "" {
+		cfg.Transport = rtc.ModeWebSocket
+	}
 	progress("%d clients joining %s, %v apart", opt.Clients, addr, JoinStagger)
 	for i := range clients {
 		cl := &client{name: fmt.Sprintf("load%d", i+1)}
@@ -404,6 +418,12 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 		}
 	}
 	rep.NoDelta = opt.NoDelta
+	rep.Transport = string(cfg.Transport)
+	for _, p := range st.Players {
+		if p.Transport == transport.KindWebRTC {
+			rep.ClientsOnWebRTC++
+		}
+	}
 	a, b := st.Snapshots, snap0.Snapshots
 	rep.SnapshotsFull, rep.SnapshotsDelta = a.Full-b.Full, a.Delta-b.Delta
 	if rep.SnapshotsFull > 0 {
@@ -466,7 +486,7 @@ func (cl *client) play(ctx context.Context, addr string, cfg netclient.Config, d
 	// One join at a time: joining loads the map, and the physics library
 	// (cp.NewBody's global body counter) is not safe to use concurrently.
 	joinMu.Lock()
-	c, err := netclient.Connect(jctx, netclient.Websocket, addr, cfg)
+	c, err := netclient.Connect(jctx, netclient.Dial(cfg.Transport), addr, cfg)
 	joinMu.Unlock()
 	cancel()
 	if err != nil {
@@ -585,6 +605,7 @@ func (r Report) WriteTable(w io.Writer) {
 	if r.Clients == 0 {
 		return
 	}
+	row("transport", "%s (%d of %d clients on webrtc at the end)", r.Transport, r.ClientsOnWebRTC, r.Clients)
 	row("per client: in / out", "%.0f / %.0f B/s", r.BytesInPerClient, r.BytesOutPerClient)
 	row("per client: snapshots", "%.1f /s (cl_updaterate %d)", r.SnapshotsPerClient, r.UpdateRate)
 	row("snapshot size mean / max", "%.0f / %d B", r.SnapshotBytesMean, r.SnapshotBytesMax)

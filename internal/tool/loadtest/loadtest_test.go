@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tickshot/internal/tool/testserver"
+	"tickshot/net/rtc"
 	"tickshot/server"
 )
 
@@ -107,6 +108,27 @@ func TestRemoteServer(t *testing.T) {
 	}
 	if rep.TickTimeUs.P99 <= 0 || rep.SnapshotsPerClient <= 0 || !strings.Contains(rep.CPUScope, "clients only") {
 		t.Errorf("report %+v", rep)
+	}
+}
+
+// --transport webrtc: every client plays on its data channel, and the
+// report says so; the default stays the WebSocket.
+func TestTransportWebRTC(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rep, err := Run(ctx, Options{Clients: 2, Duration: time.Second, Warmup: time.Second, Transport: rtc.ModeWebRTC, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Transport != "webrtc" || rep.ClientsOnWebRTC != 2 || rep.SnapshotsPerClient <= 0 {
+		t.Errorf("transport %q, %d of 2 clients on webrtc, %.1f snapshots/s each", rep.Transport, rep.ClientsOnWebRTC, rep.SnapshotsPerClient)
+	}
+	rep, err = Run(ctx, Options{Clients: 1, Duration: 500 * time.Millisecond, Warmup: -1, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Transport != "websocket" || rep.ClientsOnWebRTC != 0 {
+		t.Errorf("by default: transport %q, %d clients on webrtc", rep.Transport, rep.ClientsOnWebRTC)
 	}
 }
 
