@@ -3,7 +3,9 @@
 package netmeasure
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,14 +19,70 @@ import (
 	"tickshot/client/netclient"
 	"tickshot/internal/netem"
 	"tickshot/internal/tool/hitreg"
-	"tickshot/net/transport"
+	"tickshot/net/rtc"
 	"tickshot/server"
 )
 
-// playCell plays one cell in this process across a fresh link: the server
-// with 3 bots and hitreg's server listening in side A, two network bots
-// and hitreg's clients dialling from side B with dial.
-func playCell(t *testing.T, c Cell, dial netclient.Dialer, seconds, shots int) Row {
+// clientsEnv, when set, makes the test binary the clients' side of a
+// cell (runClients) instead of running the tests: playCell starts it so
+// inside side B, where every socket the clients make, pion's included,
+// belongs to side B.
+const clientsEnv = "TICKSHOT_NETMEASURE_CLIENTS"
+
+// clientsSpec is what the clients' side plays.
+type clientsSpec struct {
+	Game, Hitreg string // server addresses
+	Transport    string // an rtc.Mode
+	Seconds      int    // how long the bots play
+	Shots        int    // hitreg's shots
+}
+
+// clientsResult is what the clients' side prints, as JSON.
+type clientsResult struct {
+	Bots   []botclient.Summary
+	Hitreg hitreg.Result
+	Err    string
+}
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(clientsEnv); spec != "" {
+		os.Exit(runClients(spec))
+	}
+	os.Exit(m.Run())
+}
+
+// runClients plays two network bots and hitreg's clients as spec says and
+// prints a clientsResult.
+func runClients(spec string) int {
+	var sp clientsSpec
+	if err := json.Unmarshal([]byte(spec), &sp); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(sp.Seconds)*time.Second+90*time.Second)
+	defer cancel()
+	dial := netclient.Dial(rtc.Mode(sp.Transport))
+	cfg := netclient.DefaultConfig("")
+	cfg.UpdateRate = 20 // tickshot bot's default
+	sums := make(chan []botclient.Summary, 1)
+	go func() {
+		sums <- botclient.Run(ctx, botclient.Options{Server: sp.Game, Count: 2, Duration: time.Duration(sp.Seconds) * time.Second,
+			Config: cfg, Seed: 19, Dial: dial, Transport: sp.Transport})
+	}()
+	var res clientsResult
+	var err error
+	if res.Hitreg, err = hitreg.Run(ctx, hitreg.Options{Server: sp.Hitreg, Shots: sp.Shots, Seed: 19, Dial: dial}); err != nil {
+		res.Err = "hitreg: " + err.Error()
+	}
+	res.Bots = <-sums // the bots play their whole duration (or until ctx ends)
+	json.NewEncoder(os.Stdout).Encode(res)
+	return 0
+}
+
+// playCell plays one cell across a fresh link: the server with 3 bots and
+// hitreg's server in this process, listening in side A; two network bots
+// and hitreg's clients in a child process in side B (runClients).
+func playCell(t *testing.T, c Cell, seconds, shots int) Row {
 	t.Helper()
 	row := Row{Cell: c}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(seconds)*time.Second+90*time.Second)
@@ -49,28 +107,27 @@ func playCell(t *testing.T, c Cell, dial netclient.Dialer, seconds, shots int) R
 	sctx, stop := context.WithCancel(ctx)
 	defer func() { stop(); wg.Wait() }()
 	for _, s := range []*server.Server{srv, hsrv} {
-		if err := l.Do(netem.A, s.Listen); err != nil {
+		if err := l.Do(netem.A, s.Listen); err != nil { // the TCP and UDP listeners
 			t.Fatal(err)
 		}
 		wg.Add(1)
 		go func() { defer wg.Done(); s.Run(sctx) }()
 	}
-	inB := func(ctx context.Context, addr string) (tr transport.Transport, err error) {
-		err = l.Do(netem.B, func() error { tr, err = dial(ctx, addr); return err })
-		return tr, err
+	spec, _ := json.Marshal(clientsSpec{Game: game, Hitreg: hr, Transport: c.Transport, Seconds: seconds, Shots: shots})
+	cmd := l.Command(ctx, netem.B, os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), clientsEnv+"="+string(spec))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var res clientsResult
+	if err == nil {
+		err = json.Unmarshal(out, &res)
 	}
-	cfg := netclient.DefaultConfig("")
-	cfg.UpdateRate = 20 // tickshot bot's default
-	sums := make(chan []botclient.Summary, 1)
-	go func() {
-		sums <- botclient.Run(ctx, botclient.Options{Server: game, Count: 2, Duration: time.Duration(seconds) * time.Second,
-			Config: cfg, Seed: 19, Dial: inB, Transport: c.Transport})
-	}()
-	row.Hitreg, err = hitreg.Run(ctx, hitreg.Options{Server: hr, Shots: shots, Seed: 19, Dial: inB})
 	if err != nil {
-		row.Err = "hitreg: " + err.Error()
+		t.Fatalf("the clients' side: %v; %s", err, stderr.String())
 	}
-	if err := row.addBots(<-sums); err != nil { // the bots play their whole duration (or until ctx ends)
+	row.Hitreg, row.Err = res.Hitreg, res.Err
+	if err := row.addBots(res.Bots); err != nil {
 		row.Err += " bots: " + err.Error()
 	}
 	row.linkLoss(l)
@@ -96,16 +153,15 @@ func TestLossyLink150ms2Pct(t *testing.T) {
 		t.Skip(err)
 	}
 	for _, tc := range []struct {
-		transport string
-		dial      netclient.Dialer
+		transport rtc.Mode
 		judge     func(t *testing.T, clean, lossy Row)
 	}{
-		{"websocket", netclient.Websocket, nil},
+		{rtc.ModeWebSocket, nil},
 	} {
-		t.Run(tc.transport, func(t *testing.T) {
+		t.Run(string(tc.transport), func(t *testing.T) {
 			var rows []Row
-			for _, c := range []Cell{{150, 0, 0, tc.transport}, {150, 0, 2, tc.transport}} {
-				r := playCell(t, c, tc.dial, 8, 30)
+			for _, c := range []Cell{{150, 0, 0, string(tc.transport)}, {150, 0, 2, string(tc.transport)}} {
+				r := playCell(t, c, 8, 30)
 				if r.Err != "" {
 					t.Fatalf("%s: %s", c, r.Err)
 				}
