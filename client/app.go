@@ -280,11 +280,15 @@ type Report struct {
 	// Moved is the path length of the local player's predicted position
 	// in world units (respawns excluded): about 280 a second of running,
 	// whatever the frame rate.
-	Moved       float64 `json:"moved"`
-	Snapshots   int     `json:"snapshots"`
-	Corrections int     `json:"prediction_corrections"`
-	ShotsFired  int     `json:"shots_fired"`
-	Frames      int     `json:"frames"`
+	Moved     float64 `json:"moved"`
+	Snapshots int     `json:"snapshots"`
+	// Transport is what carries the game now (webrtc, websocket);
+	// DatagramSnapshots counts the snapshots that came as datagrams.
+	Transport         string `json:"transport,omitempty"`
+	DatagramSnapshots int    `json:"datagram_snapshots"`
+	Corrections       int    `json:"prediction_corrections"`
+	ShotsFired        int    `json:"shots_fired"`
+	Frames            int    `json:"frames"`
 	// NetGraphUs is the mean CPU time to issue the net_graph's draw calls
 	// per frame, in µs (0 when it was off).
 	NetGraphUs float64 `json:"net_graph_us"`
@@ -352,6 +356,7 @@ func (g *Game) report() Report {
 		r.Commands = c.View().CommandNumber
 		r.Moved = math.Round(s.moved*10) / 10
 		r.Snapshots = c.View().Stats.SnapshotsReceived
+		r.Transport, r.DatagramSnapshots = c.Net().Transport, c.Net().DatagramSnapshots
 		r.Corrections = c.View().Stats.Corrections
 		r.LifeResets = c.View().Stats.LifeResets
 		r.PingMs = c.View().Stats.PingMs

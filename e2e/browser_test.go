@@ -165,22 +165,26 @@ func newBrowserSized(t *testing.T, chrome string, timeout time.Duration, w, h in
 // window.tickshot.state) this test reads; package client is not imported
 // because Ebiten panics at start without a display.
 type gameReport struct {
-	Phase       string  `json:"phase"`
-	Error       string  `json:"error"`
-	PlayerID    uint16  `json:"player_id"`
-	FPS         float64 `json:"fps"`
-	X           float64 `json:"x"`
-	Y           float64 `json:"y"`
-	Health      int     `json:"health"`
-	Commands    uint32  `json:"commands"`
-	Snapshots   int     `json:"snapshots"`
-	Corrections int     `json:"prediction_corrections"`
-	ShotsFired  int     `json:"shots_fired"`
-	Frames      int     `json:"frames"`
-	HitsDealt   int     `json:"hits_dealt"`
-	HitsTaken   int     `json:"hits_taken"`
-	OthersSeen  int     `json:"others_seen"`
-	Resyncs     int     `json:"resyncs"`
+	Phase     string  `json:"phase"`
+	Error     string  `json:"error"`
+	PlayerID  uint16  `json:"player_id"`
+	FPS       float64 `json:"fps"`
+	X         float64 `json:"x"`
+	Y         float64 `json:"y"`
+	Health    int     `json:"health"`
+	Commands  uint32  `json:"commands"`
+	Snapshots int     `json:"snapshots"`
+	// Transport and DatagramSnapshots: what carries the game (webrtc,
+	// websocket) and the snapshots that came as datagrams.
+	Transport         string `json:"transport"`
+	DatagramSnapshots int    `json:"datagram_snapshots"`
+	Corrections       int    `json:"prediction_corrections"`
+	ShotsFired        int    `json:"shots_fired"`
+	Frames            int    `json:"frames"`
+	HitsDealt         int    `json:"hits_dealt"`
+	HitsTaken         int    `json:"hits_taken"`
+	OthersSeen        int    `json:"others_seen"`
+	Resyncs           int    `json:"resyncs"`
 }
 
 // pageState reads window.tickshot.state, the game's report.

@@ -34,6 +34,8 @@ type status struct {
 		Bot    bool   `json:"bot"`
 		Kills  int    `json:"kills"`
 		Deaths int    `json:"deaths"`
+		// Transport is webrtc or websocket (absent for a bot).
+		Transport string `json:"transport"`
 	} `json:"players"`
 }
 

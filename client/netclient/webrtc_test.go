@@ -2,6 +2,8 @@ package netclient_test
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -85,6 +87,15 @@ func TestWebRTCPlays(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(prints, "\n"), "transport: webrtc") {
 		t.Errorf("the console was not told: %q", prints)
+	}
+	resp, err := http.Get("http://" + srv.Addr() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if want := `tickshot_clients_by_transport{transport="webrtc"} 1`; !strings.Contains(string(body), want) {
+		t.Errorf("/metrics lacks %s", want)
 	}
 }
 

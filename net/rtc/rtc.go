@@ -236,6 +236,9 @@ func (c *Conn) message(data []byte, text bool, now time.Time) {
 		return
 	}
 	c.in.Read(len(data))
+	if t, ok := c.base.(transport.Toucher); ok {
+		t.Touch(now) // the browser's WebSocket, silent while the datagrams flow, is not dead
+	}
 	if !c.heard.Swap(true) && !c.server {
 		c.logf("transport: webrtc (snapshots arrive as datagrams on UDP)")
 	}

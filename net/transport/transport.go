@@ -137,6 +137,16 @@ type Datagrammer interface {
 	SendDatagram(b []byte) bool
 }
 
+// Toucher is implemented by transports that give up on a silent peer by
+// themselves without pings to go by (the browser's WebSocket, whose
+// watchdog ends it after ReadTimeout without a frame): Touch tells one that
+// the peer was heard at at on another path of the same connection (a
+// datagram), so a game whose snapshots all come as datagrams is not taken
+// for a vanished server.
+type Toucher interface {
+	Touch(at time.Time)
+}
+
 // Kinds of transport, as /status, /metrics and net_graph name them.
 const (
 	KindWebSocket = "websocket"

@@ -233,6 +233,10 @@ func (t *conn) writeLoop() {
 	}
 }
 
+// Touch implements transport.Toucher: the server was heard on the datagram
+// path, which the watchdog counts as a frame.
+func (t *conn) Touch(at time.Time) { t.lastRecv.Store(at.UnixNano()) }
+
 // watchdog ends a connection that has been silent for ReadTimeout: a
 // server that vanished without closing (browsers send no pings).
 func (t *conn) watchdog() {
