@@ -56,7 +56,7 @@ const (
 // netGraphLines is the number of text lines at a net_graph level.
 func netGraphLines(level int) int {
 	if level >= 3 {
-		return 6
+		return 7
 	}
 	return 3
 }
@@ -280,8 +280,14 @@ func (ng *netGraph) drawText(dst *ebiten.Image, g *Game, c *netclient.Client, le
 		layoutText(dst, fmt.Sprintf("loss %4.1f%%  choke %4.1f%%  jitter %5.1f ms  cmd loss %2.0f%%",
 			c.Net().Loss.LossPct(), c.Net().ChokePct(), c.Net().Jitter.Ms(), c.Net().CmdLossPct), fs, false, x0, y, 0, palette.Text)
 		y += lh
-		layoutText(dst, fmt.Sprintf("sv tick %5.0f us ±%3.0f   cmd queue %d (pulled %d)   graph %.0f us", c.Net().TickUs, c.Net().TickStdUs,
-			c.View().Stats.CmdQueue, c.View().Stats.CmdQueuePulled, ng.us), fs, false, x0, y, 0, palette.Text)
+		layoutText(dst, fmt.Sprintf("sv tick %5.0f us ±%3.0f   graph %.0f us", c.Net().TickUs, c.Net().TickStdUs, ng.us), fs, false, x0, y, 0, palette.Text)
+		y += lh
+		// The server's command buffer: commands waiting (each a tick of
+		// input delay) against the depth its jitter calls for, the time
+		// dilation keeping it there, the ticks pulled back, and the backups.
+		st := c.View().Stats
+		layoutText(dst, fmt.Sprintf("cmd queue %d / target %d   cmd clock %.1f%%   pulled %d   backup %d+",
+			st.CmdQueue, st.CmdTarget, 100-st.DilationPct, st.CmdQueuePulled, c.View().Config.CmdBackup), fs, false, x0, y, 0, palette.Text)
 		y += lh
 		// Deaths and respawns replace the predicted state too, but are the
 		// server's decisions, not prediction errors: counted apart.

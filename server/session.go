@@ -169,6 +169,13 @@ func (ss *session) onCmds(s *Server, m *proto.Cmds, at time.Time) {
 	// backup whose own message was lost was made with an older ack than
 	// this message's (Cmds.AckAges).
 	sent := m.Ack != 0 && m.Ack <= ss.acks.nextSeq // an ack of a snapshot never sent is ignored
+	if n := len(m.Cmds); n > 0 && m.Cmds[n-1].CommandNumber > ss.cmds.newest() {
+		// The jitter of the command packets' arrival against the client's
+		// clock when it made the newest command, and the buffer it needs.
+		c := &m.Cmds[n-1]
+		ss.cmds.jitter.AddClamped((float64(c.TickCount)+float64(c.TickFrac)/256)/float64(s.cfg.TickRate), at, stallTicks/float64(s.cfg.TickRate))
+		ss.cmds.target = cmdBufferTarget(ss.cmds.jitter.Ms(), ss.cmds.seq.LossPct(), s.cfg.TickRate, ss.rate.cmdRate)
+	}
 	for i := range m.Cmds {
 		if c := &m.Cmds[i]; sent && c.CommandNumber > ss.cmds.newest() {
 			seq, bits := m.MadeAck(i)
@@ -404,15 +411,47 @@ type cmdQueue struct {
 	head    int              // pending[:head] have run this tick
 	budget  int              // command ticks the client may still run
 	runLeft int              // commands it may still run this server tick
+	ran     int              // commands run this server tick
+	target  int              // depth to keep after a tick runs (cmdBufferTarget)
+	jitter  proto.Jitter     // arrival jitter of the command packets (RFC 3550)
 	seq     proto.SeqTracker // Cmds message sequence: the upstream loss
 	dropped int              // commands refused because the queue was full
+	lost    int              // command numbers never received: skipped when a later one ran
 }
 
 // refill starts a server tick: it adds ticks of command time, banked up
 // to bank ticks, and allows perTick commands this tick.
 func (q *cmdQueue) refill(ticks, bank, perTick int) {
 	q.budget = min(q.budget+ticks, bank)
-	q.runLeft = perTick
+	q.runLeft, q.ran = perTick, 0
+}
+
+// stallTicks is the most, ticks, one command packet's lateness counts in
+// its link's jitter: a stall (TCP holding everything behind a lost
+// packet) is a backlog, which the queue drains, not jitter to buffer for
+// seconds after.
+const stallTicks = 4
+
+// MaxCmdBuffer is the deepest command buffer the server keeps for a
+// client, commands (ticks of input delay): 8, 125 ms at 64 ticks/s.
+const MaxCmdBuffer = 8
+
+// cmdBufferTarget is the depth, commands, a client's queue is kept at
+// after a tick ran (Overwatch, GDC 2017: a command buffer just deep enough
+// that a command is there every tick, so the player moves on the server,
+// and for everyone else, at a constant speed whatever its link's jitter):
+// three times the arrival jitter jitterMs (RFC 3550's J, a mean
+// deviation), less half a tick, in ticks rounded up; plus a command
+// interval (tickRate/cmdRate ticks) when its command packets are lost
+// (lossPct ≥ 1: the lost commands come with the next packet); at most
+// MaxCmdBuffer. 0 on a clean link: commands run on arrival, as before.
+func cmdBufferTarget(jitterMs, lossPct float64, tickRate, cmdRate int) int {
+	tickMs := 1000 / float64(tickRate)
+	n := max(int(math.Ceil(3*jitterMs/tickMs-0.5)), 0)
+	if lossPct >= 1 {
+		n += (tickRate + cmdRate - 1) / max(cmdRate, 1)
+	}
+	return min(n, MaxCmdBuffer)
 }
 
 // depth is the number of commands queued, not yet run.
@@ -454,9 +493,13 @@ func (q *cmdQueue) peek() (shared.UserCmd, bool) {
 }
 
 // next pops the oldest queued command while budget remains and this
-// tick's sv_maxusrcmdprocessticks allows.
+// tick's sv_maxusrcmdprocessticks allows: the first of the tick whenever
+// one is queued, more only while the queue holds two or more beyond the
+// buffer's target (a backlog). One beyond is left to the client's time
+// dilation: running it at once would move the player two ticks in one,
+// a jump everyone else would see.
 func (q *cmdQueue) next() (shared.UserCmd, bool) {
-	if q.head >= len(q.pending) || q.budget <= 0 || q.runLeft <= 0 {
+	if q.head >= len(q.pending) || q.budget <= 0 || q.runLeft <= 0 || q.ran > 0 && q.depth() <= q.target+1 {
 		q.compact()
 		return shared.UserCmd{}, false
 	}
@@ -464,6 +507,10 @@ func (q *cmdQueue) next() (shared.UserCmd, bool) {
 	q.head++
 	q.budget--
 	q.runLeft--
+	q.ran++
+	if q.lastCmd != 0 && c.CommandNumber > q.lastCmd+1 {
+		q.lost += int(c.CommandNumber - q.lastCmd - 1)
+	}
 	q.lastCmd = c.CommandNumber
 	return c, true
 }

@@ -178,6 +178,7 @@ func (sw *snapshotWriter) selectFor(ss *session) *proto.Snapshot {
 		PingVarMs:  uint16(math.Min(ss.acks.rttVar, 65535)),
 		CmdLoss:    uint8(math.Round(ss.cmds.seq.LossPct())),
 		CmdQueue:   uint8(min(ss.cmds.depth(), 255)),
+		CmdTarget:  uint8(ss.cmds.target),
 		PingMs:     uint16(math.Max(ss.acks.rttMs, 0)),
 		Entities:   ss.out.entBuf[:0],
 		// Reused storage; nil (msgpack nil) when there is none.

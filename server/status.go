@@ -97,6 +97,15 @@ type PlayerStatus struct {
 	// "webrtc" while its data channel carries snapshots and usercmds,
 	// "websocket" otherwise; empty for a bot.
 	Transport string `json:"transport,omitempty"`
+	// CmdTarget is the depth its queue is kept at (the command buffer
+	// its arrival jitter and loss call for, cmdBufferTarget).
+	CmdTarget int `json:"cmd_target"`
+	// CmdsLost counts its usercmds that never arrived (every copy of
+	// them lost: a command number skipped when a later one ran).
+	CmdsLost int `json:"cmds_lost"`
+	// CmdJitterMs is the arrival jitter of its command packets, ms
+	// (RFC 3550's J).
+	CmdJitterMs float64 `json:"cmd_jitter_ms"`
 }
 
 const tickStatsWindow = 512
@@ -162,7 +171,8 @@ func (s *Server) publishStatus() {
 		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths, Bot: p.Bot, Alive: p.Alive()}
 		ss := sessionOf(s.sessions, p.ID)
 		if ss != nil {
-			ps.CmdQueue, ps.CmdsDropped = ss.cmds.depth(), ss.cmds.dropped
+			ps.CmdQueue, ps.CmdsDropped, ps.CmdTarget = ss.cmds.depth(), ss.cmds.dropped, ss.cmds.target
+			ps.CmdJitterMs, ps.CmdsLost = math.Round(ss.cmds.jitter.Ms()*10)/10, ss.cmds.lost
 		}
 		st.Players = append(st.Players, withSession(ps, ss))
 	}

@@ -39,8 +39,10 @@ type vars struct {
 	fakeJitter *cvar.Float // net_fakejitter, ms
 	fakeLoss   *cvar.Float // net_fakeloss, %
 	// fake is net_fakelag, net_fakejitter and net_fakeloss together, kept
-	// up to date by their change hooks.
-	fake proto.FakeConditions
+	// up to date by their change hooks, with Config.Fake's LossBurst
+	// (fakeBurst; no cvar sets it).
+	fake      proto.FakeConditions
+	fakeBurst float64
 }
 
 // defaultVars registers the server's cvars at their defaults.
@@ -68,7 +70,7 @@ func defaultVars() *vars {
 		cheats:        r.Bool("sv_cheats", false, sv, "lag compensation trusts the latency a client's acks show (1: client-side net_fakelag is compensated, for local games and lag demos); 0: rewinds are bounded by the link's own round trip (websocket ping, TCP), so held acks buy no backtrack"),
 	}
 	sync := func() {
-		v.fake = proto.FakeConditions{LagMs: v.fakeLag.Get(), JitterMs: v.fakeJitter.Get(), LossPct: v.fakeLoss.Get()}
+		v.fake = proto.FakeConditions{LagMs: v.fakeLag.Get(), JitterMs: v.fakeJitter.Get(), LossPct: v.fakeLoss.Get(), LossBurst: v.fakeBurst}
 	}
 	v.fakeLag.OnChange(sync)
 	v.fakeJitter.OnChange(sync)
@@ -81,9 +83,11 @@ func defaultVars() *vars {
 // the defaults and are not the running server's).
 var ServerCvars = defaultVars().reg.All()
 
-// setFake sets net_fakelag, net_fakejitter and net_fakeloss at once
-// (Config.Fake; c is clamped to their ranges).
+// setFake sets net_fakelag, net_fakejitter and net_fakeloss at once, and
+// the burst length of the loss (Config.Fake; c is clamped to their ranges).
 func (v *vars) setFake(c proto.FakeConditions) {
+	v.fakeBurst = c.LossBurst
+	v.fake.LossBurst = c.LossBurst
 	_ = v.fakeLag.Set(cvar.FormatNumber(c.LagMs))
 	_ = v.fakeJitter.Set(cvar.FormatNumber(c.JitterMs))
 	_ = v.fakeLoss.Set(cvar.FormatNumber(c.LossPct))

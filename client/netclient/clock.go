@@ -40,9 +40,11 @@ type clock struct {
 	// Pulling the command clock back (Snapshot.CmdQueue): the least depth
 	// of the server's queue seen since winStart, and the ticks still to
 	// make no command for.
-	queueNow   int // the newest snapshot's depth
-	queueMin   int
-	queueSeen  bool
+	queueNow   int     // the newest snapshot's depth
+	queueMin   int     // least depth less target since winStart
+	queueSeen  bool    //
+	queueErr   float64 // depth less target, smoothed: the time dilation's input
+	target     int     // the newest snapshot's CmdTarget
 	winStart   time.Time
 	pull       int
 	pulledBack int // ticks made no command for to drain the queue (Stats.CmdQueuePulled)
@@ -75,8 +77,29 @@ func (k *clock) now() time.Time {
 	return time.Now()
 }
 
-// tickDur is one tick of real time.
-func (k *clock) tickDur() time.Duration { return time.Second / time.Duration(k.tickRate) }
+// MaxDilationPct is the most, percent, the command clock runs slower or
+// faster than real time to keep the server's command buffer at its target
+// (Overwatch's time dilation, GDC 2017).
+const MaxDilationPct = 5
+
+// tickDur is the real time one command's tick takes: 1/tickRate,
+// stretched (the server's command buffer holds more than its target) or
+// shrunk (fewer) by up to MaxDilationPct, MaxDilationPct/2 per command of
+// smoothed difference. Every command still covers a whole tick of
+// simulation: a client whose commands run short makes them a little
+// faster, so they arrive just in time without bursts.
+func (k *clock) tickDur() time.Duration {
+	d := time.Second / time.Duration(k.tickRate)
+	f := math.Max(-MaxDilationPct, math.Min(MaxDilationPct, k.queueErr*MaxDilationPct/2))
+	return d + time.Duration(float64(d)*f/100)
+}
+
+// dilationPct returns the command clock's rate against real time, percent:
+// positive when it runs slower (the server's buffer is above target).
+func (k *clock) dilationPct() float64 {
+	d := time.Second / time.Duration(k.tickRate)
+	return 100 * float64(k.tickDur()-d) / float64(d)
+}
 
 // serverTick returns the estimated current server tick (fractional).
 func (k *clock) serverTick() float64 { return k.server }
@@ -112,16 +135,20 @@ const CmdQueueWindow = time.Second
 // delay the client made by running ahead of the server's real time.
 const CmdQueueDeep = 2
 
-// serverQueue takes the server's command-queue depth (Snapshot.CmdQueue)
-// of a snapshot that arrived at at. When every depth over CmdQueueWindow
-// was CmdQueueDeep or more, the next frames make that many commands fewer,
-// less one, so the queue drains to one (Source drops such commands;
-// Overwatch slows the client's command clock): the client's clock is pulled
-// back instead of the server running faster than real time.
-func (k *clock) serverQueue(depth int, at time.Time) {
-	k.queueNow = depth
-	if !k.queueSeen || depth < k.queueMin {
-		k.queueMin, k.queueSeen = depth, true
+// serverQueue takes the server's command-queue depth and its target
+// (Snapshot.CmdQueue, CmdTarget) of a snapshot that arrived at at. Their
+// smoothed difference dilates the command clock (tickDur). When every
+// depth over CmdQueueWindow was CmdQueueDeep or more above the target, the
+// next frames make that many commands fewer, less one, so the queue
+// drains to one above it (Source drops such commands): the client's clock
+// is pulled back at once instead of the server running faster than real
+// time.
+func (k *clock) serverQueue(depth, target int, at time.Time) {
+	k.queueNow, k.target = depth, target
+	k.queueErr += (float64(depth-target) - k.queueErr) / 8
+	over := depth - target
+	if !k.queueSeen || over < k.queueMin {
+		k.queueMin, k.queueSeen = over, true
 	}
 	if k.winStart.IsZero() {
 		k.winStart = at

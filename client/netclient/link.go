@@ -28,6 +28,7 @@ type link struct {
 	cmdSeq   uint32  // Seq of the newest Cmds message
 	sentUpTo uint32  // newest command number sent
 	cmdAcc   float64 // cl_cmdrate accumulator: a packet is due at the tick rate
+	arrived  uint32  // commands up to this number reached the server (Snapshot.AckCmd + CmdQueue)
 	// madeWith[n%len] is newestSeq when command n was made (Cmds.AckAges).
 	madeWith [2 * proto.MaxCmdsPerMsg]uint32
 
@@ -130,6 +131,10 @@ func (l *link) applied(s *proto.Snapshot) {
 	l.trackSeq(s.Seq)
 	l.st.pingMs = int(s.PingMs)
 	l.st.tickTimeUs = int(s.TickTimeUs)
+	// The server ran up to AckCmd and holds CmdQueue more: at least the
+	// commands up to AckCmd + CmdQueue reached it (its queue holds
+	// distinct numbers above AckCmd, in order).
+	l.arrived = max(l.arrived, s.AckCmd+uint32(s.CmdQueue))
 }
 
 // trackSeq records the arrival of snapshot seq for AckBits and counts the
@@ -193,11 +198,23 @@ func (l *link) ackAges(from, newest uint32) []uint8 {
 	return ages
 }
 
-// sendCmds sends one Cmds message: the commands after sentUpTo less
-// backup, up to newest (at most proto.MaxCmdsPerMsg), with the snapshot acks.
+// MaxUnackedBackup is the most earlier commands a Cmds message resends
+// because the server has not yet said they arrived (Overwatch, GDC 2017:
+// every packet carries all unacknowledged input, so a burst of loss costs
+// none): 16, a quarter second at 64 ticks/s. cl_cmdbackup is the least.
+const MaxUnackedBackup = 16
+
+// sendCmds sends one Cmds message: the commands not yet sent, after every
+// earlier one the server has not acknowledged (at most MaxUnackedBackup of
+// them) and at least backup (cl_cmdbackup) earlier ones, up to newest (at
+// most proto.MaxCmdsPerMsg), with the snapshot acks.
 func (l *link) sendCmds(newest uint32, backup int, cmd func(n uint32) shared.UserCmd, now time.Time) {
 	from := l.sentUpTo + 1
-	if back := uint32(backup); from > back {
+	back := uint32(backup)
+	if unacked := from - 1 - min(l.arrived, from-1); unacked > back {
+		back = min(unacked, max(MaxUnackedBackup, back))
+	}
+	if from > back {
 		from -= back
 	} else {
 		from = 1

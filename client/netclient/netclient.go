@@ -87,6 +87,8 @@ type Stats struct {
 	FrameTicksDropped int     // ticks of real time Frame made no command for: frames longer than MaxFrameTime
 	CmdQueue          int     // the server's queue of this client's commands not yet run (Snapshot.CmdQueue)
 	CmdQueuePulled    int     // ticks made no command for because that queue stayed deep (clock.serverQueue)
+	CmdTarget         int     // the depth the server keeps that queue at: its command buffer (Snapshot.CmdTarget)
+	DilationPct       float64 // the command clock's rate against real time, percent, positive when slower (clock.tickDur)
 }
 
 // Client is a connected player: a front over four parts, each of which
@@ -278,7 +280,8 @@ func statsOf(link *link, p *predictor, k *clock) Stats {
 		Corrections: p.corrections, LifeResets: p.lifeResets, LastErrorDist: p.lastErrorDist,
 		PingMs: l.pingMs, TickTimeUs: l.tickTimeUs, DroppedSnapshots: l.droppedSnapshots,
 		SnapshotsLost: l.snapshotsLost, FullSnapshots: l.fullSnapshots, BaselineMissing: l.baselineMissing,
-		Resyncs: k.resyncs, FrameTicksDropped: k.ticksDropped, CmdQueue: k.queueNow, CmdQueuePulled: k.pulledBack}
+		Resyncs: k.resyncs, FrameTicksDropped: k.ticksDropped, CmdQueue: k.queueNow, CmdQueuePulled: k.pulledBack,
+		CmdTarget: k.target, DilationPct: k.dilationPct()}
 }
 
 // Match returns the scoreboard, the names heard, and the server's events
@@ -545,7 +548,7 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 	c.link.applied(s)
 	first := !c.clk.haveSnap
 	c.clk.observe(s.Tick, at)
-	c.clk.serverQueue(int(s.CmdQueue), at)
+	c.clk.serverQueue(int(s.CmdQueue), int(s.CmdTarget), at)
 	lifeChanged := !first && (s.Self.Dead != c.server.Dead || s.Self.Teleport != c.server.Teleport ||
 		s.Self.Spectator != c.server.Spectator)
 	c.server = s.Self

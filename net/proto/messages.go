@@ -441,6 +441,12 @@ type Snapshot struct {
 	// (one tick each). A client whose commands keep waiting makes its
 	// next commands later (its clock is pulled back).
 	CmdQueue uint8
+	// CmdTarget is the depth, usercmds, the server aims to keep this
+	// client's queue at after a tick (its command buffer: more when the
+	// client's command packets arrive with jitter or loss, 0 on a clean
+	// link). A client whose queue runs below it makes its commands a
+	// little faster, above it a little slower (time dilation).
+	CmdTarget uint8
 }
 
 // Type implements Message.

@@ -8,7 +8,7 @@ import "github.com/vmihailenco/msgpack/v5"
 // encodes one per client per update (TestSnapshotEncoderMatchesReflection
 // holds the two to the same bytes). Decoding still uses reflection.
 func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
-	e.EncodeArrayLen(16)
+	e.EncodeArrayLen(17)
 	e.EncodeUint(uint64(s.Tick))
 	e.EncodeUint(uint64(s.Seq))
 	e.EncodeUint(uint64(s.Baseline))
@@ -24,7 +24,8 @@ func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
 	e.EncodeUint(uint64(s.PingVarMs))
 	e.EncodeUint(uint64(s.CmdLoss))
 	e.EncodeUint(uint64(s.Choke))
-	return e.EncodeUint(uint64(s.CmdQueue))
+	e.EncodeUint(uint64(s.CmdQueue))
+	return e.EncodeUint(uint64(s.CmdTarget))
 }
 
 func encodeSelf(e *msgpack.Encoder, s *SelfState) {

@@ -16,6 +16,23 @@ type FakeConditions struct {
 	LagMs    float64 // net_fakelag, ms, 0..1000
 	JitterMs float64 // net_fakejitter, ms, 0..500
 	LossPct  float64 // net_fakeloss, percent, 0..100
+	// LossBurst is the mean length, frames, of a run of lost frames, 1..100
+	// (0 or 1: each frame lost on its own). The losses then come from a
+	// Gilbert–Elliott chain that loses every frame in its Bad state, with
+	// LossPct of the frames lost in the long run (burstChain), as on a
+	// congested or wireless link. Tests and tools set it; no cvar does.
+	LossBurst float64
+}
+
+// burstChain returns the Gilbert–Elliott transition probabilities, per
+// frame, for lossPct percent lost in runs of meanRun frames on average:
+// leave (Bad to Good) is 1/meanRun and enter (Good to Bad) is such that
+// Bad holds lossPct of the frames in the long run (Gilbert 1960; Elliott
+// 1963; netem's "loss gemodel" with 1-h = 100 %, 1-k = 0).
+func burstChain(lossPct, meanRun float64) (enter, leave float64) {
+	leave = 1 / meanRun
+	f := min(lossPct/100, 0.99)
+	return min(leave*f/(1-f), 1), leave
 }
 
 // Clamp limits each field to its range (NaN and negatives become 0).
@@ -29,7 +46,7 @@ func (f FakeConditions) Clamp() FakeConditions {
 		}
 		return v
 	}
-	return FakeConditions{LagMs: cl(f.LagMs, 1000), JitterMs: cl(f.JitterMs, 500), LossPct: cl(f.LossPct, 100)}
+	return FakeConditions{LagMs: cl(f.LagMs, 1000), JitterMs: cl(f.JitterMs, 500), LossPct: cl(f.LossPct, 100), LossBurst: cl(f.LossBurst, 100)}
 }
 
 // FakeLag decorates a Transport with simulated conditions on what it
@@ -47,6 +64,7 @@ type FakeLag struct {
 	cond      FakeConditions
 	rng       *rand.Rand
 	dropped   uint64 // by net_fakeloss
+	bad       bool   // the burst-loss chain is in its Bad state
 	droppedIn atomic.Uint64
 }
 
@@ -116,7 +134,7 @@ func (f *FakeLag) schedule(fr Frame, held bool, last time.Time) (at time.Time, h
 	if c == (FakeConditions{}) && !held {
 		return time.Time{}, false, false
 	}
-	if c.LossPct > 0 && f.rng.Float64()*100 < c.LossPct {
+	if c.LossPct > 0 && f.lose(c) {
 		f.dropped++
 		return time.Time{}, false, true
 	}
@@ -125,6 +143,20 @@ func (f *FakeLag) schedule(fr Frame, held bool, last time.Time) (at time.Time, h
 		at = last // keep order
 	}
 	return at, true, false
+}
+
+// lose decides whether the next frame is lost under c (f.mu held).
+func (f *FakeLag) lose(c FakeConditions) bool {
+	if c.LossBurst <= 1 {
+		return f.rng.Float64()*100 < c.LossPct
+	}
+	enter, leave := burstChain(c.LossPct, c.LossBurst)
+	if f.bad {
+		f.bad = f.rng.Float64() >= leave
+	} else {
+		f.bad = f.rng.Float64() < enter
+	}
+	return f.bad
 }
 
 func (f *FakeLag) run() {

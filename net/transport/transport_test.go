@@ -66,3 +66,53 @@ func TestFakeLagOverPipe(t *testing.T) {
 		t.Errorf("Dropped() = %d, want 2", fb.Dropped())
 	}
 }
+
+// Burst loss: LossPct of the frames lost in the long run, in runs of about
+// LossBurst frames (independent loss at 5 % makes runs of about 1.05).
+func TestFakeLagBurstLoss(t *testing.T) {
+	runs := func(c transport.FakeConditions) (lossPct, meanRun float64) {
+		a, b := transport.Pipe(transport.Options{}, transport.Options{})
+		fb := transport.NewFakeLag(b)
+		fb.Set(c)
+		const n = 20000
+		got := make([]bool, n)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for f := range fb.Recv() {
+				i := int(f.Data[0]) | int(f.Data[1])<<8
+				got[i] = true
+				if i == n-1 {
+					return
+				}
+			}
+		}()
+		for i := range n - 1 {
+			for !a.Send([]byte{byte(i), byte(i >> 8)}) {
+				time.Sleep(time.Millisecond) // the pipe's queue is full: wait, never drop
+			}
+		}
+		fb.Set(transport.FakeConditions{}) // the last frame always arrives
+		last := n - 1
+		a.Send([]byte{byte(last), byte(last >> 8)})
+		<-done
+		lost, nruns := 0, 0
+		for i := range n {
+			if !got[i] {
+				lost++
+				if i == 0 || got[i-1] {
+					nruns++
+				}
+			}
+		}
+		return 100 * float64(lost) / n, float64(lost) / float64(max(nruns, 1))
+	}
+	pct, run := runs(transport.FakeConditions{LossPct: 5, LossBurst: 4})
+	if pct < 3.5 || pct > 6.5 || run < 3 || run > 5 {
+		t.Errorf("5 %% in bursts of 4: lost %.1f %% in runs of %.2f", pct, run)
+	}
+	pct, run = runs(transport.FakeConditions{LossPct: 5})
+	if pct < 4 || pct > 6 || run > 1.2 {
+		t.Errorf("5 %% independent: lost %.1f %% in runs of %.2f", pct, run)
+	}
+}
