@@ -36,14 +36,8 @@ func TestCmdQueueBudgetBackupsAndOverflow(t *testing.T) {
 	for c, ok := q.next(); ok; c, ok = q.next() {
 		ran = append(ran, c.CommandNumber)
 	}
-	// One command beyond the buffer's target (0) waits for the next tick:
-	// running both would move the player two ticks in one.
-	if len(ran) != 1 || ran[0] != 3 {
-		t.Fatalf("then ran %v, want [3] (4 waits a tick)", ran)
-	}
-	q.refill(1, 16, 16)
-	if c, ok := q.next(); !ok || c.CommandNumber != 4 {
-		t.Fatalf("next tick ran %v %v, want command 4", c.CommandNumber, ok)
+	if len(ran) != 2 || ran[0] != 3 || ran[1] != 4 {
+		t.Fatalf("then ran %v, want [3 4] (no command buffer: all on arrival)", ran)
 	}
 	for n := uint32(5); n < 5+8; n++ {
 		q.push(shared.UserCmd{CommandNumber: n}, 8)
@@ -285,5 +279,50 @@ func TestCmdQueueDrainsABurstWithinRealTime(t *testing.T) {
 	}
 	if q.dropped == 0 {
 		t.Error("a speed hack's extra commands were all queued, none dropped")
+	}
+}
+
+// With a command buffer (target 2) the queue runs one command a tick and
+// more only while two or more beyond the target wait, and the target
+// follows the arrival jitter and loss.
+func TestCmdQueueKeepsItsBuffer(t *testing.T) {
+	var q cmdQueue
+	q.target = 2
+	num := uint32(0)
+	push := func(n int) {
+		for range n {
+			num++
+			q.push(shared.UserCmd{CommandNumber: num}, 64)
+		}
+	}
+	run := func() (ran int) {
+		q.refill(1, 64, 16)
+		for _, ok := q.next(); ok; _, ok = q.next() {
+			ran++
+		}
+		return ran
+	}
+	q.budget = 16
+	push(3)
+	if r := run(); r != 1 || q.depth() != 2 {
+		t.Fatalf("3 queued, target 2: ran %d leaving %d, want 1 leaving 2", r, q.depth())
+	}
+	push(0)
+	if r := run(); r != 1 || q.depth() != 1 {
+		t.Fatalf("a tick without arrivals: ran %d leaving %d, want 1 leaving 1 (the buffer covers it)", r, q.depth())
+	}
+	push(6)
+	if r := run(); r != 4 || q.depth() != 3 {
+		t.Fatalf("7 queued, target 2: ran %d leaving %d, want 4 leaving 3 (a backlog drains to one beyond)", r, q.depth())
+	}
+	for _, c := range []struct {
+		jitterMs, lossPct float64
+		cmdRate, want     int
+	}{
+		{0, 0, 64, 0}, {2, 0, 64, 0}, {6, 0, 64, 1}, {12, 0, 64, 2}, {0, 2, 64, 1}, {0, 2, 32, 2}, {200, 50, 16, MaxCmdBuffer},
+	} {
+		if got := cmdBufferTarget(c.jitterMs, c.lossPct, 64, c.cmdRate); got != c.want {
+			t.Errorf("target for %v ms jitter, %v %% loss, cl_cmdrate %d at 64 ticks/s: %d, want %d", c.jitterMs, c.lossPct, c.cmdRate, got, c.want)
+		}
 	}
 }

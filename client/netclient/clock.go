@@ -85,14 +85,23 @@ const MaxDilationPct = 5
 // tickDur is the real time one command's tick takes: 1/tickRate,
 // stretched (the server's command buffer holds more than its target) or
 // shrunk (fewer) by up to MaxDilationPct, MaxDilationPct/2 per command of
-// smoothed difference. Every command still covers a whole tick of
+// smoothed difference once that is dilationDeadBand or more. Every command still covers a whole tick of
 // simulation: a client whose commands run short makes them a little
 // faster, so they arrive just in time without bursts.
 func (k *clock) tickDur() time.Duration {
 	d := time.Second / time.Duration(k.tickRate)
+	if math.Abs(k.queueErr) < dilationDeadBand {
+		return d
+	}
 	f := math.Max(-MaxDilationPct, math.Min(MaxDilationPct, k.queueErr*MaxDilationPct/2))
 	return d + time.Duration(float64(d)*f/100)
 }
+
+// dilationDeadBand is the smoothed difference, commands, below which the
+// command clock keeps real time: a queue that alternates between its
+// target and one off (a client whose frames make two commands every
+// other tick) is on target.
+const dilationDeadBand = 0.75
 
 // dilationPct returns the command clock's rate against real time, percent:
 // positive when it runs slower (the server's buffer is above target).

@@ -35,7 +35,11 @@ const lockstepRate = 64
 
 func newLockstep(t *testing.T) *lockstep {
 	t.Helper()
-	srv, err := server.New(server.Config{TickRate: lockstepRate, Seed: 5, Logger: testLogger(t)})
+	// sv_cmdbuffer 0: commands run as they arrive, so that settle's steps
+	// (run until every command made is acknowledged) measure what a frame
+	// made, and the server's extra steps are not read as jitter.
+	srv, err := server.New(server.Config{TickRate: lockstepRate, Seed: 5, Logger: testLogger(t),
+		Cvars: [][2]string{{"sv_cmdbuffer", "0"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,15 +134,10 @@ type Jitter struct {
 
 // Add records a packet sent at sentSec (on the sender's clock, e.g. its
 // tick / tick rate) that arrived at at.
-func (j *Jitter) Add(sentSec float64, at time.Time) { j.AddClamped(sentSec, at, math.Inf(1)) }
-
-// AddClamped is Add with each packet's transit-time difference counted
-// at most maxSec (a stall is then one large sample, not seconds of high
-// jitter).
-func (j *Jitter) AddClamped(sentSec float64, at time.Time, maxSec float64) {
+func (j *Jitter) Add(sentSec float64, at time.Time) {
 	if j.have {
 		d := at.Sub(j.lastArrival).Seconds() - (sentSec - j.lastSent)
-		j.J += (math.Min(math.Abs(d), maxSec) - j.J) / 16
+		j.J += (math.Abs(d) - j.J) / 16
 	}
 	j.have, j.lastSent, j.lastArrival = true, sentSec, at
 }
