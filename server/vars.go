@@ -34,10 +34,10 @@ type vars struct {
 	maxPerIP      *cvar.Int // sv_maxplayers_per_ip (squat.go)
 	// cheats is sv_cheats: lag compensation trusts the round trip the
 	// client's acks show, past the link's own (lagcomp.go, rewindBound).
-	cheats     *cvar.Bool
+	cheats *cvar.Bool
 	// cmdBuffer is sv_cmdbuffer: keep each client's command buffer at the
 	// depth its jitter and loss call for (session.go, cmdBufferTarget).
-	cmdBuffer *cvar.Bool
+	cmdBuffer  *cvar.Bool
 	fakeLag    *cvar.Float // net_fakelag, ms
 	fakeJitter *cvar.Float // net_fakejitter, ms
 	fakeLoss   *cvar.Float // net_fakeloss, %
@@ -70,8 +70,8 @@ func defaultVars() *vars {
 		fakeLoss:      r.Float("net_fakeloss", 0, 0, 100, sv, "server side: drop this percentage of the messages the server receives"),
 		timeout:       r.Int("sv_timeout", DefaultTimeoutSec, 0, maxTimeoutSec, sv, "kick a player or spectator that sends no usercmds for this many seconds (a browser tab hidden from view sends none); 0: never"),
 		maxPerIP:      r.Int("sv_maxplayers_per_ip", DefaultMaxPlayersPerIP, 0, maxPlayersPerIPLimit, sv, "the most players and spectators from one IP address (loopback exempt); 0: no limit, for LAN parties behind one address"),
-		cmdBuffer:     r.Bool("sv_cmdbuffer", true, sv, "keep each player's usercmds queued as deep as its link's jitter and loss need, so that it moves every tick for everyone else (1, Overwatch's command buffer; the client's command clock dilates up to 5 % to keep it); 0: run commands as they arrive (Source)"),
 		cheats:        r.Bool("sv_cheats", false, sv, "lag compensation trusts the latency a client's acks show (1: client-side net_fakelag is compensated, for local games and lag demos); 0: rewinds are bounded by the link's own round trip (websocket ping, TCP), so held acks buy no backtrack"),
+		cmdBuffer:     r.Bool("sv_cmdbuffer", true, sv, "keep each player's usercmds queued as deep as its link's jitter and loss need, so that it moves every tick for everyone else (1, Overwatch's command buffer; the client's command clock dilates up to 5 % to keep it); 0: run commands as they arrive (Source)"),
 	}
 	sync := func() {
 		v.fake = proto.FakeConditions{LagMs: v.fakeLag.Get(), JitterMs: v.fakeJitter.Get(), LossPct: v.fakeLoss.Get(), LossBurst: v.fakeBurst}

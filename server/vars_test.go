@@ -35,6 +35,8 @@ var oldServerCvars = []struct {
 	{"sv_timeout", "120", "kick a player or spectator that sends no usercmds for this many seconds (a browser tab hidden from view sends none); 0: never", 0, 3600, nil},
 	{"sv_maxplayers_per_ip", "4", "the most players and spectators from one IP address (loopback exempt); 0: no limit, for LAN parties behind one address", 0, MaxPlayersLimit, nil},
 	{"sv_cheats", "0", "lag compensation trusts the latency a client's acks show (1: client-side net_fakelag is compensated, for local games and lag demos); 0: rewinds are bounded by the link's own round trip (websocket ping, TCP), so held acks buy no backtrack", 0, 1, nil},
+	// Added by issue 19 (the Overwatch command buffer).
+	{"sv_cmdbuffer", "1", "keep each player's usercmds queued as deep as its link's jitter and loss need, so that it moves every tick for everyone else (1, Overwatch's command buffer; the client's command clock dilates up to 5 % to keep it); 0: run commands as they arrive (Source)", 0, 1, nil},
 }
 
 // TestServerCvarsKeepTheirTable: ServerCvars lists the same cvars in the
@@ -42,7 +44,7 @@ var oldServerCvars = []struct {
 // flagged as the server's; a server's own registry starts at the defaults.
 func TestServerCvarsKeepTheirTable(t *testing.T) {
 	if len(ServerCvars) != len(oldServerCvars) {
-		t.Errorf("%d server cvars, want the %d of before", len(ServerCvars), len(oldServerCvars))
+		t.Errorf("%d server cvars, want the %d of the table", len(ServerCvars), len(oldServerCvars))
 	}
 	v := defaultVars()
 	for i, o := range oldServerCvars {
