@@ -210,6 +210,8 @@ func (k *clock) resync(now time.Time) bool {
 	ahead := math.Min(now.Sub(k.lastSnapAt).Seconds(), 1) * float64(k.tickRate)
 	k.server = float64(k.lastSnap) + math.Max(ahead, 0)
 	k.frameAcc = 0
+	// What the server's queue said before the gap is no guide to after it.
+	k.queueErr, k.pull, k.queueSeen, k.winStart = 0, 0, false, time.Time{}
 	return true
 }
 
