@@ -8,6 +8,7 @@ import (
 
 	"tickshot/client/netclient"
 	"tickshot/net/proto"
+	"tickshot/net/rtc"
 	"tickshot/server"
 	"tickshot/shared"
 )
@@ -22,10 +23,18 @@ import (
 // before, the burst used the 16-tick bank and the rest stayed queued for
 // good, as input delay on every later command.
 func TestBacklogDrainsAfterStall(t *testing.T) {
+	for _, mode := range []rtc.Mode{rtc.ModeWebSocket, rtc.ModeWebRTC} {
+		t.Run(string(mode), func(t *testing.T) { testBacklogDrains(t, mode) })
+	}
+}
+
+// testBacklogDrains runs TestBacklogDrainsAfterStall with its usercmds
+// on the WebSocket or as WebRTC datagrams (cl_transport mode).
+func testBacklogDrains(t *testing.T, mode rtc.Mode) {
 	_, addr := startServer(t, server.Config{Bots: 1})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	tr, err := netclient.Websocket(ctx, addr)
+	tr, err := netclient.Dial(mode)(ctx, addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,6 +82,7 @@ func TestBacklogDrainsAfterStall(t *testing.T) {
 		return samples[len(samples)-1].seq
 	}
 	waitFor(t, 2*time.Second, "a first snapshot", func() bool { return newestSeq() > 0 })
+	waitFor(t, 5*time.Second, "the "+string(mode)+" transport", func() bool { return conn.Transport() == string(mode) })
 
 	// One command per tick of real time, made by the wall clock as a
 	// client's frames make them; held while the link stalls.

@@ -10,17 +10,18 @@ import (
 
 	"tickshot/client/netclient"
 	"tickshot/net/proto"
+	"tickshot/net/rtc"
 	"tickshot/server"
 )
 
-// frameClient is a real netclient run by FrameFunc every 4 ms of real
-// time, as a window's frames run it, with input from in; each frame, look
+// frameClient is a real netclient over the cl_transport mode, run by
+// FrameFunc every 4 ms of real time, as a window's frames run it, with input from in; each frame, look
 // sees its View. It stops at the end of the test.
-func frameClient(t *testing.T, addr string, cfg netclient.Config, in func(v netclient.View) netclient.Input, look func(v netclient.View)) *netclient.Client {
+func frameClient(t *testing.T, addr string, mode rtc.Mode, cfg netclient.Config, in func(v netclient.View) netclient.Input, look func(v netclient.View)) *netclient.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := netclient.Connect(ctx, netclient.Websocket, addr, cfg)
+	c, err := netclient.Connect(ctx, netclient.Dial(mode), addr, cfg)
 	if err != nil {
 		t.Fatalf("%s: %v", cfg.Name, err)
 	}
@@ -49,6 +50,13 @@ func frameClient(t *testing.T, addr string, cfg netclient.Config, in func(v netc
 		}
 	}()
 	t.Cleanup(func() { close(stop); <-done })
+	if mode != rtc.ModeWebSocket {
+		waitFor(t, 5*time.Second, cfg.Name+"'s "+string(mode)+" transport", func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return c.Net().Transport == string(mode)
+		})
+	}
 	return c
 }
 
@@ -66,11 +74,17 @@ func TestCmdBufferKeepsSpeedUnderJitter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-time run over websockets (about 10 s)")
 	}
+	for _, mode := range []rtc.Mode{rtc.ModeWebSocket, rtc.ModeWebRTC} {
+		t.Run(string(mode), func(t *testing.T) { testCmdBufferKeepsSpeed(t, mode) })
+	}
+}
+
+func testCmdBufferKeepsSpeed(t *testing.T, mode rtc.Mode) {
 	// net_fakejitter on the server side: every message it receives is
 	// delayed 0..20 ms, order kept. One client runs, one spectates.
 	_, addr := startServer(t, server.Config{Map: "range", Seed: 7, Fake: proto.FakeConditions{JitterMs: 20}})
 	var dir float32
-	runner := frameClient(t, addr, netclient.DefaultConfig("runner"), func(v netclient.View) netclient.Input {
+	runner := frameClient(t, addr, mode, netclient.DefaultConfig("runner"), func(v netclient.View) netclient.Input {
 		if dir == 0 {
 			x, _ := v.LocalPos()
 			dir = 1
@@ -89,7 +103,7 @@ func TestCmdBufferKeepsSpeedUnderJitter(t *testing.T) {
 	)
 	cfg := netclient.DefaultConfig("watcher")
 	cfg.Spectate, cfg.UpdateRate = true, 64
-	frameClient(t, addr, cfg, func(netclient.View) netclient.Input { return netclient.Input{} }, func(v netclient.View) {
+	frameClient(t, addr, mode, cfg, func(netclient.View) netclient.Input { return netclient.Input{} }, func(v netclient.View) {
 		for _, e := range v.Rendered {
 			if e.ID == id && !e.Extrapolated {
 				mu.Lock()
@@ -174,8 +188,14 @@ func TestNoUsercmdLostToBurstLoss(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-time run over websockets (about 6 s)")
 	}
+	for _, mode := range []rtc.Mode{rtc.ModeWebSocket, rtc.ModeWebRTC} {
+		t.Run(string(mode), func(t *testing.T) { testNoUsercmdLost(t, mode) })
+	}
+}
+
+func testNoUsercmdLost(t *testing.T, mode rtc.Mode) {
 	_, addr := startServer(t, server.Config{Bots: 1, Fake: proto.FakeConditions{LossPct: 5, LossBurst: 3}})
-	c := frameClient(t, addr, netclient.DefaultConfig("lossy"), func(v netclient.View) netclient.Input {
+	c := frameClient(t, addr, mode, netclient.DefaultConfig("lossy"), func(v netclient.View) netclient.Input {
 		a := float64(v.CommandNumber) / 64
 		return netclient.Input{MoveX: float32(math.Cos(a)), MoveY: float32(math.Sin(a))}
 	}, nil)
