@@ -68,8 +68,9 @@ func frameClient(t *testing.T, addr string, mode rtc.Mode, cfg netclient.Config,
 // whose command comes late, so the runner moves every tick. The spread is
 // the median absolute deviation scaled to a standard deviation (× 1.4826),
 // so that a rare window where the machine starved the runner's own frames
-// (a busy CI machine) does not decide; without the buffer most windows are
-// off (5.0-6.2 % by this measure, measured beside the test's sd).
+// (a busy CI machine) does not decide. With sv_cmdbuffer 0 (commands run
+// on arrival) it measured 5.2-10.3 % over six runs, against 0.0 % with the
+// buffer (docs/MEASUREMENTS.md).
 func TestCmdBufferKeepsSpeedUnderJitter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-time run over websockets (about 10 s)")
