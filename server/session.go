@@ -830,7 +830,8 @@ type snapBuffers struct {
 	evPick   []int  // indices into eventQueue.events chosen (eventQueue.pick)
 	evDone   uint32 // eventQueue.pick's settled event ID for the snapshot
 	scoreBuf []proto.ScoreEntry
-	deltaBuf []byte // EntityDelta
-	evWire   []byte // EventData
-	wire     []byte // the encoded snapshot
+	deltaBuf []byte      // EntityDelta
+	evWire   []byte      // EventData
+	wire     []byte      // the encoded snapshot
+	fit      datagramFit // fitting a snapshot into one datagram (datagramfit.go)
 }

@@ -152,6 +152,7 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 		snap.EventData = ss.out.evWire
 	}
 	ss.out.wire = sw.enc.Append(ss.out.wire[:0], snap)
+	sw.fitDatagram(ss, snap, rec) // on a data channel: the entities that fit one datagram (datagramfit.go)
 	sw.count(snap, len(ss.out.wire))
 	return ss.out.wire
 }
