@@ -102,7 +102,10 @@ type Row struct {
 	Hitreg           hitreg.Result
 	LostAtoBPct      float64 // what the link really lost, each way
 	LostBtoAPct      float64
-	Err              string // why the cell failed, if it did
+	// EndedOn lists the transports bots ended on other than the cell's
+	// (a fallback), or is empty.
+	EndedOn []string
+	Err     string // why the cell failed, if it did
 }
 
 // Ports in side A.
@@ -294,6 +297,9 @@ func (r *Row) addBots(sums []botclient.Summary) error {
 		r.GapP99Ms = math.Max(r.GapP99Ms, s.SnapshotGapMs.P99)
 		r.GapMaxMs = math.Max(r.GapMaxMs, s.SnapshotGapMs.Max)
 		r.Freezes += s.FreezesOver250ms
+		if s.Transport != "" && s.Transport != r.Cell.Transport {
+			r.EndedOn = append(r.EndedOn, s.Name+" on "+s.Transport)
+		}
 		extrap += s.ExtrapolatingPct
 	}
 	r.ExtrapolatingPct = math.Round(extrap/float64(len(sums))*10) / 10

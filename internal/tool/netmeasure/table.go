@@ -19,8 +19,12 @@ func Table(rows []Row) string {
 			fmt.Fprintf(&b, "| %s | %s | failed: %s | | | | | | |\n", r.Cell, r.Cell.Transport, strings.ReplaceAll(r.Err, "|", "/"))
 			continue
 		}
+		tr := r.Cell.Transport
+		if len(r.EndedOn) > 0 {
+			tr += " (" + strings.Join(r.EndedOn, ", ") + ")"
+		}
 		fmt.Fprintf(&b, "| %s | %s | %.0f / %.0f / %.0f ms | %d | %.1f %% | %d (%d) | %.1f %% (%d of %d) | %.2f | %.1f / %.1f %% |\n",
-			r.Cell, r.Cell.Transport, r.GapP50Ms, r.GapP99Ms, r.GapMaxMs, r.Freezes, r.ExtrapolatingPct,
+			r.Cell, tr, r.GapP50Ms, r.GapP99Ms, r.GapMaxMs, r.Freezes, r.ExtrapolatingPct,
 			r.CmdsDropped, r.CmdQueueMax, r.Hitreg.ConfirmedPct, r.Hitreg.Confirmed, r.Hitreg.Shots, r.Hitreg.ErrP99,
 			r.LostAtoBPct, r.LostBtoAPct)
 	}
