@@ -20,8 +20,9 @@ func TestSummaryTransport(t *testing.T) {
 	for _, c := range []struct {
 		dial netclient.Dialer
 		want string
-	}{{netclient.Dial(rtc.ModeAuto), "webrtc"}, {nil, "websocket"}} {
-		sums := botclient.Run(context.Background(), botclient.Options{Server: srv.Addr(), Duration: 1500 * time.Millisecond,
+		play time.Duration // long enough for the data channel to open on a busy machine
+	}{{netclient.Dial(rtc.ModeAuto), "webrtc", 5 * time.Second}, {nil, "websocket", time.Second}} {
+		sums := botclient.Run(context.Background(), botclient.Options{Server: srv.Addr(), Duration: c.play,
 			Config: netclient.DefaultConfig(""), Seed: 1, Dial: c.dial})
 		if len(sums) != 1 || sums[0].Error != "" || sums[0].SnapshotsReceived == 0 {
 			t.Fatalf("summaries %+v", sums)

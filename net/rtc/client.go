@@ -31,11 +31,7 @@ func (c *Conn) offer() {
 	if c.mode == ModeWebSocket {
 		return
 	}
-	time.AfterFunc(FallbackAfter, func() {
-		if !c.heard.Load() {
-			c.fallback(fmt.Sprintf("no datagram from the server within %v (UDP blocked?)", FallbackAfter))
-		}
-	})
+	c.watchdog(1)
 	pc, sdp, begin, err := newClientPeer(c)
 	if err != nil {
 		c.fallback("webrtc: " + err.Error())
@@ -55,6 +51,27 @@ func (c *Conn) offer() {
 	if err := begin(); err != nil {
 		c.fallback("webrtc: " + err.Error())
 	}
+}
+
+// watchdog gives up the datagram path when no datagram has come
+// FallbackAfter after the offer: UDP is blocked. When by then ICE has
+// connected (the server answered the client's checks: UDP passes) and only
+// the DTLS and SCTP handshakes are late, as on a busy machine, it waits
+// another FallbackAfter, up to maxWaits in all, before giving up.
+func (c *Conn) watchdog(n int) {
+	time.AfterFunc(FallbackAfter, func() {
+		if c.heard.Load() {
+			return
+		}
+		c.mu.Lock()
+		pc := c.pc
+		c.mu.Unlock()
+		if n < maxWaits && pc != nil && pc.Connected() {
+			c.watchdog(n + 1)
+			return
+		}
+		c.fallback(fmt.Sprintf("no datagram from the server within %v (UDP blocked?)", time.Duration(n)*FallbackAfter))
+	})
 }
 
 // candidate sends one of the client's candidates (RTCIceCandidateInit as JSON).

@@ -112,6 +112,11 @@ func (p *jsPeer) SetAnswer(sdp string) error {
 	return err
 }
 
+func (p *jsPeer) Connected() bool {
+	s := p.pc.Get("iceConnectionState").String()
+	return s == "connected" || s == "completed"
+}
+
 func (p *jsPeer) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -27,6 +27,11 @@ func (p pionPeer) SetAnswer(sdp string) error {
 
 func (p pionPeer) Close() { _ = p.pc.Close() }
 
+func (p pionPeer) Connected() bool {
+	s := p.pc.ICEConnectionState()
+	return s == webrtc.ICEConnectionStateConnected || s == webrtc.ICEConnectionStateCompleted
+}
+
 // watch wires a pion data channel's events into the connection.
 func (c *Conn) watch(dc *webrtc.DataChannel) {
 	dc.OnOpen(func() { c.opened(dc) })

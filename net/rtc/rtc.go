@@ -44,6 +44,9 @@ const (
 	// datagram beyond it is dropped, as a full socket buffer drops UDP,
 	// rather than queued behind the congestion window.
 	MaxBuffered = 64 << 10
+	// maxWaits bounds the client's wait for its first datagram when ICE
+	// has connected but DTLS and SCTP are slow: maxWaits × FallbackAfter.
+	maxWaits = 4
 	// maxSignals is the most signalling messages one connection may send
 	// (an offer and its candidates); more is a protocol error.
 	maxSignals = 40
@@ -92,6 +95,9 @@ type peer interface {
 	AddCandidate(init string) error
 	// SetAnswer takes the server's SDP answer (the client's side).
 	SetAnswer(sdp string) error
+	// Connected reports whether ICE has connected: a check was answered,
+	// so UDP passes both ways.
+	Connected() bool
 	// Close ends it; it may take a while (DTLS close), so callers run it
 	// on a goroutine of their own.
 	Close()

@@ -97,15 +97,22 @@ func hostOn(t *testing.T, conn net.PacketConn) *Host {
 	return h
 }
 
-// up waits until both ends have the data channel open.
+// up waits until both ends have the data channel open and the client has
+// heard a datagram (so it keeps the channel), which it reads.
 func up(t *testing.T, c, s *Conn) {
 	t.Helper()
-	deadline := time.Now().Add(FallbackAfter)
+	wait := maxWaits * FallbackAfter // a busy machine (-race, CI's busy loops) may be slow to shake hands
+	deadline := time.Now().Add(wait)
 	for c.Kind() != transport.KindWebRTC || s.Kind() != transport.KindWebRTC {
 		if time.Now().After(deadline) {
-			t.Fatalf("data channel not open after %v: client %s, server %s", FallbackAfter, c.Kind(), s.Kind())
+			t.Fatalf("data channel not open after %v: client %s, server %s", wait, c.Kind(), s.Kind())
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+	first := []byte{byte(proto.MsgSnapshot), 0x90}
+	s.SendDatagram(first)
+	if f := recv(t, c); !f.Datagram || !bytes.Equal(f.Data, first) {
+		t.Fatalf("the first datagram arrived as %v (datagram %v)", f.Data, f.Datagram)
 	}
 }
 

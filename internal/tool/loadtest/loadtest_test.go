@@ -116,7 +116,7 @@ func TestRemoteServer(t *testing.T) {
 func TestTransportWebRTC(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	rep, err := Run(ctx, Options{Clients: 2, Duration: time.Second, Warmup: time.Second, Transport: rtc.ModeWebRTC, Seed: 3})
+	rep, err := Run(ctx, Options{Clients: 2, Duration: time.Second, Warmup: 4 * time.Second, Transport: rtc.ModeWebRTC, Seed: 3}) // the warm-up lets the data channels open on a busy machine
 	if err != nil {
 		t.Fatal(err)
 	}
