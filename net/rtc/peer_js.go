@@ -198,6 +198,8 @@ func newClientPeer(c *Conn) (peer, string, func() error, error) {
 		switch s := p.pc.Get("connectionState").String(); s {
 		case "failed", "closed", "disconnected":
 			c.peerDown(s)
+		case "connected":
+			c.peerUp()
 		}
 	})
 	offer, err := call(p.pc, "createOffer")

@@ -39,12 +39,16 @@ func (c *Conn) watch(dc *webrtc.DataChannel) {
 	dc.OnMessage(func(m webrtc.DataChannelMessage) { c.message(m.Data, m.IsString, time.Now()) })
 }
 
-// watchPeer tells the connection when the peer connection fails or closes.
+// watchPeer tells the connection when the peer connection fails, closes
+// or is disconnected (the datagrams go on the WebSocket meanwhile), and when
+// it has connected again.
 func (c *Conn) watchPeer(pc *webrtc.PeerConnection) {
 	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
 		switch s {
 		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed, webrtc.PeerConnectionStateDisconnected:
 			c.peerDown(s.String())
+		case webrtc.PeerConnectionStateConnected:
+			c.peerUp()
 		}
 	})
 }

@@ -122,7 +122,8 @@ type Conn struct {
 	onSignal func(*proto.Signal) error
 
 	accepted atomic.Bool             // server: Accept sent; client: Accept received
-	dc       atomic.Pointer[chanBox] // the open data channel; nil: datagrams go on the base
+	dc       atomic.Pointer[chanBox] // the data channel datagrams go on; nil: on the base
+	open     atomic.Pointer[chanBox] // the open data channel, also while its link is down
 	heard    atomic.Bool             // a datagram arrived
 	oversize atomic.Uint64
 	total    *atomic.Uint64 // the server's count of all connections' oversize, or nil
@@ -218,14 +219,18 @@ func (c *Conn) opened(ch channel) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.ended {
-		c.dc.Store(&chanBox{ch})
+		b := &chanBox{ch}
+		c.open.Store(b)
+		c.dc.Store(b)
 	}
 }
 
 // closedChannel drops ch when it closes: the datagrams go back to the WebSocket.
 func (c *Conn) closedChannel(ch channel) {
-	if b := c.dc.Load(); b != nil && b.ch == ch {
-		c.dc.CompareAndSwap(b, nil)
+	for _, p := range []*atomic.Pointer[chanBox]{&c.dc, &c.open} {
+		if b := p.Load(); b != nil && b.ch == ch {
+			p.CompareAndSwap(b, nil)
+		}
 	}
 }
 
@@ -251,11 +256,22 @@ func (c *Conn) message(data []byte, text bool, now time.Time) {
 	c.in.Deliver(transport.Frame{Data: data, At: now, Datagram: true})
 }
 
-// peerDown drops the datagram path when the peer connection fails or
-// closes (state says which): the datagrams go back to the WebSocket.
+// peerDown drops the datagram path when the peer connection fails, closes
+// or is disconnected (state says which): the datagrams go back to the
+// WebSocket.
 func (c *Conn) peerDown(state string) {
 	if c.dc.Swap(nil) != nil {
 		c.logf("transport: webrtc link " + state + "; back on the WebSocket")
+	}
+}
+
+// peerUp takes the data channel back when the peer connection has
+// connected again after a disconnection (ICE consent came back).
+func (c *Conn) peerUp() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b := c.open.Load(); b != nil && !c.ended && c.dc.CompareAndSwap(nil, b) {
+		c.logf("transport: webrtc link back")
 	}
 }
 
@@ -266,6 +282,7 @@ func (c *Conn) giveUp() {
 	pc := c.pc
 	c.pc, c.ended = nil, true
 	c.dc.Store(nil)
+	c.open.Store(nil)
 	c.mu.Unlock()
 	if pc != nil {
 		go pc.Close() // it may wait for the DTLS close; never on the caller

@@ -298,3 +298,33 @@ func TestSignalBeforeAccept(t *testing.T) {
 		t.Errorf("reason %q", r)
 	}
 }
+
+// A peer connection that is disconnected (ICE consent lost) sends the
+// datagrams on the WebSocket until it has connected again; then they take
+// the data channel, which stayed open, again.
+func TestDisconnectedAndBack(t *testing.T) {
+	c, s, log := pair(t, host(t), ModeAuto, proto.ClientOptions(), proto.ServerOptions())
+	up(t, c, s)
+	snap := []byte{byte(proto.MsgSnapshot), 0x90}
+	s.peerDown("disconnected")
+	if s.Kind() != transport.KindWebSocket {
+		t.Fatalf("kind %s while disconnected", s.Kind())
+	}
+	s.SendDatagram(snap)
+	if f := recv(t, c); f.Datagram {
+		t.Error("a datagram while disconnected")
+	}
+	s.peerUp()
+	s.SendDatagram(snap)
+	if f := recv(t, c); !f.Datagram {
+		t.Error("back on the WebSocket after the link came back")
+	}
+	c.peerDown("disconnected")
+	c.peerUp()
+	if c.Kind() != transport.KindWebRTC {
+		t.Errorf("client kind %s after its link came back", c.Kind())
+	}
+	if got := strings.Join(log.all(), "\n"); !strings.Contains(got, "webrtc link disconnected; back on the WebSocket") || !strings.Contains(got, "webrtc link back") {
+		t.Errorf("the console was not told: %q", got)
+	}
+}
