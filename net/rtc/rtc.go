@@ -113,6 +113,7 @@ type Conn struct {
 	in     *transport.Endpoint
 	limit  int
 	sigs   chan *proto.Signal // from the WebSocket, for signalLoop
+	dgrams chan []byte        // datagrams for writeDatagrams
 	nsig   int                // signals read (forward's goroutine)
 	logf   func(string)
 	server bool
@@ -140,13 +141,14 @@ func newConn(base transport.Transport, opt transport.Options, server bool, logf 
 		logf = func(string) {}
 	}
 	c := &Conn{base: base, in: transport.NewEndpoint(), limit: opt.Limit(), sigs: make(chan *proto.Signal, maxSignals),
-		logf: logf, server: server}
+		dgrams: make(chan []byte, transport.SendQueue), logf: logf, server: server}
 	return c
 }
 
 func (c *Conn) start() {
 	go c.forward()
 	go c.signalLoop()
+	go c.writeDatagrams()
 }
 
 // forward reads the WebSocket: signalling to signalLoop, the rest to Recv.
@@ -302,14 +304,15 @@ func (c *Conn) Send(b []byte) bool {
 
 // SendDatagram implements transport.Datagrammer: b goes on the data
 // channel when it is open and b is at most MaxDatagram bytes, else on the
-// WebSocket (a larger one counted in Oversize). A datagram that finds
-// MaxBuffered bytes still unsent is dropped and counted (Stats.DroppedOut).
+// WebSocket (a larger one counted in Oversize). It never blocks: the
+// channel's writes (pion's SCTP takes its association's lock) are the
+// writer goroutine's (writeDatagrams); a datagram that finds its queue
+// (transport.SendQueue) full, or MaxBuffered bytes still unsent on the
+// channel, is dropped and counted (Stats.DroppedOut), as UDP drops.
 func (c *Conn) SendDatagram(b []byte) bool {
-	box := c.dc.Load()
-	if box == nil {
+	if c.dc.Load() == nil {
 		return c.base.Send(b)
 	}
-	dc := box.ch
 	if len(b) > MaxDatagram {
 		c.oversize.Add(1)
 		if c.total != nil {
@@ -317,12 +320,35 @@ func (c *Conn) SendDatagram(b []byte) bool {
 		}
 		return c.base.Send(b)
 	}
-	if dc.BufferedAmount() > MaxBuffered || dc.Send(b) != nil {
+	select {
+	case c.dgrams <- b:
+		return true
+	default:
 		c.in.CountDroppedOut()
 		return false
 	}
-	c.in.Sent(len(b))
-	return true
+}
+
+// writeDatagrams writes the queued datagrams on the data channel until the
+// connection ends; one queued when the channel's link went down takes the
+// WebSocket.
+func (c *Conn) writeDatagrams() {
+	for {
+		select {
+		case <-c.base.Done():
+			return
+		case b := <-c.dgrams:
+			box := c.dc.Load()
+			switch {
+			case box == nil:
+				c.base.Send(b)
+			case box.ch.BufferedAmount() > MaxBuffered || box.ch.Send(b) != nil:
+				c.in.CountDroppedOut()
+			default:
+				c.in.Sent(len(b))
+			}
+		}
+	}
 }
 
 // Oversize is how many datagrams were sent on the WebSocket because they
