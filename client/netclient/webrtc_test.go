@@ -16,7 +16,8 @@ import (
 )
 
 // playFor connects to srv with cl_transport mode and plays (moving right)
-// until done says so or 8 s pass; it returns the client and every console
+// until done says so or 8 s pass (the servers run the open range map with
+// a fixed seed: the spawn has room to the right); it returns the client and every console
 // line the connection printed.
 func playFor(t *testing.T, srv *server.Server, mode rtc.Mode, done func(*netclient.Client) bool) (*netclient.Client, []string) {
 	t.Helper()
@@ -65,7 +66,7 @@ func playerTransport(t *testing.T, srv *server.Server, want string) string {
 // datagrams, the usercmds sent on it move the player, and /status, the
 // console and NetStats say webrtc.
 func TestWebRTCPlays(t *testing.T) {
-	srv := testserver.Start(t, server.Config{Bots: 1, Logger: testLogger(t)})
+	srv := testserver.Start(t, server.Config{Bots: 1, Map: "range", Seed: 1, Logger: testLogger(t)})
 	var start float64
 	c, prints := playFor(t, srv, rtc.ModeAuto, func(c *netclient.Client) bool {
 		if start == 0 {
@@ -102,7 +103,7 @@ func TestWebRTCPlays(t *testing.T) {
 // A server with sv_transports websocket refuses the offer: the client says
 // so once, stays on the WebSocket within FallbackAfter, and plays.
 func TestWebRTCRefusedFallsBack(t *testing.T) {
-	srv := testserver.Start(t, server.Config{Transports: server.TransportsWebSocket, Logger: testLogger(t)})
+	srv := testserver.Start(t, server.Config{Transports: server.TransportsWebSocket, Map: "range", Seed: 1, Logger: testLogger(t)})
 	var start float64
 	c, prints := playFor(t, srv, rtc.ModeAuto, func(c *netclient.Client) bool {
 		if start == 0 {
