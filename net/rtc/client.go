@@ -17,24 +17,34 @@ import (
 func NewClient(base transport.Transport, opt transport.Options, mode Mode, logf func(string)) *Conn {
 	c := newConn(base, opt, false, logf)
 	if logf == nil {
-		c.logf = c.localPrint
+		c.logf = func(s string) { localPrint(c, s) }
 	}
-	c.mode, c.onSignal = mode, c.clientSignal
+	o := &offerer{c: c, mode: mode}
+	c.onSignal, c.onAccepted = o.clientSignal, o.offer
 	c.start()
 	return c
+}
+
+// offerer is the client's side of the signalling: it offers the data
+// channel once accepted, takes the server's answer, and gives the path up
+// when no datagram comes (watchdog).
+type offerer struct {
+	c    *Conn
+	mode Mode
 }
 
 // offer creates the peer connection and its data channel and sends the
 // offer, then the client's candidates as they are gathered. Without a
 // datagram within FallbackAfter it gives up (fallback).
-func (c *Conn) offer() {
-	if c.mode == ModeWebSocket {
+func (o *offerer) offer() {
+	c := o.c
+	if o.mode == ModeWebSocket {
 		return
 	}
-	c.watchdog(1)
-	pc, sdp, begin, err := newClientPeer(c)
+	o.watchdog(1)
+	pc, sdp, begin, err := newClientPeer(c, o.candidate)
 	if err != nil {
-		c.fallback("webrtc: " + err.Error())
+		o.fallback("webrtc: " + err.Error())
 		return
 	}
 	c.mu.Lock()
@@ -49,7 +59,7 @@ func (c *Conn) offer() {
 	// candidate can overtake it.
 	c.signal(proto.SignalOffer, sdp)
 	if err := begin(); err != nil {
-		c.fallback("webrtc: " + err.Error())
+		o.fallback("webrtc: " + err.Error())
 	}
 }
 
@@ -58,7 +68,8 @@ func (c *Conn) offer() {
 // connected (the server answered the client's checks: UDP passes) and only
 // the DTLS and SCTP handshakes are late, as on a busy machine, it waits
 // another FallbackAfter, up to maxWaits in all, before giving up.
-func (c *Conn) watchdog(n int) {
+func (o *offerer) watchdog(n int) {
+	c := o.c
 	time.AfterFunc(FallbackAfter, func() {
 		if c.heard.Load() {
 			return
@@ -67,22 +78,23 @@ func (c *Conn) watchdog(n int) {
 		pc := c.pc
 		c.mu.Unlock()
 		if n < maxWaits && pc != nil && pc.Connected() {
-			c.watchdog(n + 1)
+			o.watchdog(n + 1)
 			return
 		}
-		c.fallback(fmt.Sprintf("no datagram from the server within %v (UDP blocked?)", time.Duration(n)*FallbackAfter))
+		o.fallback(fmt.Sprintf("no datagram from the server within %v (UDP blocked?)", time.Duration(n)*FallbackAfter))
 	})
 }
 
 // candidate sends one of the client's candidates (RTCIceCandidateInit as JSON).
-func (c *Conn) candidate(init string) {
+func (o *offerer) candidate(init string) {
 	if len(init) <= proto.MaxSignalLen {
-		c.signal(proto.SignalCandidate, init)
+		o.c.signal(proto.SignalCandidate, init)
 	}
 }
 
 // clientSignal takes the server's answer or refusal.
-func (c *Conn) clientSignal(s *proto.Signal) error {
+func (o *offerer) clientSignal(s *proto.Signal) error {
+	c := o.c
 	switch s.Kind {
 	case proto.SignalAnswer:
 		c.mu.Lock()
@@ -92,12 +104,12 @@ func (c *Conn) clientSignal(s *proto.Signal) error {
 			return nil // given up already
 		}
 		if err := pc.SetAnswer(s.Data); err != nil {
-			c.fallback("webrtc: the server's answer: " + err.Error())
+			o.fallback("webrtc: the server's answer: " + err.Error())
 		}
 	case proto.SignalCandidate:
 		return c.addCandidate(s.Data)
 	case proto.SignalRefuse:
-		c.fallback("the server refused WebRTC: " + s.Data)
+		o.fallback("the server refused WebRTC: " + s.Data)
 	default:
 		return fmt.Errorf("signal kind %d from the server", s.Kind)
 	}
@@ -106,7 +118,8 @@ func (c *Conn) clientSignal(s *proto.Signal) error {
 
 // fallback gives the datagram path up and says why, once: the game goes on
 // over the WebSocket, or ends under ModeWebRTC.
-func (c *Conn) fallback(why string) {
+func (o *offerer) fallback(why string) {
+	c := o.c
 	c.mu.Lock()
 	ended := c.ended
 	c.mu.Unlock()
@@ -114,14 +127,14 @@ func (c *Conn) fallback(why string) {
 		return
 	}
 	c.giveUp()
-	if c.mode == ModeWebRTC {
+	if o.mode == ModeWebRTC {
 		c.base.Close(proto.CleanText("cl_transport webrtc: "+why, proto.MaxReasonLen))
 		return
 	}
 	c.logf("transport: websocket: " + why + "; staying on the WebSocket")
 }
 
-// localPrint delivers a console line as a Print among the received messages.
-func (c *Conn) localPrint(s string) {
+// localPrint delivers a console line as a Print among c's received messages.
+func localPrint(c *Conn, s string) {
 	c.in.Deliver(transport.Frame{Data: proto.MustEncode(&proto.Print{Text: proto.CleanText(s, proto.MaxPrintLen)}), At: time.Now()})
 }

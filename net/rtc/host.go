@@ -159,9 +159,9 @@ func (h *Host) negotiate(c *Conn, pc *webrtc.PeerConnection, sdp string) error {
 			_ = dc.Close() // only the unordered, unretransmitted channel is ours
 			return
 		}
-		c.watch(dc)
+		watchChannel(c, dc)
 	})
-	c.watchPeer(pc)
+	watchPeer(c, pc)
 	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: sdp}); err != nil {
 		return err
 	}

@@ -151,10 +151,10 @@ func parseJSON(s string) (v js.Value, err error) {
 // newClientPeer makes the browser's peer connection and its data channel
 // (ordered false, maxRetransmits 0) wired into c, and its offer; begin
 // sets the offer as the local description, which starts gathering (the
-// candidates go to c.candidate). No ICE servers: the server is reached
+// candidates go to candidate). No ICE servers: the server is reached
 // directly, and its ICE-lite side learns the browser's address from its
 // checks.
-func newClientPeer(c *Conn) (peer, string, func() error, error) {
+func newClientPeer(c *Conn, candidate func(init string)) (peer, string, func() error, error) {
 	ctor := js.Global().Get("RTCPeerConnection")
 	if ctor.IsUndefined() {
 		return nil, "", nil, errors.New("this browser has no RTCPeerConnection")
@@ -191,7 +191,7 @@ func newClientPeer(c *Conn) (peer, string, func() error, error) {
 	})
 	p.on(p.pc, "onicecandidate", func(e js.Value) {
 		if ic := e.Get("candidate"); ic.Truthy() {
-			c.candidate(js.Global().Get("JSON").Call("stringify", ic).String())
+			candidate(js.Global().Get("JSON").Call("stringify", ic).String())
 		}
 	})
 	p.on(p.pc, "onconnectionstatechange", func(js.Value) {

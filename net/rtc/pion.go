@@ -32,17 +32,17 @@ func (p pionPeer) Connected() bool {
 	return s == webrtc.ICEConnectionStateConnected || s == webrtc.ICEConnectionStateCompleted
 }
 
-// watch wires a pion data channel's events into the connection.
-func (c *Conn) watch(dc *webrtc.DataChannel) {
+// watchChannel wires a pion data channel's events into c.
+func watchChannel(c *Conn, dc *webrtc.DataChannel) {
 	dc.OnOpen(func() { c.opened(dc) })
 	dc.OnClose(func() { c.closedChannel(dc) })
 	dc.OnMessage(func(m webrtc.DataChannelMessage) { c.message(m.Data, m.IsString, time.Now()) })
 }
 
-// watchPeer tells the connection when the peer connection fails, closes
+// watchPeer tells c when the peer connection fails, closes
 // or is disconnected (the datagrams go on the WebSocket meanwhile), and when
 // it has connected again.
-func (c *Conn) watchPeer(pc *webrtc.PeerConnection) {
+func watchPeer(c *Conn, pc *webrtc.PeerConnection) {
 	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
 		switch s {
 		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed, webrtc.PeerConnectionStateDisconnected:
@@ -56,11 +56,11 @@ func (c *Conn) watchPeer(pc *webrtc.PeerConnection) {
 // newClientPeer makes a native client's peer connection and its data
 // channel (ordered false, maxRetransmits 0) wired into c, and its offer;
 // begin sets the offer as the local description, which starts gathering
-// (candidates go to c.candidate). UDP host candidates only (no STUN: the
+// (the candidates go to candidate). UDP host candidates only (no STUN: the
 // ICE-lite server learns the client's address from its checks, as a
 // peer-reflexive candidate), loopback included so a server on this host
 // is reached, and no mDNS socket.
-func newClientPeer(c *Conn) (p peer, offer string, begin func() error, err error) {
+func newClientPeer(c *Conn, candidate func(init string)) (p peer, offer string, begin func() error, err error) {
 	var se webrtc.SettingEngine
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
 	se.SetIncludeLoopbackCandidate(true)
@@ -75,14 +75,14 @@ func newClientPeer(c *Conn) (p peer, offer string, begin func() error, err error
 		_ = pc.Close()
 		return nil, "", nil, err
 	}
-	c.watch(dc)
-	c.watchPeer(pc)
+	watchChannel(c, dc)
+	watchPeer(c, pc)
 	pc.OnICECandidate(func(ic *webrtc.ICECandidate) {
 		if ic == nil {
 			return
 		}
 		if b, err := json.Marshal(ic.ToJSON()); err == nil {
-			c.candidate(string(b))
+			candidate(string(b))
 		}
 	})
 	o, err := pc.CreateOffer(nil)

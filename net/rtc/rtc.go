@@ -117,10 +117,12 @@ type Conn struct {
 	nsig   int                // signals read (forward's goroutine)
 	logf   func(string)
 	server bool
-	mode   Mode // the client's
 	// onSignal handles a signalling message (the client's or the server's
 	// side); an error is a protocol error that ends the connection.
 	onSignal func(*proto.Signal) error
+	// onAccepted runs, on a goroutine of its own, once the client has
+	// received the server's Accept (the client's offer); nil on the server.
+	onAccepted func()
 
 	accepted atomic.Bool             // server: Accept sent; client: Accept received
 	dc       atomic.Pointer[chanBox] // the data channel datagrams go on; nil: on the base
@@ -166,8 +168,8 @@ func (c *Conn) forward() {
 			continue
 		}
 		c.in.Deliver(f)
-		if !c.server && len(f.Data) > 0 && proto.MsgType(f.Data[0]) == proto.MsgAccept && c.accepted.CompareAndSwap(false, true) {
-			go c.offer() // the handshake goes on meanwhile
+		if c.onAccepted != nil && len(f.Data) > 0 && proto.MsgType(f.Data[0]) == proto.MsgAccept && c.accepted.CompareAndSwap(false, true) {
+			go c.onAccepted() // the handshake goes on meanwhile
 		}
 	}
 }
