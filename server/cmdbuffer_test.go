@@ -16,8 +16,9 @@ import (
 
 // frameClient is a real netclient over the cl_transport mode, run by
 // FrameFunc every 4 ms of real time, as a window's frames run it, with input from in; each frame, look
-// sees its View. It stops at the end of the test.
-func frameClient(t *testing.T, addr string, mode rtc.Mode, cfg netclient.Config, in func(v netclient.View) netclient.Input, look func(v netclient.View)) *netclient.Client {
+// sees its View. It stops at the end of the test; the View it returns is
+// safe to call from the test's goroutine.
+func frameClient(t *testing.T, addr string, mode rtc.Mode, cfg netclient.Config, in func(v netclient.View) netclient.Input, look func(v netclient.View)) (view func() netclient.View) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -37,15 +38,18 @@ func frameClient(t *testing.T, addr string, mode rtc.Mode, cfg netclient.Config,
 				c.Close("test over")
 				return
 			case now := <-tk.C:
-				if c.Poll() != nil {
-					return
-				}
 				mu.Lock()
-				c.FrameFunc(now, func() netclient.Input { return in(c.View()) })
-				if look != nil {
-					look(c.View())
+				err := c.Poll()
+				if err == nil {
+					c.FrameFunc(now, func() netclient.Input { return in(c.View()) })
+					if look != nil {
+						look(c.View())
+					}
 				}
 				mu.Unlock()
+				if err != nil {
+					return
+				}
 			}
 		}
 	}()
@@ -57,7 +61,13 @@ func frameClient(t *testing.T, addr string, mode rtc.Mode, cfg netclient.Config,
 			return c.Net().Transport == string(mode)
 		})
 	}
-	return c
+	// The client is the frame goroutine's: the test reads its View under
+	// the same lock.
+	return func() netclient.View {
+		mu.Lock()
+		defer mu.Unlock()
+		return c.View()
+	}
 }
 
 // The command buffer and time dilation (Overwatch, GDC 2017): with 20 ms
@@ -95,7 +105,7 @@ func testCmdBufferKeepsSpeed(t *testing.T, mode rtc.Mode) {
 		}
 		return netclient.Input{MoveX: dir}
 	}, nil)
-	id := runner.View().ID
+	id := runner().ID
 
 	type sample struct{ tick, x, y float64 }
 	var (
@@ -119,7 +129,7 @@ func testCmdBufferKeepsSpeed(t *testing.T, mode rtc.Mode) {
 
 	mu.Lock()
 	defer mu.Unlock()
-	tickRate := float64(runner.View().TickRate)
+	tickRate := float64(runner().TickRate)
 	// The straight run at full speed: from 0.4 s after the runner first
 	// moved (acceleration) to 0.2 s before it stopped at the wall.
 	var moving []sample
@@ -152,7 +162,7 @@ func testCmdBufferKeepsSpeed(t *testing.T, mode rtc.Mode) {
 		t.Fatalf("only %d speed windows of 100 ms in the straight run (%d samples)", len(speeds), len(samples))
 	}
 	med, spread := medianSpread(speeds)
-	st := runner.View().Stats
+	st := runner().Stats
 	t.Logf("runner seen at %.1f units/s ± %.1f (%.1f %%) over %d windows %.0f; its buffer target %d, queue %d, dilation %.1f %%, pulled %d",
 		med, spread, 100*spread/med, len(speeds), speeds, st.CmdTarget, st.CmdQueue, st.DilationPct, st.CmdQueuePulled)
 	if spread > 0.05*med {
@@ -205,7 +215,7 @@ func testNoUsercmdLost(t *testing.T, mode rtc.Mode) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := c.View()
+	v := c()
 	for _, p := range st.Players {
 		if p.Name != "lossy" {
 			continue
