@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,13 +211,17 @@ func TestDockerfile(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"EXPOSE": port + "/tcp",
-		"USER":   "65532:65532",
+		"USER": "65532:65532",
 	}
 	for instr, w := range want {
 		if got := lines[instr]; len(got) != 1 || got[0] != w {
 			t.Errorf("%s %v, want %s", instr, got, w)
 		}
+	}
+	// TCP for the page, /ws and /status; UDP, the same number, for the
+	// WebRTC datagram path (issue 19).
+	if got := lines["EXPOSE"]; !slices.Equal(got, []string{port + "/tcp", port + "/udp"}) {
+		t.Errorf("EXPOSE %v, want %s/tcp and %s/udp", got, port, port)
 	}
 	if len(froms) != 2 || !strings.HasPrefix(froms[0], "golang:") || !strings.Contains(froms[1], "distroless/static") {
 		t.Errorf("want a golang build stage and a distroless/static run stage, got FROM %v", froms)
