@@ -1,6 +1,7 @@
 package transport_test
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,12 +77,14 @@ func TestFakeLagBurstLoss(t *testing.T) {
 		fb.Set(c)
 		const n = 20000
 		got := make([]bool, n)
+		var received atomic.Int64
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			for f := range fb.Recv() {
 				i := int(f.Data[0]) | int(f.Data[1])<<8
 				got[i] = true
+				received.Add(1)
 				if i == n-1 {
 					return
 				}
@@ -91,11 +94,26 @@ func TestFakeLagBurstLoss(t *testing.T) {
 			for !a.Send([]byte{byte(i), byte(i >> 8)}) {
 				time.Sleep(time.Millisecond) // the pipe's queue is full: wait, never drop
 			}
+			// Every 64 frames, wait for the receiver to have them (or the
+			// fake loss to have dropped them): on a busy machine a starved
+			// receiver would otherwise overflow the queue and lose frames
+			// that are not the fake loss's.
+			if i%64 == 63 {
+				for deadline := time.Now().Add(10 * time.Second); received.Load()+int64(fb.Dropped()) < int64(i+1); {
+					if time.Now().After(deadline) {
+						t.Fatalf("frame %d: %d received, %d dropped after 10 s", i, received.Load(), fb.Dropped())
+					}
+					time.Sleep(100 * time.Microsecond)
+				}
+			}
 		}
 		fb.Set(transport.FakeConditions{}) // the last frame always arrives
 		last := n - 1
 		a.Send([]byte{byte(last), byte(last >> 8)})
 		<-done
+		if d := fb.Stats().DroppedIn; d != 0 {
+			t.Fatalf("%d frames dropped by a full receive queue, not by the fake loss", d)
+		}
 		lost, nruns := 0, 0
 		for i := range n {
 			if !got[i] {
