@@ -173,10 +173,11 @@ func (ss *session) onCmds(s *Server, m *proto.Cmds, at time.Time) {
 		// The jitter of the command packets' arrival against the client's
 		// clock when it made the newest command, and the buffer it needs.
 		c := &m.Cmds[n-1]
-		ss.cmds.late.add(float64(s.w.Tick) - float64(c.TickCount) - float64(c.TickFrac)/256)
+		tr := float64(s.cfg.TickRate)
+		ss.cmds.jitter.AddTransit((float64(s.w.Tick)-float64(c.TickCount)-float64(c.TickFrac)/256)/tr, stallTicks/tr)
 		ss.cmds.target = 0
 		if s.vars.cmdBuffer.Get() {
-			ss.cmds.target = cmdBufferTarget(ss.cmds.late.jitterMs(s.cfg.TickRate), ss.cmds.seq.LossPct(), s.cfg.TickRate, ss.rate.cmdRate)
+			ss.cmds.target = cmdBufferTarget(ss.cmds.jitter.Ms(), ss.cmds.seq.LossPct(), s.cfg.TickRate, ss.rate.cmdRate)
 		}
 	}
 	for i := range m.Cmds {
@@ -416,7 +417,12 @@ type cmdQueue struct {
 	runLeft int              // commands it may still run this server tick
 	ran     int              // commands run this server tick
 	target  int              // depth to keep after a tick runs (cmdBufferTarget)
-	late    lateness         // how late its command packets come, and the jitter of that
+	// jitter is the arrival jitter of its command packets, RFC 3550's J of
+	// their lateness: the server tick that reads a packet less the
+	// client's clock (TickCount + TickFrac/256) when it made its newest
+	// command. Ticks, not wall time: the buffer must cover the ticks whose
+	// command is not there yet, and a lockstep test drives the ticks.
+	jitter  proto.Jitter
 	seq     proto.SeqTracker // Cmds message sequence: the upstream loss
 	dropped int              // commands refused because the queue was full
 	lost    int              // command numbers never received: skipped when a later one ran
@@ -434,31 +440,6 @@ func (q *cmdQueue) refill(ticks, bank, perTick int) {
 // behind a lost packet) is a backlog, which the queue drains, not jitter
 // to buffer for seconds after.
 const stallTicks = 4
-
-// lateness is the arrival jitter of a client's command packets in ticks,
-// as RFC 3550 estimates it (J, the mean deviation of the change in
-// transit time between packets, each packet moving J a sixteenth of the
-// way), from each packet's lateness: the server tick that reads it less
-// the client's clock (TickCount + TickFrac/256) when it made its newest
-// command. Measured in ticks, not wall time, because what the buffer must
-// cover is the ticks whose command is not there yet (and the server's own
-// tick times are what a lockstep test drives).
-type lateness struct {
-	have bool
-	last float64 // the previous packet's lateness, ticks
-	j    float64 // jitter, ticks
-}
-
-// add takes one packet's lateness, ticks.
-func (l *lateness) add(ticks float64) {
-	if l.have {
-		l.j += (math.Min(math.Abs(ticks-l.last), stallTicks) - l.j) / 16
-	}
-	l.have, l.last = true, ticks
-}
-
-// jitterMs is the jitter in ms at tickRate.
-func (l *lateness) jitterMs(tickRate int) float64 { return l.j * 1000 / float64(tickRate) }
 
 // MaxCmdBuffer is the deepest command buffer the server keeps for a
 // client, commands (ticks of input delay): 8, 125 ms at 64 ticks/s.

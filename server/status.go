@@ -172,7 +172,7 @@ func (s *Server) publishStatus() {
 		ss := sessionOf(s.sessions, p.ID)
 		if ss != nil {
 			ps.CmdQueue, ps.CmdsDropped, ps.CmdTarget = ss.cmds.depth(), ss.cmds.dropped, ss.cmds.target
-			ps.CmdJitterMs, ps.CmdsLost = math.Round(ss.cmds.late.jitterMs(s.cfg.TickRate)*10)/10, ss.cmds.lost
+			ps.CmdJitterMs, ps.CmdsLost = math.Round(ss.cmds.jitter.Ms()*10)/10, ss.cmds.lost
 		}
 		st.Players = append(st.Players, withSession(ps, ss))
 	}

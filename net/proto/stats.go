@@ -129,6 +129,7 @@ type Jitter struct {
 	have        bool
 	lastSent    float64 // seconds
 	lastArrival time.Time
+	lastTransit float64 // seconds (AddTransit)
 	J           float64 // seconds
 }
 
@@ -136,11 +137,24 @@ type Jitter struct {
 // tick / tick rate) that arrived at at.
 func (j *Jitter) Add(sentSec float64, at time.Time) {
 	if j.have {
-		d := at.Sub(j.lastArrival).Seconds() - (sentSec - j.lastSent)
-		j.J += (math.Abs(d) - j.J) / 16
+		j.step(at.Sub(j.lastArrival).Seconds()-(sentSec-j.lastSent), math.Inf(1))
 	}
 	j.have, j.lastSent, j.lastArrival = true, sentSec, at
 }
+
+// AddTransit records a packet whose transit time, on any clock of the
+// caller's (the server measures in ticks the time from a usercmd's
+// TickCount to the tick that reads it), was transitSec; each difference
+// counts at most maxStepSec, so that one stall is not seconds of jitter.
+func (j *Jitter) AddTransit(transitSec, maxStepSec float64) {
+	if j.have {
+		j.step(transitSec-j.lastTransit, maxStepSec)
+	}
+	j.have, j.lastTransit = true, transitSec
+}
+
+// step moves J a sixteenth of the way to |d|, at most max (RFC 3550).
+func (j *Jitter) step(d, max float64) { j.J += (math.Min(math.Abs(d), max) - j.J) / 16 }
 
 // Ms returns the jitter in milliseconds.
 func (j *Jitter) Ms() float64 { return j.J * 1000 }
