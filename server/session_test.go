@@ -110,21 +110,18 @@ func TestAckStateArrivalsRTTAndBaseline(t *testing.T) {
 	}
 }
 
-// A command queued behind a burst is rewound with the snapshots its client
-// had when it made it: the acks of later Cmds messages, which arrive
-// before it runs, reach the view only when their own commands run.
-// A backup whose own message was lost arrives beside a newer ack: it is
-// rewound with the snapshot it was made with (Cmds.AckAges), not with the
-// newer one, which its client had not yet received when it fired.
-func TestViewTakesALostMessagesAckFromAckAges(t *testing.T) {
-	s := lcServer(t, Config{})
-	ss := testSession(&game.Player{ID: 1}, 0)
+// viewFixture is a session whose server sent snapshots 1, 2 and 3 with
+// player 2 at x = 100, 200 and 300; newest is where the session's view
+// has player 2 now, and at a time after all three were sent.
+func viewFixture(t *testing.T) (s *Server, ss *session, newest func() float64, at time.Time) {
+	s = lcServer(t, Config{})
+	ss = testSession(&game.Player{ID: 1}, 0)
 	t0 := time.Unix(1000, 0)
 	for i := 1; i <= 3; i++ {
 		rec := ss.acks.record(uint32(10*i), t0.Add(time.Duration(i)*50*time.Millisecond))
 		rec.ents = append(rec.ents, proto.EntityState{ID: 2, X: proto.ToFixed(float64(100 * i)), Flags: proto.FlagAlive})
 	}
-	newest := func() float64 {
+	newest = func() float64 {
 		v := ss.view.ents[2]
 		if v == nil || v.Hist.Len() == 0 {
 			return 0
@@ -132,10 +129,19 @@ func TestViewTakesALostMessagesAckFromAckAges(t *testing.T) {
 		smp, _ := v.Hist.Newest()
 		return smp.X
 	}
-	cmd := func(n uint32) shared.UserCmd {
-		return shared.UserCmd{CommandNumber: n, Msec: uint8(1000 / DefaultTickRate)}
-	}
-	at := t0.Add(400 * time.Millisecond)
+	return s, ss, newest, t0.Add(400 * time.Millisecond)
+}
+
+// cmd is usercmd n at the default tick rate.
+func cmd(n uint32) shared.UserCmd {
+	return shared.UserCmd{CommandNumber: n, Msec: uint8(1000 / DefaultTickRate)}
+}
+
+// A backup whose own message was lost arrives beside a newer ack: it is
+// rewound with the snapshot it was made with (Cmds.AckAges), not with the
+// newer one, which its client had not yet received when it fired.
+func TestViewTakesALostMessagesAckFromAckAges(t *testing.T) {
+	s, ss, newest, at := viewFixture(t)
 	ss.onCmds(s, &proto.Cmds{Ack: 1, Cmds: []shared.UserCmd{cmd(1)}}, at)
 	ss.runPending(s)
 	// The message with command 2 (made with snapshot 2) is lost; the next
@@ -158,27 +164,12 @@ func TestViewTakesALostMessagesAckFromAckAges(t *testing.T) {
 	}
 }
 
+// A command queued behind a burst is rewound with the snapshots its client
+// had when it made it: the acks of later Cmds messages, which arrive
+// before it runs, reach the view only when their own commands run.
 func TestViewTakesAcksInCommandOrder(t *testing.T) {
-	s := lcServer(t, Config{})
-	ss := testSession(&game.Player{ID: 1}, 0)
+	s, ss, newest, at := viewFixture(t)
 	ss.cmds.budget = 1 // room for one command this tick: the rest queue
-	t0 := time.Unix(1000, 0)
-	for i := 1; i <= 3; i++ {
-		rec := ss.acks.record(uint32(10*i), t0.Add(time.Duration(i)*50*time.Millisecond))
-		rec.ents = append(rec.ents, proto.EntityState{ID: 2, X: proto.ToFixed(float64(100 * i)), Flags: proto.FlagAlive})
-	}
-	newest := func() float64 {
-		v := ss.view.ents[2]
-		if v == nil || v.Hist.Len() == 0 {
-			return 0
-		}
-		smp, _ := v.Hist.Newest()
-		return smp.X
-	}
-	cmd := func(n uint32) shared.UserCmd {
-		return shared.UserCmd{CommandNumber: n, Msec: uint8(1000 / DefaultTickRate)}
-	}
-	at := t0.Add(400 * time.Millisecond)
 	// Message 1 brings command 1 with the ack of snapshot 1; it runs at once.
 	ss.onCmds(s, &proto.Cmds{Ack: 1, Cmds: []shared.UserCmd{cmd(1)}}, at)
 	ss.runPending(s)

@@ -75,20 +75,7 @@ func TestLinkPacesCommandPackets(t *testing.T) {
 	l.applied(&proto.Snapshot{Tick: 10, Seq: 1})
 	cmds := map[uint32]shared.UserCmd{}
 	cmd := func(n uint32) shared.UserCmd { return cmds[n] }
-	recv := func() *proto.Cmds {
-		t.Helper()
-		select {
-		case f := <-srv.Recv():
-			m, err := proto.Decode(f.Data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return m.(*proto.Cmds)
-		case <-time.After(5 * time.Second):
-			t.Fatal("no Cmds message")
-			return nil
-		}
-	}
+	recv := func() *proto.Cmds { return recvCmds(t, srv) }
 	// cl_cmdrate 32 at 64 ticks/s: a packet every second command.
 	for n := uint32(1); n <= 4; n++ {
 		cmds[n] = shared.UserCmd{CommandNumber: n}
@@ -118,20 +105,7 @@ func TestLinkSendsEachCommandsAckAge(t *testing.T) {
 	l, srv := pipeLink(t)
 	cmds := map[uint32]shared.UserCmd{}
 	cmd := func(n uint32) shared.UserCmd { return cmds[n] }
-	recv := func() *proto.Cmds {
-		t.Helper()
-		select {
-		case f := <-srv.Recv():
-			m, err := proto.Decode(f.Data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return m.(*proto.Cmds)
-		case <-time.After(5 * time.Second):
-			t.Fatal("no Cmds message")
-			return nil
-		}
-	}
+	recv := func() *proto.Cmds { return recvCmds(t, srv) }
 	l.applied(&proto.Snapshot{Tick: 10, Seq: 1})
 	cmds[1] = shared.UserCmd{CommandNumber: 1}
 	l.queued(cmds[1], partsTickRate)
@@ -153,5 +127,21 @@ func TestLinkSendsEachCommandsAckAge(t *testing.T) {
 	}
 	if seq, bits := m.MadeAck(1); seq != 2 || bits != 1 {
 		t.Errorf("command 2 made with snapshot %d bits %b, want 2 and 1", seq, bits)
+	}
+}
+
+// recvCmds decodes the next Cmds message the link sent to srv's end.
+func recvCmds(t *testing.T, srv transport.Transport) *proto.Cmds {
+	t.Helper()
+	select {
+	case f := <-srv.Recv():
+		m, err := proto.Decode(f.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.(*proto.Cmds)
+	case <-time.After(5 * time.Second):
+		t.Fatal("no Cmds message")
+		return nil
 	}
 }
