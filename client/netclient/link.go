@@ -206,12 +206,15 @@ const MaxUnackedBackup = 16
 
 // sendCmds sends one Cmds message: the commands not yet sent, after every
 // earlier one the server has not acknowledged (at most MaxUnackedBackup of
-// them) and at least backup (cl_cmdbackup) earlier ones, up to newest (at
+// them) and at least backup (cl_cmdbackup) earlier ones (none at all with
+// backup 0), up to newest (at
 // most proto.MaxCmdsPerMsg), with the snapshot acks.
 func (l *link) sendCmds(newest uint32, backup int, cmd func(n uint32) shared.UserCmd, now time.Time) {
 	from := l.sentUpTo + 1
 	back := uint32(backup)
-	if unacked := from - 1 - min(l.arrived, from-1); unacked > back {
+	// cl_cmdbackup 0 sends no earlier command at all (the lag lesson of
+	// lost usercmds); otherwise every unacknowledged one goes again.
+	if unacked := from - 1 - min(l.arrived, from-1); back > 0 && unacked > back {
 		back = min(unacked, max(MaxUnackedBackup, back))
 	}
 	if from > back {

@@ -145,3 +145,22 @@ func recvCmds(t *testing.T, srv transport.Transport) *proto.Cmds {
 		return nil
 	}
 }
+
+// Every command the server has not acknowledged goes again (up to
+// MaxUnackedBackup), at least cl_cmdbackup; cl_cmdbackup 0 sends none.
+func TestLinkResendsUnacknowledgedCommands(t *testing.T) {
+	for _, c := range []struct{ backup, want int }{{2, 1 + 10}, {0, 1}} {
+		l, srv := pipeLink(t)
+		l.applied(&proto.Snapshot{Tick: 10, Seq: 1}) // AckCmd 0: nothing acknowledged
+		cmds := map[uint32]shared.UserCmd{}
+		cmd := func(n uint32) shared.UserCmd { return cmds[n] }
+		for n := uint32(1); n <= 11; n++ {
+			cmds[n] = shared.UserCmd{CommandNumber: n}
+			l.queued(cmds[n], partsTickRate)
+			l.sendDue(partsTickRate, n, c.backup, cmd, t0)
+			if m := recvCmds(t, srv); n == 11 && len(m.Cmds) != c.want {
+				t.Errorf("cl_cmdbackup %d, 10 commands unacknowledged: command 11's packet carries %d, want %d", c.backup, len(m.Cmds), c.want)
+			}
+		}
+	}
+}

@@ -379,8 +379,8 @@ func (c *Client) Tick(dt time.Duration, in Input) {
 const StallGap = time.Second
 
 // MaxFrameTime is the most real time one Frame turns into commands (at most
-// 32 ticks, and 2 × the server's sv_maxusrcmdprocessticks: what one Cmds
-// message carries and the server queues). A longer frame, up to StallGap,
+// 32 ticks: what one Cmds message carries; the server queues a second of
+// them, server.CmdBacklogMs). A longer frame, up to StallGap,
 // advances the clock by all of it but makes commands for this much only: a
 // player below 2 fps moves slower than real time rather than losing
 // commands in the server's queue.
