@@ -42,7 +42,7 @@ type clock struct {
 	// make no command for.
 	queueNow   int     // the newest snapshot's depth
 	queueMin   int     // least depth less target since winStart
-	queueSeen  bool    //
+	queueSeen  bool    // queueMin holds a depth of this window
 	queueErr   float64 // depth less target, smoothed: the time dilation's input
 	target     int     // the newest snapshot's CmdTarget
 	winStart   time.Time
