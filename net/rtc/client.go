@@ -31,6 +31,10 @@ func NewClient(base transport.Transport, opt transport.Options, mode Mode, logf 
 type offerer struct {
 	c    *Conn
 	mode Mode
+	// localSet is closed once the offer is the peer's local description
+	// (begin): the server's answer waits for it, as on a busy machine it
+	// can come back before (pion then refuses it: stable->SetRemote(answer)).
+	localSet chan struct{}
 }
 
 // offer creates the peer connection and its data channel and sends the
@@ -54,11 +58,15 @@ func (o *offerer) offer() {
 		return
 	}
 	c.pc = pc
+	local := make(chan struct{})
+	o.localSet = local
 	c.mu.Unlock()
 	// The offer leaves before gathering starts (begin), so that no
 	// candidate can overtake it.
 	c.signal(proto.SignalOffer, sdp)
-	if err := begin(); err != nil {
+	err = begin()
+	close(local)
+	if err != nil {
 		o.fallback("webrtc: " + err.Error())
 	}
 }
@@ -98,11 +106,12 @@ func (o *offerer) clientSignal(s *proto.Signal) error {
 	switch s.Kind {
 	case proto.SignalAnswer:
 		c.mu.Lock()
-		pc := c.pc
+		pc, local := c.pc, o.localSet
 		c.mu.Unlock()
 		if pc == nil {
 			return nil // given up already
 		}
+		<-local // the offer is the local description
 		if err := pc.SetAnswer(s.Data); err != nil {
 			o.fallback("webrtc: the server's answer: " + err.Error())
 		}
