@@ -65,14 +65,15 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	g.stats.playFrames++
 	v := &p.frame
 	v.set(screen, g, c, p.aim)
-	p.arena.draw(v)
-	p.fx.drawWorld(v)
-	p.players.drawProjectiles(v)
-	p.fx.drawExplosions(v)
+	w := &v.worldView
+	p.arena.draw(w)
+	p.fx.drawWorld(w)
+	p.players.drawProjectiles(w)
+	p.fx.drawExplosions(w)
 	// Spawn protection: the server's flag, until it has run this player's
 	// newest shot (its word arrives a round trip later).
 	protected := c.View().Server.Protected && p.fireCmd <= c.View().AckCmd
-	p.players.draw(v, protected, p.fx.muzzle > 0)
+	p.players.draw(w, protected, p.fx.muzzle > 0)
 	c.MarkDrawn() // the next frame's commands claim this render time
 	p.hud.drawStatus(v, &p.fx, p.human, p.cursorX, p.cursorY)
 	p.feed.draw(v)

@@ -105,7 +105,7 @@ func (f *effects) update(dt time.Duration) {
 
 // drawWorld draws the impacts, tracers and sv_showimpacts boxes, under
 // the projectiles and players.
-func (f *effects) drawWorld(v *frameView) {
+func (f *effects) drawWorld(v *worldView) {
 	cx, cy := v.camX, v.camY
 	b := &batch
 	for _, im := range f.impacts {
@@ -134,7 +134,7 @@ func (f *effects) drawWorld(v *frameView) {
 }
 
 // drawExplosions draws the rockets' explosions, over the projectiles.
-func (f *effects) drawExplosions(v *frameView) {
+func (f *effects) drawExplosions(v *worldView) {
 	b := &batch
 	for _, e := range f.explosions {
 		a := float64(e.left) / float64(explosionTime)

@@ -61,10 +61,10 @@ func teamScores(c *netclient.Client) (red, blue int) {
 	return red, blue
 }
 
-// otherColour is the body colour of another player of c's game: its
-// team's in team deathmatch, the deathmatch colours otherwise.
-func otherColour(c *netclient.Client, id uint16, bot bool) color.RGBA {
-	switch teamOf(c, id) {
+// otherColour is the body colour of another player of the game v shows:
+// its team's in team deathmatch, the deathmatch colours otherwise.
+func otherColour(v *netclient.View, id uint16, bot bool) color.RGBA {
+	switch v.Team(id) {
 	case proto.TeamRed:
 		return pick(bot, palette.RedBot, palette.Red)
 	case proto.TeamBlue:
@@ -73,13 +73,10 @@ func otherColour(c *netclient.Client, id uint16, bot bool) color.RGBA {
 	return pick(bot, palette.EnemyBot, palette.Enemy)
 }
 
-// selfColour is the body colour of c's local player: its team's,
-// lighter, in team deathmatch; palette.Me otherwise.
-func selfColour(c *netclient.Client) color.RGBA {
-	if c == nil {
-		return palette.Me
-	}
-	switch teamOf(c, c.View().ID) {
+// selfColour is the body colour of the local player of the game v shows:
+// its team's, lighter, in team deathmatch; palette.Me otherwise.
+func selfColour(v *netclient.View) color.RGBA {
+	switch v.Team(v.ID) {
 	case proto.TeamRed:
 		return palette.RedMe
 	case proto.TeamBlue:

@@ -134,8 +134,8 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 	if n := p.onTeamEvent(&proto.Event{Kind: proto.EvTeam, A: c.View().ID, Value: int16(proto.TeamBlue), Text: "auto-balance"}); n != "You were moved to the blue team (auto-balance)" {
 		t.Errorf("auto-balance notice %q", n)
 	}
-	if selfColour(c) != palette.BlueMe {
-		t.Errorf("after the move you are drawn %v, want %v", selfColour(c), palette.BlueMe)
+	if vw := c.View(); selfColour(&vw) != palette.BlueMe {
+		t.Errorf("after the move you are drawn %v, want %v", selfColour(&vw), palette.BlueMe)
 	}
 	if n := p.onTeamEvent(&proto.Event{Kind: proto.EvJoin, A: 9, Value: int16(proto.TeamRed), Text: "late"}); teamOf(c, 9) != proto.TeamRed || n != "late joined the red team" {
 		t.Errorf("EvJoin: player 9 on %d, notice %q", teamOf(c, 9), n)

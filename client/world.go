@@ -21,29 +21,48 @@ import (
 // warning (trouble.go). Each is a small type that keeps its own state and
 // draws from the frame's frameView into the frame's one batch.
 
-// frameView is what the pieces of a game frame draw from, worked out once
-// a frame: the screen and its size, the client, the camera, and the local
-// player as drawn.
-type frameView struct {
+// worldView is what the world's layers (arenaLayer, playersLayer and the
+// effects' drawWorld and drawExplosions) draw from: one client's View as a
+// value, the image drawn on and its size, the camera, the local player as
+// drawn and the cvar switches they show. The play screen fills one from
+// its live client every frame (frameView.set); the lag lab (lab_scene.go)
+// fills one per pane from a recorded lab.Frame, so that the same code draws
+// both.
+type worldView struct {
 	screen     *ebiten.Image
-	g          *Game
-	c          *netclient.Client
-	W, H       float64
+	view       netclient.View
+	W, H       float64 // the size of screen drawn on, pixels (1 pixel = 1 world unit)
 	camX, camY float64 // world position at the screen's top-left corner
 	px, py     float64 // the local player's drawn position, world units
 	aim        float64 // its aim, radians
+	// noSelf: there is no local player to draw (the lab's server pane).
+	noSelf bool
+	// showHitboxes is cl_showhitboxes, showError cl_showerror.
+	showHitboxes bool
+	showError    int
+}
+
+// frameView is what the pieces of a game frame draw from, worked out once
+// a frame: the world's view (worldView) and, for the HUD's pieces, the
+// window and the live client.
+type frameView struct {
+	worldView
+	g *Game
+	c *netclient.Client
 }
 
 // set works out the frame's view of the game on c.
 func (v *frameView) set(screen *ebiten.Image, g *Game, c *netclient.Client, aim float64) {
-	*v = frameView{screen: screen, g: g, c: c, W: float64(g.w), H: float64(g.h), aim: aim}
+	*v = frameView{g: g, c: c}
+	v.worldView = worldView{screen: screen, view: c.View(), W: float64(g.w), H: float64(g.h), aim: aim,
+		showHitboxes: g.cv.showHitboxes.Get(), showError: g.cv.showError.Get()}
 	v.px, v.py = g.drawPos()
 	v.camX, v.camY = g.camera()
 }
 
 // onScreen tells whether a point at screen position x, y (pixels) with
 // things drawn up to margin pixels around it can be seen.
-func (v *frameView) onScreen(x, y, margin float64) bool {
+func (v *worldView) onScreen(x, y, margin float64) bool {
 	return x > -margin && y > -margin && x < v.W+margin && y < v.H+margin
 }
 
@@ -55,8 +74,8 @@ type arenaLayer struct{}
 
 // draw covers the screen once: Ebiten does not clear it
 // (SetScreenClearedEveryFrame(false)).
-func (arenaLayer) draw(v *frameView) {
-	m := v.c.View().Map
+func (arenaLayer) draw(v *worldView) {
+	m := v.view.Map
 	cx, cy, W, H := v.camX, v.camY, v.W, v.H
 	b := &batch
 	b.use(v.screen)
@@ -92,9 +111,9 @@ func (arenaLayer) draw(v *frameView) {
 type playersLayer struct{}
 
 // drawProjectiles draws the rockets in flight.
-func (playersLayer) drawProjectiles(v *frameView) {
+func (playersLayer) drawProjectiles(v *worldView) {
 	b := &batch
-	for _, pr := range v.c.View().Projectiles {
+	for _, pr := range v.view.Projectiles {
 		x, y := pr.X-v.camX, pr.Y-v.camY
 		if !v.onScreen(x, y, 24) {
 			continue
@@ -108,13 +127,13 @@ func (playersLayer) drawProjectiles(v *frameView) {
 // draw draws the players. protected tells whether the local player's
 // spawn protection is to be shown (the server's flag, until it has run
 // the player's first shot), muzzle whether its muzzle flash is.
-func (playersLayer) draw(v *frameView, protected, muzzle bool) {
-	g, c := v.g, v.c
+func (playersLayer) draw(v *worldView, protected, muzzle bool) {
+	vw := &v.view
 	cx, cy := v.camX, v.camY
 	b := &batch
 	// Other players, interpolated: bodies and health bars in the batch,
 	// then the names over them.
-	ents := c.View().Rendered
+	ents := vw.Rendered
 	for _, e := range ents {
 		x, y := e.X-cx, e.Y-cy
 		if !v.onScreen(x, y, 60) {
@@ -125,7 +144,7 @@ func (playersLayer) draw(v *frameView, protected, muzzle bool) {
 			b.line(f32(x-8), f32(y+8), f32(x+8), f32(y-8), 3, palette.Dim)
 			continue
 		}
-		drawPlayer(x, y, e.Angle, otherColour(c, e.ID, e.Bot)) // team colour in tdm (teams.go)
+		drawPlayer(x, y, e.Angle, otherColour(vw, e.ID, e.Bot)) // team colour in tdm (teams.go)
 		if e.Protected {
 			b.ring(f32(x), f32(y), float32(shared.PlayerRadius)+6, 2, colShield)
 		}
@@ -133,14 +152,14 @@ func (playersLayer) draw(v *frameView, protected, muzzle bool) {
 	}
 	for _, e := range ents {
 		if x, y := e.X-cx, e.Y-cy; e.Alive && v.onScreen(x, y, 60) {
-			drawText(v.screen, c.View().Name(e.ID), 13, false, x, y-42, 1, palette.Text)
+			drawText(v.screen, vw.Name(e.ID), 13, false, x, y-42, 1, palette.Text)
 		}
 	}
 
-	if g.cv.showHitboxes.Get() {
+	if v.showHitboxes {
 		// The newest server position of every other player, beside the
 		// interpolated one: the distance between them is the interpolation delay.
-		for _, e := range c.View().Held {
+		for _, e := range vw.Held {
 			if s := e.Newest; s.Alive {
 				b.ring(f32(s.X-cx), f32(s.Y-cy), float32(shared.PlayerRadius), 1.5, nrgba(color.NRGBA{0xff, 0xff, 0xff, 0x90}))
 			}
@@ -148,17 +167,20 @@ func (playersLayer) draw(v *frameView, protected, muzzle bool) {
 	}
 
 	// The local player, predicted.
-	st := c.View().Predicted
+	if v.noSelf {
+		return
+	}
+	st := vw.Predicted
 	px, py := v.px, v.py
-	if g.cv.showError.Get() >= 2 {
+	if v.showError >= 2 {
 		// Where the server last had you (after the acked command).
-		sv := c.View().ServerState
+		sv := vw.ServerState
 		b.ring(f32(sv.X-cx), f32(sv.Y-cy), float32(shared.PlayerRadius), 1.5, nrgba(color.NRGBA{0xff, 0x40, 0x40, 0xc0}))
 	}
 	if st.Dead {
 		return
 	}
-	drawPlayer(px-cx, py-cy, v.aim, selfColour(c))
+	drawPlayer(px-cx, py-cy, v.aim, selfColour(vw))
 	if protected {
 		b.ring(f32(px-cx), f32(py-cy), float32(shared.PlayerRadius)+6, 2, colShield)
 	}
