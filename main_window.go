@@ -14,5 +14,6 @@ func init() {
 		"play":     cmdPlay,     // main_client.go
 		"connect":  cmdConnect,  // main_client.go
 		"playdemo": cmdPlaydemo, // main_client.go
+		"lab":      cmdLab,      // main_lab.go
 	})
 }

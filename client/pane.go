@@ -42,6 +42,15 @@ func (p *worldPane) toScreen(x, y float64) (float64, float64) {
 	return p.x0 + x*p.scale, p.y0 + y*p.scale
 }
 
+// toWorld is toScreen's inverse: the world position at screen position x,
+// y (0, 0 before the first draw).
+func (p *worldPane) toWorld(x, y float64) (float64, float64) {
+	if p.scale == 0 {
+		return 0, 0
+	}
+	return (x - p.x0) / p.scale, (y - p.y0) / p.scale
+}
+
 // draw draws the world that w shows (its view, local player, aim and
 // switches; its screen, size and camera are the pane's) into r of screen.
 // muzzle shows the local player's muzzle flash. It leaves the frame's

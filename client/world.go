@@ -35,8 +35,9 @@ type worldView struct {
 	camX, camY float64 // world position at the screen's top-left corner
 	px, py     float64 // the local player's drawn position, world units
 	aim        float64 // its aim, radians
-	// noSelf: there is no local player to draw (the lab's server pane).
-	noSelf bool
+	// noSelf: there is no local player to draw (the lab's server pane);
+	// noNames: no name plates (the lab's panes label the players).
+	noSelf, noNames bool
 	// showHitboxes is cl_showhitboxes, showError cl_showerror.
 	showHitboxes bool
 	showError    int
@@ -151,7 +152,7 @@ func (playersLayer) draw(v *worldView, protected, muzzle bool) {
 		drawHealthBar(x, y, e.Health)
 	}
 	for _, e := range ents {
-		if x, y := e.X-cx, e.Y-cy; e.Alive && v.onScreen(x, y, 60) {
+		if x, y := e.X-cx, e.Y-cy; e.Alive && !v.noNames && v.onScreen(x, y, 60) {
 			drawText(v.screen, vw.Name(e.ID), 13, false, x, y-42, 1, palette.Text)
 		}
 	}

@@ -37,6 +37,7 @@ var Commands = []Command{
 	{"server", "", "run a dedicated server, without a window", false},
 	{"connect", "HOST[:PORT]", "open the game window joined to a server (port 27015 if none)", true},
 	{"playdemo", "NAME|PATH", "play a demo recorded with the console's record NAME", true},
+	{"lab", "[--preset NAME]", "the lag lab: player 1, the server and player 2 side by side, every netcode knob live", true},
 	{"bot", "--server HOST[:PORT]", "run headless network bots with the real client netcode", false},
 	{"servers", "[--timeout D] [--json]", "list the servers on the local network (LAN)", false},
 	{"hitreg", "", "measure the hit registration of lag compensation", false},

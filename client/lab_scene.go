@@ -1,0 +1,483 @@
+//go:build !headless
+
+package client
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"os"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"tickshot/client/lab"
+	"tickshot/client/netclient"
+	"tickshot/shared"
+)
+
+// LabOptions configure the lag lab's window (RunLab).
+type LabOptions struct {
+	// Preset is the experiment to start with (a lab.Preset's Name), ""
+	// for free play: default knobs, player 1 on the keyboard, player 2 a
+	// bot.
+	Preset string
+	// Seed drives the links' jitter and loss and the bots.
+	Seed uint64
+	// Width and Height are the window's size in pixels (default 1280×720);
+	// the lab is laid out at that size and scaled with the window.
+	Width, Height int
+	// Title is the window's title (default "Tickshot lag lab").
+	Title string
+	// ScreenshotPath, when set, runs the lab for ScreenshotAt of virtual
+	// time as fast as it can (no real-time pacing), draws that moment, saves
+	// a PNG of the window there and closes it.
+	ScreenshotPath string
+	// ScreenshotAt is when the screenshot is taken, virtual time (0: the
+	// preset's Duration, or labScreenshotDefault without one).
+	ScreenshotAt time.Duration
+	// Speed is the starting slow motion, 0.1..1 (0: 1).
+	Speed float64
+	// Paused starts the lab paused.
+	Paused bool
+	// Quit, when closed, closes the window.
+	Quit <-chan struct{}
+}
+
+// labScreenshotDefault is how long a lab without a preset runs before
+// --screenshot's picture.
+const labScreenshotDefault = 5 * time.Second
+
+// labSpeeds are the slow-motion steps, real time × speed.
+var labSpeeds = []float64{0.1, 0.25, 0.5, 1}
+
+// labTPS is the lab window's updates per second: each advances the lab by
+// 1/labTPS s × speed of virtual time.
+const labTPS = 60
+
+// RunLab opens the lag lab (issue 20, docs/LAB.md): the real server and two
+// real clients in this process over in-memory links (package lab), drawn
+// side by side as player 1's screen, the server's world and player 2's
+// screen, with their knobs, overlays and presets. It returns when the
+// window closes; an error when the lab could not start or the window
+// failed.
+func RunLab(opt LabOptions) error {
+	if opt.Width == 0 {
+		opt.Width, opt.Height = 1280, 720
+	}
+	if opt.Title == "" {
+		opt.Title = "Tickshot lag lab"
+	}
+	w := &labWindow{opt: opt, speed: 1, scrub: -1}
+	if opt.Speed > 0 {
+		w.speed = math.Max(0.1, math.Min(1, opt.Speed))
+	}
+	if err := w.start(opt.Preset); err != nil {
+		return err
+	}
+	w.paused = opt.Paused
+	ebiten.SetWindowSize(opt.Width, opt.Height)
+	ebiten.SetWindowTitle(opt.Title)
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	ebiten.SetTPS(labTPS)
+	err := ebiten.RunGame(w)
+	if errors.Is(err, ebiten.Termination) {
+		err = nil
+	}
+	if err == nil {
+		err = w.err
+	}
+	return err
+}
+
+// labWindow is the lag lab's ebiten.Game: it owns the running lab.Lab,
+// the clock controls (pause, single step, slow motion, scrubbing through
+// History) and the input of the keyboard seats; labPainter draws it.
+type labWindow struct {
+	opt    LabOptions
+	lab    *lab.Lab
+	preset *lab.Preset // the running experiment, nil in free play
+	paint  labPainter
+
+	paused bool
+	speed  float64 // slow motion, labSpeeds
+	// hist is History as it was when the lab was paused; scrub the index
+	// of the frame shown in it, -1 for the live frame.
+	hist  []lab.Frame
+	scrub int
+
+	// msg is a line shown in the status bar for a while (msgUntil, real
+	// time): a saved file, a knob that restarted the lab.
+	msg      string
+	msgUntil time.Time
+	// savePNG is where the next Draw saves the window ("" none).
+	savePNG string
+	// shot is the --screenshot state: the lab ran to its moment (ran),
+	// the picture is saved (saved).
+	shotRan, shotSaved bool
+	// err ends RunLab with an error (a failed --screenshot).
+	err error
+}
+
+// start (re)starts the lab on preset name ("" free play).
+func (w *labWindow) start(name string) error {
+	cfg := lab.Config{Seed: w.opt.Seed, Preset: name}
+	if name == "" {
+		cfg.Knobs = lab.DefaultKnobs()
+		cfg.Drivers = [2]lab.Driver{lab.DriveKeyboard, lab.DriveBot}
+		if w.lab != nil {
+			cfg.Knobs = w.lab.Knobs() // free play keeps the knobs set
+		}
+	}
+	l, err := lab.New(cfg)
+	if err != nil {
+		return err
+	}
+	w.lab, w.preset = l, l.Preset()
+	w.hist, w.scrub = nil, -1
+	w.paint.reset()
+	return nil
+}
+
+// frame returns the Frame to draw: the scrubbed one, or the live one.
+func (w *labWindow) frame() lab.Frame {
+	if w.scrub >= 0 && w.scrub < len(w.hist) {
+		return w.hist[w.scrub]
+	}
+	return w.lab.Frame()
+}
+
+// say shows msg in the status bar for a few seconds.
+func (w *labWindow) say(msg string) { w.msg, w.msgUntil = msg, time.Now().Add(4*time.Second) }
+
+// Layout implements ebiten.Game: the lab is laid out at its own size,
+// scaled with the window.
+func (w *labWindow) Layout(int, int) (int, int) { return w.opt.Width, w.opt.Height }
+
+// Update implements ebiten.Game: the controls, the keyboard seats' input,
+// and the lab advanced by a 60th of a second × speed (nothing when
+// paused).
+func (w *labWindow) Update() error {
+	select {
+	case <-w.opt.Quit:
+		return ebiten.Termination
+	default:
+	}
+	if w.opt.ScreenshotPath != "" {
+		return w.screenshotUpdate()
+	}
+	if inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
+		return ebiten.Termination
+	}
+	w.keys()
+	w.mouse()
+	if w.paused {
+		return nil
+	}
+	w.lab.SetInput(lab.P1, w.p1Input())
+	w.lab.SetInput(lab.P2, w.p2Input())
+	w.lab.Advance(time.Duration(float64(time.Second) / labTPS * w.speed))
+	w.paint.follow(w.lab.Frame())
+	return nil
+}
+
+// screenshotUpdate runs --screenshot: the lab to its moment at once, then
+// the window closes after the Draw that saved it.
+func (w *labWindow) screenshotUpdate() error {
+	if w.shotSaved {
+		return ebiten.Termination
+	}
+	if w.shotRan {
+		return nil
+	}
+	at := w.opt.ScreenshotAt
+	if at <= 0 {
+		at = labScreenshotDefault
+		if w.preset != nil && w.preset.Duration > 0 {
+			at = w.preset.Duration
+		}
+	}
+	const step = time.Second / lab.FrameRate
+	for w.lab.Now() < at {
+		w.lab.Advance(min(step, at-w.lab.Now()))
+		w.paint.follow(w.lab.Frame())
+	}
+	w.paused, w.shotRan = true, true
+	w.savePNG = w.opt.ScreenshotPath
+	return nil
+}
+
+// keys handles the clock, preset, driver and file keys.
+func (w *labWindow) keys() {
+	pressed := inpututil.IsKeyJustPressed
+	switch {
+	case pressed(ebiten.KeySpace) || pressed(ebiten.KeyP):
+		w.togglePause()
+	case pressed(ebiten.KeyN) || pressed(ebiten.KeyPeriod):
+		w.stepTick()
+	case pressed(ebiten.KeyBracketLeft):
+		w.speed = stepIn(w.speed, labSpeeds, -1)
+	case pressed(ebiten.KeyBracketRight):
+		w.speed = stepIn(w.speed, labSpeeds, 1)
+	case pressed(ebiten.KeyR):
+		w.restart(w.presetName())
+	case pressed(ebiten.KeyV):
+		w.cycleDriver(lab.P1)
+	case pressed(ebiten.KeyB):
+		w.cycleDriver(lab.P2)
+	case pressed(ebiten.KeyF12):
+		w.savePNG = time.Now().Format("lab-20060102-150405.png")
+	}
+	for i, k := range []ebiten.Key{ebiten.Key0, ebiten.Key1, ebiten.Key2, ebiten.Key3, ebiten.Key4, ebiten.Key5,
+		ebiten.Key6, ebiten.Key7, ebiten.Key8, ebiten.Key9} {
+		if pressed(k) {
+			w.choosePreset(i)
+		}
+	}
+	if w.paused {
+		n := 1
+		if ebiten.IsKeyPressed(ebiten.KeyShift) {
+			n = lab.FrameRate / 2
+		}
+		if repeating(ebiten.KeyLeft) {
+			w.scrubBy(-n)
+		}
+		if repeating(ebiten.KeyRight) {
+			w.scrubBy(n)
+		}
+	}
+}
+
+// repeating tells whether key was pressed this update, or is held past a
+// quarter of a second (then it repeats every update).
+func repeating(k ebiten.Key) bool {
+	d := inpututil.KeyPressDuration(k)
+	return d == 1 || d > labTPS/4
+}
+
+// presetName is the running preset's name, "" in free play.
+func (w *labWindow) presetName() string {
+	if w.preset == nil {
+		return ""
+	}
+	return w.preset.Name
+}
+
+// choosePreset starts preset i of the list (1-based; 0 is free play).
+func (w *labWindow) choosePreset(i int) {
+	ps := lab.Presets()
+	switch {
+	case i == 0:
+		w.restart("")
+	case i <= len(ps):
+		w.restart(ps[i-1].Name)
+	}
+}
+
+// restart starts the lab again on preset name, saying why it could not.
+func (w *labWindow) restart(name string) {
+	if err := w.start(name); err != nil {
+		w.say(err.Error())
+	}
+}
+
+// togglePause pauses (keeping History for scrubbing) or resumes the live
+// lab.
+func (w *labWindow) togglePause() {
+	w.paused = !w.paused
+	w.scrub = -1
+	w.hist = nil
+	if w.paused {
+		w.hist = w.lab.History()
+	}
+}
+
+// stepTick runs the lab to the server's next tick and stays paused there.
+func (w *labWindow) stepTick() {
+	w.lab.StepTick()
+	w.paint.follow(w.lab.Frame())
+	w.paused, w.scrub, w.hist = true, -1, w.lab.History()
+}
+
+// scrubBy moves the frame shown n frames through the History kept at the
+// pause (negative: back), live at its end.
+func (w *labWindow) scrubBy(n int) {
+	if !w.paused {
+		w.togglePause()
+	}
+	i := w.scrub
+	if i < 0 {
+		i = len(w.hist) - 1
+	}
+	w.scrubTo(i + n)
+}
+
+// scrubTo shows History frame i (clamped; its last is the live frame).
+func (w *labWindow) scrubTo(i int) {
+	if !w.paused {
+		w.togglePause()
+	}
+	if len(w.hist) == 0 {
+		return
+	}
+	i = max(0, min(i, len(w.hist)-1))
+	w.scrub = i
+	if i == len(w.hist)-1 {
+		w.scrub = -1
+	}
+}
+
+// labDrivers is the order V and B cycle a seat's driver in.
+var labDrivers = []lab.Driver{lab.DriveKeyboard, lab.DriveBot, lab.DriveScript, lab.DriveIdle}
+
+// cycleDriver gives seat the next driver.
+func (w *labWindow) cycleDriver(seat int) {
+	d := w.lab.Driver(seat)
+	for i, x := range labDrivers {
+		if x == d {
+			w.lab.SetDriver(seat, labDrivers[(i+1)%len(labDrivers)])
+			return
+		}
+	}
+	w.lab.SetDriver(seat, lab.DriveKeyboard)
+}
+
+// setKnobs applies a knob change; a tick-rate change restarts the lab.
+func (w *labWindow) setKnobs(k lab.Knobs) {
+	if k.Server.TickRate != w.lab.Knobs().Server.TickRate {
+		w.say(fmt.Sprintf("sv_tickrate %d: the lab restarts", k.Server.TickRate))
+	}
+	w.lab.SetKnobs(k)
+}
+
+// mouse handles clicks on the panel's controls (labPainter's hit
+// regions of the last Draw).
+func (w *labWindow) mouse() {
+	left := inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft)
+	right := inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight)
+	if !left && !right {
+		return
+	}
+	dir := 1
+	if right {
+		dir = -1
+	}
+	x, y := ebiten.CursorPosition()
+	if h, ok := w.paint.ui.at(x, y); ok {
+		h.do(w, dir)
+	}
+}
+
+// p1Input is player 1's input: WASD to move, the mouse over player 1's
+// pane to aim (from where its client draws it), the left button to fire
+// (only over that pane: clicks elsewhere work the controls).
+func (w *labWindow) p1Input() netclient.Input {
+	var in netclient.Input
+	in.MoveX, in.MoveY = keyAxes(ebiten.KeyA, ebiten.KeyD, ebiten.KeyW, ebiten.KeyS)
+	f := w.lab.Frame()
+	sf := &f.Seats[lab.P1]
+	p := &w.paint.panes[0]
+	cx, cy := ebiten.CursorPosition()
+	wx, wy := p.toWorld(float64(cx), float64(cy))
+	in.Angle = float32(math.Atan2(wy-sf.SelfY, wx-sf.SelfX))
+	if w.paint.paneRect[0].Overlaps(image.Rect(cx, cy, cx+1, cy+1)) {
+		if ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
+			in.Buttons |= shared.ButtonAttack
+		}
+		if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+			in.Pressed |= shared.ButtonAttack
+		}
+	}
+	return in
+}
+
+// p2Input is player 2's input from the keyboard: IJKL to move, Enter to
+// fire, aimed at player 1 where player 2's client draws it.
+func (w *labWindow) p2Input() netclient.Input {
+	var in netclient.Input
+	in.MoveX, in.MoveY = keyAxes(ebiten.KeyJ, ebiten.KeyL, ebiten.KeyI, ebiten.KeyK)
+	f := w.lab.Frame()
+	sf := &f.Seats[lab.P2]
+	if sf.OtherSeen {
+		in.Angle = float32(math.Atan2(sf.OtherDrawnY-sf.SelfY, sf.OtherDrawnX-sf.SelfX))
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyEnter) {
+		in.Buttons |= shared.ButtonAttack
+	}
+	if inpututil.IsKeyJustPressed(ebiten.KeyEnter) {
+		in.Pressed |= shared.ButtonAttack
+	}
+	return in
+}
+
+// keyAxes are the movement axes of four keys held, each in [-1, 1].
+func keyAxes(left, right, up, down ebiten.Key) (x, y float32) {
+	axis := func(neg, pos ebiten.Key) float32 {
+		var v float32
+		if ebiten.IsKeyPressed(neg) {
+			v--
+		}
+		if ebiten.IsKeyPressed(pos) {
+			v++
+		}
+		return v
+	}
+	return axis(left, right), axis(up, down)
+}
+
+// Draw implements ebiten.Game: labPainter draws the frame; a PNG asked
+// for is saved from it.
+func (w *labWindow) Draw(screen *ebiten.Image) {
+	w.paint.draw(screen, w.shown())
+	if w.savePNG == "" {
+		return
+	}
+	path := w.savePNG
+	w.savePNG = ""
+	err := savePNG(screen, path)
+	switch {
+	case w.opt.ScreenshotPath != "":
+		w.err, w.shotSaved = err, true
+	case err != nil:
+		w.say(err.Error())
+	default:
+		w.say("saved " + path)
+	}
+}
+
+// shown is what Draw shows now.
+func (w *labWindow) shown() *labShown {
+	st := &labShown{W: w.opt.Width, H: w.opt.Height, f: w.frame(), knobs: w.lab.Knobs(), now: w.lab.Now(),
+		preset: w.preset, paused: w.paused, speed: w.speed, state: "running"}
+	st.drivers = [2]lab.Driver{w.lab.Driver(lab.P1), w.lab.Driver(lab.P2)}
+	switch {
+	case w.opt.ScreenshotPath != "":
+		st.state = "screenshot"
+	case w.scrub >= 0:
+		st.state = fmt.Sprintf("PAUSED, %.2f s back", (st.now - st.f.At).Seconds())
+	case w.paused:
+		st.state = "PAUSED"
+	}
+	if time.Now().Before(w.msgUntil) {
+		st.msg = w.msg
+	}
+	return st
+}
+
+// savePNG writes what img shows to a PNG file at path.
+func savePNG(img *ebiten.Image, path string) error {
+	rgba := image.NewRGBA(img.Bounds())
+	img.ReadPixels(rgba.Pix)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, rgba); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
+}

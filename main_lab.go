@@ -1,0 +1,89 @@
+//go:build !headless && !js
+
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"tickshot/client"
+	"tickshot/client/lab"
+)
+
+// cmdLab opens the lag lab (client.RunLab, package lab): player 1, the
+// server and player 2 side by side, all in this process.
+func cmdLab(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("lab", "Usage: tickshot lab [flags]\n\n"+
+		"The lag lab: a real server and two real clients in this process, each client with its own\n"+
+		"simulated network (lag, jitter, loss each way), drawn side by side as player 1's screen,\n"+
+		"the server's authoritative world and player 2's screen. Every shot is drawn in all three in\n"+
+		"its own colour: the shooter's tracer and where it saw the target, the server's trace through\n"+
+		"the hitbox it rewound, and where the victim stood on its own screen, with the verdict.\n"+
+		"Click a knob to change it (left: up or on, right: down or off).\n\n"+
+		"Keys: Space or P pause, N step one server tick, [ and ] slow motion x0.1..x1, Left/Right scrub\n"+
+		"back through the last 10 s while paused (Shift: 0.5 s), 1-7 presets, 0 free play, R restart,\n"+
+		"V and B change who drives player 1 and player 2 (keyboard, bot, script, idle), F12 saves a PNG,\n"+
+		"Esc quits. Player 1: WASD move, the mouse over its pane aims, left click fires. Player 2 on the\n"+
+		"keyboard: IJKL move, Enter fires at player 1 where player 2's client draws him.\n\n"+
+		"Presets: "+presetList(), stderr)
+	preset := fs.String("preset", "", "start with this experiment (see above); empty: free play")
+	seed := fs.Uint64("seed", 1, "seed of the links' jitter and loss and of the bots (the same seed gives the same run)")
+	shot := fs.String("screenshot", "", "run the preset for its duration on the lab's virtual clock as fast as it can, save a PNG of the window to this file, and exit")
+	shotAt := fs.Duration("screenshot-at", 0, "with --screenshot: the moment to picture, virtual time (0: the preset's duration)")
+	speed := fs.Float64("speed", 1, "slow motion at start, 0.1..1 (real time x speed)")
+	paused := fs.Bool("paused", false, "start paused")
+	list := fs.Bool("list", false, "print the presets with their explanations and exit")
+	width := fs.Int("width", 1280, "window width in pixels (960..16384)")
+	height := fs.Int("height", 720, "window height in pixels (540..16384)")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if *list {
+		for _, p := range lab.Presets() {
+			fmt.Fprintf(stdout, "%s\t%s\n\t%s\n", p.Name, p.Title, p.Explain)
+		}
+		return 0
+	}
+	if refused(stderr, "lab", noArgs(fs), checkPreset(*preset),
+		outOfRange(finite(*speed) && *speed >= 0.1 && *speed <= 1, "speed", *speed, "0.1..1"),
+		outOfRange(*shotAt >= 0 && *shotAt <= time.Minute, "screenshot-at", *shotAt, "0..1m"),
+		outOfRange(*width >= 960 && *width <= 16384, "width", *width, "960..16384 pixels"),
+		outOfRange(*height >= 540 && *height <= 16384, "height", *height, "540..16384 pixels")) {
+		return 2
+	}
+	err := client.RunLab(client.LabOptions{Preset: *preset, Seed: *seed, ScreenshotPath: *shot, ScreenshotAt: *shotAt,
+		Speed: *speed, Paused: *paused, Width: *width, Height: *height, Quit: interrupted()})
+	if failed(stderr, "lab", err) {
+		return 1
+	}
+	return 0
+}
+
+// presetList names the lab's presets for the help.
+func presetList() string {
+	var names []string
+	for _, p := range lab.Presets() {
+		names = append(names, p.Name+" ("+p.Title+")")
+	}
+	if len(names) == 0 {
+		return "none yet."
+	}
+	return strings.Join(names, ", ") + "."
+}
+
+// checkPreset refuses a preset the lab does not have, listing those it has.
+func checkPreset(name string) error {
+	if name == "" {
+		return nil
+	}
+	var names []string
+	for _, p := range lab.Presets() {
+		if p.Name == name {
+			return nil
+		}
+		names = append(names, p.Name)
+	}
+	return fmt.Errorf("--preset %q: no such experiment (have: %s)", name, strings.Join(names, ", "))
+}
