@@ -12,22 +12,28 @@ import (
 	"tickshot/client/lab"
 )
 
+// labUsage is lab --help's synopsis; the preset names follow it.
+const labUsage = `Usage: tickshot lab [flags]
+
+The lag lab: a real server and two real clients in this process, each client with its own
+simulated network (lag, jitter, loss each way), drawn side by side as player 1's screen,
+the server's authoritative world and player 2's screen. Every shot is drawn in all three in
+its own colour: the shooter's tracer and where it saw the target, the server's trace through
+the hitbox it rewound, and where the victim stood on its own screen, with the verdict.
+Click a knob to change it (left: up or on, right: down or off).
+
+Keys: Space or P pause, N step one server tick, [ and ] slow motion x0.1..x1, Left/Right scrub
+back through the last 10 s while paused (Shift: 0.5 s), 1-7 presets, 0 free play, R restart,
+V and B change who drives player 1 and player 2 (keyboard, bot, script, idle), F12 saves a PNG,
+Esc quits. Player 1: WASD move, the mouse over its pane aims, left click fires. Player 2 on the
+keyboard: IJKL move, Enter fires at player 1 where player 2's client draws him.
+
+Presets: `
+
 // cmdLab opens the lag lab (client.RunLab, package lab): player 1, the
 // server and player 2 side by side, all in this process.
 func cmdLab(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("lab", "Usage: tickshot lab [flags]\n\n"+
-		"The lag lab: a real server and two real clients in this process, each client with its own\n"+
-		"simulated network (lag, jitter, loss each way), drawn side by side as player 1's screen,\n"+
-		"the server's authoritative world and player 2's screen. Every shot is drawn in all three in\n"+
-		"its own colour: the shooter's tracer and where it saw the target, the server's trace through\n"+
-		"the hitbox it rewound, and where the victim stood on its own screen, with the verdict.\n"+
-		"Click a knob to change it (left: up or on, right: down or off).\n\n"+
-		"Keys: Space or P pause, N step one server tick, [ and ] slow motion x0.1..x1, Left/Right scrub\n"+
-		"back through the last 10 s while paused (Shift: 0.5 s), 1-7 presets, 0 free play, R restart,\n"+
-		"V and B change who drives player 1 and player 2 (keyboard, bot, script, idle), F12 saves a PNG,\n"+
-		"Esc quits. Player 1: WASD move, the mouse over its pane aims, left click fires. Player 2 on the\n"+
-		"keyboard: IJKL move, Enter fires at player 1 where player 2's client draws him.\n\n"+
-		"Presets: "+presetList(), stderr)
+	fs := newFlags("lab", labUsage+presetList(), stderr)
 	preset := fs.String("preset", "", "start with this experiment (see above); empty: free play")
 	seed := fs.Uint64("seed", 1, "seed of the links' jitter and loss and of the bots (the same seed gives the same run)")
 	shot := fs.String("screenshot", "", "run the preset for its duration on the lab's virtual clock as fast as it can, save a PNG of the window to this file, and exit")

@@ -7,7 +7,6 @@ import (
 	"image"
 	"image/color"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -219,29 +218,13 @@ func drawWrapped(screen *ebiten.Image, s string, size float64, bold bool, x, y, 
 	}
 }
 
-// wrapText breaks s at spaces into lines of at most width pixels, at most
-// n of them.
+// wrapText breaks s into lines of at most width pixels (wrapWords), at
+// most n of them: the last one cut short with an ellipsis.
 func wrapText(s string, size float64, bold bool, width float64, n int) []string {
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		try := word
-		if line != "" {
-			try = line + " " + word
-		}
-		if textWidth(try, size, bold) <= width || line == "" {
-			line = try
-			continue
-		}
-		out = append(out, line)
-		line = word
-		if len(out) == n {
-			out[n-1] += " …"
-			return out
-		}
-	}
-	if line != "" {
-		out = append(out, line)
+	out := wrapWords(s, width, func(l string) float64 { return textWidth(l, size, bold) })
+	if len(out) > n {
+		out = out[:n]
+		out[n-1] += " …"
 	}
 	return out
 }
