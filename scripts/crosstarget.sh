@@ -30,9 +30,10 @@
 # Hypot, Exp, ...: use shared.Sincos and game's hypot and atan2, fenced
 # ports) or cp/v2 (whose vector products are fused).
 #
-# Last, it builds the browser client (GOOS=js GOARCH=wasm, without
-# gorilla/websocket or server code) and the dedicated server (CGO_ENABLED=0
-# -tags headless, without Ebiten).
+# Last, it builds the browser client (GOOS=js GOARCH=wasm: it may run the
+# server's simulation in the page, as the lag lab does, but links no
+# gorilla/websocket, net/http, Prometheus, pion or internal/ tools) and the
+# dedicated server (CGO_ENABLED=0 -tags headless, without Ebiten).
 #
 # Usage: scripts/crosstarget.sh   (from anywhere inside the repository)
 set -uo pipefail
@@ -236,19 +237,28 @@ else
 fi
 
 # 6. Builds that must compile, with their dependency rules: the browser client
-#    (GOOS=js: no gorilla/websocket, which has no sockets there, no Prometheus
-#    client, and no server code or command-line tools from internal/, but the
-#    cvar registry that client and server share) and the dedicated server (no
-#    cgo, no Ebiten).
-echo "=== browser client: GOOS=js GOARCH=wasm go build ."
-if out="$(GOOS=js GOARCH=wasm go build -o /dev/null . 2>&1)"; then
-	deps="$(GOOS=js GOARCH=wasm go list -deps . 2>&1)"
-	bad="$(printf '%s\n' "$deps" | grep -x -e 'github.com/gorilla/websocket' -e 'github.com/prometheus/.*' -e 'tickshot/server' -e 'tickshot/internal/.*' | grep -v -x 'tickshot/internal/cvar')"
+#    (GOOS=js) and the dedicated server (no cgo, no Ebiten). The browser build
+#    may link package server: the lag lab (client/lab) runs the real server's
+#    simulation in the page over in-memory links (server.New, Step,
+#    ServeTransport), while its listeners and HTTP serving (server/listen.go),
+#    the WebRTC host and the Prometheus metrics are native-only files with
+#    browser stand-ins. It links no gorilla/websocket (no sockets there: the
+#    browser's WebSocket instead), no net/http (0.45 MB gzip more to download,
+#    for nothing a page uses), no Prometheus client, no pion (the browser's
+#    RTCPeerConnection instead), and no command-line tools or test servers
+#    from internal/ but the cvar registry that client and server share.
+#    Packages server and client/lab are checked on their own too, so the rule
+#    holds before main_js.go links them.
+browser_pkgs=(. ./server ./client/lab)
+echo "=== browser client: GOOS=js GOARCH=wasm go build ${browser_pkgs[*]}"
+if out="$(GOOS=js GOARCH=wasm go build -o /dev/null . 2>&1 && GOOS=js GOARCH=wasm go build "${browser_pkgs[@]:1}" 2>&1)"; then
+	deps="$(GOOS=js GOARCH=wasm go list -deps "${browser_pkgs[@]}" 2>&1)"
+	bad="$(printf '%s\n' "$deps" | grep -x -e 'github.com/gorilla/websocket' -e 'net/http' -e 'github.com/prometheus/.*' -e 'github.com/pion/.*' -e 'tickshot/internal/.*' | grep -v -x 'tickshot/internal/cvar' | sort -u)"
 	if [ -n "$bad" ]; then
-		echo "--- browser client: FAIL: the js/wasm build links $(echo $bad)"
+		echo "--- browser client: FAIL: the js/wasm build of ${browser_pkgs[*]} links $(echo $bad)"
 		failed+=("browser-deps")
 	else
-		echo "--- browser client: ok (no gorilla/websocket, no server in its dependencies)"
+		echo "--- browser client: ok (no gorilla/websocket, net/http, Prometheus, pion or internal/ tools in its dependencies)"
 	fi
 else
 	printf '%s\n' "$out" | tail -n 20

@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -14,7 +13,6 @@ import (
 	"tickshot/net/proto"
 	"tickshot/net/rtc"
 	"tickshot/net/transport"
-	"tickshot/net/ws"
 )
 
 // handshaker takes a connection from its upgrade to its admission: it
@@ -60,45 +58,6 @@ func (s *handshaker) close() {
 	s.mu.Lock()
 	s.closing = true
 	s.mu.Unlock()
-}
-
-// handleWS upgrades a player's connection and serves it.
-func (s *handshaker) handleWS(w http.ResponseWriter, r *http.Request) {
-	ip := r.RemoteAddr
-	if h := remoteIP(ip); h != "" {
-		ip = h
-	}
-	// Counted before the upgrade, so connections are counted in the order
-	// their upgrades began, not in the order their goroutines got there.
-	refused := s.preHello.enter(ip) // prehello.go
-	var once sync.Once
-	release := func() {
-		if !refused.refused() {
-			once.Do(func() { s.preHello.leave(ip) })
-		}
-	}
-	defer release()
-	wsConn, err := ws.Upgrade(w, r, proto.ServerOptions())
-	if err != nil {
-		// Debug: any HTTP client can repeat a bad upgrade on one
-		// keep-alive connection (it got HTTP 400 already).
-		s.log.Debug("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
-		return
-	}
-	// Snapshots and usercmds may move to a data channel the client offers
-	// after its Accept; the rest stays on the WebSocket.
-	t := s.rtc.Wrap(wsConn, proto.ServerOptions())
-	if refused.refused() {
-		// Counted in the metrics per connection, logged at most every
-		// preHelloLogEvery: a flood must not write a line per connection.
-		if n := s.preHello.noteRefusal(time.Now()); n > 0 {
-			s.log.Warn("connections refused before their hello: "+refused.reason, "remote", r.RemoteAddr, "refused", n,
-				"logged_at_most_every", preHelloLogEvery)
-		}
-		s.sendReject(proto.NewConn(t), refused)
-		return
-	}
-	s.serve(t, release)
 }
 
 // ServeTransport serves one player's connection over any transport (a

@@ -42,7 +42,7 @@ type refuseCode uint8
 
 // Refusal codes.
 const (
-	refuseConnLimit        refuseCode = iota // over MaxConns TCP connections (httplimits.go; no Reject)
+	refuseConnLimit        refuseCode = iota // over MaxConns TCP connections (limitListener, listen.go; no Reject)
 	refusePendingPerAddr                     // MaxPreHelloPerIP connections from the address wait for their Hello
 	refusePendingTotal                       // MaxPreHello connections wait for their Hello
 	refuseHandshakeTimeout                   // no Hello within proto.HandshakeTimeout

@@ -10,18 +10,15 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"tickshot/assets/web"
 	"tickshot/game"
 	"tickshot/net/lan"
 	"tickshot/net/proto"
-	"tickshot/net/rtc"
 	"tickshot/shared"
 )
 
@@ -223,8 +220,7 @@ type Server struct {
 	statusMu sync.Mutex
 	status   Status
 
-	ln       net.Listener
-	httpSrv  *http.Server
+	ln       net.Listener // Listen's (listen.go)
 	stopOnce sync.Once
 	stopped  chan struct{} // closed when the tick loop has stopped
 }
@@ -266,33 +262,10 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Listen binds the listen address; Addr then reports the real one (useful
-// with port 0).
-func (s *Server) Listen() error {
-	ln, err := net.Listen("tcp", s.cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
-	}
-	s.ln = &limitListener{Listener: ln, max: int64(s.cfg.MaxConns)} // httplimits.go
-	if s.cfg.Transports == TransportsWebSocket {
-		return nil
-	}
-	udp := s.cfg.UDPAddr
-	if udp == "" {
-		udp = ln.Addr().String()
-	}
-	h, err := rtc.NewHost(rtc.HostConfig{Addr: udp, Public: s.cfg.PublicIPs})
-	switch {
-	case err == nil:
-		s.hs.rtc = h
-	case s.cfg.UDPAddr == "":
-		s.log.Warn("no UDP port for WebRTC: players stay on the WebSocket", "err", err)
-	default:
-		_ = ln.Close()
-		return err
-	}
-	return nil
-}
+// ErrBrowserListen is Listen's and Run's error in the browser build
+// (GOOS=js, listen_js.go), where the server runs only in process: the lag
+// lab drives it with Step and ServeTransport over in-memory transports.
+var ErrBrowserListen = errors.New("the browser cannot listen: run tickshot-server")
 
 // Addr returns the bound address, after Listen.
 func (s *Server) Addr() string {
@@ -305,69 +278,6 @@ func (s *Server) Addr() string {
 // Map returns the current map (it changes with changelevel and the map
 // cycle: read it on the tick goroutine, or after Run returned).
 func (s *Server) Map() *game.Map { return s.w.Map }
-
-// Run serves HTTP and runs the tick loop until ctx ends, then tells every
-// client the server is shutting down and returns.
-func (s *Server) Run(ctx context.Context) error {
-	if s.ln == nil {
-		if err := s.Listen(); err != nil {
-			return err
-		}
-	}
-	s.httpSrv = s.httpServer() // httplimits.go
-	httpErr := make(chan error, 1)
-	go func() { httpErr <- s.httpSrv.Serve(s.ln) }()
-	s.cfg.Lifecycle.Ready(s.cfg.MaxPlayers + s.vars.maxSpectators.Get()) // the listener is bound and served
-	s.start = time.Now()
-	s.log.Info("server started", "addr", s.Addr(), "map", s.w.Map.Name, "tickrate", s.cfg.TickRate,
-		"maxplayers", s.cfg.MaxPlayers, "bots", s.cfg.Bots, "name", s.cfg.Hostname)
-	if s.hs.rtc != nil {
-		s.log.Info("webrtc: snapshots and usercmds as datagrams on one UDP port (open it beside the TCP port)", "udp", s.hs.rtc.Addr())
-		defer s.hs.rtc.Close()
-	}
-	if wc := webClient(); wc.Available() {
-		raw, gz := wc.Sizes()
-		s.log.Info("browser client: players open http://"+browserHost(s.Addr())+"/", "wasm_bytes", raw, "gzip_bytes", gz)
-	} else {
-		s.log.Warn("this server was built without the browser client; build it with 'make server' so players can join from a browser")
-	}
-
-	s.publishStatus() // /status answers with the server's name from the start
-	stopAnnounce := s.announce()
-	err := s.loop(ctx, httpErr)
-	stopAnnounce() // first, so that browsers drop the server at once
-
-	// Everyone is told why: players by a Disconnect, connections still in
-	// their handshake by a Reject and a Disconnect (serve sees stopped).
-	s.hs.close()
-	close(s.stopped)
-	for _, ss := range s.sessions {
-		ss.conn.Close(ShutdownReason)
-	}
-	// No new HTTP connections; an HTTP request still being sent (or a
-	// download) is given HTTPShutdownGrace, then cut.
-	shutCtx, cancel := context.WithTimeout(context.Background(), HTTPShutdownGrace)
-	_ = s.httpSrv.Shutdown(shutCtx)
-	cancel()
-	_ = s.httpSrv.Close()
-	// Give the goodbyes up to ShutdownGrace to be written before the
-	// process may exit.
-	deadline := time.After(ShutdownGrace)
-	for _, ss := range s.sessions {
-		select {
-		case <-ss.conn.Closed():
-		case <-deadline:
-		}
-	}
-	handshakes := make(chan struct{})
-	go func() { s.hs.handshakes.Wait(); close(handshakes) }()
-	select {
-	case <-handshakes:
-	case <-deadline:
-	}
-	s.log.Info("server stopped", "ticks", s.w.Tick)
-	return err
-}
 
 // announce starts the LAN announcement when cfg.LAN is set and returns
 // what withdraws it. A host without a usable interface still runs the game.
@@ -398,21 +308,6 @@ func (s *Server) announce() (stop func()) {
 	return stop
 }
 
-// Handler returns the server's HTTP endpoints: /ws (the game), /status
-// (JSON), /metrics (Prometheus, metrics.go) and the browser client (package web: / is its page,
-// /tickshot.wasm and /wasm_exec.js its files).
-func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("/ws", s.hs.handleWS) // handshake.go
-	mux.HandleFunc("/status", s.handleStatus)
-	mux.Handle("/metrics", s.metrics.handler()) // metrics.go
-	webClient().Register(mux)
-	return mux
-}
-
-// webClient is the embedded browser client, read once.
-var webClient = sync.OnceValue(web.Load)
-
 // Step runs one tick at the given time, for tests and tools that drive the
 // clock themselves with Handler served elsewhere (e.g. httptest). Never call
 // it while Run is running.
@@ -426,38 +321,6 @@ func (s *Server) Step(now time.Time) {
 // Tick returns the current server tick (only safe from the goroutine that
 // calls Step, or after Run returned).
 func (s *Server) Tick() uint32 { return s.w.Tick }
-
-func (s *Server) loop(ctx context.Context, httpErr chan error) error {
-	interval := time.Second / time.Duration(s.cfg.TickRate)
-	next := time.Now()
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case err := <-httpErr:
-			if errors.Is(err, http.ErrServerClosed) {
-				return nil
-			}
-			return fmt.Errorf("http: %w", err)
-		case <-timer.C:
-		}
-		now := time.Now()
-		if now.Sub(next) >= interval {
-			s.metrics.ticksBehind.Add(1) // started a whole tick late
-		}
-		s.runTick(now)
-		next = next.Add(interval)
-		if d := time.Until(next); d > -10*interval {
-			timer.Reset(max(d, 0))
-		} else {
-			// Far behind (the machine stalled): do not try to catch up.
-			next = time.Now()
-			timer.Reset(0)
-		}
-	}
-}
 
 // maxPendingCalls is how many calls may wait for the tick at once; more
 // wait to be queued.

@@ -1,9 +1,7 @@
 package server
 
 import (
-	"encoding/json"
 	"math"
-	"net/http"
 	"runtime"
 	"sort"
 	"time"
@@ -206,12 +204,4 @@ func (s *Server) CurrentStatus() Status {
 	s.statusMu.Lock()
 	defer s.statusMu.Unlock()
 	return s.status
-}
-
-func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Access-Control-Allow-Origin", "*")
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(s.CurrentStatus())
 }

@@ -7,14 +7,15 @@
 // ETag of its content hash.
 //
 // dist/ is filled by `make wasm`; a server built without it serves a page
-// that says how to build the browser client.
+// that says how to build the browser client. The browser build embeds no
+// dist/ (dist_js.go): the lag lab runs the server in the page, and the
+// wasm must not carry a copy of the previous wasm.
 package web
 
 import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
-	"embed"
 	_ "embed"
 	"encoding/binary"
 	"encoding/hex"
@@ -28,9 +29,6 @@ import (
 
 //go:embed index.html
 var indexHTML string
-
-//go:embed all:dist
-var dist embed.FS
 
 // Client is the embedded browser client.
 type Client struct {

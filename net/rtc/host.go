@@ -13,24 +13,7 @@ import (
 	"github.com/pion/webrtc/v4"
 
 	"tickshot/net/proto"
-	"tickshot/net/transport"
 )
-
-// HostConfig configures a server's WebRTC side.
-type HostConfig struct {
-	// Addr is the UDP listen address, host:port; every player's data
-	// channel uses this one port (the server's HTTP port by default:
-	// 27015/udp beside 27015/tcp).
-	Addr string
-	// Public, when set, are the IP addresses the server advertises in its
-	// candidates instead of its interfaces' (behind a 1:1 NAT, in a
-	// container with a published port): pion's ICE address rewrite,
-	// replacing the host candidates.
-	Public []string
-	// Conn, when set, is the UDP socket to use instead of listening on
-	// Addr (tests: a socket that drops everything, as a firewall would).
-	Conn net.PacketConn
-}
 
 // Host is a server's WebRTC side: an ICE-lite peer (RFC 8445 §2.5: it
 // answers connectivity checks and sends none, as a server with a public
@@ -80,41 +63,8 @@ func NewHost(cfg HostConfig) (*Host, error) {
 // Addr is the bound UDP address.
 func (h *Host) Addr() string { return h.conn.LocalAddr().String() }
 
-// Oversize is how many datagrams all connections sent on the WebSocket
-// because they were larger than MaxDatagram; 0 for a nil Host.
-func (h *Host) Oversize() uint64 {
-	if h == nil {
-		return 0
-	}
-	return h.oversize.Load()
-}
-
 // Close stops taking datagrams (the server's shutdown).
 func (h *Host) Close() error { return h.mux.Close() }
-
-// refusal is what a client that offers is told by a server without WebRTC.
-const refusal = "this server takes the WebSocket only (sv_transports websocket)"
-
-// Wrap makes the server's end of a connection from its WebSocket (base,
-// made with opt): a client's offer, allowed once the server has sent its
-// Accept, is answered from h (a nil h answers with a refusal).
-func (h *Host) Wrap(base transport.Transport, opt transport.Options) *Conn {
-	c := newConn(base, opt, true, nil)
-	if h != nil {
-		c.total = &h.oversize
-	}
-	c.onSignal = func(s *proto.Signal) error {
-		switch s.Kind {
-		case proto.SignalOffer:
-			return h.answer(c, s.Data)
-		case proto.SignalCandidate:
-			return c.addCandidate(s.Data)
-		}
-		return fmt.Errorf("signal kind %d from a client", s.Kind)
-	}
-	c.start()
-	return c
-}
 
 // answer takes a client's offer: a peer connection whose data channel,
 // if the client opens the one expected, carries the datagrams; the

@@ -1,0 +1,294 @@
+//go:build !js
+
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"tickshot/assets/web"
+	"tickshot/net/proto"
+	"tickshot/net/rtc"
+	"tickshot/net/ws"
+)
+
+// The server's listeners and HTTP serving: the TCP port with its HTTP
+// endpoints (/ws, /status, /metrics, the browser client) and the UDP port
+// of WebRTC, in native builds only. The browser build (listen_js.go), which
+// runs the server inside the lag lab's page over in-memory transports,
+// links neither net/http nor gorilla/websocket nor pion.
+
+// Listen binds the listen address; Addr then reports the real one (useful
+// with port 0).
+func (s *Server) Listen() error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
+	}
+	s.ln = &limitListener{Listener: ln, max: int64(s.cfg.MaxConns)}
+	if s.cfg.Transports == TransportsWebSocket {
+		return nil
+	}
+	udp := s.cfg.UDPAddr
+	if udp == "" {
+		udp = ln.Addr().String()
+	}
+	h, err := rtc.NewHost(rtc.HostConfig{Addr: udp, Public: s.cfg.PublicIPs})
+	switch {
+	case err == nil:
+		s.hs.rtc = h
+	case s.cfg.UDPAddr == "":
+		s.log.Warn("no UDP port for WebRTC: players stay on the WebSocket", "err", err)
+	default:
+		_ = ln.Close()
+		return err
+	}
+	return nil
+}
+
+// Run serves HTTP and runs the tick loop until ctx ends, then tells every
+// client the server is shutting down and returns.
+func (s *Server) Run(ctx context.Context) error {
+	if s.ln == nil {
+		if err := s.Listen(); err != nil {
+			return err
+		}
+	}
+	httpSrv := s.httpServer()
+	httpErr := make(chan error, 1)
+	go func() { httpErr <- httpSrv.Serve(s.ln) }()
+	s.cfg.Lifecycle.Ready(s.cfg.MaxPlayers + s.vars.maxSpectators.Get()) // the listener is bound and served
+	s.start = time.Now()
+	s.log.Info("server started", "addr", s.Addr(), "map", s.w.Map.Name, "tickrate", s.cfg.TickRate,
+		"maxplayers", s.cfg.MaxPlayers, "bots", s.cfg.Bots, "name", s.cfg.Hostname)
+	if s.hs.rtc != nil {
+		s.log.Info("webrtc: snapshots and usercmds as datagrams on one UDP port (open it beside the TCP port)", "udp", s.hs.rtc.Addr())
+		defer s.hs.rtc.Close()
+	}
+	if wc := webClient(); wc.Available() {
+		raw, gz := wc.Sizes()
+		s.log.Info("browser client: players open http://"+browserHost(s.Addr())+"/", "wasm_bytes", raw, "gzip_bytes", gz)
+	} else {
+		s.log.Warn("this server was built without the browser client; build it with 'make server' so players can join from a browser")
+	}
+
+	s.publishStatus() // /status answers with the server's name from the start
+	stopAnnounce := s.announce()
+	err := s.loop(ctx, httpErr)
+	stopAnnounce() // first, so that browsers drop the server at once
+
+	// Everyone is told why: players by a Disconnect, connections still in
+	// their handshake by a Reject and a Disconnect (serve sees stopped).
+	s.hs.close()
+	close(s.stopped)
+	for _, ss := range s.sessions {
+		ss.conn.Close(ShutdownReason)
+	}
+	// No new HTTP connections; an HTTP request still being sent (or a
+	// download) is given HTTPShutdownGrace, then cut.
+	shutCtx, cancel := context.WithTimeout(context.Background(), HTTPShutdownGrace)
+	_ = httpSrv.Shutdown(shutCtx)
+	cancel()
+	_ = httpSrv.Close()
+	// Give the goodbyes up to ShutdownGrace to be written before the
+	// process may exit.
+	deadline := time.After(ShutdownGrace)
+	for _, ss := range s.sessions {
+		select {
+		case <-ss.conn.Closed():
+		case <-deadline:
+		}
+	}
+	handshakes := make(chan struct{})
+	go func() { s.hs.handshakes.Wait(); close(handshakes) }()
+	select {
+	case <-handshakes:
+	case <-deadline:
+	}
+	s.log.Info("server stopped", "ticks", s.w.Tick)
+	return err
+}
+
+// Handler returns the server's HTTP endpoints: /ws (the game), /status
+// (JSON), /metrics (Prometheus, metrics.go) and the browser client (package web: / is its page,
+// /tickshot.wasm and /wasm_exec.js its files).
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ws", s.hs.handleWS) // handshake.go
+	mux.HandleFunc("/status", s.handleStatus)
+	mux.Handle("/metrics", s.metrics.handler()) // metrics.go
+	webClient().Register(mux)
+	return mux
+}
+
+// webClient is the embedded browser client, read once.
+var webClient = sync.OnceValue(web.Load)
+
+func (s *Server) loop(ctx context.Context, httpErr chan error) error {
+	interval := time.Second / time.Duration(s.cfg.TickRate)
+	next := time.Now()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case err := <-httpErr:
+			if errors.Is(err, http.ErrServerClosed) {
+				return nil
+			}
+			return fmt.Errorf("http: %w", err)
+		case <-timer.C:
+		}
+		now := time.Now()
+		if now.Sub(next) >= interval {
+			s.metrics.ticksBehind.Add(1) // started a whole tick late
+		}
+		s.runTick(now)
+		next = next.Add(interval)
+		if d := time.Until(next); d > -10*interval {
+			timer.Reset(max(d, 0))
+		} else {
+			// Far behind (the machine stalled): do not try to catch up.
+			next = time.Now()
+			timer.Reset(0)
+		}
+	}
+}
+
+// handleWS upgrades a player's connection and serves it.
+func (s *handshaker) handleWS(w http.ResponseWriter, r *http.Request) {
+	ip := r.RemoteAddr
+	if h := remoteIP(ip); h != "" {
+		ip = h
+	}
+	// Counted before the upgrade, so connections are counted in the order
+	// their upgrades began, not in the order their goroutines got there.
+	refused := s.preHello.enter(ip) // prehello.go
+	var once sync.Once
+	release := func() {
+		if !refused.refused() {
+			once.Do(func() { s.preHello.leave(ip) })
+		}
+	}
+	defer release()
+	wsConn, err := ws.Upgrade(w, r, proto.ServerOptions())
+	if err != nil {
+		// Debug: any HTTP client can repeat a bad upgrade on one
+		// keep-alive connection (it got HTTP 400 already).
+		s.log.Debug("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
+		return
+	}
+	// Snapshots and usercmds may move to a data channel the client offers
+	// after its Accept; the rest stays on the WebSocket.
+	t := s.rtc.Wrap(wsConn, proto.ServerOptions())
+	if refused.refused() {
+		// Counted in the metrics per connection, logged at most every
+		// preHelloLogEvery: a flood must not write a line per connection.
+		if n := s.preHello.noteRefusal(time.Now()); n > 0 {
+			s.log.Warn("connections refused before their hello: "+refused.reason, "remote", r.RemoteAddr, "refused", n,
+				"logged_at_most_every", preHelloLogEvery)
+		}
+		s.sendReject(proto.NewConn(t), refused)
+		return
+	}
+	s.serve(t, release)
+}
+
+func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(s.CurrentStatus())
+}
+
+// httpServer is the server's http.Server with the limits of cfg. Read and
+// write timeouts are not set server-wide, where they would also cut the
+// websocket of a game in progress: withDeadlines sets them per request on
+// every route but /ws.
+func (s *Server) httpServer() *http.Server {
+	return &http.Server{
+		Handler:           withDeadlines(s.Handler(), s.cfg.HTTPReadTimeout, s.cfg.HTTPWriteTimeout),
+		ReadHeaderTimeout: s.cfg.HTTPReadHeaderTimeout,
+		IdleTimeout:       s.cfg.HTTPIdleTimeout,
+	}
+}
+
+// withDeadlines gives each non-websocket request read to be read and
+// write to be answered (http.ResponseController).
+// A later request on the same keep-alive connection sets its own; /ws gets
+// none (the websocket library clears deadlines when it takes the socket
+// over, and keeps its own read and write deadlines, §1 of PROTOCOL.md).
+func withDeadlines(h http.Handler, read, write time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/ws" {
+			rc := http.NewResponseController(w)
+			now := time.Now()
+			_ = rc.SetReadDeadline(now.Add(read))
+			_ = rc.SetWriteDeadline(now.Add(write))
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// limitListener accepts at most max connections at once; one over the cap
+// is closed at once (the peer sees the connection reset or closed rather
+// than waiting in the kernel's backlog), and counted. Like
+// golang.org/x/net/netutil.LimitListener, but refusing instead of blocking.
+type limitListener struct {
+	net.Listener
+	max     int64
+	open    atomic.Int64
+	refused atomic.Int64
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if l.open.Add(1) > l.max {
+			l.open.Add(-1)
+			l.refused.Add(1)
+			_ = c.Close()
+			continue
+		}
+		return &limitConn{Conn: c, l: l}, nil
+	}
+}
+
+// limitConn gives its slot back once, on the first Close.
+type limitConn struct {
+	net.Conn
+	l    *limitListener
+	once sync.Once
+}
+
+// NetConn returns the accepted connection, so the websocket transport can
+// read its kernel TCP round trip (net/ws, LinkRTT).
+func (c *limitConn) NetConn() net.Conn { return c.Conn }
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() { c.l.open.Add(-1) })
+	return err
+}
+
+// CloseWrite half-closes the connection (TCP FIN) when the one it wraps
+// can: the websocket transport does so after its close frame, then drains
+// (net/ws), so that a peer still sending gets no reset.
+func (c *limitConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
