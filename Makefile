@@ -6,7 +6,7 @@ PKGS    := libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-de
 # What the tests use beyond the build: headless Chromium for the browser
 # client's end-to-end test, qemu-user for foreign targets of the golden trace,
 # iproute2 for the container test's loopback.
-TESTPKGS := chromium qemu-user-static iproute2
+TESTPKGS := chromium qemu-user-static iproute2 tesseract-ocr
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Packages whose tests need no display (everything but the window). -p 1 runs one
 # package at a time: several tests measure timing (RTT, snapshot rates) over loopback.
