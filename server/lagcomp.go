@@ -129,6 +129,8 @@ type rewinder struct {
 	boxBuf   []game.Hitbox // reused: a shot allocates nothing
 	stats    LagCompStatus // lag-compensated shots since start (/status)
 	ss       *session      // the shooter's session while its command runs
+	// judged, when set (Local), collects each shot's rewind.
+	judged *[]JudgedShot
 }
 
 // newRewinder is the lag compensation of world w under the cvars v.
@@ -273,8 +275,7 @@ func (r *rewinder) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hit
 	for _, o := range r.w.Players {
 		b := o.Hitbox()
 		if o.ID != ss.player.ID {
-			if v := ss.view.ents[o.ID]; v != nil && v.Hist.Len() > 0 {
-				smp, _, _ := v.Hist.At(info.Used, maxExtrap)
+			if smp, ok := r.viewAt(ss, o.ID, info.Used, maxExtrap); ok {
 				b.X, b.Y = smp.X, smp.Y
 				b.Alive = b.Alive && smp.Alive
 				info.FromView++
@@ -291,6 +292,28 @@ func (r *rewinder) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hit
 	}
 	r.boxBuf = boxes
 	return boxes, info
+}
+
+// viewAt is player id at render tick t in the server's copy of ss's
+// client's interpolation (game.History.At, as the client draws it); ok is
+// false when that view has no history of id.
+func (r *rewinder) viewAt(ss *session, id uint16, t, maxExtrap float64) (game.Sample, bool) {
+	v := ss.view.ents[id]
+	if v == nil || v.Hist.Len() == 0 {
+		return game.Sample{}, false
+	}
+	smp, _, _ := v.Hist.At(t, maxExtrap)
+	return smp, true
+}
+
+// drawnBy returns where ss's client draws player id at render tick t, as a
+// shot would be rewound to it: its view, else the tick record.
+func (r *rewinder) drawnBy(ss *session, id uint16, t float64) (x, y float64, ok bool) {
+	if smp, ok := r.viewAt(ss, id, t, float64(MaxExtrapolateMs)*float64(r.tickRate)/1000); ok {
+		return smp.X, smp.Y, true
+	}
+	x, y, _, ok = r.lag[id].at(t)
+	return x, y, ok
 }
 
 // ShotHitboxes implements game.HitboxSource for r.ss's command: every
@@ -310,6 +333,21 @@ func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared
 	if info.Clamped {
 		rw |= game.RewindClamped
 		st.Clamped++
+	}
+	if r.judged != nil {
+		js := JudgedShot{Shooter: shooter.ID, Cmd: cmd.CommandNumber, Tick: w.Tick, RewindTo: info.Used, Unlagged: true,
+			RewindMs: (float64(w.Tick) - info.Used) * 1000 / float64(r.tickRate), Refused: info.UsedServer, Clamped: info.Clamped}
+		for _, b := range boxes {
+			if b.ID == shooter.ID {
+				continue
+			}
+			jb := ShotBox{ID: b.ID, X: b.X, Y: b.Y, Alive: b.Alive}
+			if o := w.Player(b.ID); o != nil {
+				jb.PresentX, jb.PresentY = o.State.X, o.State.Y
+			}
+			js.Boxes = append(js.Boxes, jb)
+		}
+		*r.judged = append(*r.judged, js)
 	}
 	if r.log.Enabled(context.Background(), slog.LevelDebug) {
 		r.log.Debug("shot", "shooter", shooter.Name, "cmd", cmd.CommandNumber, "tick", w.Tick,

@@ -216,6 +216,8 @@ type Server struct {
 	rcon        rconGuard      // wrong rcon passwords per address (rcon.go)
 	metrics     *metrics       // GET /metrics (metrics.go)
 	levels      levels         // the map cycle and the map asked for (changelevel.go)
+	// tap, when set (Local), sees every world event as the tick takes it.
+	tap func(*game.Event)
 
 	statusMu sync.Mutex
 	status   Status
@@ -446,6 +448,9 @@ func (s *Server) rules() game.Rules {
 // ss is the player's session (nil for a bot): with sv_unlag 1 its shots
 // are traced against the hitboxes as the client drew them (lagcomp.go).
 func (s *Server) runCommand(p *game.Player, cmd shared.UserCmd, ss *session) {
+	if ss != nil {
+		ss.cmds.lastRender = cmd.RenderTick(s.cfg.TickRate)
+	}
 	if ss == nil || !s.vars.unlag.Get() {
 		s.w.RunCommand(p, cmd, nil)
 		return
@@ -459,6 +464,9 @@ func (s *Server) runCommand(p *game.Player, cmd shared.UserCmd, ss *session) {
 // queue, in wire form, and logs what a host wants to read.
 func (s *Server) takeWorldEvents() {
 	for _, e := range s.w.TakeEvents() {
+		if s.tap != nil {
+			s.tap(&e)
+		}
 		switch e.Kind {
 		case game.EvKill:
 			if s.log.Enabled(context.Background(), slog.LevelDebug) {

@@ -426,6 +426,8 @@ type cmdQueue struct {
 	seq     proto.SeqTracker // Cmds message sequence: the upstream loss
 	dropped int              // commands refused because the queue was full
 	lost    int              // command numbers never received: skipped when a later one ran
+	// lastRender is the render tick the newest command run claimed (UserCmd.RenderTick; the lag lab's server pane).
+	lastRender float64
 }
 
 // refill starts a server tick: it adds ticks of command time, banked up

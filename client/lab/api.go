@@ -155,6 +155,7 @@ type Shot struct {
 	// Shooter's pane: the tracer and where it drew the target.
 	FromX, FromY, ToX, ToY float64
 	SawX, SawY             float64
+	SawOK                  bool // the shooter drew the target
 	// Server's pane: the target's rewound hitbox it traced against, the
 	// present one, and the trace's end.
 	RewoundX, RewoundY float64
@@ -168,6 +169,7 @@ type Shot struct {
 	// stood on its own screen and where it drew the shooter.
 	VictimX, VictimY                     float64
 	VictimSawShooterX, VictimSawShooterY float64
+	VictimSawOK                          bool // the victim's client drew the shooter
 }
 
 // Frame is everything the three panes draw at one moment.

@@ -113,10 +113,19 @@ func (k *clock) dilationPct() float64 {
 // serverTick returns the estimated current server tick (fractional).
 func (k *clock) serverTick() float64 { return k.server }
 
+// drawAt is where in time others are drawn (Config.drawAt).
+type drawAt uint8
+
+const (
+	drawInterp  drawAt = iota // lerp behind the server-time estimate (cl_interpolate 1)
+	drawNewest                // at the newest snapshot (cl_interpolate 0, Source)
+	drawPresent               // at the server-time estimate itself, extrapolated (Config.DeadReckon)
+)
+
 // renderTick returns the tick others are drawn at: that of the next
 // command, or with cl_interpolate 0 the newest snapshot's.
-func (k *clock) renderTick(interpolate bool) float64 {
-	if !interpolate {
+func (k *clock) renderTick(d drawAt) float64 {
+	if d == drawNewest {
 		return float64(k.lastSnap)
 	}
 	return k.next.render
@@ -186,13 +195,17 @@ func (k *clock) run(dt time.Duration) {
 // advance runs the clock by dt and fixes the claim of the next command:
 // the estimate split into TickCount and TickFrac (1/256 tick) with
 // LerpMsec lerpMs, or with cl_interpolate 0 the newest snapshot's tick and
-// lerp 0 (others drawn as it has them, as Source sends).
-func (k *clock) advance(dt time.Duration, lerpMs float64, interpolate bool) {
+// lerp 0 (others drawn as it has them, as Source sends); with
+// Config.DeadReckon the estimate itself, lerp 0.
+func (k *clock) advance(dt time.Duration, lerpMs float64, d drawAt) {
 	k.run(dt)
 	q := math.Round(math.Max(k.server, 0) * 256)
 	n := renderClaim{tick: uint32(q / 256), frac: uint8(math.Mod(q, 256)), lerp: uint16(lerpMs)}
-	if !interpolate {
+	switch d {
+	case drawNewest:
 		n.tick, n.frac, n.lerp = k.lastSnap, 0, 0
+	case drawPresent:
+		n.lerp = 0
 	}
 	cmd := shared.UserCmd{TickCount: n.tick, TickFrac: n.frac, LerpMsec: n.lerp}
 	n.render = cmd.RenderTick(k.tickRate)

@@ -52,18 +52,18 @@ func TestClockRunsAtRealSpeedAndConverges(t *testing.T) {
 func TestClockClaimsRenderTime(t *testing.T) {
 	k := newClock(partsTickRate, 0, 32)
 	k.observe(640, t0)
-	k.advance(0, 100, true)
+	k.advance(0, 100, drawInterp)
 	c := k.claim()
 	if c.tick != 640 || c.frac != 0 || c.lerp != 100 {
 		t.Errorf("claim tick %d frac %d lerp %d; want 640, 0, 100", c.tick, c.frac, c.lerp)
 	}
-	if want := 640 - 6.4; math.Abs(c.render-want) > 1e-9 || k.renderTick(true) != c.render {
-		t.Errorf("render tick %v (renderTick %v), want %v: the clock less 100 ms", c.render, k.renderTick(true), want)
+	if want := 640 - 6.4; math.Abs(c.render-want) > 1e-9 || k.renderTick(drawInterp) != c.render {
+		t.Errorf("render tick %v (renderTick %v), want %v: the clock less 100 ms", c.render, k.renderTick(drawInterp), want)
 	}
-	if k.renderTick(false) != 640 {
-		t.Errorf("cl_interpolate 0: render tick %v, want the newest snapshot's 640", k.renderTick(false))
+	if k.renderTick(drawNewest) != 640 {
+		t.Errorf("cl_interpolate 0: render tick %v, want the newest snapshot's 640", k.renderTick(drawNewest))
 	}
-	k.advance(0, 100, false)
+	k.advance(0, 100, drawNewest)
 	if c := k.claim(); c.tick != 640 || c.frac != 0 || c.lerp != 0 {
 		t.Errorf("cl_interpolate 0 claims tick %d frac %d lerp %d; want 640, 0, 0", c.tick, c.frac, c.lerp)
 	}
@@ -72,11 +72,11 @@ func TestClockClaimsRenderTime(t *testing.T) {
 func TestClockFrameClaimsTheDrawnFrame(t *testing.T) {
 	k := newClock(partsTickRate, 0, 32)
 	k.observe(640, t0)
-	k.advance(0, 100, true)
+	k.advance(0, 100, drawInterp)
 	k.markDrawn()
 	drawn := k.claim().render
 	k.beginTicks()
-	k.advance(time.Second/partsTickRate, 100, true)
+	k.advance(time.Second/partsTickRate, 100, drawInterp)
 	if c := k.claim(); c.render != drawn || !c.ok {
 		t.Errorf("a command of the next Frame claims render tick %v, want the drawn frame's %v", c.render, drawn)
 	}
@@ -86,9 +86,9 @@ func TestClockFrameClaimsTheDrawnFrame(t *testing.T) {
 	}
 	// A drawn frame more than MaxFrameTime older than the next command is not claimed.
 	k.markDrawn()
-	k.advance(time.Second, 100, true)
+	k.advance(time.Second, 100, drawInterp)
 	k.beginTicks()
-	if c := k.claim(); c.ok || c.render != k.renderTick(true) {
+	if c := k.claim(); c.ok || c.render != k.renderTick(drawInterp) {
 		t.Errorf("a drawn frame a second old was claimed: %+v", c)
 	}
 }

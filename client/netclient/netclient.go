@@ -36,10 +36,19 @@ type Config struct {
 	Interpolate bool    // cl_interpolate
 	ExtrapMs    int     // cl_extrapolate_amount in ms (default 250)
 	Smooth      bool    // cl_smooth
-	SmoothMs    int     // cl_smoothtime in ms (default 100)
-	NoDelta     bool    // cl_nodelta: ask for full snapshots only
-	Spectate    bool    // join as a spectator (--spectate): no body, every entity in view
-	Password    string  // password: the server's join password, "" for none (Source's password cvar)
+	// NoReconcile turns reconciliation off (the lag lab's switch, as in
+	// Gambetta's demo): a snapshot's state replaces the prediction and the
+	// commands the server has not run yet are not replayed on it.
+	NoReconcile bool
+	// DeadReckon, with cl_interpolate 0, draws others at the present
+	// server-time estimate, extrapolated from the newest snapshots up to
+	// cl_extrapolate_amount (QuakeWorld's way): no interpolation delay, and
+	// an overshoot when a target turns. The lag lab's extrapolation switch.
+	DeadReckon bool
+	SmoothMs   int    // cl_smoothtime in ms (default 100)
+	NoDelta    bool   // cl_nodelta: ask for full snapshots only
+	Spectate   bool   // join as a spectator (--spectate): no body, every entity in view
+	Password   string // password: the server's join password, "" for none (Source's password cvar)
 	// Transport is cl_transport, for Dial: rtc.ModeAuto ("" too),
 	// ModeWebRTC or ModeWebSocket.
 	Transport rtc.Mode
@@ -192,37 +201,86 @@ func connect(ctx context.Context, dial Dialer, addr string, cfg Config) (*Client
 		return nil, err
 	}
 	conn := proto.NewConn(t)
-	conn.Send(&proto.Hello{Protocol: proto.ProtocolVersion, Name: cfg.Name, Rate: uint32(cfg.Rate),
-		UpdateRate: uint16(cfg.UpdateRate), CmdRate: uint16(cfg.CmdRate), InterpMs: uint16(cfg.InterpMs),
-		InterpRatio: float32(cfg.InterpRatio), NoDelta: cfg.NoDelta, Spectate: cfg.Spectate, Password: cfg.Password})
+	sendHello(conn, cfg)
 	timeout := time.NewTimer(proto.HandshakeTimeout)
 	defer timeout.Stop()
 	select {
 	case p, ok := <-conn.Recv():
-		if !ok {
-			reason, remote := conn.Reason()
-			return nil, &ClosedError{Reason: reason, Remote: remote}
-		}
-		switch m := p.Msg.(type) {
-		case *proto.Accept:
-			c, err := newClient(conn, cfg, m)
-			if c != nil {
-				c.acceptRaw, c.acceptAt = p.Raw, p.At
-			}
-			return c, err
-		case *proto.Reject:
-			conn.Close("rejected")
-			return nil, &RejectError{Reason: m.Reason}
-		default:
-			conn.Close("protocol error")
-			return nil, fmt.Errorf("connect %s: protocol error: expected accept, got %s", addr, m.Type())
-		}
+		return answered(conn, p, ok, addr, cfg, nil)
 	case <-timeout.C:
 		conn.Close("handshake timeout")
 		return nil, &HandshakeTimeoutError{Addr: addr, After: proto.HandshakeTimeout}
 	case <-ctx.Done():
 		conn.Close("cancelled")
 		return nil, ctx.Err()
+	}
+}
+
+// sendHello sends the handshake's first message with cfg's settings.
+func sendHello(conn *proto.Conn, cfg Config) {
+	conn.Send(&proto.Hello{Protocol: proto.ProtocolVersion, Name: cfg.Name, Rate: uint32(cfg.Rate),
+		UpdateRate: uint16(cfg.UpdateRate), CmdRate: uint16(cfg.CmdRate), InterpMs: uint16(cfg.InterpMs),
+		InterpRatio: float32(cfg.InterpRatio), NoDelta: cfg.NoDelta, Spectate: cfg.Spectate, Password: cfg.Password})
+}
+
+// answered takes the server's answer to the Hello (ok false: the
+// connection ended first): the client on Accept, a *RejectError, or why
+// the connection ended. now is the client's clock (nil: the wall clock).
+func answered(conn *proto.Conn, p proto.Packet, ok bool, addr string, cfg Config, now func() time.Time) (*Client, error) {
+	if !ok {
+		reason, remote := conn.Reason()
+		return nil, &ClosedError{Reason: reason, Remote: remote}
+	}
+	switch m := p.Msg.(type) {
+	case *proto.Accept:
+		c, err := newClient(conn, cfg, m)
+		if c != nil {
+			c.acceptRaw, c.acceptAt = p.Raw, p.At
+			if now != nil {
+				c.clk.wall, c.stall.heard = now, now()
+			}
+		}
+		return c, err
+	case *proto.Reject:
+		conn.Close("rejected")
+		return nil, &RejectError{Reason: m.Reason}
+	default:
+		conn.Close("protocol error")
+		return nil, fmt.Errorf("connect %s: protocol error: expected accept, got %s", addr, m.Type())
+	}
+}
+
+// Joining is a handshake in progress that never blocks, for a caller that
+// drives time itself (the lag lab, client/lab): Begin sends the Hello,
+// Poll reads the answer once it has arrived.
+type Joining struct {
+	conn *proto.Conn
+	cfg  Config
+	now  func() time.Time
+}
+
+// Begin sends the Hello over t (give it proto.ClientOptions()) and returns
+// the handshake; now is the client's clock from then on: every Frame is
+// given its times, and the snapshot-timeout watch counts on it.
+func Begin(t transport.Transport, cfg Config, now func() time.Time) *Joining {
+	if cfg.Name == "" {
+		cfg.Name = "player"
+	}
+	cfg.Name = proto.CleanText(cfg.Name, proto.MaxNameLen)
+	j := &Joining{conn: proto.NewConn(t), cfg: cfg, now: now}
+	sendHello(j.conn, cfg)
+	return j
+}
+
+// Poll returns the client once the Accept has arrived, or the error once
+// the server refused or the connection ended; nil, nil while the answer is
+// on its way. Call it no more after it returned a client or an error.
+func (j *Joining) Poll() (*Client, error) {
+	select {
+	case p, ok := <-j.conn.Recv():
+		return answered(j.conn, p, ok, j.conn.RemoteAddr(), j.cfg, j.now)
+	default:
+		return nil, nil
 	}
 }
 
@@ -308,7 +366,18 @@ func (cfg Config) lerpMs() float64 {
 
 // lerpOpts are the interpolator's settings at tickRate.
 func (cfg Config) lerpOpts(tickRate int) lerpOpts {
-	return lerpOpts{interpolate: cfg.Interpolate, extrapTicks: float64(cfg.ExtrapMs) * float64(tickRate) / 1000}
+	return lerpOpts{interpolate: cfg.drawAt() != drawNewest, extrapTicks: float64(cfg.ExtrapMs) * float64(tickRate) / 1000}
+}
+
+// drawAt is where in time others are drawn: cl_interpolate, DeadReckon.
+func (cfg Config) drawAt() drawAt {
+	switch {
+	case cfg.Interpolate:
+		return drawInterp
+	case cfg.DeadReckon:
+		return drawPresent
+	}
+	return drawNewest
 }
 
 // MarkDrawn tells the client that the frame it last advanced to (by Frame)
@@ -459,7 +528,7 @@ func (c *Client) runTicks(now time.Time, n int, input func() Input) int {
 // at (Rendered) is exactly what that command will tell the server it saw.
 func (c *Client) Advance(dt time.Duration) {
 	defer c.views.stale()
-	c.clk.advance(dt, c.cfg.lerpMs(), c.cfg.Interpolate)
+	c.clk.advance(dt, c.cfg.lerpMs(), c.cfg.drawAt())
 	c.pred.decay(dt, c.cfg.Smooth, c.cfg.SmoothMs)
 }
 
@@ -552,7 +621,7 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 	lifeChanged := !first && (s.Self.Dead != c.server.Dead || s.Self.Teleport != c.server.Teleport ||
 		s.Self.Spectator != c.server.Spectator)
 	c.server = s.Self
-	c.pred.reconcile(s.Self.State(), s.AckCmd, lifeChanged, s.Self.Spectator, c.cfg.Smooth)
+	c.pred.reconcile(s.Self.State(), s.AckCmd, lifeChanged, s.Self.Spectator, c.cfg.Smooth, !c.cfg.NoReconcile)
 	c.interp.update(s)
 	c.match.take(s)
 	return true

@@ -125,9 +125,11 @@ func (p *predictor) last() (shared.UserCmd, bool) {
 // error. Otherwise, when auth differs from what was predicted for ack, it
 // counts a prediction error (or, when lifeChanged, a death or respawn: the
 // server's decision, which no prediction foresees), rebases on auth and
-// replays the commands after ack. With smooth, a jump under 64 world units
-// of a living player is hidden by the drawn offset.
-func (p *predictor) reconcile(auth shared.PlayerState, ack uint32, lifeChanged, spectator, smooth bool) {
+// replays the commands after ack (with replay false it takes auth as the
+// prediction and replays nothing: the lag lab's reconciliation switch). With
+// smooth, a jump under 64 world units of a living player is hidden by the
+// drawn offset.
+func (p *predictor) reconcile(auth shared.PlayerState, ack uint32, lifeChanged, spectator, smooth, replay bool) {
 	ack = min(ack, p.cmdNum) // cannot ack what was never made; treat as newest
 	p.ackCmd = ack
 	if spectator {
@@ -157,7 +159,7 @@ func (p *predictor) reconcile(auth shared.PlayerState, ack uint32, lifeChanged, 
 	}
 	// Rebase and replay.
 	st := auth
-	for n := p.oldest(ack + 1); n <= p.cmdNum; n++ {
+	for n := p.oldest(ack + 1); replay && n <= p.cmdNum; n++ {
 		e := &p.ring[n%ringSize]
 		st, _ = shared.RunCommand(st, e.cmd, p.world)
 		e.state = st

@@ -29,7 +29,7 @@ func alivePredictor(t *testing.T) (*predictor, shared.PlayerState) {
 	m, w := arenaWorld(t)
 	p := newPredictor(w)
 	start := shared.NewPlayerState(m.Spawns[0].X, m.Spawns[0].Y)
-	p.reconcile(start, 0, false, false, true)
+	p.reconcile(start, 0, false, false, true, true)
 	return p, start
 }
 
@@ -77,7 +77,7 @@ func TestPredictorMatchingAckIsNoCorrection(t *testing.T) {
 	}
 	auth, _ := p.stateOf(2)
 	before := p.state()
-	p.reconcile(auth, 2, false, false, true)
+	p.reconcile(auth, 2, false, false, true, true)
 	if p.corrections != 0 || p.lifeResets != 0 {
 		t.Errorf("corrections %d, life resets %d after a matching ack; want 0", p.corrections, p.lifeResets)
 	}
@@ -101,7 +101,7 @@ func TestPredictorReplaysFromServerStateAndSmooths(t *testing.T) {
 	auth, _ := p.stateOf(2)
 	auth.Y += 10 // the server put the player 10 units lower after command 2
 	auth = auth.Quantized()
-	p.reconcile(auth, 2, false, false, true)
+	p.reconcile(auth, 2, false, false, true, true)
 	if p.corrections != 1 || math.Abs(p.lastErrorDist-10) > 1e-9 {
 		t.Errorf("corrections %d, last error %v; want 1, 10", p.corrections, p.lastErrorDist)
 	}
@@ -135,7 +135,7 @@ func TestPredictorLifeChangeIsNotAnError(t *testing.T) {
 	}
 	dead, _ := p.stateOf(3)
 	dead.Dead = true
-	p.reconcile(dead, 3, true, false, true)
+	p.reconcile(dead, 3, true, false, true, true)
 	if p.corrections != 0 || p.lifeResets != 1 {
 		t.Errorf("corrections %d, life resets %d after a death; want 0, 1", p.corrections, p.lifeResets)
 	}
@@ -150,7 +150,7 @@ func TestPredictorSpectatorTakesServerState(t *testing.T) {
 		p.run(moveCmd(n, 1))
 	}
 	cam := shared.NewPlayerState(100, 100)
-	p.reconcile(cam, 1, false, true, true)
+	p.reconcile(cam, 1, false, true, true, true)
 	for n := uint32(1); n <= 3; n++ {
 		if s, _ := p.stateOf(n); !s.Equal(cam) {
 			t.Errorf("spectator: command %d's state %+v, want the server's", n, s)
@@ -177,7 +177,7 @@ func TestPredictorRingForgetsOldCommands(t *testing.T) {
 	}
 	// An ack older than the ring replays every held command from the
 	// server's state, counting nothing (there is nothing to compare).
-	p.reconcile(start, 5, false, false, false)
+	p.reconcile(start, 5, false, false, false, true)
 	if p.corrections != 0 {
 		t.Errorf("%d corrections for an ack the ring no longer holds", p.corrections)
 	}

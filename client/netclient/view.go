@@ -161,7 +161,7 @@ func (vc *viewCache) get(build func() View) View {
 }
 
 func (c *Client) buildView() View {
-	rt := c.clk.renderTick(c.cfg.Interpolate)
+	rt := c.clk.renderTick(c.cfg.drawAt())
 	lerp := c.cfg.lerpOpts(c.tickRate)
 	v := View{ID: c.id, TickRate: c.tickRate, Map: c.gameMap, World: c.world, Accept: c.accept, Config: c.cfg,
 		HaveSnapshot: c.clk.haveSnap, Server: c.server, ServerState: c.server.State(), Health: int(c.server.Health),

@@ -57,7 +57,7 @@ func farewell(reason string) []byte {
 // receives, through a transport.FakeLag decorator.
 type Conn struct {
 	t       transport.Transport
-	fake    *transport.FakeLag
+	fake    fakeNet // net_fake* on what arrives (transport.FakeLag), or none over a Pusher
 	in      chan Packet
 	done    chan struct{}
 	once    sync.Once
@@ -83,11 +83,52 @@ func NewConn(t transport.Transport) *Conn { return newConn(t, false) }
 func NewServerConn(t transport.Transport) *Conn { return newConn(t, true) }
 
 func newConn(t transport.Transport, rejectFirst bool) *Conn {
-	c := &Conn{t: t, fake: transport.NewFakeLag(t), in: make(chan Packet, transport.RecvQueue),
-		done: make(chan struct{}), rejectFirst: rejectFirst}
-	go c.readLoop()
+	c := &Conn{t: t, in: make(chan Packet, transport.RecvQueue), done: make(chan struct{}), rejectFirst: rejectFirst}
+	if p, ok := t.(transport.Pusher); ok {
+		// No goroutine: frames are decoded as the transport pushes them,
+		// on its owner's goroutine (the lag lab's virtual clock).
+		c.fake = noFake{t}
+		var ended sync.Once
+		end := func() {
+			ended.Do(func() {
+				c.endWithTransport()
+				close(c.in)
+			})
+		}
+		p.Push(func(f transport.Frame) {
+			select {
+			case <-c.done:
+				return
+			default:
+			}
+			if !c.handle(f) {
+				end()
+			}
+		}, end)
+		return c
+	}
+	fl := transport.NewFakeLag(t)
+	c.fake = fl
+	go c.readLoop(fl)
 	return c
 }
+
+// fakeNet is what Conn asks of its net_fake* decorator.
+type fakeNet interface {
+	Stats() transport.Stats
+	Set(FakeConditions)
+	Conditions() FakeConditions
+	Dropped() uint64
+}
+
+// noFake is the fakeNet of a Pusher's Conn: its link simulates the
+// network itself (client/lab), so net_fake* does nothing.
+type noFake struct{ t transport.Transport }
+
+func (n noFake) Stats() transport.Stats   { return n.t.Stats() }
+func (noFake) Set(FakeConditions)         {}
+func (noFake) Conditions() FakeConditions { return FakeConditions{} }
+func (noFake) Dropped() uint64            { return 0 }
 
 // Recv returns the channel of received messages; it is closed when the
 // connection ends.
@@ -184,11 +225,11 @@ func (c *Conn) end(reason string, remote bool) {
 	})
 }
 
-func (c *Conn) readLoop() {
+func (c *Conn) readLoop(fake *transport.FakeLag) {
 	defer close(c.in)
 	for {
 		select {
-		case f, ok := <-c.fake.Recv():
+		case f, ok := <-fake.Recv():
 			if !ok || !c.handle(f) {
 				c.endWithTransport()
 				return
@@ -200,7 +241,7 @@ func (c *Conn) readLoop() {
 			// on a real network, so a departed player leaves at once.
 			for {
 				select {
-				case f, ok := <-c.fake.Recv():
+				case f, ok := <-fake.Recv():
 					if ok && c.handle(f) {
 						continue
 					}
@@ -230,7 +271,7 @@ func (c *Conn) endWithTransport() {
 func (c *Conn) handle(f transport.Frame) bool {
 	m, err := Decode(f.Data)
 	first := c.rejectFirst
-	c.rejectFirst = false // only readLoop touches it
+	c.rejectFirst = false // only the reader (readLoop, or the Pusher's goroutine) touches it
 	if err == nil && f.Datagram && !m.Type().Datagram() {
 		// Only what may be lost and reordered travels there: a handshake
 		// or a command on the datagram path would skip the order the

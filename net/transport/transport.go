@@ -137,6 +137,17 @@ type Datagrammer interface {
 	SendDatagram(b []byte) bool
 }
 
+// Pusher is implemented by transports that deliver on their owner's
+// goroutine instead of through Recv: the lag lab's virtual links
+// (client/lab), which deliver when the lab's virtual clock says so. A
+// reader (proto.Conn) calls Push once, before anything can arrive, and
+// then starts no goroutine: deliver is called with each frame as it
+// arrives, ended once after the transport has ended. Both run on the
+// goroutine that drives the transport; nothing arrives through Recv.
+type Pusher interface {
+	Push(deliver func(Frame), ended func())
+}
+
 // Toucher is implemented by transports that give up on a silent peer by
 // themselves without pings to go by (the browser's WebSocket, whose
 // watchdog ends it after ReadTimeout without a frame): Touch tells one that
@@ -152,6 +163,7 @@ const (
 	KindWebSocket = "websocket"
 	KindWebRTC    = "webrtc" // a WebSocket with a WebRTC data channel for datagrams (net/rtc)
 	KindPipe      = "pipe"   // in-memory (tests)
+	KindLab       = "lab"    // the lag lab's virtual link (client/lab): datagrams lost and reordered on a virtual clock
 )
 
 // Kinder is implemented by transports that name their kind (KindWebSocket,
