@@ -1,10 +1,13 @@
 //go:build js
 
 // The browser build of tickshot (GOOS=js GOARCH=wasm): the same client
-// package as the native window, run by the page the server hands out
-// (assets/web/index.html), which sets window.tickshotConfig = {name,
-// server, autoplay} before starting it (autoplay: the bot brain plays, as
-// the native --autoplay). `make wasm` builds it; the server embeds it.
+// package as the native window, run by the pages the server hands out,
+// which set window.tickshotConfig before starting it. The game's page
+// (assets/web/index.html) sets {name, server, autoplay} (autoplay: the bot
+// brain plays, as the native --autoplay); the lag lab's page (lab.html, at
+// /lab) sets {lab: true, preset}, and the page then runs the whole lab,
+// server included, as `tickshot lab --preset NAME` does natively. `make
+// wasm` builds it; the server embeds it.
 package main
 
 import (
@@ -15,8 +18,27 @@ import (
 )
 
 func main() {
+	cfg := js.Global().Get("tickshotConfig")
+	var msg string
+	if cfg.Truthy() && cfg.Get("lab").Truthy() {
+		msg = runLab(cfg)
+	} else {
+		msg = runGame(cfg)
+	}
+	// The page shows why the program ended.
+	t := js.Global().Get("tickshot")
+	if !t.Truthy() {
+		t = js.Global().Get("Object").New()
+		js.Global().Set("tickshot", t)
+	}
+	t.Set("exit", msg)
+}
+
+// runGame plays on the server of cfg (the page's host by default) and
+// returns the sentence the page shows when the game ends.
+func runGame(cfg js.Value) string {
 	name, addr, autoplay := "player", "", false
-	if cfg := js.Global().Get("tickshotConfig"); cfg.Truthy() {
+	if cfg.Truthy() {
 		autoplay = cfg.Get("autoplay").Truthy()
 		if v := cfg.Get("name"); v.Type() == js.TypeString && v.String() != "" {
 			name = v.String()
@@ -36,11 +58,21 @@ func main() {
 	}
 	err := client.Run(client.Options{Addr: addr, Config: netclient.DefaultConfig(name), Title: "Tickshot",
 		AutoPlay: autoplay})
-	msg := "You left the game."
 	if err != nil {
-		msg = netclient.Describe(err, addr)
+		return netclient.Describe(err, addr)
 	}
-	if t := js.Global().Get("tickshot"); t.Truthy() {
-		t.Set("exit", msg)
+	return "You left the game."
+}
+
+// runLab runs the lag lab with cfg.preset ("" : free play) and returns the
+// sentence the page shows when it ends (an unknown preset's error).
+func runLab(cfg js.Value) string {
+	preset := ""
+	if v := cfg.Get("preset"); v.Type() == js.TypeString {
+		preset = v.String()
 	}
+	if err := client.RunLab(client.LabOptions{Preset: preset}); err != nil {
+		return "The lab stopped: " + err.Error()
+	}
+	return "You closed the lab."
 }

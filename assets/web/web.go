@@ -1,5 +1,6 @@
 // Package web serves the browser client: the index page (server name, map
-// and players above a name field and a Play button), wasm_exec.js from the
+// and players above a name field and a Play button), the lag lab's page
+// (/lab: the same wasm runs the lab, server included, in the page), wasm_exec.js from the
 // Go toolchain that built the client, and the client itself compiled with
 // GOOS=js GOARCH=wasm. All of it is embedded with go:embed, so a host ships
 // one binary. The wasm is stored gzip-compressed and sent as is to browsers
@@ -30,6 +31,23 @@ import (
 //go:embed index.html
 var indexHTML string
 
+//go:embed lab.html
+var labHTML string
+
+// loaderTmpl defines the template "loader", the script both pages load the
+// wasm with.
+//
+//go:embed loader.tmpl
+var loaderTmpl string
+
+// pages parses the pages: "index" (the game) and "lab" (the lag lab).
+func pages() *template.Template {
+	t := template.Must(template.New("loader").Parse(loaderTmpl))
+	template.Must(t.New("index").Parse(indexHTML))
+	template.Must(t.New("lab").Parse(labHTML))
+	return t
+}
+
 // Client is the embedded browser client.
 type Client struct {
 	wasmGz   []byte // gzip-compressed wasm
@@ -37,7 +55,7 @@ type Client struct {
 	wasmTag  string // ETag: quoted hash prefix of the compressed bytes
 	execJS   []byte
 	execTag  string
-	page     *template.Template
+	page     *template.Template // pages()
 	rawOnce  sync.Once
 	raw      []byte // the inflated wasm, for clients without gzip
 	rawErr   error
@@ -46,7 +64,7 @@ type Client struct {
 // Load reads the embedded files. A build without the wasm gives a Client
 // whose Available is false.
 func Load() *Client {
-	c := &Client{page: template.Must(template.New("index").Parse(indexHTML))}
+	c := &Client{page: pages()}
 	gz, err1 := dist.ReadFile("dist/tickshot.wasm.gz")
 	js, err2 := dist.ReadFile("dist/wasm_exec.js")
 	if err1 != nil || err2 != nil || len(gz) < 18 {
@@ -71,10 +89,12 @@ func (c *Client) Available() bool { return c.wasmGz != nil }
 // Sizes returns the wasm's size uncompressed and gzip-compressed, in bytes.
 func (c *Client) Sizes() (raw, compressed int) { return c.wasmSize, len(c.wasmGz) }
 
-// Register adds the page and the client's files to mux: "/" (index page;
-// any other unknown path is 404), "/tickshot.wasm" and "/wasm_exec.js".
+// Register adds the pages and the client's files to mux: "/" (index page;
+// any other unknown path is 404), "/lab" (the lag lab; ?preset=NAME opens
+// an experiment), "/tickshot.wasm" and "/wasm_exec.js".
 func (c *Client) Register(mux *http.ServeMux) {
 	mux.HandleFunc("/", c.serveIndex)
+	mux.HandleFunc("/lab", c.serveLab)
 	mux.HandleFunc("/tickshot.wasm", c.serveWasm)
 	mux.HandleFunc("/wasm_exec.js", c.serveExec)
 }
@@ -90,9 +110,21 @@ func (c *Client) serveIndex(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	c.servePage(w, "index")
+}
+
+// serveLab serves the lag lab's page. The page starts the same wasm with
+// window.tickshotConfig = {lab: true, preset} (main_js.go), the preset
+// taken from ?preset= by the page's script.
+func (c *Client) serveLab(w http.ResponseWriter, r *http.Request) {
+	c.servePage(w, "lab")
+}
+
+// servePage writes the page of that name (pages).
+func (c *Client) servePage(w http.ResponseWriter, name string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
-	_ = c.page.Execute(w, pageData{Available: c.Available(), WasmSize: c.wasmSize, Version: strings.Trim(c.wasmTag, `"`)})
+	_ = c.page.ExecuteTemplate(w, name, pageData{Available: c.Available(), WasmSize: c.wasmSize, Version: strings.Trim(c.wasmTag, `"`)})
 }
 
 func (c *Client) serveExec(w http.ResponseWriter, r *http.Request) {

@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"compress/gzip"
-	"html/template"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,7 +19,7 @@ func testClient(t *testing.T, raw []byte) *Client {
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	zw.Write(raw)
 	zw.Close()
-	c := &Client{page: template.Must(template.New("index").Parse(indexHTML)), wasmGz: gz.Bytes(),
+	c := &Client{page: pages(), wasmGz: gz.Bytes(),
 		wasmSize: len(raw), execJS: []byte("// wasm_exec")}
 	c.wasmTag, c.execTag = etag(c.wasmGz), etag(c.execJS)
 	return c
@@ -87,7 +86,7 @@ func TestServeWasm(t *testing.T) {
 
 // A server built without the client says how to build it.
 func TestServeWithoutClient(t *testing.T) {
-	c := &Client{page: template.Must(template.New("index").Parse(indexHTML))}
+	c := &Client{page: pages()}
 	mux := http.NewServeMux()
 	c.Register(mux)
 	r := get(t, mux, "GET", "/tickshot.wasm", nil)
@@ -99,6 +98,53 @@ func TestServeWithoutClient(t *testing.T) {
 	b, _ = io.ReadAll(r.Body)
 	if !regexp.MustCompile(`const available = \s*false`).Match(b) {
 		t.Error("the page does not say the client is missing")
+	}
+	r = get(t, mux, "GET", "/lab", nil)
+	b, _ = io.ReadAll(r.Body)
+	if !regexp.MustCompile(`const available = \s*false`).Match(b) || !strings.Contains(string(b), "tickshot lab") {
+		t.Error("the lab's page does not say the client is missing and how to run the lab natively")
+	}
+}
+
+// /lab serves the lag lab's page: the same wasm, started with a config
+// that asks for the lab and the preset of the URL's query; the page loads
+// the wasm with the game page's loader.
+func TestServeLab(t *testing.T) {
+	c := testClient(t, []byte("\x00asm lab"))
+	mux := http.NewServeMux()
+	c.Register(mux)
+	version := strings.Trim(c.wasmTag, `"`)
+	for _, path := range []string{"/lab", "/lab?preset=behind-wall"} {
+		r := get(t, mux, "GET", path, nil)
+		b, _ := io.ReadAll(r.Body)
+		page := string(b)
+		if r.StatusCode != 200 || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
+			t.Fatalf("%s: status %d, Content-Type %q", path, r.StatusCode, r.Header.Get("Content-Type"))
+		}
+		for _, want := range []string{
+			"<title>Tickshot lag lab</title>",
+			"three seats at once", // the line that explains the lab
+			`window.tickshotConfig = {lab: true, preset: params.get("preset") || ""}`, // main_js.go starts client.RunLab
+			`fetch("tickshot.wasm?v=" + wasmVersion)`,                                 // the shared loader
+			`<script src="wasm_exec.js"></script>`,
+		} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s: the page lacks %q", path, want)
+			}
+		}
+		if !regexp.MustCompile(`const available = \s*true`).Match(b) || !strings.Contains(page, version) {
+			t.Errorf("%s: the page does not announce the built client and its version %s", path, version)
+		}
+	}
+	// The game's page keeps its own config and the same loader.
+	r := get(t, mux, "GET", "/", nil)
+	b, _ := io.ReadAll(r.Body)
+	if page := string(b); strings.Contains(page, "lab: true") || !strings.Contains(page, "async function loadWasm()") ||
+		!strings.Contains(page, "<title>Tickshot</title>") {
+		t.Error("the index page lost its title or loader, or asks for the lab")
+	}
+	if r := get(t, mux, "GET", "/lab/x", nil); r.StatusCode != 404 {
+		t.Errorf("/lab/x: %d, want 404", r.StatusCode)
 	}
 }
 
