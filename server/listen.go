@@ -74,7 +74,8 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	if wc := webClient(); wc.Available() {
 		raw, gz := wc.Sizes()
-		s.log.Info("browser client: players open http://"+browserHost(s.Addr())+"/", "wasm_bytes", raw, "gzip_bytes", gz)
+		s.log.Info("browser client: players open http://"+browserHost(s.Addr())+"/", "lag_lab", "http://"+browserHost(s.Addr())+"/lab",
+			"wasm_bytes", raw, "gzip_bytes", gz)
 	} else {
 		s.log.Warn("this server was built without the browser client; build it with 'make server' so players can join from a browser")
 	}
