@@ -21,6 +21,9 @@ type Config struct {
 	Knobs  Knobs  // used when Preset is "" (zero: DefaultKnobs)
 	// Drivers of P1 and P2 when Preset is "" (a preset sets its own).
 	Drivers [2]Driver
+	// Tweak, when set, changes the preset's (or Knobs') settings before
+	// the lab starts: the same experiment with one knob turned.
+	Tweak func(*Knobs)
 }
 
 // DefaultMap is the lab's map: a room with a pillar to hide behind.
@@ -84,6 +87,9 @@ func New(cfg Config) (*Lab, error) {
 	}
 	if cfg.Map == "" {
 		cfg.Map = DefaultMap
+	}
+	if cfg.Tweak != nil {
+		cfg.Tweak(&l.knobs)
 	}
 	l.cfg = cfg
 	l.wire = wire{now: &l.now, epoch: epoch}

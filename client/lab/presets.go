@@ -149,7 +149,7 @@ var presets = []*Preset{
 		Place:   [2]Placement{{X: 400, Y: 320, Health: 100}, {X: 840, Y: 320, Angle: math.Pi, Health: 100}},
 		Script: func(r *Run, seat int) netclient.Input {
 			if seat == P2 {
-				return fireOnce(r, sees(r))
+				return fireOnce(r, r.T() > sec/2 && sees(r))
 			}
 			if r.T() < sec {
 				return hold(0)
@@ -233,12 +233,12 @@ var presets = []*Preset{
 	{
 		Name:  "extrapolation",
 		Title: "Extrapolation overshoot",
-		Explain: "Player 1 has interpolation off and extrapolation on: it draws player 2 where its last velocity would have taken it by now. " +
+		Explain: "Player 1 has interpolation off, extrapolation on and 10 snapshots/s: it draws player 2 where its last velocity would have taken it by now. " +
 			"Each time player 2 turns, player 1 draws it running on past the turn, then snaps back: extrapolation guesses, interpolation waits.",
 		Duration: 3 * sec, Map: DefaultMap,
 		Knobs: knobs(func() ClientKnobs {
 			k := seatKnobs(120)
-			k.Interpolate, k.Extrapolate = false, true
+			k.Interpolate, k.Extrapolate, k.UpdateRate = false, true, 10
 			return k
 		}(), seatKnobs(60)),
 		Drivers: [2]Driver{DriveIdle, DriveScript},
