@@ -52,7 +52,10 @@ type Lab struct {
 	frames ring          // the last HistorySeconds of Frames
 	shots  []Shot        // every shot judged, oldest first
 	events []Event       // kills, hits, deaths, oldest first
-	err    error
+	tape   tape          // what was done to the run (record.go)
+	// initial are the knobs the run started with (Save).
+	initial Knobs
+	err     error
 }
 
 // Event is something the server did to a seat's player (for presets' checks).
@@ -91,6 +94,10 @@ func New(cfg Config) (*Lab, error) {
 	if cfg.Tweak != nil {
 		cfg.Tweak(&l.knobs)
 	}
+	if err := l.knobs.check(); err != nil {
+		return nil, err
+	}
+	l.initial = l.knobs
 	l.cfg = cfg
 	l.wire = wire{now: &l.now, epoch: epoch}
 	scfg := server.Config{Map: cfg.Map, TickRate: l.knobs.Server.TickRate, MaxPlayers: 4, Seed: cfg.Seed,
@@ -196,6 +203,7 @@ func (l *Lab) step() {
 		}
 		l.frames.add(l.buildFrame())
 	}
+	l.tape.due(l)
 }
 
 // begin starts the run: the preset places the players.
@@ -218,6 +226,7 @@ func (l *Lab) Knobs() Knobs { return l.knobs }
 // (New with the Knobs): it is ignored here.
 func (l *Lab) SetKnobs(k Knobs) {
 	k.Server.TickRate = l.knobs.Server.TickRate
+	l.tape.log = append(l.tape.log, tapeEntry{At: l.now, Knobs: &k})
 	l.knobs = k
 	for i, s := range l.seats {
 		s.up, s.down = k.Seats[i].Up, k.Seats[i].Down
@@ -259,11 +268,19 @@ func clientConfig(name string, k ClientKnobs) netclient.Config {
 func (l *Lab) Driver(seat int) Driver { return l.seats[seat].driver }
 
 // SetDriver changes who plays a seat.
-func (l *Lab) SetDriver(seat int, d Driver) { l.seats[seat].driver = d }
+func (l *Lab) SetDriver(seat int, d Driver) {
+	l.tape.log = append(l.tape.log, tapeEntry{At: l.now, Seat: seat, Driver: &d})
+	l.seats[seat].driver = d
+}
 
 // SetInput sets the held input of a keyboard-driven seat (its Pressed
 // buttons are latched until a command carries them).
 func (l *Lab) SetInput(seat int, in netclient.Input) {
+	if s := l.seats[seat]; s.input == in && in.Pressed == 0 {
+		return // nothing changed: not worth a log entry
+	}
+	rec := in
+	l.tape.log = append(l.tape.log, tapeEntry{At: l.now, Seat: seat, Input: &rec})
 	s := l.seats[seat]
 	s.latched |= in.Pressed
 	in.Pressed = 0

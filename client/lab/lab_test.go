@@ -1,8 +1,13 @@
 package lab
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
+	"strings"
 	"testing"
+	"tickshot/client/netclient"
+	"tickshot/shared"
 	"time"
 )
 
@@ -40,9 +45,6 @@ func (f Frame) sees(seat int) bool {
 	s := f.Seats[seat]
 	return s.OtherSeen && f.Server.Map.LineOfSight(s.SelfX, s.SelfY, s.OtherDrawnX, s.OtherDrawnY)
 }
-
-// ms is d in milliseconds.
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // The victim (20 ms) runs behind the pillar; the shooter (200 ms) fires at
 // it as drawn. The server confirms the hit: rewound, the line is open;
@@ -282,5 +284,71 @@ func TestPresetsAreDeterministicAndExact(t *testing.T) {
 				t.Errorf("%s: shot %d rewind error %.3f units, want 0", p.Name, sh.N, sh.RewindErr)
 			}
 		}
+	}
+}
+
+// A saved run (inputs by keyboard, a knob turned, a driver changed)
+// reopens to the same positions, shots and verdicts.
+func TestSaveOpenReplays(t *testing.T) {
+	l, err := New(Config{Preset: "behind-wall", Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.SetDriver(P1, DriveKeyboard)
+	l.Advance(700 * time.Millisecond)
+	l.SetInput(P1, netclient.Input{MoveY: -1, Angle: 0.3})
+	l.Advance(400 * time.Millisecond)
+	k := l.Knobs()
+	k.Seats[P1].Up.LagMs, k.Server.Unlag = 150, false
+	l.SetKnobs(k)
+	l.SetInput(P1, netclient.Input{MoveX: 1, Angle: 0.1, Pressed: shared.ButtonAttack})
+	l.Advance(1500 * time.Millisecond)
+	var buf bytes.Buffer
+	if err := l.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	saved := buf.String()
+	r, err := Open(strings.NewReader(saved))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Now() != l.Now() || r.Hash() != l.Hash() || len(r.Shots()) != len(l.Shots()) {
+		t.Errorf("reopened at %v with %d shots (hash %x), saved at %v with %d (hash %x)", r.Now(), len(r.Shots()), r.Hash(), l.Now(), len(l.Shots()), l.Hash())
+	}
+	if r.Knobs() != k {
+		t.Errorf("reopened knobs %+v, want the turned ones %+v", r.Knobs(), k)
+	}
+	for _, bad := range []string{"", "{}", `{"format":"tickshot-lab","version":2}`,
+		strings.Replace(saved, `"until_ns":`, `"until_ns":-`, 1), strings.Replace(saved, `"seat":0`, `"seat":7`, 1)} {
+		if _, err := Open(strings.NewReader(bad)); err == nil {
+			t.Errorf("Open(%.40q) = nil error, want a refusal", bad)
+		}
+	}
+}
+
+// The readout the browser page exposes has three panes' figures and the
+// shot with its verdict.
+func TestReadout(t *testing.T) {
+	l := run(t, "behind-wall", nil)
+	var r Readout
+	for _, f := range l.History() {
+		if len(f.Shots) > 0 {
+			r = f.Readout(l.Preset(), l.Started())
+			break
+		}
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", b)
+	if r.Panes[0].Title != "Player 1" || r.Panes[1].Title != "Server" || r.Panes[2].Title != "Player 2" {
+		t.Errorf("pane titles %q %q %q", r.Panes[0].Title, r.Panes[1].Title, r.Panes[2].Title)
+	}
+	if r.Panes[0].RTTMs != 200 || r.Panes[2].RTTMs != 20 || r.Panes[1].Tick == 0 || r.Panes[1].LastCmds[0] == 0 {
+		t.Errorf("figures %+v", r.Panes)
+	}
+	if len(r.Shots) != 1 || r.Shots[0].Verdict != VerdictHit || r.Shots[0].Shooter != 1 || r.Shots[0].RewindMs <= 0 {
+		t.Errorf("shots %+v, want player 1's hit with its rewind", r.Shots)
 	}
 }
