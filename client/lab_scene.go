@@ -177,8 +177,9 @@ func (w *labWindow) Update() error {
 	if w.paused {
 		return nil
 	}
-	w.lab.SetInput(lab.P1, w.p1Input())
-	w.lab.SetInput(lab.P2, w.p2Input())
+	f := w.lab.Frame()
+	w.lab.SetInput(lab.P1, w.p1Input(&f.Seats[lab.P1]))
+	w.lab.SetInput(lab.P2, w.p2Input(&f.Seats[lab.P2]))
 	w.lab.Advance(time.Duration(float64(time.Second) / labTPS * w.speed))
 	w.paint.follow(w.lab.Frame())
 	return nil
@@ -371,14 +372,12 @@ func (w *labWindow) mouse() {
 	}
 }
 
-// p1Input is player 1's input: WASD to move, the mouse over player 1's
+// p1Input is player 1's input (sf: its seat as last drawn): WASD to move, the mouse over player 1's
 // pane to aim (from where its client draws it), the left button to fire
 // (only over that pane: clicks elsewhere work the controls).
-func (w *labWindow) p1Input() netclient.Input {
+func (w *labWindow) p1Input(sf *lab.SeatFrame) netclient.Input {
 	var in netclient.Input
 	in.MoveX, in.MoveY = keyAxes(ebiten.KeyA, ebiten.KeyD, ebiten.KeyW, ebiten.KeyS)
-	f := w.lab.Frame()
-	sf := &f.Seats[lab.P1]
 	p := &w.paint.panes[0]
 	cx, cy := ebiten.CursorPosition()
 	wx, wy := p.toWorld(float64(cx), float64(cy))
@@ -394,13 +393,11 @@ func (w *labWindow) p1Input() netclient.Input {
 	return in
 }
 
-// p2Input is player 2's input from the keyboard: IJKL to move, Enter to
+// p2Input is player 2's input from the keyboard (sf: its seat as last drawn): IJKL to move, Enter to
 // fire, aimed at player 1 where player 2's client draws it.
-func (w *labWindow) p2Input() netclient.Input {
+func (w *labWindow) p2Input(sf *lab.SeatFrame) netclient.Input {
 	var in netclient.Input
 	in.MoveX, in.MoveY = keyAxes(ebiten.KeyJ, ebiten.KeyL, ebiten.KeyI, ebiten.KeyK)
-	f := w.lab.Frame()
-	sf := &f.Seats[lab.P2]
 	if sf.OtherSeen {
 		in.Angle = float32(math.Atan2(sf.OtherDrawnY-sf.SelfY, sf.OtherDrawnX-sf.SelfX))
 	}
