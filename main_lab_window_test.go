@@ -22,7 +22,7 @@ import (
 // and the world from labPaneTop to labPaneBottom.
 const (
 	labTitleTop, labTitleBottom = 74, 110
-	labPaneTop, labPaneBottom   = 108, 420
+	labPaneTop, labPaneBottom   = 108, 372
 )
 
 // labShotColours are the colours the lab links a shot's drawings by across

@@ -26,7 +26,7 @@ const (
 	labGap     = 8
 	labTitleY  = 80
 	labPaneY   = 108
-	labPaneH   = 312 // 416 wide: 4:3
+	labPaneH   = 264 // 416 wide: the lab map's 16:10 and a border
 	labReadY   = labPaneY + labPaneH + 6
 	labReadH   = 15
 	labKnobY   = labReadY + 4*labReadH + 8
@@ -151,6 +151,7 @@ type labShown struct {
 	knobs   lab.Knobs
 	drivers [2]lab.Driver
 	now     time.Duration // the lab's virtual time (f.At is earlier when scrubbed)
+	started time.Duration // when the run began, both players joined (0: joining)
 	preset  *lab.Preset   // nil: free play
 	paused  bool
 	speed   float64
@@ -181,6 +182,10 @@ func (p *labPainter) draw(screen *ebiten.Image, st *labShown) {
 		p.drawSeat(screen, st, seat)
 	}
 	p.drawServer(screen, st)
+	drawWrapped(screen, "Rings: white, where the server has the other player now (the ghost); red, your own last acknowledged "+
+		"position; light blue, where a client draws a player (its rewind claim). A shot, in its own colour in all three panes: "+
+		"the shooter's tracer to where it saw the target, the server's trace through the hitbox it rewound (faint: the present one), "+
+		"and where the victim stood on its own screen.", 13, false, labMargin, labKnobY+7*labKnobH+8, float64(W-2*labMargin), 3, palette.Dim)
 	p.drawTimeline(screen, st)
 	p.drawButtons(screen, st)
 	drawWrapped(screen, "Player 1: WASD move, the mouse over its pane aims, left click fires.   Player 2 on the keyboard: IJKL move, "+
@@ -195,8 +200,12 @@ func (p *labPainter) draw(screen *ebiten.Image, st *labShown) {
 // server tick, a message; under it the preset's title and explanation.
 func (p *labPainter) drawStatus(screen *ebiten.Image, st *labShown) {
 	W, f := float64(st.W), &st.f
-	drawText(screen, fmt.Sprintf("t %.2f s    speed ×%.2g    %s    server tick %d at %d/s", f.At.Seconds(), st.speed, st.state,
-		f.Server.Tick, f.Server.TickRate), 16, true, labMargin, 6, 0, palette.Text)
+	run := "players joining"
+	if st.started > 0 && f.At >= st.started {
+		run = fmt.Sprintf("run %.2f s", (f.At - st.started).Seconds())
+	}
+	drawText(screen, fmt.Sprintf("t %.2f s (%s)    speed ×%.2g    %s    server tick %d at %d/s", f.At.Seconds(), run, st.speed,
+		st.state, f.Server.Tick, f.Server.TickRate), 16, true, labMargin, 6, 0, palette.Text)
 	if st.msg != "" {
 		drawText(screen, st.msg, 14, false, W-labMargin, 8, 2, palette.Warn)
 	}
@@ -402,23 +411,25 @@ func (p *labPainter) drawShots(screen *ebiten.Image, f *lab.Frame, i int) {
 				b.line(f32(rx), f32(ry), f32(nx), f32(ny), 1, faint)
 				b.ring(f32(nx), f32(ny), f32(rad), 1.5, faint)
 				b.ring(f32(rx), f32(ry), f32(rad+1), 3, col)
-				labLabel(screen, r, "now", nx, ny+rad+2, faint)
+				labLabel(screen, r, "now", nx+rad+16, ny-4, faint)
 				labLabel(screen, r, verdict, rx, ry-rad-30, col)
 			}
 		case s.Shooter == lab.P1 && i == 0 || s.Shooter == lab.P2 && i == 2:
 			fx, fy := pane.toScreen(s.FromX, s.FromY)
 			tx, ty := pane.toScreen(s.ToX, s.ToY)
 			b.line(f32(fx), f32(fy), f32(tx), f32(ty), 3, col)
-			if s.TargetID != 0 {
+			if s.TargetID != 0 && s.SawOK {
 				sx, sy := pane.toScreen(s.SawX, s.SawY)
 				b.ring(f32(sx), f32(sy), f32(rad+1), 3, col)
 				labLabel(screen, r, verdict, sx, sy-rad-30, col)
 			}
 		case s.Victim == lab.P1 && i == 0 || s.Victim == lab.P2 && i == 2:
 			vx, vy := pane.toScreen(s.VictimX, s.VictimY)
-			hx, hy := pane.toScreen(s.VictimSawShooterX, s.VictimSawShooterY)
-			b.line(f32(hx), f32(hy), f32(vx), f32(vy), 1.5, faint)
-			b.ring(f32(hx), f32(hy), f32(rad+1), 2, faint)
+			if s.VictimSawOK {
+				hx, hy := pane.toScreen(s.VictimSawShooterX, s.VictimSawShooterY)
+				b.line(f32(hx), f32(hy), f32(vx), f32(vy), 1.5, faint)
+				b.ring(f32(hx), f32(hy), f32(rad+1), 2, faint)
+			}
 			b.ring(f32(vx), f32(vy), f32(rad+1), 3, col)
 			labLabel(screen, r, verdict+": you stood here", vx, vy-rad-30, col)
 		}

@@ -42,7 +42,7 @@ func labTestFrame(t *testing.T) lab.Frame {
 			{ID: 2, Seat: lab.P2, X: 700, Y: 300, Alive: true, Health: 75, LastCmd: 229, CmdQueue: 2,
 				Drawn: []game.Point{{X: 240, Y: 384}}, DrawnIDs: []uint16{1}}}},
 		Shots: []lab.Shot{{N: 1, Shooter: lab.P1, Victim: lab.P2, TargetID: 2, FromX: 250, FromY: 384, ToX: 640, ToY: 300,
-			SawX: 640, SawY: 300, RewoundX: 640, RewoundY: 300, PresentX: 700, PresentY: 300, EndX: 640, EndY: 300,
+			SawX: 640, SawY: 300, SawOK: true, VictimSawOK: true, RewoundX: 640, RewoundY: 300, PresentX: 700, PresentY: 300, EndX: 640, EndY: 300,
 			RewindMs: 80, Verdict: lab.VerdictHit, Hit: true, VictimX: 690, VictimY: 300, VictimSawShooterX: 240, VictimSawShooterY: 384}},
 	}
 }

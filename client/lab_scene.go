@@ -36,8 +36,9 @@ type LabOptions struct {
 	// time as fast as it can (no real-time pacing), draws that moment, saves
 	// a PNG of the window there and closes it.
 	ScreenshotPath string
-	// ScreenshotAt is when the screenshot is taken, virtual time (0: the
-	// preset's Duration, or labScreenshotDefault without one).
+	// ScreenshotAt is when the screenshot is taken, virtual time since
+	// the run began, both players joined (0: the preset's Duration, or
+	// labScreenshotDefault without one).
 	ScreenshotAt time.Duration
 	// Speed is the starting slow motion, 0.1..1 (0: 1).
 	Speed float64
@@ -201,10 +202,20 @@ func (w *labWindow) screenshotUpdate() error {
 			at = w.preset.Duration
 		}
 	}
+	// RunFor steps the lab's frames itself; the panes' effects follow the
+	// last second of it.
+	if err := w.lab.RunFor(max(at-time.Second, 0)); err != nil {
+		w.err, w.shotSaved = err, true
+		return ebiten.Termination
+	}
 	const step = time.Second / lab.FrameRate
-	for w.lab.Now() < at {
-		w.lab.Advance(min(step, at-w.lab.Now()))
+	for w.lab.RunTime() < at && w.lab.Err() == nil {
+		w.lab.Advance(step)
 		w.paint.follow(w.lab.Frame())
+	}
+	if err := w.lab.Err(); err != nil {
+		w.err, w.shotSaved = err, true
+		return ebiten.Termination
 	}
 	w.paused, w.shotRan = true, true
 	w.savePNG = w.opt.ScreenshotPath
@@ -296,9 +307,16 @@ func (w *labWindow) togglePause() {
 	}
 }
 
-// stepTick runs the lab to the server's next tick and stays paused there.
+// stepTick runs the lab to the server's next tick and on to the first
+// client frame that shows it (Frames are made at the clients' frame rate:
+// at 64 ticks/s against 60 frames/s one shows two ticks now and then), and
+// stays paused there.
 func (w *labWindow) stepTick() {
+	t0 := w.lab.Frame().Server.Tick
 	w.lab.StepTick()
+	for i := 0; i < 1000 && w.lab.Frame().Server.Tick == t0 && w.lab.Err() == nil; i++ {
+		w.lab.Advance(time.Millisecond)
+	}
 	w.paint.follow(w.lab.Frame())
 	w.paused, w.scrub, w.hist = true, -1, w.lab.History()
 }
@@ -447,7 +465,7 @@ func (w *labWindow) Draw(screen *ebiten.Image) {
 
 // shown is what Draw shows now.
 func (w *labWindow) shown() *labShown {
-	st := &labShown{W: w.opt.Width, H: w.opt.Height, f: w.frame(), knobs: w.lab.Knobs(), now: w.lab.Now(),
+	st := &labShown{W: w.opt.Width, H: w.opt.Height, f: w.frame(), knobs: w.lab.Knobs(), now: w.lab.Now(), started: w.lab.Started(),
 		preset: w.preset, paused: w.paused, speed: w.speed, state: "running"}
 	st.drivers = [2]lab.Driver{w.lab.Driver(lab.P1), w.lab.Driver(lab.P2)}
 	switch {
