@@ -76,8 +76,12 @@ type linkEnd struct {
 	reason       string
 	remote       bool
 	lastReliable time.Duration // due time of the newest reliable frame sent
-	stats        transport.Stats
-	lost         uint64 // datagrams this end sent that the wire dropped
+	// firstReliable is the due time of the first reliable frame sent (the
+	// Hello, the Accept): no datagram arrives before it, as a WebRTC data
+	// channel opens after the handshake.
+	firstReliable time.Duration
+	stats         transport.Stats
+	lost          uint64 // datagrams this end sent that the wire dropped
 }
 
 // newLink returns the client's and the server's end of a link whose
@@ -121,8 +125,12 @@ func (e *linkEnd) send(b []byte, datagram bool) bool {
 			e.lost++
 			return true
 		}
+		at = max(at, e.firstReliable)
 	} else {
 		at = max(at, e.lastReliable)
+		if e.lastReliable == 0 {
+			e.firstReliable = at
+		}
 		e.lastReliable = at
 	}
 	e.w.seq++
