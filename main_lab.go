@@ -25,7 +25,7 @@ Click a knob to change it (left: up or on, right: down or off).
 Keys: Space or P pause, N step one server tick, [ and ] slow motion x0.1..x1, Left/Right scrub
 back through the last 10 s while paused (Shift: 0.5 s), 1-7 presets, 0 free play, R restart,
 V and B change who drives player 1 and player 2 (keyboard, bot, script, idle), F12 saves a PNG,
-Esc quits. Player 1: WASD move, the mouse over its pane aims, left click fires. Player 2 on the
+F5 saves the run (reopen it with --open), Esc quits. Player 1: WASD move, the mouse over its pane aims, left click fires. Player 2 on the
 keyboard: IJKL move, Enter fires at player 1 where player 2's client draws him.
 
 Presets: `
@@ -40,6 +40,7 @@ func cmdLab(args []string, stdout, stderr io.Writer) int {
 	shotAt := fs.Duration("screenshot-at", 0, "with --screenshot: the moment to picture, virtual time (0: the preset's duration)")
 	speed := fs.Float64("speed", 1, "slow motion at start, 0.1..1 (real time x speed)")
 	paused := fs.Bool("paused", false, "start paused")
+	open := fs.String("open", "", "reopen a run saved with the Save run button (F5): replayed to where it was saved and shown paused there (with --screenshot: pictured there)")
 	list := fs.Bool("list", false, "print the presets with their explanations and exit")
 	width := fs.Int("width", 1280, "window width in pixels (960..16384)")
 	height := fs.Int("height", 720, "window height in pixels (540..16384)")
@@ -60,7 +61,7 @@ func cmdLab(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	err := client.RunLab(client.LabOptions{Preset: *preset, Seed: *seed, ScreenshotPath: *shot, ScreenshotAt: *shotAt,
-		Speed: *speed, Paused: *paused, Width: *width, Height: *height, Quit: interrupted()})
+		Speed: *speed, Paused: *paused, Open: *open, Width: *width, Height: *height, Quit: interrupted()})
 	if failed(stderr, "lab", err) {
 		return 1
 	}

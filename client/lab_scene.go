@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"time"
@@ -44,6 +45,12 @@ type LabOptions struct {
 	Speed float64
 	// Paused starts the lab paused.
 	Paused bool
+	// Open, when set, is a lab file saved before (the Save button,
+	// lab.Lab.Save) to reopen instead of starting Preset: the run is
+	// replayed to where it was saved and shown paused there, its last
+	// seconds kept for scrubbing. With ScreenshotPath the picture is that
+	// moment.
+	Open string
 	// Quit, when closed, closes the window.
 	Quit <-chan struct{}
 }
@@ -76,10 +83,9 @@ func RunLab(opt LabOptions) error {
 	if opt.Speed > 0 {
 		w.speed = math.Max(0.1, math.Min(1, opt.Speed))
 	}
-	if err := w.start(opt.Preset); err != nil {
+	if err := w.begin(); err != nil {
 		return err
 	}
-	w.paused = opt.Paused
 	ebiten.SetWindowSize(opt.Width, opt.Height)
 	ebiten.SetWindowTitle(opt.Title)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
@@ -119,8 +125,36 @@ type labWindow struct {
 	// shot is the --screenshot state: the lab ran to its moment (ran),
 	// the picture is saved (saved).
 	shotRan, shotSaved bool
+	// opened: the lab was reopened from a file (LabOptions.Open) and is
+	// at the moment it was saved.
+	opened bool
 	// err ends RunLab with an error (a failed --screenshot).
 	err error
+}
+
+// begin starts the lab the options ask for: a saved one reopened paused at
+// its end, or the preset.
+func (w *labWindow) begin() error {
+	if w.opt.Open == "" {
+		w.paused = w.opt.Paused
+		return w.start(w.opt.Preset)
+	}
+	f, err := os.Open(w.opt.Open)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	l, err := lab.Open(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", w.opt.Open, err)
+	}
+	w.lab, w.preset, w.opened = l, l.Preset(), true
+	w.paint.reset()
+	w.paint.follow(l.Frame())
+	w.paused = false
+	w.togglePause() // paused at its end, History kept
+	w.say("reopened " + w.opt.Open + ", paused where it was saved: Left/Right scrub back, Space runs on")
+	return nil
 }
 
 // start (re)starts the lab on preset name ("" free play).
@@ -137,7 +171,7 @@ func (w *labWindow) start(name string) error {
 	if err != nil {
 		return err
 	}
-	w.lab, w.preset = l, l.Preset()
+	w.lab, w.preset, w.opened = l, l.Preset(), false
 	w.hist, w.scrub = nil, -1
 	w.paint.reset()
 	return nil
@@ -195,6 +229,10 @@ func (w *labWindow) screenshotUpdate() error {
 	if w.shotRan {
 		return nil
 	}
+	if w.opened {
+		w.shotRan, w.savePNG = true, w.opt.ScreenshotPath
+		return nil
+	}
 	at := w.opt.ScreenshotAt
 	if at <= 0 {
 		at = labScreenshotDefault
@@ -242,6 +280,8 @@ func (w *labWindow) keys() {
 		w.cycleDriver(lab.P2)
 	case pressed(ebiten.KeyF12):
 		w.savePNG = time.Now().Format("lab-20060102-150405.png")
+	case pressed(ebiten.KeyF5):
+		w.saveRun(time.Now().Format("lab-20060102-150405.lab"))
 	}
 	for i, k := range []ebiten.Key{ebiten.Key0, ebiten.Key1, ebiten.Key2, ebiten.Key3, ebiten.Key4, ebiten.Key5,
 		ebiten.Key6, ebiten.Key7, ebiten.Key8, ebiten.Key9} {
@@ -482,15 +522,31 @@ func (w *labWindow) shown() *labShown {
 	return st
 }
 
+// saveRun saves the lab's run to path (lab.Lab.Save), for tickshot lab
+// --open to replay, and says where.
+func (w *labWindow) saveRun(path string) {
+	err := writeFile(path, w.lab.Save)
+	if err != nil {
+		w.say(err.Error())
+		return
+	}
+	w.say("saved the run to " + path + " (tickshot lab --open " + path + ")")
+}
+
 // savePNG writes what img shows to a PNG file at path.
 func savePNG(img *ebiten.Image, path string) error {
 	rgba := image.NewRGBA(img.Bounds())
 	img.ReadPixels(rgba.Pix)
+	return writeFile(path, func(f io.Writer) error { return png.Encode(f, rgba) })
+}
+
+// writeFile creates the file at path and writes it with write.
+func writeFile(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := png.Encode(f, rgba); err != nil {
+	if err := write(f); err != nil {
 		_ = f.Close()
 		return err
 	}

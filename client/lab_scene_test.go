@@ -3,6 +3,9 @@
 package client
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,5 +58,43 @@ func TestLabWindowClock(t *testing.T) {
 	w.cycleDriver(lab.P1)
 	if d := w.lab.Driver(lab.P1); d == lab.DriveScript {
 		t.Errorf("V left player 1 on its script")
+	}
+}
+
+// TestLabWindowSaveAndOpen saves a run with the window's Save run (F5)
+// and reopens it as tickshot lab --open does: the reopened lab is paused
+// at the moment saved, showing the same frame, with History to scrub.
+func TestLabWindowSaveAndOpen(t *testing.T) {
+	if len(lab.Presets()) == 0 {
+		t.Skip("the lag lab's engine has no presets yet")
+	}
+	w := &labWindow{opt: LabOptions{Preset: "behind-wall"}, speed: 1, scrub: -1}
+	if err := w.begin(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.lab.RunFor(1500 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "run.lab")
+	w.saveRun(path)
+	if !strings.Contains(w.msg, path) {
+		t.Fatalf("after saving: %q", w.msg)
+	}
+	o := &labWindow{opt: LabOptions{Open: path}, speed: 1, scrub: -1}
+	if err := o.begin(); err != nil {
+		t.Fatal(err)
+	}
+	a, b := w.lab.Frame(), o.frame()
+	if !o.paused || !o.opened || len(o.hist) == 0 || b.At != a.At || b.Seats[lab.P1].SelfX != a.Seats[lab.P1].SelfX ||
+		o.presetName() != "behind-wall" {
+		t.Errorf("reopened: paused %v, %d frames kept, at %v (saved at %v), player 1 at x %v (saved %v), preset %q",
+			o.paused, len(o.hist), b.At, a.At, b.Seats[lab.P1].SelfX, a.Seats[lab.P1].SelfX, o.presetName())
+	}
+	bad := filepath.Join(t.TempDir(), "bad.lab")
+	if err := os.WriteFile(bad, []byte("not a lab"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := (&labWindow{opt: LabOptions{Open: bad}, scrub: -1}).begin(); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("opening a file that is no lab run: %v", err)
 	}
 }
