@@ -41,6 +41,7 @@ func cmdLab(args []string, stdout, stderr io.Writer) int {
 	speed := fs.Float64("speed", 1, "slow motion at start, 0.1..1 (real time x speed)")
 	paused := fs.Bool("paused", false, "start paused")
 	open := fs.String("open", "", "reopen a run saved with the Save run button (F5): replayed to where it was saved and shown paused there (with --screenshot: pictured there)")
+	report := fs.String("exit-report", "", "write a JSON report of the controls' state (preset, paused, speed, knobs, drivers) to this file on exit (testing)")
 	list := fs.Bool("list", false, "print the presets with their explanations and exit")
 	width := fs.Int("width", 1280, "window width in pixels (960..16384)")
 	height := fs.Int("height", 720, "window height in pixels (540..16384)")
@@ -61,7 +62,7 @@ func cmdLab(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	err := client.RunLab(client.LabOptions{Preset: *preset, Seed: *seed, ScreenshotPath: *shot, ScreenshotAt: *shotAt,
-		Speed: *speed, Paused: *paused, Open: *open, Width: *width, Height: *height, Quit: interrupted()})
+		Speed: *speed, Paused: *paused, Open: *open, ReportPath: *report, Width: *width, Height: *height, Quit: interrupted()})
 	if failed(stderr, "lab", err) {
 		return 1
 	}

@@ -3,6 +3,7 @@
 package client
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -53,6 +54,21 @@ type LabOptions struct {
 	Open string
 	// Quit, when closed, closes the window.
 	Quit <-chan struct{}
+	// ReportPath, when set, receives a LabReport when the window closes
+	// (tests that drive the window with xdotool read it).
+	ReportPath string
+}
+
+// LabReport is what LabOptions.ReportPath receives when the lab's window
+// closes: the state its controls left.
+type LabReport struct {
+	Preset   string    `json:"preset"` // "" free play
+	Paused   bool      `json:"paused"`
+	Scrubbed bool      `json:"scrubbed"` // an earlier frame of History was shown
+	Speed    float64   `json:"speed"`
+	AtMs     float64   `json:"at_ms"` // the lab's virtual time
+	Knobs    lab.Knobs `json:"knobs"`
+	Drivers  [2]string `json:"drivers"` // keyboard, bot, script, idle
 }
 
 // labScreenshotDefault is how long a lab without a preset runs before
@@ -93,6 +109,11 @@ func RunLab(opt LabOptions) error {
 	err := ebiten.RunGame(w)
 	if errors.Is(err, ebiten.Termination) {
 		err = nil
+	}
+	if opt.ReportPath != "" {
+		if rerr := w.writeReport(opt.ReportPath); err == nil {
+			err = rerr
+		}
 	}
 	if err == nil {
 		err = w.err
@@ -520,6 +541,14 @@ func (w *labWindow) shown() *labShown {
 		st.msg = w.msg
 	}
 	return st
+}
+
+// writeReport writes the LabReport to path.
+func (w *labWindow) writeReport(path string) error {
+	r := LabReport{Preset: w.presetName(), Paused: w.paused, Scrubbed: w.scrub >= 0, Speed: w.speed,
+		AtMs: float64(w.lab.Now()) / float64(time.Millisecond), Knobs: w.lab.Knobs(),
+		Drivers: [2]string{driverName(w.lab.Driver(lab.P1)), driverName(w.lab.Driver(lab.P2))}}
+	return writeFile(path, func(f io.Writer) error { return json.NewEncoder(f).Encode(&r) })
 }
 
 // saveRun saves the lab's run to path (lab.Lab.Save), for tickshot lab
