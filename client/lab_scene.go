@@ -531,7 +531,7 @@ func (w *labWindow) shown() *labShown {
 	st.drivers = [2]lab.Driver{w.lab.Driver(lab.P1), w.lab.Driver(lab.P2)}
 	switch {
 	case w.opt.ScreenshotPath != "":
-		st.state = "screenshot"
+		st.state = "PAUSED (--screenshot)"
 	case w.scrub >= 0:
 		st.state = fmt.Sprintf("PAUSED, %.2f s back", (st.now - st.f.At).Seconds())
 	case w.paused:
