@@ -156,6 +156,7 @@ type labShown struct {
 	paused  bool
 	speed   float64
 	state   string // the clock's state for the status bar: "running", "PAUSED"...
+	fps     float64 // frames drawn per second (0: not shown)
 	msg     string // a message for the status bar ("" none)
 }
 
@@ -208,6 +209,8 @@ func (p *labPainter) drawStatus(screen *ebiten.Image, st *labShown) {
 		st.state, f.Server.Tick, f.Server.TickRate), 16, true, labMargin, 6, 0, palette.Text)
 	if st.msg != "" {
 		drawText(screen, st.msg, 14, false, W-labMargin, 8, 2, palette.Warn)
+	} else if st.fps > 0 {
+		drawText(screen, fmt.Sprintf("%.0f fps", st.fps), 14, false, W-labMargin, 8, 2, palette.Dim)
 	}
 	title, explain := "Free play", "Default knobs, 60 ms RTT on both seats. Pick a preset (keys 1-7) to see one "+
 		"phenomenon of lag within ten seconds, or turn the knobs and play."

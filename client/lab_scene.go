@@ -527,11 +527,11 @@ func (w *labWindow) Draw(screen *ebiten.Image) {
 // shown is what Draw shows now.
 func (w *labWindow) shown() *labShown {
 	st := &labShown{W: w.opt.Width, H: w.opt.Height, f: w.frame(), knobs: w.lab.Knobs(), now: w.lab.Now(), started: w.lab.Started(),
-		preset: w.preset, paused: w.paused, speed: w.speed, state: "running"}
+		preset: w.preset, paused: w.paused, speed: w.speed, state: "running", fps: ebiten.ActualFPS()}
 	st.drivers = [2]lab.Driver{w.lab.Driver(lab.P1), w.lab.Driver(lab.P2)}
 	switch {
 	case w.opt.ScreenshotPath != "":
-		st.state = "PAUSED (--screenshot)"
+		st.state, st.fps = "PAUSED (--screenshot)", 0
 	case w.scrub >= 0:
 		st.state = fmt.Sprintf("PAUSED, %.2f s back", (st.now - st.f.At).Seconds())
 	case w.paused:
