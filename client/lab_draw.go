@@ -155,9 +155,9 @@ type labShown struct {
 	preset  *lab.Preset   // nil: free play
 	paused  bool
 	speed   float64
-	state   string // the clock's state for the status bar: "running", "PAUSED"...
+	state   string  // the clock's state for the status bar: "running", "PAUSED"...
 	fps     float64 // frames drawn per second (0: not shown)
-	msg     string // a message for the status bar ("" none)
+	msg     string  // a message for the status bar ("" none)
 }
 
 // draw draws the whole lab window showing st.

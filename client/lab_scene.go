@@ -141,6 +141,9 @@ type labWindow struct {
 	// time): a saved file, a knob that restarted the lab.
 	msg      string
 	msgUntil time.Time
+	// p1Aim is player 1's aim, radians: towards the mouse while it is
+	// over player 1's pane, kept while it works the controls.
+	p1Aim float64
 	// savePNG is where the next Draw saves the window ("" none).
 	savePNG string
 	// shot is the --screenshot state: the lab ran to its moment (ran),
@@ -451,17 +454,17 @@ func (w *labWindow) mouse() {
 	}
 }
 
-// p1Input is player 1's input (sf: its seat as last drawn): WASD to move, the mouse over player 1's
-// pane to aim (from where its client draws it), the left button to fire
-// (only over that pane: clicks elsewhere work the controls).
+// p1Input is player 1's input (sf: its seat as last drawn): WASD to move,
+// the mouse over player 1's pane to aim (from where its client draws it)
+// and the left button to fire there; elsewhere the mouse works the
+// controls and the aim stays.
 func (w *labWindow) p1Input(sf *lab.SeatFrame) netclient.Input {
 	var in netclient.Input
 	in.MoveX, in.MoveY = keyAxes(ebiten.KeyA, ebiten.KeyD, ebiten.KeyW, ebiten.KeyS)
-	p := &w.paint.panes[0]
 	cx, cy := ebiten.CursorPosition()
-	wx, wy := p.toWorld(float64(cx), float64(cy))
-	in.Angle = float32(math.Atan2(wy-sf.SelfY, wx-sf.SelfX))
-	if w.paint.paneRect[0].Overlaps(image.Rect(cx, cy, cx+1, cy+1)) {
+	if image.Pt(cx, cy).In(w.paint.paneRect[0]) {
+		wx, wy := w.paint.panes[0].toWorld(float64(cx), float64(cy))
+		w.p1Aim = math.Atan2(wy-sf.SelfY, wx-sf.SelfX)
 		if ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
 			in.Buttons |= shared.ButtonAttack
 		}
@@ -469,6 +472,7 @@ func (w *labWindow) p1Input(sf *lab.SeatFrame) netclient.Input {
 			in.Pressed |= shared.ButtonAttack
 		}
 	}
+	in.Angle = float32(w.p1Aim)
 	return in
 }
 
