@@ -95,6 +95,9 @@ type labPainter struct {
 	// the virtual time of the frame followed last.
 	lastShot int
 	lastAt   time.Duration
+	// wrapped keeps the lines of the texts drawn wrapped (the preset's
+	// explanation, the legend, the help).
+	wrapped map[wrapKey][]string
 }
 
 // reset forgets the effects and shots of a lab that was replaced.
@@ -183,13 +186,13 @@ func (p *labPainter) draw(screen *ebiten.Image, st *labShown) {
 		p.drawSeat(screen, st, seat)
 	}
 	p.drawServer(screen, st)
-	drawWrapped(screen, "Rings: white, where the server has the other player now (the ghost); red, your own last acknowledged "+
+	p.drawWrapped(screen, "Rings: white, where the server has the other player now (the ghost); red, your own last acknowledged "+
 		"position; light blue, where a client draws a player (its rewind claim). A shot, in its own colour in all three panes: "+
 		"the shooter's tracer to where it saw the target, the server's trace through the hitbox it rewound (faint: the present one), "+
 		"and where the victim stood on its own screen.", 13, false, labMargin, labKnobY+7*labKnobH+8, float64(W-2*labMargin), 3, palette.Dim)
 	p.drawTimeline(screen, st)
 	p.drawButtons(screen, st)
-	drawWrapped(screen, "Player 1: WASD move, the mouse over its pane aims, left click fires.   Player 2 on the keyboard: IJKL move, "+
+	p.drawWrapped(screen, "Player 1: WASD move, the mouse over its pane aims, left click fires.   Player 2 on the keyboard: IJKL move, "+
 		"Enter fires at player 1 where player 2 sees him.   Knobs: left click up or on, right click down or off.   "+
 		"1-7 presets, 0 free play, Esc quits.", 13, false, labMargin, float64(H-38), float64(W-2*labMargin), 2, palette.Dim)
 	b.use(screen)
@@ -219,15 +222,34 @@ func (p *labPainter) drawStatus(screen *ebiten.Image, st *labShown) {
 	}
 	drawText(screen, title, 15, true, labMargin, 30, 0, palette.Warn)
 	tw := textWidth(title, 15, true) + 12
-	drawWrapped(screen, explain, 13, false, labMargin+tw, 31, W-2*labMargin-tw, 3, palette.Text)
+	p.drawWrapped(screen, explain, 13, false, labMargin+tw, 31, W-2*labMargin-tw, 3, palette.Text)
 }
 
 // drawWrapped draws s in lines of at most width pixels from x, y, at most
-// lines lines (the last one cut with an ellipsis).
-func drawWrapped(screen *ebiten.Image, s string, size float64, bold bool, x, y, width float64, lines int, clr color.RGBA) {
-	for i, l := range wrapText(s, size, bold, width, lines) {
+// lines lines (the last one cut with an ellipsis); the lines are worked
+// out once per text and width (labPainter.wrapped).
+func (p *labPainter) drawWrapped(screen *ebiten.Image, s string, size float64, bold bool, x, y, width float64, lines int, clr color.RGBA) {
+	k := wrapKey{s, size, bold, width, lines}
+	ls, ok := p.wrapped[k]
+	if !ok {
+		ls = wrapText(s, size, bold, width, lines)
+		if p.wrapped == nil || len(p.wrapped) > 64 {
+			p.wrapped = map[wrapKey][]string{}
+		}
+		p.wrapped[k] = ls
+	}
+	for i, l := range ls {
 		drawText(screen, l, size, bold, x, y+float64(i)*(size+3), 0, clr)
 	}
+}
+
+// wrapKey is a text wrapped in labPainter.wrapped.
+type wrapKey struct {
+	s     string
+	size  float64
+	bold  bool
+	width float64
+	lines int
 }
 
 // wrapText breaks s into lines of at most width pixels (wrapWords), at
