@@ -11,9 +11,11 @@
 package main
 
 import (
+	"encoding/json"
 	"syscall/js"
 
 	"tickshot/client"
+	"tickshot/client/lab"
 	"tickshot/client/netclient"
 )
 
@@ -65,13 +67,21 @@ func runGame(cfg js.Value) string {
 }
 
 // runLab runs the lag lab with cfg.preset ("" : free play) and returns the
-// sentence the page shows when it ends (an unknown preset's error).
+// sentence the page shows when it ends (an unknown preset's error). The
+// frame shown is window.tickshotLab (lab.Readout) all along.
 func runLab(cfg js.Value) string {
 	preset := ""
 	if v := cfg.Get("preset"); v.Type() == js.TypeString {
 		preset = v.String()
 	}
-	if err := client.RunLab(client.LabOptions{Preset: preset}); err != nil {
+	// The figures of the frame shown, for scripts and tests: window.tickshotLab.
+	jsJSON := js.Global().Get("JSON")
+	readout := func(r lab.Readout) {
+		if b, err := json.Marshal(r); err == nil {
+			js.Global().Set("tickshotLab", jsJSON.Call("parse", string(b)))
+		}
+	}
+	if err := client.RunLab(client.LabOptions{Preset: preset, Readout: readout}); err != nil {
 		return "The lab stopped: " + err.Error()
 	}
 	return "You closed the lab."

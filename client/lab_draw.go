@@ -103,7 +103,7 @@ type labPainter struct {
 // reset forgets the effects and shots of a lab that was replaced.
 func (p *labPainter) reset() {
 	for i := range p.panes {
-		p.panes[i].fx = effects{}
+		p.panes[i].fx, p.panes[i].drawn = effects{}, -1
 	}
 	p.lastShot, p.lastAt = 0, 0
 }
@@ -295,7 +295,7 @@ func (p *labPainter) drawSeat(screen *ebiten.Image, st *labShown, seat int) {
 		13, false, float64(r.Max.X), labTitleY+7, 2, palette.Dim)
 	aim := float64(sf.View.LastCommand.ViewAngle)
 	pane.draw(screen, r, worldView{view: sf.View, px: sf.SelfX, py: sf.SelfY, aim: aim,
-		noSelf: sf.View.Spectating, noNames: true}, pane.fx.muzzle > 0)
+		noSelf: sf.View.Spectating, noNames: true}, pane.fx.muzzle > 0, f.At)
 	if pane.scale == 0 {
 		return
 	}
@@ -369,7 +369,7 @@ func (p *labPainter) drawServer(screen *ebiten.Image, st *labShown) {
 	sf := &f.Server
 	unlag := "sv_unlag " + onOff(sf.TickRate > 0 && k.Server.Unlag)
 	drawText(screen, unlag, 13, false, float64(r.Max.X), labTitleY+7, 2, palette.Dim)
-	pane.draw(screen, r, worldView{view: serverView(sf), noSelf: true, noNames: true}, false)
+	pane.draw(screen, r, worldView{view: serverView(sf), noSelf: true, noNames: true}, false, f.At)
 	x, y := float64(r.Min.X), float64(labReadY)
 	if pane.scale != 0 {
 		b := &batch

@@ -57,6 +57,10 @@ type LabOptions struct {
 	// ReportPath, when set, receives a LabReport when the window closes
 	// (tests that drive the window with xdotool read it).
 	ReportPath string
+	// Readout, when set, is given the figures of the frame shown
+	// (lab.Frame.Readout) after every update that changed it: the browser
+	// page exposes them as window.tickshotLab (main_js.go).
+	Readout func(lab.Readout)
 }
 
 // LabReport is what LabOptions.ReportPath receives when the lab's window
@@ -95,7 +99,7 @@ func RunLab(opt LabOptions) error {
 	if opt.Title == "" {
 		opt.Title = "Tickshot lag lab"
 	}
-	w := &labWindow{opt: opt, speed: 1, scrub: -1}
+	w := &labWindow{opt: opt, speed: 1, scrub: -1, readAt: -1}
 	if opt.Speed > 0 {
 		w.speed = math.Max(0.1, math.Min(1, opt.Speed))
 	}
@@ -152,6 +156,9 @@ type labWindow struct {
 	// opened: the lab was reopened from a file (LabOptions.Open) and is
 	// at the moment it was saved.
 	opened bool
+	// readAt is the time of the frame last given to LabOptions.Readout
+	// (-1: none yet).
+	readAt time.Duration
 	// err ends RunLab with an error (a failed --screenshot).
 	err error
 }
@@ -231,6 +238,7 @@ func (w *labWindow) Update() error {
 	if inpututil.IsKeyJustPressed(ebiten.KeyEscape) {
 		return ebiten.Termination
 	}
+	defer w.readout()
 	w.keys()
 	w.mouse()
 	if w.paused {
@@ -526,6 +534,19 @@ func (w *labWindow) Draw(screen *ebiten.Image) {
 	default:
 		w.say("saved " + path)
 	}
+}
+
+// readout gives LabOptions.Readout the frame shown, when it changed.
+func (w *labWindow) readout() {
+	if w.opt.Readout == nil {
+		return
+	}
+	f := w.frame()
+	if f.At == w.readAt {
+		return
+	}
+	w.readAt = f.At
+	w.opt.Readout(f.Readout(w.preset, w.lab.Started()))
 }
 
 // shown is what Draw shows now.

@@ -61,6 +61,34 @@ func TestLabWindowClock(t *testing.T) {
 	}
 }
 
+// TestLabWindowReadout: LabOptions.Readout (the page's window.tickshotLab)
+// gets the figures of the frame shown once per change: the three panes
+// titled, the run's time, and nothing new while the frame stays.
+func TestLabWindowReadout(t *testing.T) {
+	if len(lab.Presets()) == 0 {
+		t.Skip("the lag lab's engine has no presets yet")
+	}
+	var got []lab.Readout
+	w := &labWindow{opt: LabOptions{Preset: "behind-wall", Readout: func(r lab.Readout) { got = append(got, r) }},
+		speed: 1, scrub: -1, readAt: -1}
+	if err := w.begin(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.lab.RunFor(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	w.readout()
+	w.readout()
+	if len(got) != 1 {
+		t.Fatalf("%d readouts of one frame, want 1", len(got))
+	}
+	r := got[0]
+	if r.Preset != "behind-wall" || r.RunMs < 990 || r.Panes[0].Title != "Player 1" || r.Panes[1].Title != "Server" ||
+		r.Panes[2].Title != "Player 2" || r.Panes[1].Tick == 0 {
+		t.Errorf("readout: %+v", r)
+	}
+}
+
 // TestLabWindowSaveAndOpen saves a run with the window's Save run (F5)
 // and reopens it as tickshot lab --open does: the reopened lab is paused
 // at the moment saved, showing the same frame, with History to scrub.

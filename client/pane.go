@@ -5,6 +5,7 @@ package client
 import (
 	"image"
 	"math"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 )
@@ -25,6 +26,8 @@ type worldPane struct {
 	// Where the last draw put the map: its top-left on the screen and
 	// pixels per world unit.
 	x0, y0, scale float64
+	// drawn is the key of the world img holds (drawWorld), -1 none.
+	drawn time.Duration
 }
 
 // fit works out where a map of mw×mh world units goes in rectangle r: its
@@ -53,9 +56,11 @@ func (p *worldPane) toWorld(x, y float64) (float64, float64) {
 
 // draw draws the world that w shows (its view, local player, aim and
 // switches; its screen, size and camera are the pane's) into r of screen.
-// muzzle shows the local player's muzzle flash. It leaves the frame's
-// batch on screen, empty.
-func (p *worldPane) draw(screen *ebiten.Image, r image.Rectangle, w worldView, muzzle bool) {
+// muzzle shows the local player's muzzle flash. key names what w shows (a
+// lab Frame's time): the world is drawn again only when it changed, else
+// the image drawn last is scaled into r again (a paused lab); a negative
+// key draws always. It leaves the frame's batch on screen, empty.
+func (p *worldPane) draw(screen *ebiten.Image, r image.Rectangle, w worldView, muzzle bool, key time.Duration) {
 	m := w.view.Map
 	if m == nil || m.Width < 1 || m.Height < 1 || r.Empty() {
 		return
@@ -66,13 +71,17 @@ func (p *worldPane) draw(screen *ebiten.Image, r image.Rectangle, w worldView, m
 			p.img.Deallocate()
 		}
 		p.img = ebiten.NewImage(iw, ih)
+		p.drawn = -1
 	}
-	w.screen, w.W, w.H, w.camX, w.camY = p.img, float64(iw), float64(ih), 0, 0
-	p.arena.draw(&w)
-	p.fx.drawWorld(&w)
-	p.players.drawProjectiles(&w)
-	p.fx.drawExplosions(&w)
-	p.players.draw(&w, false, muzzle)
+	if key < 0 || key != p.drawn {
+		w.screen, w.W, w.H, w.camX, w.camY = p.img, float64(iw), float64(ih), 0, 0
+		p.arena.draw(&w)
+		p.fx.drawWorld(&w)
+		p.players.drawProjectiles(&w)
+		p.fx.drawExplosions(&w)
+		p.players.draw(&w, false, muzzle)
+		p.drawn = key
+	}
 	batch.use(screen) // draws the pane's image first
 	p.fit(r, m.Width, m.Height)
 	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}

@@ -39,7 +39,7 @@ func TestWorldPaneFitsMap(t *testing.T) {
 	onFrame(func(*ebiten.Image) {
 		dst := ebiten.NewImage(testScreenW, testScreenH)
 		defer dst.Deallocate()
-		p.draw(dst, r, worldView{view: view, px: px, py: py}, false)
+		p.draw(dst, r, worldView{view: view, px: px, py: py}, false, -1)
 		batch.flush()
 		img = image.NewRGBA(dst.Bounds())
 		dst.ReadPixels(img.Pix)

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"image"
 	"image/png"
 	"strings"
@@ -14,7 +15,7 @@ import (
 
 // The lag lab's layout at 1280×720 (client/lab_draw.go): three panes side by
 // side, each a third of the width, the worlds between these rows.
-const labPaneTop, labPaneBottom = 108, 420
+const labPaneTop, labPaneBottom = 108, 372
 
 // labShotColours are the colours the lab links a shot's drawings by across
 // the panes (client/lab_draw.go's labShotColours, shots #1 to #6).
@@ -95,6 +96,29 @@ func TestBrowserLab(t *testing.T) {
 		t.Fatalf("in %d screenshots over 2 minutes, no shot colour was drawn in all three panes\nconsole:\n%s", tries, logs)
 	}
 	t.Logf("shot #%d drawn in all three panes (%v pixels of its colour), screenshot %d", linked, counts, tries)
+	// The page exposes the figures of the frame shown (lab.Readout).
+	var readout struct {
+		Preset string  `json:"preset"`
+		RunMs  float64 `json:"run_ms"`
+		Panes  [3]struct {
+			Title string `json:"title"`
+			RTTMs int    `json:"rtt_ms"`
+		} `json:"panes"`
+		Shots []struct {
+			Verdict string `json:"verdict"`
+		} `json:"shots"`
+	}
+	var js string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`JSON.stringify(window.tickshotLab || null)`, &js)); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(js), &readout); err != nil {
+		t.Fatalf("window.tickshotLab: %v: %s", err, js)
+	}
+	if readout.Preset != "behind-wall" || readout.RunMs <= 0 || readout.Panes[0].Title != "Player 1" ||
+		readout.Panes[1].Title != "Server" || readout.Panes[2].Title != "Player 2" || readout.Panes[0].RTTMs != 200 {
+		t.Errorf("window.tickshotLab: %s", js)
+	}
 	if s := logs.String(); strings.Contains(s, "exception") {
 		t.Errorf("the page threw:\n%s", s)
 	}
