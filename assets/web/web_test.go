@@ -143,6 +143,16 @@ func TestServeLab(t *testing.T) {
 		!strings.Contains(page, "<title>Tickshot</title>") {
 		t.Error("the index page lost its title or loader, or asks for the lab")
 	}
+	// Each page's script defines what it uses from the loader before its
+	// first use (a const used earlier throws, and the page is dead).
+	for _, path := range []string{"/", "/lab"} {
+		b, _ := io.ReadAll(get(t, mux, "GET", path, nil).Body)
+		page := string(b)
+		def, use := strings.Index(page, "const $ = "), strings.Index(page, `$("`)
+		if def < 0 || use < def {
+			t.Errorf("%s: $ is used at byte %d, defined at %d", path, use, def)
+		}
+	}
 	if r := get(t, mux, "GET", "/lab/x", nil); r.StatusCode != 404 {
 		t.Errorf("/lab/x: %d, want 404", r.StatusCode)
 	}
