@@ -95,6 +95,8 @@ type labPainter struct {
 	// the virtual time of the frame followed last.
 	lastShot int
 	lastAt   time.Duration
+	// labels are where this frame's labels went (label keeps them apart).
+	labels []image.Rectangle
 	// wrapped keeps the lines of the texts drawn wrapped (the preset's
 	// explanation, the legend, the help).
 	wrapped map[wrapKey][]string
@@ -166,7 +168,7 @@ type labShown struct {
 // draw draws the whole lab window showing st.
 func (p *labPainter) draw(screen *ebiten.Image, st *labShown) {
 	W, H := st.W, st.H
-	p.ui.hits = p.ui.hits[:0]
+	p.ui.hits, p.labels = p.ui.hits[:0], p.labels[:0]
 	b := &batch
 	b.use(screen)
 	b.rect(0, 0, float32(W), float32(H), palette.BG)
@@ -307,15 +309,15 @@ func (p *labPainter) drawSeat(screen *ebiten.Image, st *labShown, seat int) {
 	rad := labRadius(pane)
 	b.line(f32(ax), f32(ay), f32(sx), f32(sy), 1.5, colLabAcked)
 	b.ring(f32(ax), f32(ay), f32(rad), 1.5, colLabAcked)
-	labLabel(screen, r, seatName(seat), sx, sy-rad-15, palette.Me)
+	p.label(screen, r, seatName(seat), sx, sy-rad-15, palette.Me)
 	// The other player: drawn here, and the ghost where the server has it.
 	if sf.OtherSeen {
 		ox, oy := pane.toScreen(sf.OtherDrawnX, sf.OtherDrawnY)
 		gx, gy := pane.toScreen(sf.OtherServerX, sf.OtherServerY)
 		b.line(f32(ox), f32(oy), f32(gx), f32(gy), 1.5, colLabGhost)
 		b.ring(f32(gx), f32(gy), f32(rad), 1.5, colLabGhost)
-		labLabel(screen, r, other, ox, oy-rad-15, palette.Enemy)
-		labLabel(screen, r, fmt.Sprintf("server's %s: %.0f u, %.0f ms", other, sf.GapUnits, sf.GapMs), gx, gy+rad+2, colLabGhost)
+		p.label(screen, r, other, ox, oy-rad-15, palette.Enemy)
+		p.label(screen, r, fmt.Sprintf("server's %s: %.0f u, %.0f ms", other, sf.GapUnits, sf.GapMs), gx, gy+rad+2, colLabGhost)
 	}
 	p.drawShots(screen, f, i)
 	// Readouts.
@@ -337,12 +339,27 @@ func (p *labPainter) drawSeat(screen *ebiten.Image, st *labShown, seat int) {
 // labRadius is a hitbox's radius on a pane, pixels (at least 5).
 func labRadius(p *worldPane) float64 { return max(shared.PlayerRadius*p.scale, 5) }
 
-// labLabel draws small text centred at x, y (its top), kept inside pane r.
-func labLabel(screen *ebiten.Image, r image.Rectangle, s string, x, y float64, clr color.RGBA) {
+// label draws small text centred at x, y (its top), kept inside pane r
+// and clear of the labels drawn before it this frame: moved a line down or
+// up (up to three) to the first place that overlaps none, else left at y.
+func (p *labPainter) label(screen *ebiten.Image, r image.Rectangle, s string, x, y float64, clr color.RGBA) {
 	w := textWidth(s, 12, true)
 	x = max(float64(r.Min.X)+2+w/2, min(x, float64(r.Max.X)-2-w/2))
-	y = max(float64(r.Min.Y)+2, min(y, float64(r.Max.Y)-16))
-	drawText(screen, s, 12, true, x, y, 1, clr)
+	inside := func(y float64) float64 { return max(float64(r.Min.Y)+2, min(y, float64(r.Max.Y)-16)) }
+	box := func(y float64) image.Rectangle { return image.Rect(int(x-w/2)-1, int(y), int(x+w/2)+1, int(y)+14) }
+	at := inside(y)
+	for _, dy := range []float64{0, 14, -14, 28, -28, 42, -42} {
+		b, free := box(inside(y+dy)), true
+		for _, l := range p.labels {
+			free = free && !b.Overlaps(l)
+		}
+		if free {
+			at = inside(y + dy)
+			break
+		}
+	}
+	p.labels = append(p.labels, box(at))
+	drawText(screen, s, 12, true, x, at, 1, clr)
 }
 
 // serverView is the server's world as a netclient.View the world layers
@@ -379,7 +396,7 @@ func (p *labPainter) drawServer(screen *ebiten.Image, st *labShown) {
 				continue
 			}
 			px, py := pane.toScreen(pl.X, pl.Y)
-			labLabel(screen, r, seatName(pl.Seat), px, py-rad-15, palette.Enemy)
+			p.label(screen, r, seatName(pl.Seat), px, py-rad-15, palette.Enemy)
 			// Where this player's client draws the others (its rewind claim).
 			for j, d := range pl.Drawn {
 				dx, dy := pane.toScreen(d.X, d.Y)
@@ -390,7 +407,7 @@ func (p *labPainter) drawServer(screen *ebiten.Image, st *labShown) {
 						name = seatName(o.Seat)
 					}
 				}
-				labLabel(screen, r, fmt.Sprintf("%s as %s sees", name, seatName(pl.Seat)), dx, dy+rad+2, colLabDrawn)
+				p.label(screen, r, fmt.Sprintf("%s as %s sees", name, seatName(pl.Seat)), dx, dy+rad+2, colLabDrawn)
 			}
 		}
 		p.drawShots(screen, f, 1)
@@ -436,8 +453,8 @@ func (p *labPainter) drawShots(screen *ebiten.Image, f *lab.Frame, i int) {
 				b.line(f32(rx), f32(ry), f32(nx), f32(ny), 1, faint)
 				b.ring(f32(nx), f32(ny), f32(rad), 1.5, faint)
 				b.ring(f32(rx), f32(ry), f32(rad+1), 3, col)
-				labLabel(screen, r, "now", nx+rad+16, ny-4, faint)
-				labLabel(screen, r, verdict, rx, ry-rad-30, col)
+				p.label(screen, r, "now", nx+rad+16, ny-4, faint)
+				p.label(screen, r, verdict, rx, ry-rad-30, col)
 			}
 		case s.Shooter == lab.P1 && i == 0 || s.Shooter == lab.P2 && i == 2:
 			fx, fy := pane.toScreen(s.FromX, s.FromY)
@@ -446,7 +463,7 @@ func (p *labPainter) drawShots(screen *ebiten.Image, f *lab.Frame, i int) {
 			if s.TargetID != 0 && s.SawOK {
 				sx, sy := pane.toScreen(s.SawX, s.SawY)
 				b.ring(f32(sx), f32(sy), f32(rad+1), 3, col)
-				labLabel(screen, r, verdict, sx, sy-rad-30, col)
+				p.label(screen, r, verdict, sx, sy-rad-30, col)
 			}
 		case s.Victim == lab.P1 && i == 0 || s.Victim == lab.P2 && i == 2:
 			vx, vy := pane.toScreen(s.VictimX, s.VictimY)
@@ -456,7 +473,7 @@ func (p *labPainter) drawShots(screen *ebiten.Image, f *lab.Frame, i int) {
 				b.ring(f32(hx), f32(hy), f32(rad+1), 2, faint)
 			}
 			b.ring(f32(vx), f32(vy), f32(rad+1), 3, col)
-			labLabel(screen, r, verdict+": you stood here", vx, vy-rad-30, col)
+			p.label(screen, r, verdict+": you stood here", vx, vy-rad-30, col)
 		}
 	}
 }
