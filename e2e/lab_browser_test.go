@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"tickshot/client/lab"
 )
 
 // The lag lab's layout at 1280×720 (client/lab_draw.go): three panes side by
@@ -96,28 +98,60 @@ func TestBrowserLab(t *testing.T) {
 		t.Fatalf("in %d screenshots over 2 minutes, no shot colour was drawn in all three panes\nconsole:\n%s", tries, logs)
 	}
 	t.Logf("shot #%d drawn in all three panes (%v pixels of its colour), screenshot %d", linked, counts, tries)
-	// The page exposes the figures of the frame shown (lab.Readout).
-	var readout struct {
-		Preset string  `json:"preset"`
-		RunMs  float64 `json:"run_ms"`
-		Panes  [3]struct {
-			Title string `json:"title"`
-			RTTMs int    `json:"rtt_ms"`
-		} `json:"panes"`
-		Shots []struct {
-			Verdict string `json:"verdict"`
-		} `json:"shots"`
+	// The page exposes the figures of the frame shown (window.tickshotLab,
+	// lab.Readout): read until they hold player 1's shot, then check the
+	// three panes' figures of that frame against the preset (player 1 at
+	// 200 ms RTT, player 2 at 20 ms, lag compensation on).
+	var r lab.Readout
+	var raw string
+	shot := -1
+	for deadline := time.Now().Add(2 * time.Minute); shot < 0; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("in 2 minutes window.tickshotLab never held player 1's shot; last: %s\nconsole:\n%s", raw, logs)
+		}
+		checkLabRunning(t, ctx, logs)
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`JSON.stringify(window.tickshotLab || null)`, &raw)); err != nil {
+			t.Fatal(err)
+		}
+		r = lab.Readout{}
+		if err := json.Unmarshal([]byte(raw), &r); err != nil {
+			t.Fatalf("window.tickshotLab: %v: %s", err, raw)
+		}
+		for i, s := range r.Shots {
+			if s.Shooter == 1 {
+				shot = i
+			}
+		}
 	}
-	var js string
-	if err := chromedp.Run(ctx, chromedp.Evaluate(`JSON.stringify(window.tickshotLab || null)`, &js)); err != nil {
-		t.Fatal(err)
+	t.Logf("window.tickshotLab: %s", raw)
+	p1, sv, p2 := r.Panes[0], r.Panes[1], r.Panes[2]
+	if r.Preset != "behind-wall" || r.RunMs <= 0 || r.AtMs < r.RunMs {
+		t.Errorf("preset %q, run %v ms, at %v ms: want behind-wall, run > 0, at >= run", r.Preset, r.RunMs, r.AtMs)
 	}
-	if err := json.Unmarshal([]byte(js), &readout); err != nil {
-		t.Fatalf("window.tickshotLab: %v: %s", err, js)
+	if p1.Title != "Player 1" || sv.Title != "Server" || p2.Title != "Player 2" {
+		t.Errorf("pane titles %q, %q, %q", p1.Title, sv.Title, p2.Title)
 	}
-	if readout.Preset != "behind-wall" || readout.RunMs <= 0 || readout.Panes[0].Title != "Player 1" ||
-		readout.Panes[1].Title != "Server" || readout.Panes[2].Title != "Player 2" || readout.Panes[0].RTTMs != 200 {
-		t.Errorf("window.tickshotLab: %s", js)
+	if p1.RTTMs != 200 || p2.RTTMs != 20 {
+		t.Errorf("RTT %d and %d ms, want the preset's 200 and 20", p1.RTTMs, p2.RTTMs)
+	}
+	// The server in the page ran both clients' commands, and each client
+	// heard back: a client's last acknowledged command is one the server
+	// has received.
+	if sv.Tick == 0 || len(sv.LastCmds) != 2 {
+		t.Fatalf("server pane: tick %d, last commands %v", sv.Tick, sv.LastCmds)
+	}
+	for i, p := range []lab.PaneFigure{p1, p2} {
+		if p.InterpMs <= 0 || p.LastAcked == 0 || p.LastAcked > sv.LastCmds[i] {
+			t.Errorf("%s: interp %v ms, last acked #%d, the server's last received #%d: want interp > 0 and 0 < acked <= received",
+				p.Title, p.InterpMs, p.LastAcked, sv.LastCmds[i])
+		}
+	}
+	// The shot: a hit, its hitbox rewound past player 1's interpolation
+	// delay, to exactly where player 1 saw player 2.
+	s := r.Shots[shot]
+	if s.Verdict != lab.VerdictHit || s.RewindMs <= p1.InterpMs || s.RewindErr != 0 {
+		t.Errorf("player 1's shot: %s, rewound %v ms, rewind error %v: want a hit, rewound over %v ms, error 0",
+			s.Verdict, s.RewindMs, s.RewindErr, p1.InterpMs)
 	}
 	if s := logs.String(); strings.Contains(s, "exception") {
 		t.Errorf("the page threw:\n%s", s)
