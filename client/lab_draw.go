@@ -591,7 +591,7 @@ func (p *labPainter) drawButtons(screen *ebiten.Image, st *labShown) {
 		{"Faster (])", func(w *labWindow, _ int) { w.speed = stepIn(w.speed, labSpeeds, 1) }},
 		{"<< back (Left)", func(w *labWindow, _ int) { w.scrubBy(-lab.FrameRate / 10) }},
 		{"on >> (Right)", func(w *labWindow, _ int) { w.scrubBy(lab.FrameRate / 10) }},
-		{"Restart (R)", func(w *labWindow, _ int) { w.restart(w.presetName()) }},
+		{"Restart (R)", func(w *labWindow, _ int) { w.restart(w.presetName(), true) }},
 		{"Save PNG (F12)", func(w *labWindow, _ int) { w.savePNG = time.Now().Format("lab-20060102-150405.png") }},
 		{"Save run (F5)", func(w *labWindow, _ int) { w.saveRun(time.Now().Format("lab-20060102-150405.lab")) }},
 		{"P1: " + driverName(st.drivers[lab.P1]) + " (V)", func(w *labWindow, _ int) { w.cycleDriver(lab.P1) }},

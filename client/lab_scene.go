@@ -168,7 +168,7 @@ type labWindow struct {
 func (w *labWindow) begin() error {
 	if w.opt.Open == "" {
 		w.paused = w.opt.Paused
-		return w.start(w.opt.Preset)
+		return w.start(w.opt.Preset, false)
 	}
 	f, err := os.Open(w.opt.Open)
 	if err != nil {
@@ -188,15 +188,19 @@ func (w *labWindow) begin() error {
 	return nil
 }
 
-// start (re)starts the lab on preset name ("" free play).
-func (w *labWindow) start(name string) error {
+// start (re)starts the lab on preset name ("" free play: default knobs,
+// player 1 on the keyboard, player 2 a bot). keep keeps the knobs as they
+// are (Restart: the same experiment with the knobs turned); otherwise they
+// are the preset's.
+func (w *labWindow) start(name string, keep bool) error {
 	cfg := lab.Config{Seed: w.opt.Seed, Preset: name}
 	if name == "" {
 		cfg.Knobs = lab.DefaultKnobs()
 		cfg.Drivers = [2]lab.Driver{lab.DriveKeyboard, lab.DriveBot}
-		if w.lab != nil {
-			cfg.Knobs = w.lab.Knobs() // free play keeps the knobs set
-		}
+	}
+	if keep && w.lab != nil {
+		k := w.lab.Knobs()
+		cfg.Tweak = func(to *lab.Knobs) { *to = k }
 	}
 	l, err := lab.New(cfg)
 	if err != nil {
@@ -305,7 +309,7 @@ func (w *labWindow) keys() {
 	case pressed(ebiten.KeyBracketRight):
 		w.speed = stepIn(w.speed, labSpeeds, 1)
 	case pressed(ebiten.KeyR):
-		w.restart(w.presetName())
+		w.restart(w.presetName(), true)
 	case pressed(ebiten.KeyV):
 		w.cycleDriver(lab.P1)
 	case pressed(ebiten.KeyB):
@@ -355,15 +359,16 @@ func (w *labWindow) choosePreset(i int) {
 	ps := lab.Presets()
 	switch {
 	case i == 0:
-		w.restart("")
+		w.restart("", false)
 	case i <= len(ps):
-		w.restart(ps[i-1].Name)
+		w.restart(ps[i-1].Name, false)
 	}
 }
 
-// restart starts the lab again on preset name, saying why it could not.
-func (w *labWindow) restart(name string) {
-	if err := w.start(name); err != nil {
+// restart starts the lab again on preset name (keep: with the knobs as
+// they are, start), saying why it could not.
+func (w *labWindow) restart(name string, keep bool) {
+	if err := w.start(name, keep); err != nil {
 		w.say(err.Error())
 	}
 }

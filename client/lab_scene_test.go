@@ -16,13 +16,14 @@ import (
 // without drawing: pause keeps History, scrubbing shows earlier frames
 // (back by whole frames, live again at the end), a single step runs the
 // server to its next tick (the first frame that shows it) and stays paused, and a preset key restarts the lab on
-// that preset (0: free play, player 2 a bot).
+// that preset (0: free play, player 2 a bot), and Restart keeps the knobs
+// turned (a preset chosen takes its own).
 func TestLabWindowClock(t *testing.T) {
 	if len(lab.Presets()) == 0 {
 		t.Skip("the lag lab's engine has no presets yet")
 	}
 	w := &labWindow{opt: LabOptions{Width: testScreenW, Height: testScreenH}, speed: 1, scrub: -1}
-	if err := w.start("behind-wall"); err != nil {
+	if err := w.start("behind-wall", false); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.lab.RunFor(2 * time.Second); err != nil {
@@ -51,7 +52,20 @@ func TestLabWindowClock(t *testing.T) {
 	if w.preset != nil || w.lab.Driver(lab.P2) != lab.DriveBot || w.lab.Now() != 0 {
 		t.Errorf("free play: preset %v, player 2 driven by %v, at %v", w.preset, w.lab.Driver(lab.P2), w.lab.Now())
 	}
+	// Restart keeps the knobs turned; choosing a preset takes its own.
+	w.choosePreset(1)
+	k := w.lab.Knobs()
+	k.Server.Unlag = false
+	w.setKnobs(k)
+	w.restart(w.presetName(), true)
+	if w.lab.Knobs().Server.Unlag || w.presetName() != "behind-wall" || w.lab.Now() != 0 {
+		t.Errorf("restart: sv_unlag %v, preset %q, at %v; want sv_unlag off kept, behind-wall from 0",
+			w.lab.Knobs().Server.Unlag, w.presetName(), w.lab.Now())
+	}
 	w.choosePreset(2)
+	if !w.lab.Knobs().Server.Unlag {
+		t.Errorf("a preset chosen after a restart kept sv_unlag off")
+	}
 	if w.preset == nil || w.preset.Name != lab.Presets()[1].Name {
 		t.Errorf("key 2 started %v, want %s", w.preset, lab.Presets()[1].Name)
 	}
