@@ -82,7 +82,10 @@ func (p *worldPane) draw(screen *ebiten.Image, r image.Rectangle, w worldView, m
 		p.players.draw(&w, false, muzzle)
 		p.drawn = key
 	}
-	batch.use(screen) // draws the pane's image first
+	// What the batch holds for screen (the pane's background) goes first:
+	// the image is drawn over it.
+	batch.use(screen)
+	batch.flush()
 	p.fit(r, m.Width, m.Height)
 	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
 	op.GeoM.Scale(p.scale, p.scale)

@@ -24,7 +24,8 @@ func nearColour(c, want color.RGBA) bool {
 // worldPane, as the lag lab draws each seat: the whole map scaled into the
 // pane's rectangle with its aspect kept, the floor, a wall, the local
 // player (predicted colour) and another player where toScreen puts them,
-// and nothing outside the rectangle.
+// and nothing outside the rectangle; drawn again from its image (the same
+// key), it shows the same.
 func TestWorldPaneFitsMap(t *testing.T) {
 	m, err := game.LoadMap("arena")
 	if err != nil {
@@ -39,7 +40,14 @@ func TestWorldPaneFitsMap(t *testing.T) {
 	onFrame(func(*ebiten.Image) {
 		dst := ebiten.NewImage(testScreenW, testScreenH)
 		defer dst.Deallocate()
-		p.draw(dst, r, worldView{view: view, px: px, py: py}, false, -1)
+		// Twice, the second time from the image drawn the first (the same
+		// key: a paused lab), each over a background in the batch, as the
+		// lab draws its panes.
+		for range 2 {
+			batch.use(dst)
+			batch.rect(float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), palette.BG)
+			p.draw(dst, r, worldView{view: view, px: px, py: py}, false, 7)
+		}
 		batch.flush()
 		img = image.NewRGBA(dst.Bounds())
 		dst.ReadPixels(img.Pix)
