@@ -82,9 +82,9 @@ const labScreenshotDefault = 5 * time.Second
 // labSpeeds are the slow-motion steps, real time × speed.
 var labSpeeds = []float64{0.1, 0.25, 0.5, 1}
 
-// labTPS is the lab window's updates per second: each advances the lab by
-// 1/labTPS s × speed of virtual time.
-const labTPS = 60
+// labMaxStep is the most real time one update advances the lab by (times
+// speed): a longer stall of the window slows the lab down instead.
+const labMaxStep = 100 * time.Millisecond
 
 // RunLab opens the lag lab (issue 20, docs/LAB.md): the real server and two
 // real clients in this process over in-memory links (package lab), drawn
@@ -109,7 +109,9 @@ func RunLab(opt LabOptions) error {
 	ebiten.SetWindowSize(opt.Width, opt.Height)
 	ebiten.SetWindowTitle(opt.Title)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
-	ebiten.SetTPS(labTPS)
+	// One update per frame, advancing the lab by the real time that
+	// passed: the lab keeps real time at whatever frame rate.
+	ebiten.SetTPS(ebiten.SyncWithFPS)
 	err := ebiten.RunGame(w)
 	if errors.Is(err, ebiten.Termination) {
 		err = nil
@@ -136,6 +138,10 @@ type labWindow struct {
 
 	paused bool
 	speed  float64 // slow motion, labSpeeds
+	// lastAdvance is when the lab was last advanced (zero: paused since);
+	// owed the virtual time not run yet (under a millisecond).
+	lastAdvance time.Time
+	owed        time.Duration
 	// hist is History as it was when the lab was paused; scrub the index
 	// of the frame shown in it, -1 for the live frame.
 	hist  []lab.Frame
@@ -227,9 +233,9 @@ func (w *labWindow) say(msg string) { w.msg, w.msgUntil = msg, time.Now().Add(4*
 // scaled with the window.
 func (w *labWindow) Layout(int, int) (int, int) { return w.opt.Width, w.opt.Height }
 
-// Update implements ebiten.Game: the controls, the keyboard seats' input,
-// and the lab advanced by a 60th of a second × speed (nothing when
-// paused).
+// Update implements ebiten.Game, once a frame: the controls, the keyboard
+// seats' input, and the lab advanced by the real time that passed × speed
+// (nothing when paused).
 func (w *labWindow) Update() error {
 	select {
 	case <-w.opt.Quit:
@@ -246,14 +252,31 @@ func (w *labWindow) Update() error {
 	w.keys()
 	w.mouse()
 	if w.paused {
+		w.lastAdvance = time.Time{}
 		return nil
 	}
 	f := w.lab.Frame()
 	w.lab.SetInput(lab.P1, w.p1Input(&f.Seats[lab.P1]))
 	w.lab.SetInput(lab.P2, w.p2Input(&f.Seats[lab.P2]))
-	w.lab.Advance(time.Duration(float64(time.Second) / labTPS * w.speed))
+	w.advance(time.Now())
 	w.paint.follow(w.lab.Frame())
 	return nil
+}
+
+// advance runs the lab for the real time since the last update (at most
+// labMaxStep; a 60th of a second the first time) × speed. Lab.Advance
+// runs whole milliseconds: the rest is carried to the next update, so
+// that slow motion keeps its rate.
+func (w *labWindow) advance(now time.Time) {
+	dt := time.Second / 60
+	if !w.lastAdvance.IsZero() {
+		dt = min(max(now.Sub(w.lastAdvance), 0), labMaxStep)
+	}
+	w.lastAdvance = now
+	w.owed += time.Duration(float64(dt) * w.speed)
+	run := w.owed.Truncate(time.Millisecond)
+	w.owed -= run
+	w.lab.Advance(run)
 }
 
 // screenshotUpdate runs --screenshot: the lab to its moment at once, then
@@ -339,11 +362,12 @@ func (w *labWindow) keys() {
 	}
 }
 
-// repeating tells whether key was pressed this update, or is held past a
-// quarter of a second (then it repeats every update).
+// repeating tells whether key was pressed this update, or is held past 15
+// updates (a quarter of a second at 60 frames/s; then it repeats every
+// update).
 func repeating(k ebiten.Key) bool {
 	d := inpututil.KeyPressDuration(k)
-	return d == 1 || d > labTPS/4
+	return d == 1 || d > 15
 }
 
 // presetName is the running preset's name, "" in free play.

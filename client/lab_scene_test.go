@@ -140,3 +140,34 @@ func TestLabWindowSaveAndOpen(t *testing.T) {
 		t.Errorf("opening a file that is no lab run: %v", err)
 	}
 }
+
+// TestLabWindowAdvancesRealTime: each update advances the lab by the real
+// time since the last one × the slow motion, carrying what Lab.Advance's
+// whole milliseconds leave over (at ×0.1 a 60 Hz update is 1.67 ms of lab
+// time: without the carry it would run 1 ms), and a stall counts as at
+// most labMaxStep.
+func TestLabWindowAdvancesRealTime(t *testing.T) {
+	if len(lab.Presets()) == 0 {
+		t.Skip("the lag lab's engine has no presets yet")
+	}
+	w := &labWindow{opt: LabOptions{Preset: "behind-wall"}, speed: 0.1, scrub: -1}
+	if err := w.begin(); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Unix(1000, 0)
+	w.advance(t0)
+	start := w.lab.Now()
+	frame := time.Second / 60
+	for i := 1; i <= 60; i++ {
+		w.advance(t0.Add(time.Duration(i) * frame))
+	}
+	if got := w.lab.Now() - start; got < 99*time.Millisecond || got > 100*time.Millisecond {
+		t.Errorf("a second of real time at ×0.1 ran %v of lab time, want 100 ms", got)
+	}
+	w.speed = 1
+	start = w.lab.Now()
+	w.advance(t0.Add(time.Second + 5*time.Second)) // a 5 s stall
+	if got := w.lab.Now() - start; got > labMaxStep+time.Millisecond {
+		t.Errorf("a 5 s stall ran %v of lab time, want at most %v", got, labMaxStep)
+	}
+}
