@@ -16,7 +16,7 @@ import (
 // Config starts a lab.
 type Config struct {
 	Map    string // map name ("": the preset's, else DefaultMap)
-	Seed   uint64 // drives the links' jitter and loss, the spawns and the bots
+	Seed   uint64 // drives the links' jitter and loss, the spawns and the bots (0: 1)
 	Preset string // a preset's Name (Presets), "" for none
 	Knobs  Knobs  // used when Preset is "" (zero: DefaultKnobs)
 	// Drivers of P1 and P2 when Preset is "" (a preset sets its own).
@@ -44,6 +44,7 @@ type Lab struct {
 	knobs  Knobs
 	preset *Preset
 	now    time.Duration
+	owed   time.Duration // virtual time Advance was given but not yet run: under one step
 	wire   wire
 	srv    *server.Local
 	seats  [2]*seat
@@ -70,6 +71,12 @@ type Event struct {
 // at virtual time 0. The run (a preset's script) begins once both have
 // their first snapshot: Started.
 func New(cfg Config) (*Lab, error) {
+	if cfg.Seed == 0 {
+		// server.Config reads seed 0 as "seed from the wall clock": the
+		// spawns and respawns would differ from run to run, and a saved
+		// run would not replay.
+		cfg.Seed = 1
+	}
 	l := &Lab{cfg: cfg}
 	if cfg.Preset != "" {
 		p := PresetByName(cfg.Preset)
@@ -145,10 +152,13 @@ func (l *Lab) RunTime() time.Duration {
 }
 
 // Advance runs the lab for dt of virtual time (the window passes real
-// time × slow motion; nothing when paused).
+// time × slow motion; nothing when paused). The clock moves in whole
+// steps (1 ms): what is left of dt is carried to the next call, so that
+// calls of 1/60 s at 0.1× (1.67 ms each) run the lab at 0.1×, not 0.06×.
 func (l *Lab) Advance(dt time.Duration) {
-	end := l.now + dt
-	for l.now+step <= end && l.err == nil {
+	l.owed += dt
+	for l.owed >= step && l.err == nil {
+		l.owed -= step
 		l.step()
 	}
 }
