@@ -78,8 +78,9 @@ type linkEnd struct {
 	lastReliable time.Duration // due time of the newest reliable frame sent
 	// firstReliable is the due time of the first reliable frame sent (the
 	// Hello, the Accept): no datagram arrives before it, as a WebRTC data
-	// channel opens after the handshake.
+	// channel opens after the handshake. sentReliable: it was sent.
 	firstReliable time.Duration
+	sentReliable  bool
 	stats         transport.Stats
 	lost          uint64 // datagrams this end sent that the wire dropped
 }
@@ -97,9 +98,15 @@ func newLink(w *wire, up, down *Link, seed uint64) (client, server *linkEnd) {
 	return client, server
 }
 
-// Push implements transport.Pusher.
+// Push implements transport.Pusher. On an end that has already ended,
+// ended is called at once: the reader's channel closes all the same.
 func (e *linkEnd) Push(deliver func(transport.Frame), ended func()) {
 	e.deliver, e.ended = deliver, ended
+	select {
+	case <-e.done:
+		ended()
+	default:
+	}
 }
 
 // delay is one frame's trip: latency plus uniform jitter, ms resolution.
@@ -128,8 +135,10 @@ func (e *linkEnd) send(b []byte, datagram bool) bool {
 		at = max(at, e.firstReliable)
 	} else {
 		at = max(at, e.lastReliable)
-		if e.lastReliable == 0 {
-			e.firstReliable = at
+		if !e.sentReliable {
+			// Not lastReliable == 0: with no latency the first is due at 0,
+			// and the next would move the data channel's opening.
+			e.firstReliable, e.sentReliable = at, true
 		}
 		e.lastReliable = at
 	}

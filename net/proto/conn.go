@@ -54,7 +54,10 @@ func farewell(reason string) []byte {
 // the first malformed one closes the connection with the decode error as
 // the reason, and a Disconnect from the peer ends it with the peer's
 // reason. Fake network conditions (SetFakeConditions) apply to what it
-// receives, through a transport.FakeLag decorator.
+// receives, through a transport.FakeLag decorator. Over a
+// transport.Pusher (the lag lab's links) there is no goroutine: frames are
+// decoded as the transport pushes them, on its owner's goroutine, and
+// net_fake* does nothing (the link simulates the network itself).
 type Conn struct {
 	t       transport.Transport
 	fake    fakeNet // net_fake* on what arrives (transport.FakeLag), or none over a Pusher

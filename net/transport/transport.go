@@ -142,8 +142,9 @@ type Datagrammer interface {
 // (client/lab), which deliver when the lab's virtual clock says so. A
 // reader (proto.Conn) calls Push once, before anything can arrive, and
 // then starts no goroutine: deliver is called with each frame as it
-// arrives, ended once after the transport has ended. Both run on the
-// goroutine that drives the transport; nothing arrives through Recv.
+// arrives, ended once after the transport has ended (at once, in Push,
+// when it already has). Both run on the goroutine that drives the
+// transport; nothing arrives through Recv.
 type Pusher interface {
 	Push(deliver func(Frame), ended func())
 }
