@@ -384,8 +384,7 @@ func (p *labPainter) drawServer(screen *ebiten.Image, st *labShown) {
 	f, k := &st.f, &st.knobs
 	pane, r := &p.panes[1], p.paneRect[1]
 	sf := &f.Server
-	unlag := "sv_unlag " + onOff(sf.TickRate > 0 && k.Server.Unlag)
-	drawText(screen, unlag, 13, false, float64(r.Max.X), labTitleY+7, 2, palette.Dim)
+	drawText(screen, "sv_unlag "+onOff(k.Server.Unlag), 13, false, float64(r.Max.X), labTitleY+7, 2, palette.Dim)
 	pane.draw(screen, r, worldView{view: serverView(sf), noSelf: true, noNames: true}, false, f.At)
 	x, y := float64(r.Min.X), float64(labReadY)
 	if pane.scale != 0 {
@@ -412,13 +411,14 @@ func (p *labPainter) drawServer(screen *ebiten.Image, st *labShown) {
 		}
 		p.drawShots(screen, f, 1)
 	}
-	for i, pl := range sf.Players {
-		if pl.Seat < 0 || i > 2 {
-			continue
+	for _, seat := range []int{lab.P1, lab.P2} {
+		for _, pl := range sf.Players {
+			if pl.Seat == seat {
+				drawText(screen, fmt.Sprintf("%s: last command #%d   queue %d   %d HP", seatName(seat), pl.LastCmd, pl.CmdQueue, pl.Health),
+					13, false, x, y, 0, palette.Text)
+				y += labReadH
+			}
 		}
-		drawText(screen, fmt.Sprintf("%s: last command #%d   queue %d   %d HP", seatName(pl.Seat), pl.LastCmd, pl.CmdQueue, pl.Health),
-			13, false, x, y, 0, palette.Text)
-		y += labReadH
 	}
 	drawText(screen, "light blue rings: where each client draws the other", 13, false, x, y, 0, colLabDrawn)
 	y += labReadH

@@ -174,7 +174,7 @@ type labWindow struct {
 func (w *labWindow) begin() error {
 	if w.opt.Open == "" {
 		w.paused = w.opt.Paused
-		return w.start(w.opt.Preset, false)
+		return w.start(w.opt.Preset, nil)
 	}
 	f, err := os.Open(w.opt.Open)
 	if err != nil {
@@ -195,17 +195,16 @@ func (w *labWindow) begin() error {
 }
 
 // start (re)starts the lab on preset name ("" free play: default knobs,
-// player 1 on the keyboard, player 2 a bot). keep keeps the knobs as they
-// are (Restart: the same experiment with the knobs turned); otherwise they
-// are the preset's.
-func (w *labWindow) start(name string, keep bool) error {
+// player 1 on the keyboard, player 2 a bot), with knobs when not nil
+// (Restart: the same experiment with the knobs turned), else the preset's.
+func (w *labWindow) start(name string, knobs *lab.Knobs) error {
 	cfg := lab.Config{Seed: w.opt.Seed, Preset: name}
 	if name == "" {
 		cfg.Knobs = lab.DefaultKnobs()
 		cfg.Drivers = [2]lab.Driver{lab.DriveKeyboard, lab.DriveBot}
 	}
-	if keep && w.lab != nil {
-		k := w.lab.Knobs()
+	if knobs != nil {
+		k := *knobs
 		cfg.Tweak = func(to *lab.Knobs) { *to = k }
 	}
 	l, err := lab.New(cfg)
@@ -390,9 +389,14 @@ func (w *labWindow) choosePreset(i int) {
 }
 
 // restart starts the lab again on preset name (keep: with the knobs as
-// they are, start), saying why it could not.
+// they are), saying why it could not.
 func (w *labWindow) restart(name string, keep bool) {
-	if err := w.start(name, keep); err != nil {
+	var k *lab.Knobs
+	if keep {
+		k = new(lab.Knobs)
+		*k = w.lab.Knobs()
+	}
+	if err := w.start(name, k); err != nil {
 		w.say(err.Error())
 	}
 }
@@ -465,12 +469,18 @@ func (w *labWindow) cycleDriver(seat int) {
 	w.lab.SetDriver(seat, lab.DriveKeyboard)
 }
 
-// setKnobs applies a knob change; a tick-rate change restarts the lab.
+// setKnobs applies a knob change. The tick rate is the server's from its
+// start: a change starts the run again with the knobs as they are.
 func (w *labWindow) setKnobs(k lab.Knobs) {
-	if k.Server.TickRate != w.lab.Knobs().Server.TickRate {
-		w.say(fmt.Sprintf("sv_tickrate %d: the lab restarts", k.Server.TickRate))
+	if k.Server.TickRate == w.lab.Knobs().Server.TickRate {
+		w.lab.SetKnobs(k)
+		return
 	}
-	w.lab.SetKnobs(k)
+	if err := w.start(w.presetName(), &k); err != nil {
+		w.say(err.Error())
+		return
+	}
+	w.say(fmt.Sprintf("sv_tickrate %d: the run starts again", k.Server.TickRate))
 }
 
 // mouse handles clicks on the panel's controls (labPainter's hit

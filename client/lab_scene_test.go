@@ -17,13 +17,13 @@ import (
 // (back by whole frames, live again at the end), a single step runs the
 // server to its next tick (the first frame that shows it) and stays paused, and a preset key restarts the lab on
 // that preset (0: free play, player 2 a bot), and Restart keeps the knobs
-// turned (a preset chosen takes its own).
+// turned, as a tick-rate change does (a preset chosen takes its own).
 func TestLabWindowClock(t *testing.T) {
 	if len(lab.Presets()) == 0 {
 		t.Skip("the lag lab's engine has no presets yet")
 	}
 	w := &labWindow{opt: LabOptions{Width: testScreenW, Height: testScreenH}, speed: 1, scrub: -1}
-	if err := w.start("behind-wall", false); err != nil {
+	if err := w.start("behind-wall", nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.lab.RunFor(2 * time.Second); err != nil {
@@ -61,6 +61,16 @@ func TestLabWindowClock(t *testing.T) {
 	if w.lab.Knobs().Server.Unlag || w.presetName() != "behind-wall" || w.lab.Now() != 0 {
 		t.Errorf("restart: sv_unlag %v, preset %q, at %v; want sv_unlag off kept, behind-wall from 0",
 			w.lab.Knobs().Server.Unlag, w.presetName(), w.lab.Now())
+	}
+	k = w.lab.Knobs()
+	k.Server.TickRate = 32
+	if err := w.lab.RunFor(500 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	w.setKnobs(k)
+	if got := w.lab.Knobs(); got.Server.TickRate != 32 || got.Server.Unlag || w.lab.Now() != 0 {
+		t.Errorf("sv_tickrate 32: the lab runs at %d ticks/s, sv_unlag %v, at %v; want 32, off still, from 0",
+			got.Server.TickRate, got.Server.Unlag, w.lab.Now())
 	}
 	w.choosePreset(2)
 	if !w.lab.Knobs().Server.Unlag {
