@@ -55,6 +55,9 @@ var labShotColours = []color.RGBA{
 	{0x40, 0xff, 0xc8, 0xff}, // aquamarine
 }
 
+// labShotsLabelled is how many of the newest shots carry their labels.
+const labShotsLabelled = 2
+
 // labShotColour is shot n's colour.
 func labShotColour(n int) color.RGBA { return labShotColours[(max(n, 1)-1)%len(labShotColours)] }
 
@@ -438,9 +441,20 @@ func (p *labPainter) drawShots(screen *ebiten.Image, f *lab.Frame, i int) {
 	pane, r := &p.panes[i], p.paneRect[i]
 	b := &batch
 	rad := labRadius(pane)
-	for _, s := range f.Shots {
+	for k, s := range f.Shots {
 		col := labShotColour(s.N)
+		// The newest labShotsLabelled shots are labelled; older ones are
+		// drawn dimmer, without labels (a bot's rapid fire).
+		older := k < len(f.Shots)-labShotsLabelled
+		if older {
+			col = fade(col, 0.45)
+		}
 		faint := fade(col, 0.55)
+		label := func(s string, x, y float64, c color.RGBA) {
+			if !older {
+				p.label(screen, r, s, x, y, c)
+			}
+		}
 		verdict := fmt.Sprintf("#%d %s · %.0f ms", s.N, s.Verdict, s.RewindMs)
 		switch {
 		case i == 1: // the server
@@ -453,8 +467,8 @@ func (p *labPainter) drawShots(screen *ebiten.Image, f *lab.Frame, i int) {
 				b.line(f32(rx), f32(ry), f32(nx), f32(ny), 1, faint)
 				b.ring(f32(nx), f32(ny), f32(rad), 1.5, faint)
 				b.ring(f32(rx), f32(ry), f32(rad+1), 3, col)
-				p.label(screen, r, "now", nx+rad+16, ny-4, faint)
-				p.label(screen, r, verdict, rx, ry-rad-30, col)
+				label("now", nx+rad+16, ny-4, faint)
+				label(verdict, rx, ry-rad-30, col)
 			}
 		case s.Shooter == lab.P1 && i == 0 || s.Shooter == lab.P2 && i == 2:
 			fx, fy := pane.toScreen(s.FromX, s.FromY)
@@ -463,7 +477,7 @@ func (p *labPainter) drawShots(screen *ebiten.Image, f *lab.Frame, i int) {
 			if s.TargetID != 0 && s.SawOK {
 				sx, sy := pane.toScreen(s.SawX, s.SawY)
 				b.ring(f32(sx), f32(sy), f32(rad+1), 3, col)
-				p.label(screen, r, verdict, sx, sy-rad-30, col)
+				label(verdict, sx, sy-rad-30, col)
 			}
 		case s.Victim == lab.P1 && i == 0 || s.Victim == lab.P2 && i == 2:
 			vx, vy := pane.toScreen(s.VictimX, s.VictimY)
@@ -473,7 +487,7 @@ func (p *labPainter) drawShots(screen *ebiten.Image, f *lab.Frame, i int) {
 				b.ring(f32(hx), f32(hy), f32(rad+1), 2, faint)
 			}
 			b.ring(f32(vx), f32(vy), f32(rad+1), 3, col)
-			p.label(screen, r, verdict+": you stood here", vx, vy-rad-30, col)
+			label(verdict+": you stood here", vx, vy-rad-30, col)
 		}
 	}
 }
