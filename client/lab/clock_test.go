@@ -3,6 +3,7 @@ package lab
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
@@ -43,5 +44,44 @@ func TestSeedZeroIsSeeded(t *testing.T) {
 	}
 	if f.Seed == 0 {
 		t.Errorf("a lab with seed 0 saved seed %d: the server took its seed from the wall clock", f.Seed)
+	}
+}
+
+// Open refuses a file whose knobs or drivers the game does not take,
+// saying which (a lab file is hostile until checked): a cl_interp that
+// would wrap the Hello's uint16, rates out of range, an unknown driver.
+func TestOpenRefusesHostileKnobs(t *testing.T) {
+	l, err := New(Config{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Advance(50 * time.Millisecond)
+	l.SetDriver(P2, DriveBot)
+	var buf bytes.Buffer
+	if err := l.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	saved := buf.String()
+	if _, err := Open(strings.NewReader(saved)); err != nil {
+		t.Fatalf("the saved file: %v", err)
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{`"InterpMs":100`, `"InterpMs":70000`, "cl_interp"},
+		{`"UpdateRate":20`, `"UpdateRate":0`, "cl_updaterate"},
+		{`"CmdRate":64`, `"CmdRate":100000`, "cl_cmdrate"},
+		{`"InterpRatio":2`, `"InterpRatio":9`, "cl_interp_ratio"},
+		{`"CmdBackup":2`, `"CmdBackup":-1`, "cl_cmdbackup"},
+		{`"MaxUnlag":0.5`, `"MaxUnlag":-3`, "sv_maxunlag"},
+		{`"TickRate":64`, `"TickRate":10`, "tick rate"},
+		{`"drivers":[`, `"drivers":[9,`, "driver 9"},
+		{`"driver":1`, `"driver":200`, "driver 200"},
+	} {
+		bad := strings.Replace(saved, c.from, c.to, 1)
+		if bad == saved {
+			t.Fatalf("no %s in the saved file %s", c.from, saved)
+		}
+		if _, err := Open(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Open = %v, want a refusal naming %s", c.to, err, c.want)
+		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"tickshot/client/netclient"
+	"tickshot/net/proto"
+	"tickshot/shared"
 )
 
 // A lab run is recorded as what was done to it, not as what it drew: the
@@ -119,6 +121,11 @@ func Open(r io.Reader) (*Lab, error) {
 	if err := f.Knobs.check(); err != nil {
 		return nil, fmt.Errorf("lab file: %w", err)
 	}
+	for _, d := range f.Drivers {
+		if err := d.check(); err != nil {
+			return nil, fmt.Errorf("lab file: %w", err)
+		}
+	}
 	var last time.Duration
 	for i, e := range f.Log {
 		if e.At < last || e.At > f.Until || e.Seat < 0 || e.Seat > 1 {
@@ -126,6 +133,11 @@ func Open(r io.Reader) (*Lab, error) {
 		}
 		if e.Knobs != nil {
 			if err := e.Knobs.check(); err != nil {
+				return nil, fmt.Errorf("lab file: log entry %d: %w", i, err)
+			}
+		}
+		if e.Driver != nil {
+			if err := e.Driver.check(); err != nil {
 				return nil, fmt.Errorf("lab file: log entry %d: %w", i, err)
 			}
 		}
@@ -148,17 +160,44 @@ func Open(r io.Reader) (*Lab, error) {
 	return l, l.err
 }
 
-// check refuses knobs outside what the lab's controls allow.
+// check refuses knobs outside what the game takes: the tick rate
+// (shared.MinTickRate..MaxTickRate), a link's lag (0..1000 ms), jitter
+// (0..500 ms) and loss (0..100 %), the rates and interp the server and its
+// Hello accept (proto's limits), cl_cmdbackup within one Cmds message,
+// sv_maxunlag 0..1 s. A lab file's knobs are hostile until checked.
 func (k Knobs) check() error {
-	if k.Server.TickRate < 10 || k.Server.TickRate > 128 {
-		return fmt.Errorf("tick rate %d outside 10..128", k.Server.TickRate)
+	if k.Server.TickRate < shared.MinTickRate || k.Server.TickRate > shared.MaxTickRate {
+		return fmt.Errorf("tick rate %d outside %d..%d", k.Server.TickRate, shared.MinTickRate, shared.MaxTickRate)
+	}
+	if !(k.Server.MaxUnlag >= 0 && k.Server.MaxUnlag <= 1) {
+		return fmt.Errorf("sv_maxunlag %g s outside 0..1", k.Server.MaxUnlag)
 	}
 	for i, s := range k.Seats {
 		for _, ln := range []Link{s.Up, s.Down} {
-			if ln.LagMs < 0 || ln.LagMs > 1000 || ln.JitterMs < 0 || ln.JitterMs > 500 || ln.LossPct < 0 || ln.LossPct > 100 {
+			if ln.LagMs < 0 || ln.LagMs > 1000 || ln.JitterMs < 0 || ln.JitterMs > 500 || !(ln.LossPct >= 0 && ln.LossPct <= 100) {
 				return fmt.Errorf("player %d: link %+v out of range", i+1, ln)
 			}
 		}
+		switch {
+		case s.UpdateRate < proto.MinUpdateRate || s.UpdateRate > shared.MaxTickRate:
+			return fmt.Errorf("player %d: cl_updaterate %d outside %d..%d", i+1, s.UpdateRate, proto.MinUpdateRate, shared.MaxTickRate)
+		case s.CmdRate < proto.MinCmdRate || s.CmdRate > shared.MaxTickRate:
+			return fmt.Errorf("player %d: cl_cmdrate %d outside %d..%d", i+1, s.CmdRate, proto.MinCmdRate, shared.MaxTickRate)
+		case s.InterpMs < 0 || s.InterpMs > proto.MaxInterpMs:
+			return fmt.Errorf("player %d: cl_interp %d ms outside 0..%d", i+1, s.InterpMs, proto.MaxInterpMs)
+		case !(s.InterpRatio >= 0 && s.InterpRatio <= proto.MaxInterpRatio):
+			return fmt.Errorf("player %d: cl_interp_ratio %g outside 0..%d", i+1, s.InterpRatio, proto.MaxInterpRatio)
+		case s.CmdBackup < 0 || s.CmdBackup >= proto.MaxCmdsPerMsg:
+			return fmt.Errorf("player %d: cl_cmdbackup %d outside 0..%d", i+1, s.CmdBackup, proto.MaxCmdsPerMsg-1)
+		}
+	}
+	return nil
+}
+
+// check refuses a driver that is none of the Drive constants.
+func (d Driver) check() error {
+	if d > DriveIdle {
+		return fmt.Errorf("driver %d unknown", d)
 	}
 	return nil
 }
