@@ -95,7 +95,7 @@ func (s *handshaker) serve(t transport.Transport, gotHello func()) {
 		}
 		h, isHello := p.Msg.(*proto.Hello)
 		if !isHello {
-			s.reject(conn, refusal{refuseNotHello, fmt.Sprintf("protocol error: expected hello, got %s", p.Msg.Type())})
+			s.reject(conn, notHello(p.Msg))
 			return
 		}
 		hello = h
@@ -111,12 +111,7 @@ func (s *handshaker) serve(t transport.Transport, gotHello func()) {
 		s.sendReject(conn, refusal{refuseJoinRate, JoinTooFastReason}) // counted and logged once per address
 		return
 	}
-	if hello.Protocol != proto.ProtocolVersion {
-		s.reject(conn, refusal{refuseProtocolVersion,
-			fmt.Sprintf("protocol version %d, server speaks %d: update your game", hello.Protocol, proto.ProtocolVersion)})
-		return
-	}
-	if r := s.checkPassword(hello.Password); r.refused() {
+	if r := s.checkHello(hello); r.refused() {
 		s.reject(conn, r)
 		return
 	}
@@ -140,6 +135,23 @@ func (s *handshaker) serve(t transport.Transport, gotHello func()) {
 			s.rejectShutdown(conn)
 		}
 	}
+}
+
+// notHello is the refusal of a connection whose first message m is not a
+// Hello.
+func notHello(m proto.Message) refusal {
+	return refusal{refuseNotHello, fmt.Sprintf("protocol error: expected hello, got %s", m.Type())}
+}
+
+// checkHello returns why a Hello is refused before its player is admitted
+// (another protocol version, the join password missing or wrong), or the
+// zero refusal. ServeTransport and Local both ask it.
+func (s *handshaker) checkHello(h *proto.Hello) refusal {
+	if h.Protocol != proto.ProtocolVersion {
+		return refusal{refuseProtocolVersion,
+			fmt.Sprintf("protocol version %d, server speaks %d: update your game", h.Protocol, proto.ProtocolVersion)}
+	}
+	return s.checkPassword(h.Password)
 }
 
 // rejectShutdown refuses a connection in its handshake because the server

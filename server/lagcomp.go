@@ -270,21 +270,22 @@ func (r *rewinder) rewindBound(ss *session, lerpMs float64) (rttMs, boundMs floa
 // TraceShot to skip) as the shooter of cmd saw them.
 func (r *rewinder) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hitbox, rewindInfo) {
 	info := r.rewindTick(ss, cmd)
-	maxExtrap := float64(MaxExtrapolateMs) * float64(r.tickRate) / 1000
 	boxes := r.boxBuf[:0]
 	for _, o := range r.w.Players {
 		b := o.Hitbox()
 		if o.ID != ss.player.ID {
-			if smp, ok := r.viewAt(ss, o.ID, info.Used, maxExtrap); ok {
-				b.X, b.Y = smp.X, smp.Y
-				b.Alive = b.Alive && smp.Alive
+			x, y, alive, fromView, ok := r.drawnBy(ss, o.ID, info.Used)
+			switch {
+			case !ok:
+				info.NotRewound++
+			case fromView:
 				info.FromView++
-			} else if x, y, alive, ok := r.lag[o.ID].at(info.Used); ok {
+			default:
+				info.FromRecord++
+			}
+			if ok {
 				b.X, b.Y = x, y
 				b.Alive = b.Alive && alive
-				info.FromRecord++
-			} else {
-				info.NotRewound++
 			}
 			info.MaxRewindGap = math.Max(info.MaxRewindGap, math.Hypot(b.X-o.State.X, b.Y-o.State.Y))
 		}
@@ -294,26 +295,18 @@ func (r *rewinder) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hit
 	return boxes, info
 }
 
-// viewAt is player id at render tick t in the server's copy of ss's
-// client's interpolation (game.History.At, as the client draws it); ok is
-// false when that view has no history of id.
-func (r *rewinder) viewAt(ss *session, id uint16, t, maxExtrap float64) (game.Sample, bool) {
-	v := ss.view.ents[id]
-	if v == nil || v.Hist.Len() == 0 {
-		return game.Sample{}, false
+// drawnBy returns where ss's client drew player id at render tick t, as a
+// shot is rewound to it: from the server's copy of that client's
+// interpolation (game.History.At, extrapolating up to MaxExtrapolateMs, as
+// the client draws it; fromView), else from the tick record. ok is false
+// when the server has neither (the player is left at the present).
+func (r *rewinder) drawnBy(ss *session, id uint16, t float64) (x, y float64, alive, fromView, ok bool) {
+	if v := ss.view.ents[id]; v != nil && v.Hist.Len() > 0 {
+		smp, _, _ := v.Hist.At(t, float64(MaxExtrapolateMs)*float64(r.tickRate)/1000)
+		return smp.X, smp.Y, smp.Alive, true, true
 	}
-	smp, _, _ := v.Hist.At(t, maxExtrap)
-	return smp, true
-}
-
-// drawnBy returns where ss's client draws player id at render tick t, as a
-// shot would be rewound to it: its view, else the tick record.
-func (r *rewinder) drawnBy(ss *session, id uint16, t float64) (x, y float64, ok bool) {
-	if smp, ok := r.viewAt(ss, id, t, float64(MaxExtrapolateMs)*float64(r.tickRate)/1000); ok {
-		return smp.X, smp.Y, true
-	}
-	x, y, _, ok = r.lag[id].at(t)
-	return x, y, ok
+	x, y, alive, ok = r.lag[id].at(t)
+	return x, y, alive, false, ok
 }
 
 // ShotHitboxes implements game.HitboxSource for r.ss's command: every
@@ -334,9 +327,10 @@ func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared
 		rw |= game.RewindClamped
 		st.Clamped++
 	}
+	rewindMs := (float64(w.Tick) - info.Used) * 1000 / float64(r.tickRate)
 	if r.judged != nil {
 		js := JudgedShot{Shooter: shooter.ID, Cmd: cmd.CommandNumber, Tick: w.Tick, RewindTo: info.Used, Unlagged: true,
-			RewindMs: (float64(w.Tick) - info.Used) * 1000 / float64(r.tickRate), Refused: info.UsedServer, Clamped: info.Clamped}
+			RewindMs: rewindMs, Refused: info.UsedServer, Clamped: info.Clamped}
 		for _, b := range boxes {
 			if b.ID == shooter.ID {
 				continue
@@ -353,7 +347,7 @@ func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared
 		r.log.Debug("shot", "shooter", shooter.Name, "cmd", cmd.CommandNumber, "tick", w.Tick,
 			"client_render_tick", info.ClientTick, "server_estimate", info.ServerTick, "ack_estimate", info.AckTick, "rewound_to", info.Used,
 			"lerp_ms", info.LerpMs, "rtt_ms", r.ss.acks.rttMs, "link_rtt_ms", info.LinkRTTMs, "bound_ms", info.BoundMs,
-			"rewind_ms", (float64(w.Tick)-info.Used)*1000/float64(r.tickRate),
+			"rewind_ms", rewindMs,
 			"used_server_estimate", info.UsedServer, "clamped", info.Clamped, "bounded", info.Bounded,
 			"from_view", info.FromView, "from_record", info.FromRecord, "max_rewind_units", info.MaxRewindGap)
 	}

@@ -65,15 +65,15 @@ func (l *Local) Step(now time.Time) {
 				continue
 			}
 			h, isHello := p.Msg.(*proto.Hello)
-			switch {
-			case !isHello:
-				s.hs.reject(conn, refusal{refuseNotHello, fmt.Sprintf("protocol error: expected hello, got %s", p.Msg.Type())})
-			case h.Protocol != proto.ProtocolVersion:
-				s.hs.reject(conn, refusal{refuseProtocolVersion, fmt.Sprintf("protocol version %d, server speaks %d", h.Protocol, proto.ProtocolVersion)})
-			default:
-				if r := s.admit(joinReq{conn: conn, hello: h}); r.refused() {
-					s.hs.reject(conn, r)
-				}
+			r := notHello(p.Msg)
+			if isHello {
+				r = s.hs.checkHello(h) // as ServeTransport: the protocol version, the join password
+			}
+			if !r.refused() {
+				r = s.admit(joinReq{conn: conn, hello: h})
+			}
+			if r.refused() {
+				s.hs.reject(conn, r)
 			}
 		default:
 			waiting = append(waiting, conn)
@@ -122,12 +122,8 @@ func (l *Local) Clients() []LocalClient {
 	out := make([]LocalClient, 0, len(l.s.sessions))
 	for _, ss := range l.s.sessions {
 		q := &ss.cmds
-		c := LocalClient{ID: ss.player.ID, Ran: q.lastCmd, LastCmd: q.lastCmd, CmdQueue: len(q.pending) - q.head,
-			RenderTick: q.lastRender}
-		if n := len(q.pending); n > 0 {
-			c.LastCmd = max(c.LastCmd, q.pending[n-1].CommandNumber)
-		}
-		out = append(out, c)
+		out = append(out, LocalClient{ID: ss.player.ID, Ran: q.lastCmd, LastCmd: q.newest(), CmdQueue: q.depth(),
+			RenderTick: q.lastRender})
 	}
 	return out
 }
@@ -141,7 +137,8 @@ func (l *Local) Drawn(viewer, id uint16, tick float64) (x, y float64, ok bool) {
 	if ss == nil {
 		return 0, 0, false
 	}
-	return l.s.rewinder.drawnBy(ss, id, tick)
+	x, y, _, _, ok = l.s.rewinder.drawnBy(ss, id, tick)
+	return x, y, ok
 }
 
 // JudgedShot is one hitscan shot of a client as the server judged it.
