@@ -64,10 +64,18 @@ func seatSwitch(name string, f func(c *lab.ClientKnobs) *bool) labKnob {
 		step:  func(k *lab.Knobs, s, _ int) { p := f(&k.Seats[s]); *p = !*p }}
 }
 
-// bothWays is a seat knob set on both of its links alike (jitter, loss).
+// bothWays is a seat knob set on both of its links alike (jitter, loss);
+// it shows one value, or each way's (up↑ down↓) where a preset set them
+// apart.
 func bothWays[T int | float64](name, unit string, steps []T, f func(l *lab.Link) *T) labKnob {
 	return labKnob{name: name,
-		value: func(k *lab.Knobs, s int) string { return fmt.Sprint(*f(&k.Seats[s].Up)) + unit },
+		value: func(k *lab.Knobs, s int) string {
+			up, down := *f(&k.Seats[s].Up), *f(&k.Seats[s].Down)
+			if up == down {
+				return fmt.Sprint(up) + unit
+			}
+			return fmt.Sprintf("%v↑ %v↓%s", up, down, unit)
+		},
 		step: func(k *lab.Knobs, s, dir int) {
 			v := stepIn(*f(&k.Seats[s].Up), steps, dir)
 			*f(&k.Seats[s].Up), *f(&k.Seats[s].Down) = v, v

@@ -47,3 +47,18 @@ func TestLabKnobsStep(t *testing.T) {
 		t.Errorf("slower than x0.1 is x%v, want x0.1 (the slowest)", got)
 	}
 }
+
+// TestLabKnobsShowEachWay: a link knob set apart on the two ways (a
+// preset's loss on the uplink only) shows both; a step sets both alike.
+func TestLabKnobsShowEachWay(t *testing.T) {
+	k := lab.DefaultKnobs()
+	k.Seats[lab.P1].Up.LossPct = 10
+	loss := labKnobs[2]
+	if got := loss.value(&k, lab.P1); got != "10↑ 0↓ %" {
+		t.Errorf("loss 10 %% up, 0 down shows %q", got)
+	}
+	loss.step(&k, lab.P1, 1)
+	if got := loss.value(&k, lab.P1); got != "20 %" {
+		t.Errorf("a step up shows %q, want 20 %% both ways", got)
+	}
+}
