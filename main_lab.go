@@ -42,6 +42,8 @@ func cmdLab(args []string, stdout, stderr io.Writer) int {
 	paused := fs.Bool("paused", false, "start paused")
 	open := fs.String("open", "", "reopen a run saved with the Save run button (F5): replayed to where it was saved and shown paused there (with --screenshot: pictured there)")
 	report := fs.String("exit-report", "", "write a JSON report of the controls' state (preset, paused, speed, knobs, drivers) to this file on exit (testing)")
+	svCvars := &cvarFlags{}
+	fs.Var(svCvars, "sv", "set a server knob at start, over the preset's, repeatable: sv_unlag, sv_maxunlag (s), sv_mutualkills (e.g. --preset behind-wall --sv sv_unlag=0: the same shot misses)")
 	list := fs.Bool("list", false, "print the presets with their explanations and exit")
 	width := fs.Int("width", 1280, "window width in pixels (960..16384)")
 	height := fs.Int("height", 720, "window height in pixels (540..16384)")
@@ -58,15 +60,26 @@ func cmdLab(args []string, stdout, stderr io.Writer) int {
 		outOfRange(finite(*speed) && *speed >= 0.1 && *speed <= 1, "speed", *speed, "0.1..1"),
 		outOfRange(*shotAt >= 0 && *shotAt <= time.Minute, "screenshot-at", *shotAt, "0..1m"),
 		outOfRange(*width >= 960 && *width <= 16384, "width", *width, "960..16384 pixels"),
-		outOfRange(*height >= 540 && *height <= 16384, "height", *height, "540..16384 pixels")) {
+		outOfRange(*height >= 540 && *height <= 16384, "height", *height, "540..16384 pixels"), checkLabCvars(*svCvars)) {
 		return 2
 	}
 	err := client.RunLab(client.LabOptions{Preset: *preset, Seed: *seed, ScreenshotPath: *shot, ScreenshotAt: *shotAt,
-		Speed: *speed, Paused: *paused, Open: *open, ReportPath: *report, Width: *width, Height: *height, Quit: interrupted()})
+		Speed: *speed, Paused: *paused, Open: *open, ServerCvars: *svCvars, ReportPath: *report, Width: *width, Height: *height, Quit: interrupted()})
 	if failed(stderr, "lab", err) {
 		return 1
 	}
 	return 0
+}
+
+// checkLabCvars refuses --sv settings the lab has no knob for.
+func checkLabCvars(cvars cvarFlags) error {
+	var k lab.Knobs
+	for _, kv := range cvars {
+		if err := k.SetServerCvar(kv[0], kv[1]); err != nil {
+			return fmt.Errorf("--sv %s=%s: %w", kv[0], kv[1], err)
+		}
+	}
+	return nil
 }
 
 // presetList names the lab's presets for the help.

@@ -57,6 +57,9 @@ type LabOptions struct {
 	// ReportPath, when set, receives a LabReport when the window closes
 	// (tests that drive the window with xdotool read it).
 	ReportPath string
+	// ServerCvars set server knobs at start (lab.Knobs.SetServerCvar:
+	// sv_unlag, sv_maxunlag, sv_mutualkills), over the preset's.
+	ServerCvars [][2]string
 	// Readout, when set, is given the figures of the frame shown
 	// (lab.Frame.Readout) after every update that changed it: the browser
 	// page exposes them as window.tickshotLab (main_js.go).
@@ -174,7 +177,19 @@ type labWindow struct {
 func (w *labWindow) begin() error {
 	if w.opt.Open == "" {
 		w.paused = w.opt.Paused
-		return w.start(w.opt.Preset, nil)
+		if len(w.opt.ServerCvars) == 0 {
+			return w.start(w.opt.Preset, nil)
+		}
+		k := lab.DefaultKnobs()
+		if p := lab.PresetByName(w.opt.Preset); p != nil {
+			k = p.Knobs
+		}
+		for _, kv := range w.opt.ServerCvars {
+			if err := k.SetServerCvar(kv[0], kv[1]); err != nil {
+				return err
+			}
+		}
+		return w.start(w.opt.Preset, &k)
 	}
 	f, err := os.Open(w.opt.Open)
 	if err != nil {

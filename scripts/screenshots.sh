@@ -29,3 +29,8 @@ for preset in $(xvfb-run -a ./tickshot lab --list | grep -v $'^\t' | cut -f1); d
 		convert "docs/img/lab-$preset.png" +dither -colors 192 -define png:compression-level=9 "png8:docs/img/lab-$preset.png"
 	fi
 done
+# The same shot with lag compensation off: it misses.
+xvfb-run -a -s "-screen 0 1280x720x24" ./tickshot lab --preset behind-wall --sv sv_unlag=0 --screenshot docs/img/lab-behind-wall-unlag0.png >/dev/null 2>&1
+if command -v convert >/dev/null; then
+	convert docs/img/lab-behind-wall-unlag0.png +dither -colors 192 -define png:compression-level=9 png8:docs/img/lab-behind-wall-unlag0.png
+fi

@@ -12,6 +12,9 @@
 package lab
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"tickshot/client/netclient"
@@ -53,6 +56,36 @@ type ServerKnobs struct {
 	Unlag       bool    // sv_unlag: lag compensation
 	MaxUnlag    float64 // sv_maxunlag, s
 	MutualKills bool    // sv_mutualkills
+}
+
+// ServerCvars are the server knobs' cvar names, as SetServerCvar takes them.
+var ServerCvars = []string{"sv_unlag", "sv_maxunlag", "sv_mutualkills"}
+
+// SetServerCvar sets a server knob by its cvar name (ServerCvars) from
+// text: 0 or 1 for a switch, seconds for sv_maxunlag (0..1). The error
+// names what is wrong.
+func (k *Knobs) SetServerCvar(name, value string) error {
+	switch name {
+	case "sv_unlag", "sv_mutualkills":
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return fmt.Errorf("%s takes 0 or 1, not %q", name, value)
+		}
+		if name == "sv_unlag" {
+			k.Server.Unlag = b
+		} else {
+			k.Server.MutualKills = b
+		}
+	case "sv_maxunlag":
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil || !(v >= 0 && v <= 1) {
+			return fmt.Errorf("sv_maxunlag takes seconds 0..1, not %q", value)
+		}
+		k.Server.MaxUnlag = v
+	default:
+		return fmt.Errorf("the lab has no server knob %q (it has %s)", name, strings.Join(ServerCvars, ", "))
+	}
+	return nil
 }
 
 // Knobs are every live setting of the lab.

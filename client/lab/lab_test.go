@@ -352,3 +352,22 @@ func TestReadout(t *testing.T) {
 		t.Errorf("shots %+v, want player 1's hit with its rewind", r.Shots)
 	}
 }
+
+// --sv's server knobs: each cvar sets its knob; bad names and values are
+// refused with the reason.
+func TestSetServerCvar(t *testing.T) {
+	k := DefaultKnobs()
+	for _, kv := range [][2]string{{"sv_unlag", "0"}, {"sv_mutualkills", "1"}, {"sv_maxunlag", "0.2"}} {
+		if err := k.SetServerCvar(kv[0], kv[1]); err != nil {
+			t.Fatalf("%s=%s: %v", kv[0], kv[1], err)
+		}
+	}
+	if k.Server.Unlag || !k.Server.MutualKills || k.Server.MaxUnlag != 0.2 {
+		t.Errorf("server knobs %+v, want sv_unlag 0, sv_mutualkills 1, sv_maxunlag 0.2", k.Server)
+	}
+	for _, kv := range [][2]string{{"sv_cheats", "1"}, {"sv_unlag", "maybe"}, {"sv_maxunlag", "2"}, {"sv_maxunlag", "NaN"}} {
+		if err := k.SetServerCvar(kv[0], kv[1]); err == nil {
+			t.Errorf("%s=%s: no error", kv[0], kv[1])
+		}
+	}
+}
