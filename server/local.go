@@ -9,6 +9,7 @@ import (
 	"tickshot/game"
 	"tickshot/net/proto"
 	"tickshot/net/transport"
+	"tickshot/shared"
 )
 
 // Local is a server driven in process by one goroutine, its owner's, with
@@ -189,8 +190,8 @@ func (l *Local) onEvent(e *game.Event) {
 	if e.Kind == game.EvKill || e.Kind == game.EvHit {
 		l.events = append(l.events, *e)
 	}
-	if e.Kind != game.EvShot {
-		return
+	if e.Kind != game.EvShot || e.Value < 0 || e.Value >= len(shared.Weapons) || shared.Weapons[e.Value].Kind != shared.Hitscan {
+		return // a projectile's launch is an EvShot too: it is judged where it explodes, not here
 	}
 	p := l.s.w.Player(e.A)
 	if p == nil || p.Bot {

@@ -19,7 +19,6 @@ import (
 
 	"tickshot/client/netclient"
 	"tickshot/game"
-	"tickshot/shared"
 )
 
 // Seats: player 1 and player 2. The server is the third pane.
@@ -165,7 +164,9 @@ type ServerFrame struct {
 	Projectiles []game.Point
 }
 
-// Verdict is how the server judged a shot.
+// Verdict is how the server judged a shot: one of the constants below; a
+// refused or clamped shot that still hit reads "refused (hit)" or
+// "clamped (hit)" (Shot.Hit says whether any shot hit).
 type Verdict string
 
 const (
@@ -215,5 +216,3 @@ type Frame struct {
 
 // ShotShowTime is how long a shot stays drawn.
 const ShotShowTime = 2 * time.Second
-
-var _ = shared.PlayerRadius

@@ -9,7 +9,6 @@ import (
 
 	"tickshot/client/netclient"
 	"tickshot/game"
-	"tickshot/net/proto"
 	"tickshot/server"
 )
 
@@ -172,16 +171,21 @@ func (l *Lab) StepTick() {
 }
 
 // RunFor runs the lab until the run (Started) has lasted d: for tests and
-// --screenshot. It returns Err.
+// --screenshot. It returns Err, or an error when the seats have not both
+// joined within JoinTimeout of virtual time.
 func (l *Lab) RunFor(d time.Duration) error {
 	for l.err == nil && (l.start == 0 || l.now-l.start < d) {
-		l.step()
-		if l.now > d+10*time.Second {
-			return fmt.Errorf("lab: the seats did not join within %v", l.now)
+		if l.start == 0 && l.now >= JoinTimeout {
+			return fmt.Errorf("lab: the seats did not join within %v", JoinTimeout)
 		}
+		l.step()
 	}
 	return l.err
 }
+
+// JoinTimeout is how long, virtual time, RunFor waits for both seats to
+// join and have their first snapshot.
+const JoinTimeout = 10 * time.Second
 
 // tickAt is the virtual time of server tick n.
 func (l *Lab) tickAt(n uint64) time.Duration {
@@ -453,5 +457,3 @@ func (l *Lab) Hash() [32]byte {
 	copy(out[:], h.Sum(nil))
 	return out
 }
-
-var _ = proto.ProtocolVersion
