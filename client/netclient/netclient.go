@@ -184,11 +184,7 @@ func Dial(mode rtc.Mode) Dialer {
 // Accept or Reject. The errors say why in words: the dial's error, the
 // server's reject reason, or a handshake timeout.
 func Connect(ctx context.Context, dial Dialer, addr string, cfg Config) (*Client, error) {
-	if cfg.Name == "" {
-		cfg.Name = "player"
-	}
-	cfg.Name = proto.CleanText(cfg.Name, proto.MaxNameLen)
-	c, err := connect(ctx, dial, addr, cfg)
+	c, err := connect(ctx, dial, addr, cfg.named())
 	if err != nil {
 		return nil, &ConnectError{Addr: addr, Err: err}
 	}
@@ -214,6 +210,16 @@ func connect(ctx context.Context, dial Dialer, addr string, cfg Config) (*Client
 		conn.Close("cancelled")
 		return nil, ctx.Err()
 	}
+}
+
+// named is cfg with the name a Hello carries: "player" for none, cleaned
+// to what the server accepts (proto.CleanText, MaxNameLen).
+func (cfg Config) named() Config {
+	if cfg.Name == "" {
+		cfg.Name = "player"
+	}
+	cfg.Name = proto.CleanText(cfg.Name, proto.MaxNameLen)
+	return cfg
 }
 
 // sendHello sends the handshake's first message with cfg's settings.
@@ -260,13 +266,11 @@ type Joining struct {
 }
 
 // Begin sends the Hello over t (give it proto.ClientOptions()) and returns
-// the handshake; now is the client's clock from then on: every Frame is
-// given its times, and the snapshot-timeout watch counts on it.
+// the handshake; now is the client's clock from then on (nil: the wall
+// clock): every Frame is given its times, and the snapshot-timeout watch
+// counts on it.
 func Begin(t transport.Transport, cfg Config, now func() time.Time) *Joining {
-	if cfg.Name == "" {
-		cfg.Name = "player"
-	}
-	cfg.Name = proto.CleanText(cfg.Name, proto.MaxNameLen)
+	cfg = cfg.named()
 	j := &Joining{conn: proto.NewConn(t), cfg: cfg, now: now}
 	sendHello(j.conn, cfg)
 	return j

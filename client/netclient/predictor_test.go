@@ -188,3 +188,26 @@ func TestPredictorRingForgetsOldCommands(t *testing.T) {
 		t.Errorf("pending holds %d commands from %d; want %d from 11", len(got), got[0].Cmd.CommandNumber, ringSize)
 	}
 }
+
+// Without reconciliation (the lag lab's switch, replay false) a
+// mispredicted snapshot's state becomes the prediction as it is: the
+// commands the server has not run yet are not replayed on it, and the
+// next command runs from it (Gambetta's demo without reconciliation).
+func TestPredictorWithoutReconciliationTakesTheServerState(t *testing.T) {
+	p, _ := alivePredictor(t)
+	for n := uint32(1); n <= 6; n++ {
+		p.run(moveCmd(n, 1))
+	}
+	auth, _ := p.stateOf(2)
+	auth.Y += 10
+	auth = auth.Quantized()
+	p.reconcile(auth, 2, false, false, false, false)
+	if !p.state().Equal(auth) || p.corrections != 1 {
+		t.Errorf("after reconcile without replay: %+v (corrections %d), want the server's %+v and 1", p.state(), p.corrections, auth)
+	}
+	c := moveCmd(7, 1)
+	p.run(c)
+	if want := runAll(auth, p.world, c); !p.state().Equal(want) {
+		t.Errorf("command 7 predicted %+v, want it run from the server's state: %+v", p.state(), want)
+	}
+}
