@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tickshot/client/netclient"
 )
 
 // Advance keeps the window's time: a second of updates at 1/60 s each,
@@ -83,5 +85,28 @@ func TestOpenRefusesHostileKnobs(t *testing.T) {
 		if _, err := Open(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: Open = %v, want a refusal naming %s", c.to, err, c.want)
 		}
+	}
+}
+
+// Save refuses a run Open would refuse (longer than MaxFileRun, or a file
+// over MaxFileBytes), saying why, rather than write a file that never opens.
+func TestSaveRefusesWhatOpenRefuses(t *testing.T) {
+	l, err := New(Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Advance(20 * time.Millisecond)
+	l.now = MaxFileRun + time.Second // as after an hour and a second
+	var buf bytes.Buffer
+	if err := l.Save(&buf); err == nil || buf.Len() != 0 {
+		t.Errorf("Save of a run of %v: %v, %d bytes written; want a refusal and nothing", l.now, err, buf.Len())
+	}
+	l.now = time.Minute
+	in := netclient.Input{MoveX: 1, Angle: 1.25}
+	for len(l.tape.log) < MaxFileBytes/64 {
+		l.tape.log = append(l.tape.log, tapeEntry{At: l.now, Input: &in})
+	}
+	if err := l.Save(&buf); err == nil || !strings.Contains(err.Error(), "bytes") || buf.Len() != 0 {
+		t.Errorf("Save of %d log entries: %v, %d bytes written; want a refusal naming the size", len(l.tape.log), err, buf.Len())
 	}
 }

@@ -83,15 +83,27 @@ func (t *tape) due(l *Lab) {
 	}
 }
 
-// Save writes the run so far as a lab file that Open replays.
+// Save writes the run so far as a lab file that Open replays. A run
+// longer than MaxFileRun, or whose file would pass MaxFileBytes, is not
+// written (Open would refuse it): the error says which.
 func (l *Lab) Save(w io.Writer) error {
+	if l.now > MaxFileRun {
+		return fmt.Errorf("the run has lasted %v: a lab file holds at most %v", l.now.Round(time.Second), MaxFileRun)
+	}
 	f := file{Format: FileFormat, Version: FileVersion, Seed: l.cfg.Seed, Map: l.cfg.Map, Knobs: l.initial,
 		Drivers: l.cfg.Drivers, Until: l.now, Log: l.tape.log}
 	if l.preset != nil {
 		f.Preset = l.preset.Name
 	}
-	enc := json.NewEncoder(w)
-	return enc.Encode(&f)
+	b, err := json.Marshal(&f)
+	if err != nil {
+		return err
+	}
+	if len(b)+1 > MaxFileBytes {
+		return fmt.Errorf("the run's file would take %d bytes: a lab file holds at most %d", len(b)+1, MaxFileBytes)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // Open reads a lab file (Save) and replays it to its end: the lab is then
