@@ -123,7 +123,8 @@ const (
 )
 
 // renderTick returns the tick others are drawn at: that of the next
-// command, or with cl_interpolate 0 the newest snapshot's.
+// command (with drawPresent the server-time estimate itself, lerp 0), or
+// with drawNewest (cl_interpolate 0) the newest snapshot's.
 func (k *clock) renderTick(d drawAt) float64 {
 	if d == drawNewest {
 		return float64(k.lastSnap)

@@ -229,3 +229,32 @@ func TestClockDilatesTowardsTheServersBuffer(t *testing.T) {
 		t.Errorf("buffer 1 above target: %d commands in 10 s, want fewer than %d and at most %d %% fewer", high, real, MaxDilationPct)
 	}
 }
+
+// With Config.DeadReckon (and cl_interpolate 0) others are drawn at the
+// server-time estimate itself, and the command claims it with lerp 0;
+// without it cl_interpolate 0 still draws the newest snapshot (Source),
+// and cl_interpolate 1 wins over DeadReckon.
+func TestClockDeadReckonDrawsThePresent(t *testing.T) {
+	k := newClock(partsTickRate, 0, 32)
+	k.observe(640, t0)
+	k.run(50 * time.Millisecond) // the estimate runs on past the newest snapshot
+	k.advance(0, 100, drawPresent)
+	c := k.claim()
+	if est := k.serverTick(); est <= 640 || math.Abs(c.render-est) > 1.0/256 || c.lerp != 0 || k.renderTick(drawPresent) != c.render {
+		t.Errorf("dead reckoning claims render tick %v lerp %d (renderTick %v); want the estimate %v, lerp 0",
+			c.render, c.lerp, k.renderTick(drawPresent), est)
+	}
+	for _, tc := range []struct {
+		interp, dead bool
+		want         drawAt
+	}{{true, false, drawInterp}, {false, false, drawNewest}, {false, true, drawPresent}, {true, true, drawInterp}} {
+		cfg := DefaultConfig("p")
+		cfg.Interpolate, cfg.DeadReckon = tc.interp, tc.dead
+		if got := cfg.drawAt(); got != tc.want {
+			t.Errorf("cl_interpolate %v, DeadReckon %v: draws at %d, want %d", tc.interp, tc.dead, got, tc.want)
+		}
+	}
+	if DefaultConfig("p").DeadReckon {
+		t.Error("DeadReckon is on by default: the game's cl_interpolate 0 would no longer draw the newest snapshot")
+	}
+}
