@@ -144,8 +144,8 @@ func TestDamagedDemos(t *testing.T) {
 		t.Errorf("the error names byte %d, after the bad record (which ends at %d)", de.Offset, bad)
 	}
 	p.Close()
-	// Cut anywhere: an error or a shorter demo, never a panic; cut inside
-	// a record, an error at or before the cut.
+	// Cut anywhere: an error at or before the cut, or a shorter demo,
+	// never a panic (TestTruncatedDemoPlays: which).
 	for n := range len(good) {
 		d, err := readBytes(good[:n])
 		if err == nil && d.Complete {
@@ -191,6 +191,69 @@ func playBytes(t testing.TB, b []byte) {
 	}
 	p.GotoTick(110)
 	p.Seek(0)
+}
+
+// TestTruncatedDemoPlays: a demo cut in the middle of a record (a crashed
+// recording) plays to its last whole record (PROTOCOL.md §13): cut
+// anywhere after its first record, it reads without error, holds exactly
+// the records that are whole, says how many bytes it left off, and plays
+// them all: every snapshot among them reaches the client.
+func TestTruncatedDemoPlays(t *testing.T) {
+	good := synthDemo(t)
+	full, err := readBytes(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends := make([]int, full.Len()) // where each record ends
+	for i := range ends {
+		if i+1 < full.Len() {
+			ends[i] = int(full.offsets[i+1])
+		} else {
+			ends[i] = len(good)
+		}
+	}
+	cuts := 0
+	for n := ends[0]; n < len(good); n++ {
+		d, err := readBytes(good[:n])
+		if err != nil {
+			t.Fatalf("cut at %d of %d bytes, after the first record: %v", n, len(good), err)
+		}
+		whole := 0
+		for whole < len(ends) && ends[whole] <= n {
+			whole++
+		}
+		wantCut := int64(n - ends[whole-1])
+		if d.Len() != whole || d.Cut != wantCut || d.Complete {
+			t.Fatalf("cut at %d: %d records, %d bytes left off, complete %v; want %d records, %d left off",
+				n, d.Len(), d.Cut, d.Complete, whole, wantCut)
+		}
+		snaps := 0
+		for i := range whole {
+			if rec, err := full.record(i); err == nil && rec.Kind == KindPacket && i > 0 {
+				snaps++
+			}
+		}
+		p, err := NewPlayer(d, netclient.DefaultConfig(""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; !p.Done() && i < 100; i++ {
+			if err := p.Advance(100 * time.Millisecond); err != nil {
+				t.Fatalf("cut at %d: playing: %v", n, err)
+			}
+		}
+		if !p.Done() || p.C.View().Stats.SnapshotsReceived != snaps || p.T != d.Duration {
+			t.Fatalf("cut at %d: done %v, %d snapshots played of %d whole, clock %v of %v",
+				n, p.Done(), p.C.View().Stats.SnapshotsReceived, snaps, p.T, d.Duration)
+		}
+		p.Close()
+		if wantCut > 0 {
+			cuts++
+		}
+	}
+	if cuts < 100 {
+		t.Errorf("only %d cuts inside a record tried", cuts)
+	}
 }
 
 func FuzzReadDemo(f *testing.F) {

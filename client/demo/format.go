@@ -8,13 +8,13 @@
 package demo
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"strings"
 	"time"
 
 	"tickshot/client/netclient"
@@ -64,13 +64,14 @@ type Header struct {
 	Name     string // the player's name
 }
 
-// Record is one record of a demo.
+// Record is one record of a demo, decoded from the file when it is
+// played (Demo.record).
 type Record struct {
 	Kind   byte
 	Offset int64         // of the record in the file
 	At     time.Duration // since Header.Start
-	Data   []byte        // KindPacket: the frame
-	Tick   uint32        // KindPacket holding a snapshot: its tick
+	Data   []byte        // KindPacket: the frame (a slice of the file's bytes)
+	Tick   uint32        // KindPacket holding a snapshot, when read by Read: its tick
 	Frame  *netclient.DemoFrame
 	Config *netclient.Config
 	State  *netclient.DemoState
@@ -89,17 +90,52 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("demo %s: at byte %d: %s", e.File, e.Offset, e.Msg)
 }
 
-// Demo is a demo file read into memory and checked.
+// Demo is a demo file read into memory and checked. It holds the file's
+// bytes, read once, and the offset of each whole record in them (4 bytes
+// a record); records are decoded again as they are played. A record takes
+// at least 3 bytes of the file, so a demo holds at most about 2.4× its
+// file's size however its records are cut (TestHostileDemoPeakRSS).
 type Demo struct {
-	File    string
-	Header  Header
-	Records []Record
+	File   string
+	Header Header
 	// Duration is the time of the last record; FirstTick and LastTick
 	// the ticks of the first and last snapshots.
 	Duration            time.Duration
 	FirstTick, LastTick uint32
 	Complete            bool // ends with an end record (stop, not a crash)
-	played              bool // a frame or packet after the accept was read
+	// Cut is the bytes after the last whole record of a demo cut in the
+	// middle of one (a crashed recording): they are not played. 0 when
+	// the file ends at a record's end.
+	Cut int64
+
+	data    []byte   // the file
+	offsets []uint32 // of each whole record in data (MaxFile fits 32 bits)
+	played  bool     // a frame or packet after the accept was read
+}
+
+// Len returns the number of whole records.
+func (d *Demo) Len() int { return len(d.offsets) }
+
+// record decodes record i (0 ≤ i < Len), checked when the demo was read;
+// the frame of a packet is not decoded again (the client decodes it).
+func (d *Demo) record(i int) (Record, error) {
+	rd := &reader{b: d.data, off: int64(d.offsets[i]), name: d.File}
+	return rd.record(&d.Header, false)
+}
+
+// at returns the time of record i without decoding it: the leading
+// varint of a packet, frame or end; 0 for a config or state (applied
+// when reached).
+func (d *Demo) at(i int) time.Duration {
+	off := int(d.offsets[i])
+	switch d.data[off] {
+	case KindPacket, KindFrame, KindEnd:
+	default:
+		return 0
+	}
+	_, n := binary.Uvarint(d.data[off+1:])
+	v, _ := binary.Varint(d.data[off+1+n:])
+	return time.Duration(v)
 }
 
 // Load reads and checks the demo file at path.
@@ -117,49 +153,99 @@ func Load(path string) (*Demo, error) {
 }
 
 // Read reads and checks a demo of size bytes from r; name names it in
-// errors. Every length is checked against the bytes left before anything
-// is allocated, and every frame is decoded and checked as the client
-// would (proto.Decode), so a damaged file gives an Error, never a panic or
-// a huge allocation.
+// errors. The file is read once into one buffer of its size (at most
+// MaxFile); every length is checked against the bytes left, and every
+// frame is decoded and checked as the client would (proto.Decode), so a
+// damaged file gives an Error, never a panic or a huge allocation. A file
+// cut in the middle of a record (a crashed recording, PROTOCOL.md §13)
+// reads up to its last whole record, Cut saying how much was left off.
 func Read(name string, r io.Reader, size int64) (*Demo, error) {
 	if size > MaxFile {
 		return nil, &Error{name, 0, fmt.Sprintf("file of %d bytes, more than the %d a demo may have", size, MaxFile)}
 	}
-	rd := &reader{r: bufio.NewReader(io.LimitReader(r, size)), left: size, name: name}
-	d := &Demo{File: name}
+	data := make([]byte, size)
+	n, err := io.ReadFull(r, data)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, fmt.Errorf("demo %s: %w", name, err)
+	}
+	rd := &reader{b: data[:n], name: name}
+	d := &Demo{File: name, data: rd.b}
 	if err := rd.header(&d.Header); err != nil {
 		return nil, err
 	}
-	for {
-		rec, err := rd.record(&d.Header)
-		if err == io.EOF {
-			break
-		}
+	count, cutAt, cut, err := rd.count()
+	if err != nil {
+		return nil, err
+	}
+	d.offsets = make([]uint32, 0, count)
+	for len(d.offsets) < count {
+		rec, err := rd.record(&d.Header, true)
 		if err != nil {
 			return nil, err
-		}
-		if len(d.Records) >= MaxRecords {
-			return nil, rd.fail(rec.Offset, fmt.Sprintf("more than %d records", MaxRecords))
 		}
 		if err := d.check(rd, &rec); err != nil {
 			return nil, err
 		}
-		d.Records = append(d.Records, rec)
+		d.offsets = append(d.offsets, uint32(rec.Offset))
 		if rec.Kind == KindEnd {
 			d.Complete = true
 			break
 		}
 	}
-	if len(d.Records) == 0 {
+	if cut != nil {
+		if len(d.offsets) == 0 {
+			return nil, cut
+		}
+		d.Cut = int64(len(rd.b)) - cutAt
+	}
+	if len(d.offsets) == 0 {
 		return nil, rd.fail(rd.off, "no records: the file ends after the header")
 	}
 	return d, nil
 }
 
+// count walks the records' kinds and lengths from rd's offset without
+// moving it. It returns the number of records to read: the whole ones (at
+// most MaxRecords), and one more when a record that is not right follows
+// (record says what is wrong with it). For a file cut in the middle of a
+// record it also returns where that record starts and an Error saying so
+// (nil when the file ends at a record's end). A varint length that
+// overflows and more than MaxRecords records are errors.
+func (rd *reader) count() (n int, cutAt int64, cut *Error, err error) {
+	w := *rd
+	for w.left() > 0 {
+		off := w.off
+		kind, _ := w.read(1, "a record's kind")
+		l, err := w.uvarint()
+		var e *Error
+		switch {
+		case kind[0] < KindPacket || kind[0] > KindEnd:
+		case err != nil && errors.As(err, &e) && strings.HasPrefix(e.Msg, "truncated"):
+			return n, off, e, nil
+		case err != nil:
+			return 0, 0, nil, err
+		case l > MaxRecord:
+		case int64(l) > w.left():
+			return n, off, w.fail(off+1, fmt.Sprintf("truncated: record length %d beyond the end of the file (%d bytes left)", l, w.left())), nil
+		case n >= MaxRecords:
+			return 0, 0, nil, w.fail(off, fmt.Sprintf("more than %d records", MaxRecords))
+		default:
+			n++
+			w.off += int64(l)
+			if kind[0] == KindEnd {
+				return n, 0, nil, nil
+			}
+			continue
+		}
+		return n + 1, 0, nil, nil // not right: record reports it
+	}
+	return n, 0, nil, nil
+}
+
 // check applies the rules between records: the first is the Accept, a
 // mid-game demo's state comes before its first frame of commands.
 func (d *Demo) check(rd *reader, rec *Record) error {
-	if len(d.Records) == 0 {
+	if len(d.offsets) == 0 {
 		if rec.Kind != KindPacket {
 			return rd.fail(rec.Offset, fmt.Sprintf("first record is of kind %d, not the accept", rec.Kind))
 		}
@@ -191,26 +277,26 @@ func (d *Demo) check(rd *reader, rec *Record) error {
 	return nil
 }
 
+// reader reads a demo's bytes.
 type reader struct {
-	r    *bufio.Reader
-	off  int64 // bytes read
-	left int64 // bytes left in the file
+	b    []byte // the file
+	off  int64  // bytes read
 	name string
 }
 
-func (rd *reader) fail(off int64, msg string) error { return &Error{rd.name, off, msg} }
+func (rd *reader) fail(off int64, msg string) *Error { return &Error{rd.name, off, msg} }
 
-// read reads exactly n bytes (n checked against the bytes left first).
+// left returns the bytes left in the file.
+func (rd *reader) left() int64 { return int64(len(rd.b)) - rd.off }
+
+// read returns the next n bytes (a slice of the file), n checked against
+// the bytes left.
 func (rd *reader) read(n int, what string) ([]byte, error) {
-	if int64(n) > rd.left {
-		return nil, rd.fail(rd.off, fmt.Sprintf("truncated: %s needs %d bytes, %d left", what, n, rd.left))
+	if int64(n) > rd.left() {
+		return nil, rd.fail(rd.off, fmt.Sprintf("truncated: %s needs %d bytes, %d left", what, n, rd.left()))
 	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(rd.r, b); err != nil {
-		return nil, rd.fail(rd.off, fmt.Sprintf("truncated: %s: %v", what, err))
-	}
+	b := rd.b[rd.off : rd.off+int64(n) : rd.off+int64(n)]
 	rd.off += int64(n)
-	rd.left -= int64(n)
 	return b, nil
 }
 
@@ -272,9 +358,11 @@ func (rd *reader) str(what string) (string, error) {
 }
 
 // record reads the next record; io.EOF at a clean end of the file.
-func (rd *reader) record(h *Header) (Record, error) {
+// verify decodes a packet's frame to check it (Read); playback leaves
+// that to the client.
+func (rd *reader) record(h *Header, verify bool) (Record, error) {
 	rec := Record{Offset: rd.off}
-	if rd.left == 0 {
+	if rd.left() == 0 {
 		return rec, io.EOF
 	}
 	b, err := rd.read(1, "a record's kind")
@@ -292,14 +380,14 @@ func (rd *reader) record(h *Header) (Record, error) {
 	if n > MaxRecord {
 		return rec, rd.fail(rec.Offset+1, fmt.Sprintf("record length %d beyond the limit of %d bytes", n, MaxRecord))
 	}
-	if int64(n) > rd.left {
-		return rec, rd.fail(rec.Offset+1, fmt.Sprintf("truncated: record length %d beyond the end of the file (%d bytes left)", n, rd.left))
+	if int64(n) > rd.left() {
+		return rec, rd.fail(rec.Offset+1, fmt.Sprintf("truncated: record length %d beyond the end of the file (%d bytes left)", n, rd.left()))
 	}
 	payload, err := rd.read(int(n), "a record")
 	if err != nil {
 		return rec, err
 	}
-	if err := decodeRecord(&rec, payload, h); err != nil {
+	if err := decodeRecord(&rec, payload, h, verify); err != nil {
 		return rec, rd.fail(rec.Offset, fmt.Sprintf("record of kind %d: %v", rec.Kind, err))
 	}
 	return rec, nil
@@ -447,7 +535,9 @@ func finite(fs ...float64) bool {
 	return true
 }
 
-func decodeRecord(rec *Record, payload []byte, h *Header) error {
+// decodeRecord decodes payload into rec (its Kind set); verify decodes
+// a packet's frame to check it and take its tick.
+func decodeRecord(rec *Record, payload []byte, h *Header, verify bool) error {
 	d := &dec{b: payload}
 	switch rec.Kind {
 	case KindPacket:
@@ -459,6 +549,9 @@ func decodeRecord(rec *Record, payload []byte, h *Header) error {
 		}
 		if len(rec.Data) == 0 {
 			return errors.New("empty frame")
+		}
+		if !verify {
+			break
 		}
 		m, err := proto.Decode(rec.Data)
 		if err != nil {

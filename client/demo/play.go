@@ -107,7 +107,10 @@ func (p *Player) restart() error {
 	d := p.Demo
 	p.t = newTransport(d.File)
 	p.next, p.cur, p.T, p.err, p.done = 0, 0, 0, nil, false
-	first := &d.Records[0]
+	first, err := d.record(0)
+	if err != nil {
+		return err
+	}
 	pb, err := netclient.NewPlayback(p.t, first.Data, p.time(first.At), p.cfg, func() time.Time { return p.time(p.cur) })
 	if err != nil {
 		return &Error{d.File, first.Offset, err.Error()}
@@ -128,7 +131,7 @@ func (p *Player) Now() time.Time { return p.time(p.T) }
 func (p *Player) Err() error { return p.err }
 
 // Done reports whether every record has been played.
-func (p *Player) Done() bool { return p.done || p.next >= len(p.Demo.Records) }
+func (p *Player) Done() bool { return p.done || p.next >= p.Demo.Len() }
 
 // Tick returns the tick of the newest snapshot played.
 func (p *Player) Tick() uint32 { return p.C.View().SnapshotTick }
@@ -142,12 +145,12 @@ func (p *Player) SetScale(s float64) {
 }
 
 // Advance moves the demo clock by real time dt (times Scale, unless
-// paused) and plays every record due.
+// paused) and plays every record due; the clock stops at the demo's end.
 func (p *Player) Advance(dt time.Duration) error {
 	if !p.Paused && dt > 0 {
 		p.T += time.Duration(float64(dt) * p.Scale)
 	}
-	return p.runUntil(func(r *Record) bool { return r.At <= p.T })
+	return p.runUntil(func(at time.Duration) bool { return at <= p.T })
 }
 
 // Step plays the next record whatever its time (the clock follows it).
@@ -155,34 +158,45 @@ func (p *Player) Step() error {
 	if p.Done() {
 		return nil
 	}
-	err := p.apply(&p.Demo.Records[p.next])
+	err := p.apply()
 	p.T = max(p.T, p.cur)
 	return err
 }
 
-func (p *Player) runUntil(due func(r *Record) bool) error {
+// runUntil plays the records whose time (Demo.at) is due. At the end of
+// the demo the clock stops at its length (Demo.Duration): nothing is
+// left to play, and a clock running on would make the client see its
+// server fall silent.
+func (p *Player) runUntil(due func(at time.Duration) bool) error {
 	for p.err == nil && !p.Done() {
-		r := &p.Demo.Records[p.next]
-		if !due(r) {
+		if !due(p.Demo.at(p.next)) {
 			break
 		}
-		if err := p.apply(r); err != nil {
+		if err := p.apply(); err != nil {
 			return err
 		}
+	}
+	if p.Done() {
+		p.T = min(p.T, p.Demo.Duration)
 	}
 	return p.err
 }
 
-// apply plays one record.
-func (p *Player) apply(r *Record) error {
+// apply plays the next record.
+func (p *Player) apply() error {
 	if p.err != nil {
 		return p.err
 	}
+	rec, err := p.Demo.record(p.next)
+	if err != nil {
+		p.err = err
+		return err
+	}
+	r := &rec
 	p.next++
 	if r.Kind != KindConfig && r.Kind != KindState {
 		p.cur = r.At
 	}
-	var err error
 	switch r.Kind {
 	case KindPacket:
 		p.t.push(r.Data, p.time(r.At))
@@ -244,7 +258,7 @@ func (p *Player) Seek(t time.Duration) error {
 		}
 	}
 	p.T = t
-	return p.runUntil(func(r *Record) bool { return r.At <= t })
+	return p.runUntil(func(at time.Duration) bool { return at <= t })
 }
 
 // Close ends playback.
