@@ -31,7 +31,7 @@ const (
 type Link struct {
 	LagMs    int     // one-way delay, ms
 	JitterMs int     // extra delay, uniform in [0, JitterMs], ms
-	LossPct  float64 // packets dropped, percent
+	LossPct  float64 // datagrams (snapshots, usercmds) dropped, percent; reliable frames are never lost
 }
 
 // ClientKnobs are one seat's live settings (Source's cvar names).
@@ -51,7 +51,7 @@ type ClientKnobs struct {
 
 // ServerKnobs are the server's live settings.
 type ServerKnobs struct {
-	TickRate    int     // sv_tickrate, ticks/s (a change restarts the lab)
+	TickRate    int     // sv_tickrate, ticks/s (fixed for a Lab: SetKnobs keeps it; a new rate is a new Lab)
 	Unlag       bool    // sv_unlag: lag compensation
 	MaxUnlag    float64 // sv_maxunlag, s
 	MutualKills bool    // sv_mutualkills
@@ -142,8 +142,8 @@ type SeatFrame struct {
 type ServerPlayer struct {
 	ID          uint16
 	Name        string
-	Seat        int // P1, P2, or -1 (a bot)
-	X, Y, Angle float64
+	Seat        int     // P1, P2, or -1 (a bot)
+	X, Y, Angle float64 // world units, radians
 	Alive       bool
 	Health      int
 	LastCmd     uint32 // newest command received from its client
@@ -177,15 +177,15 @@ const (
 )
 
 // Shot is one hitscan shot of a seat, seen from the three seats; N links
-// its drawings by colour.
+// its drawings by colour. Positions are world units.
 type Shot struct {
-	N        int    // 1, 2, ... in the order the server judged them
-	Shooter  int    // seat
-	Cmd      uint32 // the shooter's command number
-	Tick     uint32 // the server tick that ran it
-	At       time.Duration
-	Victim   int    // seat of the player traced against, -1 when none
-	TargetID uint16 // that player's id (0: none)
+	N        int           // 1, 2, ... in the order the server judged them
+	Shooter  int           // seat
+	Cmd      uint32        // the shooter's command number
+	Tick     uint32        // the server tick that ran it
+	At       time.Duration // virtual time since the lab started, when the server judged it
+	Victim   int           // seat of the player traced against, -1 when none
+	TargetID uint16        // that player's id (0: none)
 	// Shooter's pane: the tracer and where it drew the target.
 	FromX, FromY, ToX, ToY float64
 	SawX, SawY             float64

@@ -60,10 +60,10 @@ type Lab struct {
 
 // Event is something the server did to a seat's player (for presets' checks).
 type Event struct {
-	At     time.Duration
-	Tick   uint32
-	Kind   string // "kill", "hit"
-	By, To int    // seats (-1: not a seat)
+	At     time.Duration // virtual time since the lab started
+	Tick   uint32        // the server tick it happened in
+	Kind   string        // "kill", "hit"
+	By, To int           // seats (-1: not a seat)
 }
 
 // New starts a lab: the server and both clients, joining over their links
