@@ -309,6 +309,40 @@ func (r *rewinder) drawnBy(ss *session, id uint16, t float64) (x, y float64, ali
 	return x, y, alive, false, ok
 }
 
+// judge adds js, a shot of shooter traced against boxes at this tick, to
+// r.judged (Local's) with the boxes rewound and present; nothing when
+// judged is unset (a server that is not Local).
+func (r *rewinder) judge(w *game.World, shooter *game.Player, boxes []game.Hitbox, js JudgedShot) {
+	if r.judged == nil {
+		return
+	}
+	js.Shooter, js.Tick = shooter.ID, w.Tick
+	for _, b := range boxes {
+		if b.ID == shooter.ID {
+			continue
+		}
+		jb := ShotBox{ID: b.ID, X: b.X, Y: b.Y, Alive: b.Alive}
+		if o := w.Player(b.ID); o != nil {
+			jb.PresentX, jb.PresentY = o.State.X, o.State.Y
+		}
+		js.Boxes = append(js.Boxes, jb)
+	}
+	*r.judged = append(*r.judged, js)
+}
+
+// presentShots is the game.HitboxSource of a human's command with sv_unlag
+// 0 on a Local server: the present hitboxes, as the world traces without
+// one, each shot judged against them as it is traced (not at the end of
+// the tick, when later commands have moved the players).
+type presentShots struct{ r *rewinder }
+
+// ShotHitboxes implements game.HitboxSource.
+func (p presentShots) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared.UserCmd) ([]game.Hitbox, game.Rewind) {
+	boxes := w.PresentHitboxes()
+	p.r.judge(w, shooter, boxes, JudgedShot{Cmd: cmd.CommandNumber, RewindTo: float64(w.Tick)})
+	return boxes, 0
+}
+
 // ShotHitboxes implements game.HitboxSource for r.ss's command: every
 // other player's hitbox where that client drew it. It also writes the
 // debug log line of the shot, the decision and its reasons.
@@ -328,21 +362,8 @@ func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared
 		st.Clamped++
 	}
 	rewindMs := (float64(w.Tick) - info.Used) * 1000 / float64(r.tickRate)
-	if r.judged != nil {
-		js := JudgedShot{Shooter: shooter.ID, Cmd: cmd.CommandNumber, Tick: w.Tick, RewindTo: info.Used, Unlagged: true,
-			RewindMs: rewindMs, Refused: info.UsedServer, Clamped: info.Clamped}
-		for _, b := range boxes {
-			if b.ID == shooter.ID {
-				continue
-			}
-			jb := ShotBox{ID: b.ID, X: b.X, Y: b.Y, Alive: b.Alive}
-			if o := w.Player(b.ID); o != nil {
-				jb.PresentX, jb.PresentY = o.State.X, o.State.Y
-			}
-			js.Boxes = append(js.Boxes, jb)
-		}
-		*r.judged = append(*r.judged, js)
-	}
+	r.judge(w, shooter, boxes, JudgedShot{Cmd: cmd.CommandNumber, RewindTo: info.Used, Unlagged: true,
+		RewindMs: rewindMs, Refused: info.UsedServer, Clamped: info.Clamped})
 	if r.log.Enabled(context.Background(), slog.LevelDebug) {
 		r.log.Debug("shot", "shooter", shooter.Name, "cmd", cmd.CommandNumber, "tick", w.Tick,
 			"client_render_tick", info.ClientTick, "server_estimate", info.ServerTick, "ack_estimate", info.AckTick, "rewound_to", info.Used,

@@ -183,9 +183,10 @@ func (l *Local) TakeEvents() []game.Event {
 	return out
 }
 
-// onEvent keeps kills and hits, and completes a judged shot from its EvShot (Server.tap). A shot
-// run without lag compensation (sv_unlag 0) is judged here alone, against
-// the present hitboxes.
+// onEvent keeps kills and hits, and completes a judged shot from its
+// EvShot (Server.tap): the trace's ends and the player hit. The shot was
+// judged as it was traced (rewinder.judge: with sv_unlag 1 against the
+// rewound hitboxes, with 0 against the present ones, presentShots).
 func (l *Local) onEvent(e *game.Event) {
 	if e.Kind == game.EvKill || e.Kind == game.EvHit {
 		l.events = append(l.events, *e)
@@ -193,22 +194,10 @@ func (l *Local) onEvent(e *game.Event) {
 	if e.Kind != game.EvShot || e.Value < 0 || e.Value >= len(shared.Weapons) || shared.Weapons[e.Value].Kind != shared.Hitscan {
 		return // a projectile's launch is an EvShot too: it is judged where it explodes, not here
 	}
-	p := l.s.w.Player(e.A)
-	if p == nil || p.Bot {
-		return
-	}
 	for i := len(l.shots) - 1; i >= 0; i-- {
 		if js := &l.shots[i]; js.Shooter == e.A && js.Cmd == e.Cmd {
 			js.FromX, js.FromY, js.EndX, js.EndY, js.Hit = e.X, e.Y, e.X2, e.Y2, e.B
 			return
 		}
 	}
-	js := JudgedShot{Shooter: e.A, Cmd: e.Cmd, Tick: e.Tick, RewindTo: float64(e.Tick),
-		FromX: e.X, FromY: e.Y, EndX: e.X2, EndY: e.Y2, Hit: e.B}
-	for _, o := range l.s.w.Players {
-		if o.ID != e.A {
-			js.Boxes = append(js.Boxes, ShotBox{ID: o.ID, X: o.State.X, Y: o.State.Y, PresentX: o.State.X, PresentY: o.State.Y, Alive: o.Alive()})
-		}
-	}
-	l.shots = append(l.shots, js)
 }

@@ -452,7 +452,11 @@ func (s *Server) runCommand(p *game.Player, cmd shared.UserCmd, ss *session) {
 		ss.cmds.lastRender = cmd.RenderTick(s.cfg.TickRate)
 	}
 	if ss == nil || !s.vars.unlag.Get() {
-		s.w.RunCommand(p, cmd, nil)
+		var lc game.HitboxSource // nil: the present hitboxes
+		if ss != nil && s.rewinder.judged != nil {
+			lc = presentShots{&s.rewinder} // the same, judged for Local as traced
+		}
+		s.w.RunCommand(p, cmd, lc)
 		return
 	}
 	s.rewinder.ss = ss
