@@ -110,3 +110,24 @@ func TestSaveRefusesWhatOpenRefuses(t *testing.T) {
 		t.Errorf("Save of %d log entries: %v, %d bytes written; want a refusal naming the size", len(l.tape.log), err, buf.Len())
 	}
 }
+
+// Knobs turned while a seat is still joining reach its client once it has
+// joined (its Hello left with the knobs of before): the lab's knobs and
+// what the client runs with agree.
+func TestKnobsTurnedWhileJoining(t *testing.T) {
+	l, err := New(Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := l.Knobs()
+	k.Seats[P1].InterpMs, k.Seats[P1].Predict, k.Seats[P2].UpdateRate = 50, false, 32
+	l.SetKnobs(k)
+	if err := l.RunFor(500 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	c1, c2 := l.Client(P1).View().Config, l.Client(P2).View().Config
+	if c1.InterpMs != 50 || c1.Predict || c2.UpdateRate != 32 {
+		t.Errorf("clients run with cl_interp %d, cl_predict %v and cl_updaterate %d; want the knobs turned while they joined: 50, false, 32",
+			c1.InterpMs, c1.Predict, c2.UpdateRate)
+	}
+}

@@ -245,8 +245,9 @@ func (l *Lab) SetKnobs(k Knobs) {
 	for i, s := range l.seats {
 		s.up, s.down = k.Seats[i].Up, k.Seats[i].Down
 		if s.c != nil {
-			cfg := clientConfig(s.c.View().Config.Name, k.Seats[i])
-			s.c.SetConfig(cfg)
+			s.c.SetConfig(clientConfig(s.c.View().Config.Name, k.Seats[i]))
+		} else {
+			s.knobsChanged = true // joining: the client takes them once it has joined (seat.frame)
 		}
 	}
 	l.applyServerKnobs()

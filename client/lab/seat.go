@@ -22,6 +22,9 @@ type seat struct {
 	input    netclient.Input // DriveKeyboard: held
 	latched  uint16          // DriveKeyboard: pressed since the last command
 	script   scriptState
+	// knobsChanged: SetKnobs ran while the seat was joining, after its
+	// Hello left with the knobs of then.
+	knobsChanged bool
 }
 
 // id is the seat's player id (0 before it joined).
@@ -45,6 +48,9 @@ func (s *seat) frame(l *Lab) error {
 			return err
 		}
 		s.c = c
+		if s.knobsChanged {
+			c.SetConfig(clientConfig(c.View().Config.Name, l.knobs.Seats[s.i]))
+		}
 	}
 	if err := s.c.Poll(); err != nil {
 		return err
