@@ -40,6 +40,10 @@ type Options struct {
 	// ScreenshotAfter of play and then quits (for tests under Xvfb).
 	ScreenshotPath  string
 	ScreenshotAfter time.Duration
+	// ScreenshotOn, when "explosion", takes the screenshot at the first
+	// explosion on screen (its fireball grown a little) after
+	// ScreenshotAfter, or 20 s later if none comes. "": none to wait for.
+	ScreenshotOn string
 	// ReportPath, when set, receives a JSON Report when the window closes.
 	ReportPath string
 	// Host, when set, is the in-process listen server: its host's console

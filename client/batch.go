@@ -214,16 +214,49 @@ func (b *shapeBatch) ring(cx, cy, r, w float32, c color.RGBA) {
 	}
 }
 
+// arc adds the part of a ring (see ring) from angle a0 to a1 (radians,
+// a0 < a1, clockwise on screen), its ends cut square.
+func (b *shapeBatch) arc(cx, cy, r, w, a0, a1 float32, c color.RGBA) {
+	if r <= 0 || w <= 0 || c.A == 0 || a1 <= a0 {
+		return
+	}
+	n := max(int(float32(circleSegments(r+w/2))*(a1-a0)/(2*math.Pi))+1, 2)
+	b.reserve(4 * (n + 1))
+	f := fc(c).scaled(min(w, 1))
+	half := max(w/2, 0.5)
+	radii := [4]float32{max(r-half-0.5, 0), max(r-half+0.5, 0), r + half - 0.5, r + half + 0.5}
+	first := uint16(len(b.vs))
+	for s := 0; s <= n; s++ {
+		sin, cos := math.Sincos(float64(a0 + (a1-a0)*float32(s)/float32(n)))
+		for k := range 4 {
+			col := f
+			if k == 0 || k == 3 {
+				col = fcolor{}
+			}
+			b.vertex(cx+float32(cos)*radii[k], cy+float32(sin)*radii[k], col)
+		}
+	}
+	for s := 0; s < n; s++ {
+		i := first + uint16(4*s)
+		for k := uint16(0); k < 3; k++ {
+			b.quad(i+k, i+k+1, i+k+4, i+k+5)
+		}
+	}
+}
+
 // image adds the atlas region at sx, sy, w×h pixels, copied texel for
 // texel with its top-left at x, y rounded to whole pixels.
-func (b *shapeBatch) image(sx, sy, w, h int, x, y float64) {
+func (b *shapeBatch) image(sx, sy, w, h int, x, y float64) { b.imageAlpha(sx, sy, w, h, x, y, 1) }
+
+// imageAlpha is image with its opacity scaled by a, 0..1.
+func (b *shapeBatch) imageAlpha(sx, sy, w, h int, x, y float64, a float32) {
 	b.reserve(4)
 	x0, y0 := float32(math.Round(x)), float32(math.Round(y))
 	fw, fh := float32(w), float32(h)
 	i := uint16(len(b.vs))
 	for _, p := range [4][2]float32{{0, 0}, {fw, 0}, {0, fh}, {fw, fh}} {
 		b.vs = append(b.vs, ebiten.Vertex{DstX: x0 + p[0], DstY: y0 + p[1], SrcX: float32(sx) + p[0], SrcY: float32(sy) + p[1],
-			ColorR: 1, ColorG: 1, ColorB: 1, ColorA: 1})
+			ColorR: a, ColorG: a, ColorB: a, ColorA: a})
 	}
 	b.quad(i, i+1, i+2, i+3)
 }

@@ -42,6 +42,7 @@ type clientCvars struct {
 	volume, sensitivity           *cvar.Float
 	fullscreen                    *cvar.Bool
 	demoScale                     *cvar.Float // demo_timescale (demo_scene.go)
+	screenShake, combatText       *cvar.Bool  // cl_screenshake, hud_combattext (juice.go)
 	// switches are the netcode switches the HUD lists when they differ
 	// from their defaults.
 	switches []*cvar.Var
@@ -81,6 +82,8 @@ func registerClientCvars(r *cvar.Registry) clientCvars {
 		sensitivity: r.Float("sensitivity", 1, 0.1, 5, arch, "mouse sensitivity (Source's name): how far the crosshair moves per mouse movement; 1 follows the pointer exactly, other values capture the pointer and scale its motion, as Teeworlds' inp_mousesens"),
 		fullscreen:  r.Bool("r_fullscreen", false, arch, "fill the screen with the window (Quake 3's r_fullscreen)"),
 		demoScale:   r.Float("demo_timescale", 1, demo.MinScale, demo.MaxScale, cl, "speed of demo playback ([ and ] step it)"),
+		screenShake: r.Bool("cl_screenshake", true, arch, "shake the screen a little when an explosion goes off near you or you take damage (0: never)"),
+		combatText:  r.Bool("hud_combattext", true, arch, "damage numbers: show the damage of each of your hits rising from where it landed (TF2's name)"),
 	}
 }
 

@@ -50,6 +50,9 @@ var oldClientCvars = []struct {
 	{"r_fullscreen", cvar.KindBool, 0, 1, "0", "fill the screen with the window (Quake 3's r_fullscreen)"},
 	// Added since (issue 19 item 3).
 	{"cl_transport", cvar.KindInt, 0, 2, "auto", "how snapshots and usercmds travel, from the next connect: auto (a WebRTC data channel, UDP datagrams, falling back to the WebSocket when no datagram comes within 3 s), webrtc (no fallback), websocket"},
+	// Added since (issue 21 item 2).
+	{"cl_screenshake", cvar.KindBool, 0, 1, "1", "shake the screen a little when an explosion goes off near you or you take damage (0: never)"},
+	{"hud_combattext", cvar.KindBool, 0, 1, "1", "damage numbers: show the damage of each of your hits rising from where it landed (TF2's name)"},
 }
 
 // TestClientCvarsKeepTheirTable: the registry holds exactly the client's

@@ -66,6 +66,11 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	v := &p.frame
 	v.set(screen, g, c, p.aim)
 	w := &v.worldView
+	if g.cv.juice().shake {
+		// Drawn only: the aim and the input read the camera unshaken.
+		dx, dy := p.fx.shake()
+		w.camX, w.camY = w.camX+dx, w.camY+dy
+	}
 	p.arena.draw(w)
 	p.fx.drawWorld(w)
 	p.players.drawProjectiles(w)
@@ -74,6 +79,7 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	// newest shot (its word arrives a round trip later).
 	protected := c.View().Server.Protected && p.fireCmd <= c.View().AckCmd
 	p.players.draw(w, protected, p.fx.muzzle > 0)
+	p.fx.drawOverlay(w)
 	c.MarkDrawn() // the next frame's commands claim this render time
 	p.hud.drawStatus(v, &p.fx, p.human, p.cursorX, p.cursorY)
 	p.feed.draw(v)
@@ -87,6 +93,9 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	g.stats.trouble.draw(v)
 	g.netGraph.draw(v) // last: it flushes the batch to draw its text image over it
 }
+
+// ScreenshotOnExplosion is Options.ScreenshotOn's explosion.
+const ScreenshotOnExplosion = "explosion"
 
 // maybeScreenshot saves the screen once, after ScreenshotAfter (tests).
 // screenshotMinFrames is how many frames of play --screenshot waits for.
@@ -105,6 +114,10 @@ func (g *Game) maybeScreenshot(screen *ebiten.Image) {
 		connecting = s.err == nil
 	case *playScene:
 		connecting = g.stats.playFrames < screenshotMinFrames
+	}
+	if g.opt.ScreenshotOn == ScreenshotOnExplosion && !connecting {
+		p, ok := g.scenes.Current().(*playScene)
+		connecting = !ok || !p.fx.blastShown(&p.frame.worldView)
 	}
 	if connecting &&
 		time.Since(g.started) < g.opt.ScreenshotAfter+20*time.Second {

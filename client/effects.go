@@ -42,7 +42,7 @@ type explosion struct {
 	left    time.Duration
 }
 
-const explosionTime = 400 * time.Millisecond
+const explosionTime = 550 * time.Millisecond
 
 type impact struct {
 	x, y float64
@@ -52,7 +52,8 @@ type impact struct {
 // effects are the short-lived things drawn over the world and the HUD:
 // tracers, impacts, sv_showimpacts boxes and explosions in the world
 // (drawWorld, drawExplosions), the damage flash, hit markers, muzzle flash
-// and the match banner on the HUD (hud.go).
+// and the match banner on the HUD (hud.go), and the feedback of juice.go
+// (particles, bodies, shockwaves, shake, damage arcs and numbers).
 type effects struct {
 	tracers     []tracer
 	boxes       []impactBox
@@ -65,6 +66,16 @@ type effects struct {
 	banner      string  // match end/start, in the middle of the screen
 	bannerLeft  time.Duration
 	killedBy    string
+
+	// The feedback (juice.go).
+	particles []particle
+	corpses   []corpse
+	flashes   []flash
+	shocks    []shockwave
+	arcs      []damageArc
+	numbers   []damageNumber
+	trauma    float64       // screen shake, 0..1, decaying
+	clock     time.Duration // the effects' own time, for the shake
 }
 
 func (f *effects) addTracer(x0, y0, x1, y1 float64, own bool) {
@@ -101,11 +112,13 @@ func (f *effects) update(dt time.Duration) {
 	f.hitMarker = max(f.hitMarker-dt, 0)
 	f.killMarker = max(f.killMarker-dt, 0)
 	f.damageFlash = max(f.damageFlash-dt.Seconds()*3, 0)
+	f.updateJuice(dt)
 }
 
 // drawWorld draws the impacts, tracers and sv_showimpacts boxes, under
 // the projectiles and players.
 func (f *effects) drawWorld(v *worldView) {
+	f.drawFloor(v)
 	cx, cy := v.camX, v.camY
 	b := &batch
 	for _, im := range f.impacts {
@@ -133,13 +146,34 @@ func (f *effects) drawWorld(v *worldView) {
 	}
 }
 
-// drawExplosions draws the rockets' explosions, over the projectiles.
+// drawExplosions draws the rockets' explosions, over the projectiles:
+// the smoke, then a glow on the floor, the fireball growing and cooling
+// from white-hot to red, a white flash in the first frames, then the
+// shockwaves, sparks and muzzle flashes (drawBlasts).
 func (f *effects) drawExplosions(v *worldView) {
 	b := &batch
+	f.drawParticles(v, true)
 	for _, e := range f.explosions {
 		a := float64(e.left) / float64(explosionTime)
-		r := e.r * (0.4 + 0.6*(1-a))
-		b.disc(f32(e.x-v.camX), f32(e.y-v.camY), f32(r), nrgba(color.NRGBA{0xff, 0x80, 0x20, uint8(160 * a)}))
-		b.ring(f32(e.x-v.camX), f32(e.y-v.camY), f32(r), 3, nrgba(color.NRGBA{0xff, 0xe0, 0x80, uint8(220 * a)}))
+		t := 1 - a
+		x, y := f32(e.x-v.camX), f32(e.y-v.camY)
+		r := e.r * (0.35 + 0.5*easeOut(t))
+		for k := float32(1); k <= 3; k++ { // a soft glow on the floor
+			b.disc(x, y, f32(e.r)*(0.7+0.25*k), nrgba(color.NRGBA{0xff, 0x8c, 0x30, uint8(14 * a)}))
+		}
+		// The fireball: puffs around the centre, in turns seeded by where
+		// it went off, so that no two look alike.
+		rng := fxRand(math.Float64bits(e.x)*31 ^ math.Float64bits(e.y))
+		for range 6 {
+			ang, d := rng.in(0, 2*math.Pi), rng.in(0.25, 0.5)*r
+			px, py := x+f32(math.Cos(ang)*d), y+f32(math.Sin(ang)*d)
+			b.disc(px, py, f32(r*rng.in(0.45, 0.6)), nrgba(color.NRGBA{0xf0, uint8(0x40 + 0x40*a), 0x12, uint8(225 * a)}))
+		}
+		b.disc(x, y, f32(r*0.7), nrgba(color.NRGBA{0xff, uint8(0x90 + 0x50*a), 0x2c, uint8(240 * a)}))
+		b.disc(x, y, f32(r*0.38), nrgba(color.NRGBA{0xff, 0xf6, 0xd0, uint8(255 * math.Min(1, a*1.4))}))
+		if t < 0.3 { // the first frames: a flash
+			b.disc(x, y, f32(e.r*0.8), nrgba(color.NRGBA{0xff, 0xff, 0xf4, uint8(200 * (1 - t/0.3))}))
+		}
 	}
+	f.drawBlasts(v)
 }

@@ -173,6 +173,21 @@ func drawText(dst *ebiten.Image, s string, size float64, bold bool, x, y float64
 	drawCached(dst, txt.get(s, st), s, st, x, y, a)
 }
 
+// drawTextFaded is drawText with its opacity scaled by alpha, 0..1: the
+// text is laid out and cached once, in clr, whatever the alpha.
+func drawTextFaded(dst *ebiten.Image, s string, size float64, bold bool, x, y float64, a int, clr color.RGBA, alpha float32) {
+	st := textStyle{size, bold, clr}
+	t := txt.get(s, st)
+	if t == nil || alpha >= 1 {
+		drawCached(dst, t, s, st, x, y, a)
+		return
+	}
+	if t.w > 0 && alpha > 0 {
+		batch.use(dst)
+		batch.imageAlpha(t.x, t.y, t.w, t.h, align(x, t.adv, a), y, alpha)
+	}
+}
+
 // drawTextBytes is drawText for text built in a reused buffer.
 func drawTextBytes(dst *ebiten.Image, b []byte, size float64, bold bool, x, y float64, a int, clr color.RGBA) {
 	st := textStyle{size, bold, clr}

@@ -189,7 +189,10 @@ func (p *playScene) Update(ctx *SceneContext) error {
 // damage flashes and other players' tracers.
 func (p *playScene) handleEvents() {
 	g, c := p.g, p.c
+	sw := g.cv.juice()
 	for _, e := range c.Match().TakeEvents() {
+		vw := c.View()
+		p.fx.onEvent(&e, &vw, sw)
 		switch e.Kind {
 		case proto.EvShot:
 			if e.A != c.View().ID && (e.X != e.X2 || e.Y != e.Y2) {

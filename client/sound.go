@@ -43,37 +43,50 @@ func newSounds() *sounds {
 			return nil
 		}
 	}
-	s := &sounds{ctx: audio.NewContext(sampleRate), volume: 1}
+	return &sounds{ctx: audio.NewContext(sampleRate), volume: 1, pcm: synthSounds()}
+}
+
+// synthSounds renders every sound, the same samples on every run (a
+// fixed noise seed). The hit and kill sounds are bright and pitched, so
+// that they stand out of the noise of shots and explosions: the hit a
+// short two-partial tick (Quake 3's hitsound is a click of this kind), the
+// kill a rising three-note chime.
+func synthSounds() (pcm [numSounds][]byte) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	s.pcm[sndShot] = synth(0.09, func(t float64) float64 {
+	pcm[sndShot] = synth(0.09, func(t float64) float64 {
 		return (rng.Float64()*2 - 1) * math.Exp(-t*45) * 0.5
 	})
-	s.pcm[sndHit] = synth(0.05, func(t float64) float64 {
-		return math.Sin(2*math.Pi*1700*t) * math.Exp(-t*60) * 0.35
+	pcm[sndHit] = synth(0.06, func(t float64) float64 {
+		return (math.Sin(2*math.Pi*2300*t)*0.6 + math.Sin(2*math.Pi*3450*t)*0.4) * math.Exp(-t*75) * 0.45
 	})
-	s.pcm[sndHurt] = synth(0.14, func(t float64) float64 {
+	pcm[sndHurt] = synth(0.14, func(t float64) float64 {
 		return math.Sin(2*math.Pi*(140-300*t)*t) * math.Exp(-t*20) * 0.6
 	})
-	s.pcm[sndKill] = synth(0.16, func(t float64) float64 {
-		f := 1200.0
-		if t > 0.07 {
-			f = 1800
+	pcm[sndKill] = synth(0.36, func(t float64) float64 {
+		// E6, A6, E7: each note starts its own decay.
+		note, at := 1318.5, 0.0
+		switch {
+		case t >= 0.14:
+			note, at = 2637, 0.14
+		case t >= 0.07:
+			note, at = 1760, 0.07
 		}
-		return math.Sin(2*math.Pi*f*t) * math.Exp(-t*18) * 0.35
+		u := t - at
+		return (math.Sin(2*math.Pi*note*t) + 0.3*math.Sin(4*math.Pi*note*t)) * math.Exp(-u*14) * math.Min(1, u*400) * 0.3
 	})
-	s.pcm[sndReload] = synth(0.08, func(t float64) float64 {
+	pcm[sndReload] = synth(0.08, func(t float64) float64 {
 		if t > 0.012 && t < 0.05 {
 			return 0
 		}
 		return (rng.Float64()*2 - 1) * 0.25
 	})
-	s.pcm[sndLaunch] = synth(0.25, func(t float64) float64 {
+	pcm[sndLaunch] = synth(0.25, func(t float64) float64 {
 		return ((rng.Float64()*2-1)*0.5 + math.Sin(2*math.Pi*(220-400*t)*t)*0.5) * math.Exp(-t*10) * 0.5
 	})
-	s.pcm[sndBoom] = synth(0.6, func(t float64) float64 {
+	pcm[sndBoom] = synth(0.6, func(t float64) float64 {
 		return ((rng.Float64()*2-1)*0.7 + math.Sin(2*math.Pi*55*t)*0.3) * math.Exp(-t*6) * 0.8
 	})
-	return s
+	return pcm
 }
 
 // synth renders f over d seconds as 16-bit little-endian stereo PCM.

@@ -41,6 +41,10 @@ type worldView struct {
 	// showHitboxes is cl_showhitboxes, showError cl_showerror.
 	showHitboxes bool
 	showError    int
+	// corpses: the effects draw the dead (a body fading where it fell,
+	// juice.go), so the players layer marks them with nothing; without
+	// it (the lab's panes) a dead player is marked with an X.
+	corpses bool
 }
 
 // frameView is what the pieces of a game frame draw from, worked out once
@@ -56,7 +60,7 @@ type frameView struct {
 func (v *frameView) set(screen *ebiten.Image, g *Game, c *netclient.Client, aim float64) {
 	*v = frameView{g: g, c: c}
 	v.worldView = worldView{screen: screen, view: c.View(), W: float64(g.w), H: float64(g.h), aim: aim,
-		showHitboxes: g.cv.showHitboxes.Get(), showError: g.cv.showError.Get()}
+		showHitboxes: g.cv.showHitboxes.Get(), showError: g.cv.showError.Get(), corpses: true}
 	v.px, v.py = g.drawPos()
 	v.camX, v.camY = g.camera()
 }
@@ -140,6 +144,9 @@ func (playersLayer) draw(v *worldView, protected, muzzle bool) {
 		if !v.onScreen(x, y, 60) {
 			continue
 		}
+		if !e.Alive && v.corpses {
+			continue
+		}
 		if !e.Alive {
 			b.line(f32(x-8), f32(y-8), f32(x+8), f32(y+8), 3, palette.Dim)
 			b.line(f32(x-8), f32(y+8), f32(x+8), f32(y-8), 3, palette.Dim)
@@ -187,16 +194,19 @@ func (playersLayer) draw(v *worldView, protected, muzzle bool) {
 	}
 	if muzzle {
 		dx, dy := math.Cos(v.aim), math.Sin(v.aim)
-		b.disc(f32(px-cx+dx*26), f32(py-cy+dy*26), 7, color.RGBA{0xff, 0xf0, 0xa0, 0xff})
+		drawMuzzle(px-cx+dx*gunLength, py-cy+dy*gunLength, v.aim, 1)
 	}
 }
+
+// gunLength is how far a player's gun reaches from its centre, pixels.
+const gunLength = 26
 
 // drawPlayer adds a player at screen position x, y to the shape batch:
 // the gun towards angle (radians), the body, its outline.
 func drawPlayer(x, y, angle float64, col color.RGBA) {
 	b := &batch
 	dx, dy := math.Cos(angle), math.Sin(angle)
-	b.line(float32(x), float32(y), float32(x+dx*26), float32(y+dy*26), 5, palette.Gun)
+	b.line(float32(x), float32(y), float32(x+dx*gunLength), float32(y+dy*gunLength), 5, palette.Gun)
 	b.body(float32(x), float32(y), col)
 }
 
