@@ -253,7 +253,7 @@ func TestConsoleComplete(t *testing.T) {
 		check("net_fake", "net_fake", []string{"net_fakejitter", "net_fakelag", "net_fakeloss"})
 		check("net_fakel", "net_fakel", []string{"net_fakelag", "net_fakeloss"})
 		check("cl_interp", "cl_interp", []string{"cl_interp", "cl_interp_ratio", "cl_interpolate"})
-		check("cl_s", "cl_s", []string{"cl_showerror", "cl_showhitboxes", "cl_smooth", "cl_smoothtime"})
+		check("cl_s", "cl_s", []string{"cl_screenshake", "cl_showerror", "cl_showhitboxes", "cl_smooth", "cl_smoothtime"})
 		check("cl_sh", "cl_show", []string{"cl_showerror", "cl_showhitboxes"})
 		// Nothing matches, or the name is complete and an argument follows.
 		check("zzz", "zzz", nil)
