@@ -345,13 +345,13 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		lan:        fs.Bool("lan", true, "announce the server on the local network (mDNS/DNS-SD) so that 'tickshot servers' and the game's server list find it"),
 		cfgFile: fs.String("config", "", "server config file run at start, as Source's server.cfg: one console line each, e.g.\n"+
 			"  hostname \"Friday frag\", sv_password, rcon_password, maxplayers 12, sv_tickrate 64, bot_quota 4,\n"+
-			"  map arena, mapcycle arena range, or any server cvar (mp_fraglimit 30; see --cvar);\n"+
+			"  map arena, mapcycle arena bunker plaza, or any server cvar (mp_fraglimit 30; see --cvar);\n"+
 			"  // and # start comments. An unknown name or a value out of range stops the server with\n"+
 			"  FILE:LINE: what is wrong. Flags given on the command line override the file (example: docs/server.cfg.example)"),
 		transports: fs.String("transports", server.TransportsBoth, "sv_transports: both (the WebSocket, and a WebRTC data channel on UDP for snapshots and usercmds where the client offers one) or websocket (no UDP port; every offer refused)"),
 		udp:        fs.String("udp", "", "UDP listen address HOST:PORT of the WebRTC data channels, one port for every player (default: --addr's, so 27015/udp beside 27015/tcp)"),
 		publicIP:   fs.String("public-ip", "", "IP addresses (comma-separated) to advertise for the UDP port instead of the interfaces' own: behind a 1:1 NAT, or in a container whose port is published"),
-		mapcycle:   fs.String("mapcycle", "", "maps played in turn, one per match, separated by commas or spaces (e.g. arena,range); at the end of each match's intermission the next is loaded (Source's mapcycle; the file's mapcycle line). Empty: the map stays"),
+		mapcycle:   fs.String("mapcycle", "", "maps played in turn, one per match, separated by commas or spaces (e.g. arena,bunker); at the end of each match's intermission the next is loaded (Source's mapcycle; the file's mapcycle line); one map keeps it. Empty: the playable maps in turn, "+strings.Join(game.DefaultMapCycle(), ",")+", when --map is empty or one of them; on another map (range, lab) the map stays"),
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -19,8 +20,19 @@ import (
 	"tickshot/shared"
 )
 
-// DefaultMap is the map a server runs when none is named.
+// DefaultMap is the map a server runs when none is named: the first of
+// DefaultMapCycle.
 const DefaultMap = "arena"
+
+// defaultMapCycle is the playable maps in the order a server plays them
+// when it is given no map cycle (docs/MAPS.md gives each one's shape and
+// player count). The other embedded maps are tools: "range" is the
+// hit-registration benchmark's empty box, "lab" the lag lab's room.
+var defaultMapCycle = []string{DefaultMap, "foundry", "plaza", "bunker", "sprawl"}
+
+// DefaultMapCycle returns the default map cycle (a new slice each call):
+// the playable maps, DefaultMap first; "range" and "lab" are not in it.
+func DefaultMapCycle() []string { return slices.Clone(defaultMapCycle) }
 
 // Point is a position in world units.
 type Point struct{ X, Y float64 }

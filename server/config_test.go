@@ -80,8 +80,8 @@ func TestConfigFileRefusesBadLines(t *testing.T) {
 		{"maxplayers", "maxplayers 0\n", `server.cfg:1: maxplayers: 0 is outside 1..256`},
 		{"tickrate", "\nsv_tickrate 1000\n", `server.cfg:2: sv_tickrate: 1000 is outside 20..128`},
 		{"bots above maxplayers", "bot_quota 9\nmaxplayers 4\n", `server.cfg:1: bot_quota 9 is more than maxplayers (4)`},
-		{"unknown map", "map dust2\n", `server.cfg:1: no map "dust2" (available: arena, lab, range)`},
-		{"unknown map in cycle", "mapcycle arena dust2\n", `server.cfg:1: no map "dust2" (available: arena, lab, range)`},
+		{"unknown map", "map dust2\n", `server.cfg:1: no map "dust2" (available: arena, bunker, foundry, lab, plaza, range, sprawl)`},
+		{"unknown map in cycle", "mapcycle arena dust2\n", `server.cfg:1: no map "dust2" (available: arena, bunker, foundry, lab, plaza, range, sprawl)`},
 		{"empty cycle", "mapcycle\n", `server.cfg:1: mapcycle takes one or more map names`},
 		{"two values", "hostname my server\n", `server.cfg:1: hostname takes one value, got 2 (put a value with spaces in double quotes)`},
 		{"long hostname", "hostname " + strings.Repeat("h", 65) + "\n", `server.cfg:1: hostname: at most 64 bytes`},
@@ -102,13 +102,13 @@ func TestConfigFileRefusesBadLines(t *testing.T) {
 }
 
 // TestExampleConfigIsValid: the example shipped in docs parses without an
-// error and sets what README says it does (a map cycle of both maps).
+// error and sets what README says it does (a map cycle of three maps).
 func TestExampleConfigIsValid(t *testing.T) {
 	var cfg server.Config
 	if err := server.LoadConfigFile("../docs/server.cfg.example", &cfg); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(cfg.MapCycle, " ") != "arena range" || cfg.Hostname == "" || len(cfg.Cvars) < 5 {
+	if strings.Join(cfg.MapCycle, " ") != "arena bunker plaza" || cfg.Hostname == "" || len(cfg.Cvars) < 5 {
 		t.Errorf("example: cycle %v, hostname %q, %d cvars", cfg.MapCycle, cfg.Hostname, len(cfg.Cvars))
 	}
 	if _, err := os.Stat("../docs/server.cfg.example"); err != nil {

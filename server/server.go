@@ -39,7 +39,10 @@ type Config struct {
 	// MapCycle is the maps played in turn (Source's mapcycle): when a
 	// match's intermission ends, the map after the current one in this list
 	// is loaded (the first when the current one is not in it), as
-	// changelevel does. Empty: the map stays. At most MaxMapCycle names.
+	// changelevel does. At most MaxMapCycle names; one name keeps that map.
+	// Empty: game.DefaultMapCycle (the playable maps) when Map is empty or
+	// one of them; for another map (the "range" benchmark, the "lab") the
+	// map stays.
 	MapCycle []string
 	// Hostname is the server's name in /status and on the browser page
 	// (Source's hostname), at most 64 bytes; default "Tickshot server".
@@ -161,6 +164,9 @@ func (c *Config) fill() error {
 		if !slices.Contains(game.MapNames(), m) {
 			return fmt.Errorf("mapcycle: no map %q (available: %s)", m, strings.Join(game.MapNames(), ", "))
 		}
+	}
+	if len(c.MapCycle) == 0 && (c.Map == "" || slices.Contains(game.DefaultMapCycle(), c.Map)) {
+		c.MapCycle = game.DefaultMapCycle()
 	}
 	if c.Map == "" && len(c.MapCycle) > 0 {
 		c.Map = c.MapCycle[0]
