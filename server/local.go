@@ -153,8 +153,9 @@ type JudgedShot struct {
 	Clamped  bool    // the rewind was limited (sv_maxunlag, the link's bound, the present)
 	Unlagged bool    // lag compensation ran (sv_unlag 1)
 	Boxes    []ShotBox
-	// The trace (EvShot): from the muzzle to where it ended, and the
-	// player it hit (0: none).
+	// The trace (EvShot): the weapon (shared.Weapons), from the muzzle to
+	// where it ended, and the player it hit (0: none).
+	Weapon                   uint8
 	FromX, FromY, EndX, EndY float64
 	Hit                      uint16
 }
@@ -196,7 +197,7 @@ func (l *Local) onEvent(e *game.Event) {
 	}
 	for i := len(l.shots) - 1; i >= 0; i-- {
 		if js := &l.shots[i]; js.Shooter == e.A && js.Cmd == e.Cmd {
-			js.FromX, js.FromY, js.EndX, js.EndY, js.Hit = e.X, e.Y, e.X2, e.Y2, e.B
+			js.Weapon, js.FromX, js.FromY, js.EndX, js.EndY, js.Hit = uint8(e.Value), e.X, e.Y, e.X2, e.Y2, e.B
 			return
 		}
 	}

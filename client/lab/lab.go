@@ -10,6 +10,7 @@ import (
 	"tickshot/client/netclient"
 	"tickshot/game"
 	"tickshot/server"
+	"tickshot/shared"
 )
 
 // Config starts a lab.
@@ -399,7 +400,7 @@ func (l *Lab) shotOf(js server.JudgedShot) Shot {
 			}
 			dx, dy := js.EndX-js.FromX, js.EndY-js.FromY
 			if d := math.Hypot(dx, dy); d > 0 {
-				tr := game.TraceShot(c.View().Map, js.FromX, js.FromY, dx/d, dy/d, 4000, boxes, js.Shooter)
+				tr := game.TraceShot(c.View().Map, js.FromX, js.FromY, dx/d, dy/d, shared.Weapons[js.Weapon].Range, boxes, js.Shooter)
 				sh.ToX, sh.ToY = tr.EndX, tr.EndY
 			}
 		}
