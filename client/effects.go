@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tickshot/client/palette"
+	"tickshot/game"
 	"tickshot/shared"
 )
 
@@ -74,6 +75,7 @@ type effects struct {
 	shocks    []shockwave
 	arcs      []damageArc
 	numbers   []damageNumber
+	walls     *game.Map     // the map the particles stop at (the newest event's)
 	trauma    float64       // screen shake, 0..1, decaying
 	clock     time.Duration // the effects' own time, for the shake
 }

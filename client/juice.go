@@ -171,6 +171,7 @@ func (cv *clientCvars) juice() juiceSwitches {
 func (f *effects) onEvent(e *proto.Event, vw *netclient.View, sw juiceSwitches) {
 	rng := eventSeed(e)
 	me := vw.ID
+	f.walls = vw.Map
 	switch e.Kind {
 	case proto.EvShot:
 		x0, y0, x1, y1 := proto.FromFixed(e.X), proto.FromFixed(e.Y), proto.FromFixed(e.X2), proto.FromFixed(e.Y2)
@@ -204,7 +205,7 @@ func (f *effects) onEvent(e *proto.Event, vw *netclient.View, sw juiceSwitches) 
 		if e.B != me {
 			col, a = otherColour(vw, e.B, isBot(vw, e.B)), renderedAngle(vw, e.B)
 		}
-		f.burst(&rng, x, y, &deathBurst, 0, straight(col), color.NRGBA{0xff, 0xff, 0xff, 0xff}, straight(palette.Outline))
+		f.burst(&rng, x, y, &deathBurst, 0, straight(col), straight(darken(col, 0.7)), color.NRGBA{0xff, 0xf4, 0xe8, 0xff})
 		f.corpses = append(f.corpses, corpse{id: e.B, x: x, y: y, a: a, col: col, left: corpseTime, self: e.B == me})
 	case proto.EvExplode:
 		x, y, r := proto.FromFixed(e.X), proto.FromFixed(e.Y), math.Max(float64(e.Value), 24)
@@ -289,7 +290,14 @@ func (f *effects) updateJuice(dt time.Duration) {
 		p.left -= dt
 		k := math.Pow(p.keep, s)
 		p.vx, p.vy = p.vx*k, p.vy*k
-		p.x, p.y = p.x+p.vx*s, p.y+p.vy*s
+		nx, ny := p.x+p.vx*s, p.y+p.vy*s
+		if f.walls != nil && f.walls.Solid(nx, ny, 0.5) {
+			if p.grow <= 0 {
+				continue // a spark or a bit stops at a wall
+			}
+			nx, ny, p.vx, p.vy = p.x, p.y, 0, 0 // smoke gathers against it
+		}
+		p.x, p.y = nx, ny
 		p.r = math.Max(p.r+p.grow*s, 0.5)
 		kept = append(kept, p)
 	}

@@ -260,3 +260,30 @@ func TestHitAndKillSoundsAreDistinct(t *testing.T) {
 		t.Error("hit sound equals the hurt sound")
 	}
 }
+
+// TestJuiceParticlesStopAtWalls: an explosion against range's east wall
+// (x 992..1024) throws particles that never go inside it.
+func TestJuiceParticlesStopAtWalls(t *testing.T) {
+	m, err := game.LoadMap("range")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vw := juiceView()
+	vw.Map = m
+	var f effects
+	e := evBoom
+	e.X, e.Y = fx(985), fx(384)
+	f.onEvent(&e, &vw, allJuice)
+	n := len(f.particles)
+	for i := 0; i < 30; i++ {
+		f.update(16 * time.Millisecond)
+		for _, p := range f.particles {
+			if m.Solid(p.x, p.y, 0.5) {
+				t.Fatalf("a particle at %.1f, %.1f is inside a wall", p.x, p.y)
+			}
+		}
+	}
+	if len(f.particles) == 0 || len(f.particles) >= n {
+		t.Errorf("%d of %d particles left after 0.48 s: want those that hit the wall gone, the others flying", len(f.particles), n)
+	}
+}
