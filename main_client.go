@@ -238,7 +238,7 @@ func cmdConnect(args []string, _, stderr io.Writer) int {
 
 // cmdPlaydemo opens the window playing a demo back (Source's playdemo).
 func cmdPlaydemo(args []string, _, stderr io.Writer) int {
-	fs := newFlags("playdemo", "Usage: tickshot playdemo NAME|PATH [flags]\n\nPlays a demo back in the game window: NAME is a demo recorded with the console's\n'record NAME' (NAME.dem in the demos folder of the config directory), or a .dem file's path.\nKeys: Space or P pause, [ and ] (or - and +) speed x0.25..x4, Left/Right 5 s back/on, F3 net_graph, Esc quit.", stderr)
+	fs := newFlags("playdemo", "Usage: tickshot playdemo NAME|PATH [flags]\n\nPlays a demo back in the game window: NAME is a demo recorded with the console's\n'record NAME' (NAME.dem in the demos folder of the config directory), or a .dem file's path.\nKeys: Space or P pause, [ and ] (or - and +) speed x0.25..x4, Left/Right 5 s back/on, F3 net_graph, Esc the main menu.", stderr)
 	cf := addClientFlags(fs)
 	name, code, done := parseOperand(fs, args, stderr, "the demo's NAME or PATH (see 'listdemos' in the console)", "demo")
 	if done {
@@ -256,8 +256,9 @@ func cmdPlaydemo(args []string, _, stderr io.Writer) int {
 		return 1
 	}
 	opts := cf.options("", "Tickshot - demo "+filepath.Base(path))
-	opts.Start = client.PlayDemo(path)
 	opts.Quit = interrupted()
+	useMenu(&opts, cf, server.DefaultAddr, "playdemo", stderr) // Esc leaves the demo for the menu
+	opts.Start = client.PlayDemo(d, path)
 	fmt.Fprintln(stderr, "playing", d.Describe())
 	if failed(stderr, "playdemo", client.Run(opts)) {
 		return 1

@@ -126,7 +126,8 @@ func TestPlaydemoRefusesDamagedFile(t *testing.T) {
 }
 
 // TestWindowDemoKeys plays a demo and drives it with xdotool as a person
-// would: Space pauses, ] doubles the speed, → jumps 5 s on; Esc leaves.
+// would: Space pauses, ] doubles the speed, → jumps 5 s on; an interrupt
+// closes the window (Esc goes to the menu: TestWindowDemoEscToMenu).
 func TestWindowDemoKeys(t *testing.T) {
 	if _, err := exec.LookPath("xdotool"); err != nil {
 		t.Fatal("xdotool is not installed (make deps installs it)")
@@ -152,7 +153,9 @@ func TestWindowDemoKeys(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	xdo(t, "key", "Right")
 	time.Sleep(1500 * time.Millisecond) // paused: the clock stays
-	xdo(t, "key", "Escape")
+	if err := game.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
 	select {
 	case err := <-done:
 		if err != nil {
@@ -160,7 +163,7 @@ func TestWindowDemoKeys(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		_ = game.Process.Kill()
-		t.Fatal("Esc did not close the demo")
+		t.Fatal("an interrupt did not close the demo")
 	}
 	r := readReport(t, rep)
 	if r.Demo == nil {
@@ -176,5 +179,136 @@ func TestWindowDemoKeys(t *testing.T) {
 	// clock still while paused.
 	if d.SeekFromMs <= 0 || math.Abs(d.TimeMs-(d.SeekFromMs+5000)) > 0.01 || d.Tick == 0 {
 		t.Errorf("after → the demo is at %.0f ms (tick %d), want 5 s past the pause at %.0f ms", d.TimeMs, d.Tick, d.SeekFromMs)
+	}
+}
+
+// TestWindowDemoEnd plays a 3 s demo for longer than it lasts: it ends
+// with "End of demo" in the middle of the screen, its clock stopped at its
+// length, and no connection-problem warning (the clock ran on past the
+// end, and the silence after the last snapshot raised "Connection
+// problem, auto-disconnect in N s").
+func TestWindowDemoEnd(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "short.dem")
+	recordDemo(t, path, 3*time.Second)
+	shot, rep := filepath.Join(dir, "end.png"), filepath.Join(dir, "report.json")
+	cmd := exec.Command(binPath, "playdemo", path, "--nosound", "--screenshot", shot, "--screenshot-after", "8s",
+		"--exit-report", rep, "--width", "1280", "--height", "720")
+	if out, err := runWithTimeout(cmd, 60*time.Second); err != nil {
+		t.Fatalf("tickshot playdemo: %v\n%s", err, out)
+	}
+	r := readReport(t, rep)
+	if r.Demo == nil {
+		t.Fatalf("no demo in the report: %+v", r)
+	}
+	d := *r.Demo
+	t.Logf("at the end: %+v; warnings shown %d", d, r.ProblemsShown)
+	if !d.Done || d.Error != "" || d.DurationMs < 2500 {
+		t.Fatalf("the demo did not play to its end: %+v", d)
+	}
+	if d.TimeMs != d.DurationMs {
+		t.Errorf("the demo clock reads %.1f ms at the end, want it stopped at the demo's length %.1f ms", d.TimeMs, d.DurationMs)
+	}
+	if r.ProblemsShown != 0 || r.ConnectionProblem != "" {
+		t.Errorf("a connection problem was shown %d times during the demo (%q)", r.ProblemsShown, r.ConnectionProblem)
+	}
+	// "End of demo" in the demo bar's orange, in the middle of the screen
+	// (above the bar): 40 px text, about 600 samples in steps of 2.
+	img := readPNG(t, shot)
+	W, H := img.Bounds().Dx(), img.Bounds().Dy()
+	text := 0
+	for y := (H-34)/2 - 60; y < (H-34)/2; y += 2 {
+		for x := W/2 - 220; x < W/2+220; x += 2 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if near(r>>8, g>>8, b>>8, 0xf0, 0xa0, 0x30) {
+				text++
+			}
+		}
+	}
+	t.Logf("End of demo text: %d samples", text)
+	if text < 200 {
+		t.Errorf("no \"End of demo\" in the middle of the screen (%d orange samples)", text)
+	}
+}
+
+// TestWindowDemoEscToMenu: Esc in `tickshot playdemo` goes to the main
+// menu, and the program goes on (it quit before).
+func TestWindowDemoEscToMenu(t *testing.T) {
+	if _, err := exec.LookPath("xdotool"); err != nil {
+		t.Fatal("xdotool is not installed (make deps installs it)")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "esc.dem")
+	recordDemo(t, path, 3*time.Second)
+	rep := filepath.Join(dir, "report.json")
+	cmd, out := startTickshot(t, t.TempDir(), "playdemo", path, "--nosound", "--exit-report", rep)
+	wid := strings.Fields(xdo(t, "search", "--sync", "--name", "Tickshot - demo"))[0]
+	waitScreen(t, wid, 20*time.Second, "the demo", isGame)
+	xdo(t, "windowfocus", "--sync", wid)
+	xdo(t, "key", "Escape")
+	waitScreen(t, wid, 20*time.Second, "the menu after Esc", isMenu)
+	time.Sleep(time.Second)
+	if cmd.ProcessState != nil {
+		t.Fatalf("the program ended after Esc\n%s", out.String())
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	waitExit(t, cmd, out)
+	if r := readReport(t, rep); r.Phase != "menu" || r.Demo != nil {
+		t.Errorf("after Esc: phase %q, demo %+v; want the menu", r.Phase, r.Demo)
+	}
+}
+
+// TestWindowPlaydemoInGame: `playdemo` typed in the console of a live
+// game does not end it at once: it says that it would leave the game;
+// typed again it leaves it for the demo, and Esc in the demo goes back to
+// that game (the program went on neither quitting nor leaving silently).
+func TestWindowPlaydemoInGame(t *testing.T) {
+	if _, err := exec.LookPath("xdotool"); err != nil {
+		t.Fatal("xdotool is not installed (make deps installs it)")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ingame.dem")
+	recordDemo(t, path, 3*time.Second)
+	srv := testserver.Start(t, server.Config{TickRate: 64, Seed: 3})
+	rep := filepath.Join(dir, "report.json")
+	cmd, out := startTickshot(t, t.TempDir(), "connect", srv.Addr(), "--nosound", "--exit-report", rep, "--width", "960", "--height", "540")
+	wid := strings.Fields(xdo(t, "search", "--sync", "--name", "Tickshot - "+srv.Addr()))[0]
+	waitScreen(t, wid, 30*time.Second, "the game", isGame)
+	xdo(t, "windowfocus", "--sync", wid)
+	playdemo := func() {
+		xdo(t, "type", "--delay", "30", "playdemo "+path)
+		xdo(t, "key", "Return")
+		time.Sleep(time.Second)
+	}
+	xdo(t, "key", "grave") // the console
+	time.Sleep(300 * time.Millisecond)
+	playdemo()
+	playdemo()
+	xdo(t, "key", "grave") // the console closed: Esc is the demo's
+	time.Sleep(500 * time.Millisecond)
+	xdo(t, "key", "Escape")
+	time.Sleep(500 * time.Millisecond)
+	waitScreen(t, wid, 30*time.Second, "the game after Esc", isGame)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	waitExit(t, cmd, out)
+	r := readReport(t, rep)
+	t.Logf("console: %q", r.Console)
+	if r.Phase != "playing" || !r.Connected || r.Demo != nil {
+		t.Errorf("after Esc in the demo: phase %q, connected %v, demo %+v; want the game again", r.Phase, r.Connected, r.Demo)
+	}
+	// The console's lines, in order: asked, left for the demo, came back.
+	want := []string{"playdemo: you are in a game at " + srv.Addr(), "left the game at " + srv.Addr(), "playing " + path, "back to the game at " + srv.Addr()}
+	i := 0
+	for _, l := range r.Console {
+		if i < len(want) && strings.HasPrefix(l, want[i]) {
+			i++
+		}
+	}
+	if i < len(want) {
+		t.Errorf("the console lacks %q (in this order after %q)", want[i], want[:i])
 	}
 }

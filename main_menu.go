@@ -30,18 +30,31 @@ func cmdMenu(args []string, _, stderr io.Writer) int {
 	if refused(stderr, "menu", noArgs(fs), checkListenAddr("addr", *hostAddr), cf.check()) {
 		return 2
 	}
+	opts := cf.options("", "Tickshot")
+	opts.Quit = interrupted()
+	useMenu(&opts, cf, *hostAddr, "menu", stderr)
+	if err := client.Run(opts); err != nil {
+		fmt.Fprintf(stderr, "%s: %s\n", prog, explain(err, opts.Addr))
+		return 1
+	}
+	return 0
+}
+
+// useMenu makes the main menu opts' first scene and the one a player who
+// leaves a game returns to (client.UseMenu), with the games it starts:
+// against bots on loopback, or hosted on hostAddr. cmd names the command
+// in a warning about config.cfg.
+func useMenu(opts *client.Options, cf clientFlags, hostAddr, cmd string, stderr io.Writer) {
 	dir, err := config.Dir()
 	if err != nil {
 		dir = "" // nothing is kept
 	} else if _, err := config.Load(dir); err != nil {
-		fmt.Fprintf(stderr, "%s menu: %v (the rest of the file is used)\n", prog, err)
+		fmt.Fprintf(stderr, "%s %s: %v (the rest of the file is used)\n", prog, cmd, err)
 	}
 	settings, name := cf.settings, *cf.name // the name: --name, config.cfg's, or $USER
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	opts := cf.options("", "Tickshot")
 	opts.Config.Name = name
-	opts.Quit = interrupted()
-	client.UseMenu(&opts, client.MenuOptions{
+	client.UseMenu(opts, client.MenuOptions{
 		Dir: dir, Settings: settings, DefaultName: name,
 		Servers: lanServers(), CanSpectate: true,
 		Maps: game.MapNames(), MaxPlayersLimit: server.MaxPlayersLimit,
@@ -55,16 +68,11 @@ func cmdMenu(args []string, _, stderr io.Writer) int {
 			return startLocal(cfg, marker)
 		},
 		Host: func(o menu.HostOptions) (client.LocalServer, error) {
-			cfg := server.Config{Addr: *hostAddr, TickRate: o.TickRate, MaxPlayers: o.MaxPlayers, Bots: o.Bots,
+			cfg := server.Config{Addr: hostAddr, TickRate: o.TickRate, MaxPlayers: o.MaxPlayers, Bots: o.Bots,
 				Map: o.Map, Logger: logger, Hostname: o.Hostname, LAN: true, Password: o.Password}
 			return startLocal(cfg, "")
 		},
 	})
-	if err := client.Run(opts); err != nil {
-		fmt.Fprintf(stderr, "%s: %s\n", prog, explain(err, opts.Addr))
-		return 1
-	}
-	return 0
 }
 
 // lanServers returns the menu's LAN list: a net/lan browser, started

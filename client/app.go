@@ -120,6 +120,9 @@ type Game struct {
 	// (demo_scene.go).
 	rec  recording
 	demo *demoScene
+	// demoAsk is the demo the console's playdemo asked about leaving the
+	// game for (demo_scene.go): typed again, it leaves.
+	demoAsk string
 }
 
 // windowStats are the counters of the report (Report) over every game the
@@ -335,6 +338,8 @@ type Report struct {
 	ProblemWorstMs      float64 `json:"problem_worst_ms,omitempty"`
 	// Demo is the playback's state while a demo plays (demo_scene.go).
 	Demo *DemoReport `json:"demo,omitempty"`
+	// Console is the console's last lines (at most 20), oldest first.
+	Console []string `json:"console,omitempty"`
 }
 
 // sceneReporter is a scene that fills the report's phase and its own parts
@@ -352,6 +357,7 @@ func (g *Game) report() Report {
 		sr.report(&r)
 	}
 	s.trouble.report(&r)
+	r.Console = g.con.lines[max(len(g.con.lines)-20, 0):]
 	if c := g.c; c != nil {
 		st := c.View().Predicted
 		r.Connected = true
@@ -419,6 +425,7 @@ func (g *Game) initCvars() error {
 
 // disconnect leaves the current server.
 func (g *Game) disconnect(reason string) {
+	g.demoAsk = ""
 	if g.rec.rec != nil {
 		g.con.print(g.rec.stop(reason))
 	}

@@ -207,7 +207,7 @@ var commandRows = []command{
 			return g.rec.stop("stop")
 		}},
 	{name: "playdemo", args: "NAME|PATH", minArgs: 1, maxArgs: 1,
-		help: "play a demo back (Space or P pause, [ ] or - + speed, ←/→ 5 s, Esc leave)",
+		help: "play a demo back; in a game, type it again to leave the game (Space or P pause, [ ] or - + speed, ←/→ 5 s, Esc back)",
 		run:  func(g *Game, a []string) string { return playDemo(g, a[0]) }},
 	{name: "listdemos", help: "the demos in your demos folder",
 		run: func(*Game, []string) string { return listDemos() }},

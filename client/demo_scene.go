@@ -40,14 +40,48 @@ func (g *Game) now() time.Time {
 }
 
 // playDemo is the console's playdemo: the demo name (in the demos folder,
-// or a path) played in place of the current scene.
+// or a path) played in place of the current scene. In a live game it asks
+// first: the first playdemo says that it would leave the game, the same
+// one typed again leaves it (Esc in the demo comes back to it).
 func playDemo(g *Game, name string) string {
-	s, err := newDemoScene(g, name)
+	leaving := g.c != nil && g.demo == nil
+	if leaving && g.demoAsk != name {
+		g.demoAsk = name
+		return "playdemo: you are in a game at " + g.opt.Addr + ": disconnect first, or type 'playdemo " + name + "' again to leave it"
+	}
+	g.demoAsk = ""
+	d, path, err := loadDemo(name)
 	if err != nil {
 		return "playdemo: " + err.Error()
 	}
+	s, err := newDemoScene(g, d, path)
+	if err != nil {
+		return "playdemo: " + err.Error()
+	}
+	msg := "playing " + d.Describe()
+	switch {
+	case leaving:
+		s.back = g.opt.Addr
+		msg = "left the game at " + s.back + " to play a demo (Esc in the demo goes back to it)\n" + msg
+	case g.demo != nil:
+		s.back = g.demo.back // the same way out as the demo it replaces
+	}
 	g.ctx.Switch(s)
-	return "playing " + s.p.Demo.Describe()
+	return msg
+}
+
+// loadDemo reads the demo name: a path, or a name in the demos folder.
+func loadDemo(name string) (*demo.Demo, string, error) {
+	path := name
+	if _, err := os.Stat(name); err != nil || !strings.ContainsAny(name, `/\`) && !strings.HasSuffix(name, ".dem") {
+		p, err := demo.Path(name)
+		if err != nil {
+			return nil, "", err
+		}
+		path = p
+	}
+	d, err := demo.Load(path)
+	return d, path, err
 }
 
 // listDemos is the console's listdemos: the demos in the demos folder.
@@ -135,13 +169,14 @@ func (rc *recording) stop(reason string) string {
 	return fmt.Sprintf("recorded %s: %d records, %d bytes", r.Path(), r.Records, r.Bytes)
 }
 
-// PlayDemo is an Options.Start that plays the demo name (a name in the
-// demos folder, or a path): `tickshot playdemo`.
-func PlayDemo(name string) func(ctx *SceneContext) Scene {
+// PlayDemo is an Options.Start that plays d, read from path (demo.Load):
+// `tickshot playdemo`, which reads the file once to check it before the
+// window opens.
+func PlayDemo(d *demo.Demo, path string) func(ctx *SceneContext) Scene {
 	return func(ctx *SceneContext) Scene {
-		s, err := newDemoScene(ctx.Game, name)
+		s, err := newDemoScene(ctx.Game, d, path)
 		if err != nil {
-			return newErrorScene("demo "+name, err, false)
+			return newErrorScene("demo "+path, err, false)
 		}
 		return s
 	}
@@ -157,28 +192,40 @@ type demoScene struct {
 	shown time.Duration // demo time of the previous frame, for effects
 	// seekFrom is the demo time when the last seek was asked (report).
 	seekFrom time.Duration
+	// back is the address of the game the console's playdemo left, which
+	// Esc goes back to; "" when it was not started from a game.
+	back string
 }
 
-// newDemoScene loads the demo name and starts playing it.
-func newDemoScene(g *Game, name string) (*demoScene, error) {
-	path := name
-	if _, err := os.Stat(name); err != nil || !strings.ContainsAny(name, `/\`) && !strings.HasSuffix(name, ".dem") {
-		p, err := demo.Path(name)
-		if err != nil {
-			return nil, err
-		}
-		path = p
-	}
-	d, err := demo.Load(path)
-	if err != nil {
-		return nil, err
-	}
-	p, err := demo.NewPlayer(d, g.opt.Config)
+// newDemoScene starts playing d, read from path.
+func newDemoScene(g *Game, d *demo.Demo, path string) (*demoScene, error) {
+	cfg := g.opt.Config
+	cfg.Name = "" // the recorded player's (demo.NewPlayer)
+	p, err := demo.NewPlayer(d, cfg)
 	if err != nil {
 		return nil, err
 	}
 	p.SetScale(g.cv.demoScale.Get())
 	return &demoScene{playScene: newPlayScene(g, p.C, "demo "+filepath.Base(path)), p: p}, nil
+}
+
+// leave is Esc: back to where the player came from, never out of the
+// program: the game the console's playdemo left, else the main menu, else
+// the server the window was opened for. Only a window with none of them
+// closes.
+func (s *demoScene) leave(ctx *SceneContext) {
+	g := s.g
+	switch {
+	case s.back != "":
+		g.con.print("back to the game at " + s.back)
+		ctx.Connect(s.back)
+	case g.opt.Home != nil:
+		ctx.Home()
+	case g.opt.Addr != "":
+		ctx.Connect(g.opt.Addr)
+	default:
+		ctx.Quit()
+	}
 }
 
 // OnEnter makes the playback client the window's.
@@ -208,7 +255,10 @@ type DemoReport struct {
 	Scale  float64 `json:"scale"`   // demo_timescale
 	Paused bool    `json:"paused"`
 	Done   bool    `json:"done"`
-	Error  string  `json:"error,omitempty"`
+	// DurationMs is the demo's length (Demo.Duration), ms: where its
+	// clock stops.
+	DurationMs float64 `json:"duration_ms"`
+	Error      string  `json:"error,omitempty"`
 	// SeekFromMs is the demo clock when the last seek (←/→,
 	// demo_gototick) was asked, ms; 0 before any.
 	SeekFromMs float64 `json:"seek_from_ms,omitempty"`
@@ -219,6 +269,7 @@ func (s *demoScene) report(r *Report) {
 	r.Phase = "demo"
 	p := s.p
 	r.Demo = &DemoReport{File: p.Demo.File, TimeMs: float64(p.T.Microseconds()) / 1000, Tick: p.Tick(), Scale: p.Scale, Paused: p.Paused, Done: p.Done(),
+		DurationMs: float64(p.Demo.Duration.Microseconds()) / 1000,
 		SeekFromMs: float64(s.seekFrom.Microseconds()) / 1000}
 	if s.err != nil {
 		r.Demo.Error = s.err.Error()
@@ -299,7 +350,7 @@ func (s *demoScene) keys(ctx *SceneContext) bool {
 	just := inpututil.IsKeyJustPressed
 	switch {
 	case just(ebiten.KeyEscape):
-		ctx.Home()
+		s.leave(ctx)
 		return true
 	case just(ebiten.KeySpace) || just(ebiten.KeyP):
 		p.Paused = !p.Paused
@@ -341,7 +392,7 @@ const demoBarH = 34
 // as in a window the bar's height shorter, so the HUD stays whole), then
 // the bar.
 func (s *demoScene) Draw(screen *ebiten.Image) {
-	if s.g.c != s.c { // left in this frame's Update (Esc): the window closes
+	if s.g.c != s.c { // left in this frame's Update (Esc)
 		screen.Fill(palette.BG)
 		return
 	}
@@ -349,7 +400,39 @@ func (s *demoScene) Draw(screen *ebiten.Image) {
 	s.g.h = max(h-demoBarH, 100)
 	s.playScene.Draw(screen)
 	s.g.h = h
+	s.drawEnd(screen)
 	s.drawBar(screen)
+}
+
+// ended reports whether the demo was played to its end (without error):
+// its clock stands at its length.
+func (s *demoScene) ended() bool { return s.err == nil && s.p.Done() }
+
+// drawEnd says "End of demo" in the middle of the screen once the demo
+// has played to its end, with the ways on (as the bar says END).
+func (s *demoScene) drawEnd(screen *ebiten.Image) {
+	if !s.ended() {
+		return
+	}
+	W, H := float64(s.g.w), float64(s.g.h-demoBarH)
+	b := &batch
+	b.use(screen)
+	b.rect(float32(W/2-220), float32(H/2-60), 440, 110, palette.DemoBar)
+	drawText(screen, "End of demo", 40, true, W/2, H/2-50, 1, palette.DemoFill)
+	drawText(screen, s.escText()+"    ←: 5 s back", 16, false, W/2, H/2+14, 1, palette.Dim)
+}
+
+// escText says where Esc goes (leave).
+func (s *demoScene) escText() string {
+	switch g := s.g; {
+	case s.back != "":
+		return "Esc: back to the game"
+	case g.opt.Home != nil:
+		return "Esc: back to the menu"
+	case g.opt.Addr != "":
+		return "Esc: back to the server"
+	}
+	return "Esc: close"
 }
 
 // drawBar draws the demo bar at the bottom: progress, time, tick, speed,

@@ -95,8 +95,16 @@ func TestConsoleRecordAndPlaydemo(t *testing.T) {
 		t.Errorf("listdemos: %q", out)
 	}
 
-	if out := g.exec("playdemo duel"); !strings.HasPrefix(out, "playing "+path) {
-		t.Fatalf("playdemo duel: %q", out)
+	// In a game, playdemo asks first; typed again, it leaves the game.
+	if out := g.exec("playdemo duel"); !strings.HasPrefix(out, "playdemo: you are in a game at "+srv.Addr()) {
+		t.Fatalf("playdemo duel in a game: %q", out)
+	}
+	frames(100*time.Millisecond, nil)
+	if _, ok := g.scenes.Current().(*playScene); !ok || g.c == nil {
+		t.Fatalf("the first playdemo left the game: the scene is %T", g.scenes.Current())
+	}
+	if out := g.exec("playdemo duel"); !strings.HasPrefix(out, "left the game at "+srv.Addr()) || !strings.Contains(out, "\nplaying "+path) {
+		t.Fatalf("playdemo duel again: %q", out)
 	}
 	frames(time.Second, nil)
 	s, ok := g.scenes.Current().(*demoScene)
@@ -123,9 +131,14 @@ func TestConsoleRecordAndPlaydemo(t *testing.T) {
 		t.Errorf("demo_gototick %d: at tick %d", target, got)
 	}
 	g.exec("demo_resume")
-	frames(time.Second, func() bool { return s.p.Done() })
+	frames(5*time.Second, func() bool { return s.p.Done() })
 	if s.err != nil {
 		t.Fatal(s.err)
+	}
+	// At the end the clock stops at the demo's length.
+	frames(300*time.Millisecond, nil)
+	if !s.ended() || s.p.T != d.Duration {
+		t.Errorf("after the end: ended %v, clock %v of %v", s.ended(), s.p.T, d.Duration)
 	}
 	if n := s.p.C.ConnStats().PacketsOut; n == 0 {
 		t.Error("nothing was sent into the demo transport")

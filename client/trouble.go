@@ -69,7 +69,13 @@ func (t *trouble) update(c *netclient.Client, now time.Time) string {
 
 // draw draws the connection-problem warning, top centre, while
 // snapshots have stopped.
+// A demo played to its end shows "End of demo" instead: its clock has
+// stopped, and no server is silent.
 func (t *trouble) draw(v *frameView) {
+	if d := v.g.demo; d != nil && d.ended() {
+		t.text = ""
+		return
+	}
 	msg := t.update(v.c, v.g.now()) // the demo's clock during playback
 	if msg == "" {
 		return
