@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 
 	"tickshot/client"
 	"tickshot/client/config"
@@ -57,7 +58,7 @@ func useMenu(opts *client.Options, cf clientFlags, hostAddr, cmd string, stderr 
 	client.UseMenu(opts, client.MenuOptions{
 		Dir: dir, Settings: settings, DefaultName: name,
 		Servers: lanServers(), CanSpectate: true,
-		Maps: game.MapNames(), MaxPlayersLimit: server.MaxPlayersLimit,
+		Maps: hostMaps(), MaxPlayersLimit: server.MaxPlayersLimit,
 		MinTickRate: server.MinTickRate, MaxTickRate: server.MaxTickRate,
 		PlayBots: func(player string) (client.LocalServer, error) {
 			// Today's `tickshot play`: three bots, loopback only, and the
@@ -126,4 +127,17 @@ func (l *localServer) Stop() {
 		fmt.Fprintln(os.Stderr, prog+": local server:", err)
 	}
 	markPlayed(l.marker)
+}
+
+// hostMaps is the host page's map list: the playable maps in the default
+// cycle's order (game.DefaultMapCycle, arena first), then the tool maps
+// (range, lab).
+func hostMaps() []string {
+	maps := game.DefaultMapCycle()
+	for _, name := range game.MapNames() {
+		if !slices.Contains(maps, name) {
+			maps = append(maps, name)
+		}
+	}
+	return maps
 }
