@@ -10,7 +10,6 @@ import (
 	"tickshot/client/netclient"
 	"tickshot/game"
 	"tickshot/server"
-	"tickshot/shared"
 )
 
 // Config starts a lab.
@@ -47,12 +46,11 @@ type Lab struct {
 	owed   time.Duration // virtual time Advance was given but not yet run: under one step
 	wire   wire
 	srv    *server.Local
-	seats  [2]*seat
+	seats  seatPair
 	tickN  uint64        // server ticks run
 	start  time.Duration // when both seats had joined and the run began (0 before)
 	frames ring          // the last HistorySeconds of Frames
-	shots  []Shot        // every shot judged, oldest first
-	events []Event       // kills, hits, deaths, oldest first
+	judged judgements    // every shot judged, the kills and hits
 	tape   tape          // what was done to the run (record.go)
 	// initial are the knobs the run started with (Save).
 	initial Knobs
@@ -204,7 +202,7 @@ func (l *Lab) step() {
 	if l.now >= l.tickAt(l.tickN+1) {
 		l.tickN++
 		l.srv.Step(l.clock())
-		l.takeShots()
+		l.judged.take(l.srv, l.seats, l.now)
 	}
 	if l.now >= frameAt(l.seats[0].frameN+1) {
 		for _, s := range l.seats {
@@ -310,10 +308,10 @@ func (l *Lab) Preset() *Preset { return l.preset }
 func (l *Lab) Client(seat int) *netclient.Client { return l.seats[seat].c }
 
 // Shots returns every shot the server judged, oldest first.
-func (l *Lab) Shots() []Shot { return l.shots }
+func (l *Lab) Shots() []Shot { return l.judged.shots }
 
 // Events returns the kills and hits between the seats, oldest first.
-func (l *Lab) Events() []Event { return l.events }
+func (l *Lab) Events() []Event { return l.judged.events }
 
 // Frame returns the present Frame.
 func (l *Lab) Frame() Frame {
@@ -326,98 +324,6 @@ func (l *Lab) Frame() Frame {
 // History returns the kept Frames, oldest first: the last HistorySeconds,
 // one per client frame (scrubbing).
 func (l *Lab) History() []Frame { return l.frames.all() }
-
-// seatOf returns the seat of player id, -1 for none.
-func (l *Lab) seatOf(id uint16) int {
-	for i, s := range l.seats {
-		if s.c != nil && s.id() == id {
-			return i
-		}
-	}
-	return -1
-}
-
-// takeShots turns the shots the server judged this tick into Shots, with
-// what the shooter drew and where the victim stood on its own screen, and
-// the kills and hits into Events.
-func (l *Lab) takeShots() {
-	for _, js := range l.srv.TakeShots() {
-		l.shots = append(l.shots, l.shotOf(js))
-	}
-	for _, e := range l.srv.TakeEvents() {
-		ev := Event{At: l.now, Tick: e.Tick, Kind: "hit", By: l.seatOf(e.A), To: l.seatOf(e.B)}
-		if e.Kind == game.EvKill {
-			ev.Kind = "kill"
-		}
-		l.events = append(l.events, ev)
-	}
-}
-
-// shotOf is judged shot js seen from the three seats.
-func (l *Lab) shotOf(js server.JudgedShot) Shot {
-	sh := Shot{N: len(l.shots) + 1, Shooter: l.seatOf(js.Shooter), Cmd: js.Cmd, Tick: js.Tick, At: l.now,
-		Victim: -1, FromX: js.FromX, FromY: js.FromY, EndX: js.EndX, EndY: js.EndY, RewindMs: js.RewindMs, Hit: js.Hit != 0}
-	switch {
-	case js.Refused:
-		sh.Verdict = VerdictRefused
-	case js.Clamped:
-		sh.Verdict = VerdictClamped
-	case js.Hit != 0:
-		sh.Verdict = VerdictHit
-	default:
-		sh.Verdict = VerdictMiss
-	}
-	if js.Refused && js.Hit != 0 || js.Clamped && js.Hit != 0 {
-		sh.Verdict += " (hit)"
-	}
-	// The target: the player hit, else the other seat's.
-	target := js.Hit
-	if target == 0 && sh.Shooter >= 0 {
-		if o := l.seats[1-sh.Shooter]; o.c != nil {
-			target = o.id()
-		}
-	}
-	sh.TargetID, sh.Victim = target, l.seatOf(target)
-	for _, b := range js.Boxes {
-		if b.ID == target {
-			sh.RewoundX, sh.RewoundY, sh.PresentX, sh.PresentY = b.X, b.Y, b.PresentX, b.PresentY
-		}
-	}
-	sh.ToX, sh.ToY = js.EndX, js.EndY
-	if sh.Shooter >= 0 {
-		c := l.seats[sh.Shooter].c
-		if sv, ok := c.Shots().Of(js.Cmd); ok {
-			for _, e := range sv.Others {
-				if e.ID == target {
-					sh.SawX, sh.SawY, sh.SawOK = e.X, e.Y, true
-				}
-			}
-			// The tracer as the shooter's screen had it: traced against
-			// the others where it drew them.
-			boxes := make([]game.Hitbox, 0, len(sv.Others))
-			for _, e := range sv.Others {
-				boxes = append(boxes, game.NewHitbox(e.ID, e.X, e.Y, e.Alive, game.TeamNone))
-			}
-			dx, dy := js.EndX-js.FromX, js.EndY-js.FromY
-			if d := math.Hypot(dx, dy); d > 0 {
-				tr := game.TraceShot(c.View().Map, js.FromX, js.FromY, dx/d, dy/d, shared.Weapons[js.Weapon].Range, boxes, js.Shooter)
-				sh.ToX, sh.ToY = tr.EndX, tr.EndY
-			}
-		}
-		if sh.SawOK && js.Unlagged {
-			sh.RewindErr = math.Hypot(sh.SawX-sh.RewoundX, sh.SawY-sh.RewoundY)
-		}
-	}
-	if sh.Victim >= 0 {
-		vc := l.seats[sh.Victim].c
-		v := vc.View()
-		sh.VictimX, sh.VictimY = v.LocalPos()
-		if e, ok := rendered(v, js.Shooter); ok {
-			sh.VictimSawShooterX, sh.VictimSawShooterY, sh.VictimSawOK = e.X, e.Y, true
-		}
-	}
-	return sh
-}
 
 // rendered finds player id among v's Rendered.
 func rendered(v netclient.View, id uint16) (netclient.RenderedEntity, bool) {
@@ -448,7 +354,7 @@ func (l *Lab) Hash() [32]byte {
 			f64(p.Y)
 		}
 	}
-	for _, s := range l.shots {
+	for _, s := range l.judged.shots {
 		fmt.Fprintf(h, "%d %d %d %s %v", s.Shooter, s.Cmd, s.Tick, s.Verdict, s.Hit)
 		f64(s.RewoundX)
 		f64(s.RewoundY)

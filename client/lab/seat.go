@@ -70,11 +70,7 @@ func (s *seat) think(l *Lab) netclient.Input {
 		s.latched = 0
 		return in
 	case DriveBot:
-		boxes := make([]game.Hitbox, 0, len(v.Rendered))
-		for _, e := range v.Rendered {
-			boxes = append(boxes, game.NewHitbox(e.ID, e.X, e.Y, e.Alive, game.TeamNone))
-		}
-		in := s.bot.Think(v.Map, v.TickRate, v.Predicted, v.Health, boxes)
+		in := s.bot.Think(v.Map, v.TickRate, v.Predicted, v.Health, drawnHitboxes(v.Rendered))
 		return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons}
 	case DriveScript:
 		if l.start == 0 || l.preset == nil || l.preset.Script == nil {
@@ -193,7 +189,7 @@ func (l *Lab) buildFrame() Frame {
 	sv := &f.Server
 	sv.Tick, sv.TickRate, sv.Map = w.Tick, w.TickRate, w.Map
 	for _, p := range w.Players {
-		sp := ServerPlayer{ID: p.ID, Name: p.Name, Seat: l.seatOf(p.ID), X: p.State.X, Y: p.State.Y, Angle: p.Angle,
+		sp := ServerPlayer{ID: p.ID, Name: p.Name, Seat: l.seats.of(p.ID), X: p.State.X, Y: p.State.Y, Angle: p.Angle,
 			Alive: p.Alive(), Health: p.Health}
 		for _, c := range clients {
 			if c.ID != p.ID {
@@ -215,8 +211,9 @@ func (l *Lab) buildFrame() Frame {
 	for _, pr := range w.Flight.Projectiles {
 		sv.Projectiles = append(sv.Projectiles, game.Point{X: pr.X, Y: pr.Y})
 	}
-	for i := len(l.shots) - 1; i >= 0 && l.now-l.shots[i].At < ShotShowTime; i-- {
-		f.Shots = append([]Shot{l.shots[i]}, f.Shots...)
+	shots := l.judged.shots
+	for i := len(shots) - 1; i >= 0 && l.now-shots[i].At < ShotShowTime; i-- {
+		f.Shots = append([]Shot{shots[i]}, f.Shots...)
 	}
 	return f
 }
