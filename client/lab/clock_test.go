@@ -131,3 +131,19 @@ func TestKnobsTurnedWhileJoining(t *testing.T) {
 			c1.InterpMs, c1.Predict, c2.UpdateRate)
 	}
 }
+
+// A readout made while the seats join has run time 0 (the run has not
+// begun), not the time since the lab started.
+func TestReadoutBeforeTheRun(t *testing.T) {
+	l, err := New(Config{Preset: "behind-wall", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Advance(50 * time.Millisecond)
+	if l.Started() != 0 {
+		t.Fatalf("the run began at %v, before the seats could join", l.Started())
+	}
+	if r := l.Frame().Readout(l.Preset(), l.Started()); r.RunMs != 0 || r.AtMs == 0 {
+		t.Errorf("readout at %v ms while joining says run %v ms, want 0", r.AtMs, r.RunMs)
+	}
+}

@@ -9,7 +9,7 @@ import (
 // (window.tickshotLab) and tests read them: JSON, world units, ms.
 type Readout struct {
 	AtMs   float64       `json:"at_ms"`  // virtual time since the lab started
-	RunMs  float64       `json:"run_ms"` // since the run (preset) began
+	RunMs  float64       `json:"run_ms"` // since the run (preset) began; 0 while the seats join
 	Preset string        `json:"preset,omitempty"`
 	Panes  [3]PaneFigure `json:"panes"` // player 1, server, player 2
 	Shots  []ShotFigure  `json:"shots"` // the shots drawn now, oldest first
@@ -49,7 +49,10 @@ func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // Readout returns f's figures; start is the run's start (Lab.Started).
 func (f Frame) Readout(preset *Preset, start time.Duration) Readout {
-	r := Readout{AtMs: ms(f.At), RunMs: ms(max(f.At-start, 0))}
+	r := Readout{AtMs: ms(f.At)}
+	if start > 0 { // 0: the run has not begun (Lab.Started)
+		r.RunMs = ms(max(f.At-start, 0))
+	}
 	if preset != nil {
 		r.Preset = preset.Name
 	}
