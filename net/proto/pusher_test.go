@@ -17,10 +17,12 @@ type pusher struct {
 	sent    [][]byte
 }
 
-func (p *pusher) Push(deliver func(transport.Frame), ended func()) { p.deliver, p.ended = deliver, ended }
-func (p *pusher) Send(b []byte) bool                                { p.sent = append(p.sent, b); return true }
-func (p *pusher) RemoteAddr() string                                { return "test" }
-func (p *pusher) Close(reason string)                               { p.Abort(reason, false) }
+func (p *pusher) Push(deliver func(transport.Frame), ended func()) {
+	p.deliver, p.ended = deliver, ended
+}
+func (p *pusher) Send(b []byte) bool  { p.sent = append(p.sent, b); return true }
+func (p *pusher) RemoteAddr() string  { return "test" }
+func (p *pusher) Close(reason string) { p.Abort(reason, false) }
 func (p *pusher) Abort(reason string, remote bool) {
 	if p.End(reason, remote) {
 		p.Release()
