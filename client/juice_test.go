@@ -188,6 +188,23 @@ func TestJuiceShakeFallsOffWithDistance(t *testing.T) {
 	}
 }
 
+// juiceAround gives p's effects a shot, a hit taken and one dealt, a
+// kill and an explosion near the local player, 120 ms on.
+func juiceAround(p *playScene) {
+	vw := p.c.View()
+	px, py := vw.Predicted.X, vw.Predicted.Y
+	for i, e := range []proto.Event{evShot, evHurt, evHit, evKill, evBoom} {
+		e.ID += uint32(i)
+		e.X, e.Y, e.X2, e.Y2 = fx(px+80), fx(py), fx(px+40), fx(py)
+		e.A = vw.Rendered[0].ID
+		if e.Kind == proto.EvHit && e.B != vw.ID {
+			e.A, e.B = vw.ID, vw.Rendered[0].ID
+		}
+		p.fx.onEvent(&e, &vw, allJuice)
+	}
+	p.fx.update(120 * time.Millisecond)
+}
+
 // TestJuiceKeepsTheOneBatch draws 64 players with an explosion, a death,
 // hits, damage numbers and a damage arc on screen: the frame issues as
 // many batch DrawTriangles calls as without them (issue 13's budget).
@@ -203,18 +220,7 @@ func TestJuiceKeepsTheOneBatch(t *testing.T) {
 			defer dst.Deallocate()
 			g.Draw(dst) // the text laid out
 			if withFx {
-				vw := p.c.View()
-				px, py := vw.Predicted.X, vw.Predicted.Y
-				for i, e := range []proto.Event{evShot, evHurt, evHit, evKill, evBoom} {
-					e.ID += uint32(i)
-					e.X, e.Y, e.X2, e.Y2 = fx(px+80), fx(py), fx(px+40), fx(py) // near the local player
-					e.A = vw.Rendered[0].ID
-					if e.Kind == proto.EvHit && e.B != vw.ID {
-						e.A, e.B = vw.ID, vw.Rendered[0].ID
-					}
-					p.fx.onEvent(&e, &vw, allJuice)
-				}
-				p.fx.update(120 * time.Millisecond)
+				juiceAround(p)
 				if p.fx.live() == 0 {
 					t.Fatal("no effects to draw")
 				}
