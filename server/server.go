@@ -216,6 +216,7 @@ type Server struct {
 	events      eventQueue // events waiting to ride in snapshots (events.go)
 	vars        *vars
 	lastTickAt  time.Time
+	budget      budgetClock // real time into ticks of command budget
 	budgetTicks int
 	tickStats   tickStats
 	snap        snapshotWriter // writes every client's snapshot (snapshot.go)
@@ -364,11 +365,7 @@ func (s *Server) runTick(now time.Time) {
 	s.w.NextTick()
 	// Command budget follows real time: after a stall that skipped ticks,
 	// clients get the command time that really passed (at most the cap).
-	s.budgetTicks = 1
-	if !s.lastTickAt.IsZero() {
-		interval := time.Second / time.Duration(s.cfg.TickRate)
-		s.budgetTicks = min(max(int(now.Sub(s.lastTickAt)/interval), 1), s.cfg.backlogTicks())
-	}
+	s.budgetTicks = s.budget.ticks(now, time.Second/time.Duration(s.cfg.TickRate), s.cfg.backlogTicks())
 	s.lastTickAt = now
 	// changelevel, or the map cycle's next map when an intermission ends:
 	// before joins, so that this tick's Accepts name the map the world is on.

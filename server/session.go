@@ -437,6 +437,34 @@ func (q *cmdQueue) refill(ticks, bank, perTick int) {
 	q.runLeft, q.ran = perTick, 0
 }
 
+// budgetClock turns the real time between server ticks into whole ticks of
+// command budget (cmdQueue.refill), carrying the fraction of a tick over to
+// the next: a tick loop that runs a little late every tick (a loaded
+// machine) would otherwise lose that fraction each time, and a client whose
+// commands follow real time would keep commands queued for good.
+type budgetClock struct {
+	last time.Time
+	owed time.Duration // real time not yet granted as budget
+}
+
+// ticks returns the budget of the tick run at now: the whole ticks of
+// interval that passed since the last, at least 1 (every tick may run a
+// command) and at most limit (a stall beyond the bank is not made up).
+func (b *budgetClock) ticks(now time.Time, interval time.Duration, limit int) int {
+	if b.last.IsZero() {
+		b.last = now
+		return 1
+	}
+	b.owed += now.Sub(b.last)
+	b.last = now
+	n := min(max(int(b.owed/interval), 1), limit)
+	b.owed = max(b.owed-time.Duration(n)*interval, -interval)
+	if n == limit {
+		b.owed = min(b.owed, 0) // the rest of a stall is not made up later
+	}
+	return n
+}
+
 // stallTicks is the most, ticks, one change of a command packet's
 // lateness counts in its link's jitter: a stall (TCP holding everything
 // behind a lost packet) is a backlog, which the queue drains, not jitter

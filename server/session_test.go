@@ -317,3 +317,48 @@ func TestCmdQueueKeepsItsBuffer(t *testing.T) {
 		}
 	}
 }
+
+// The command budget follows real time: ticks that each run half an
+// interval late grant 1.5 ticks a tick on average (the fractions carry
+// over), ticks on time grant 1 each, a tick run early still grants 1 (and
+// at most one tick ahead is lent), and a stall grants the bank's limit with
+// nothing carried beyond it.
+func TestBudgetClockCarriesFractions(t *testing.T) {
+	const interval = 15625 * time.Microsecond // 64 ticks/s
+	t0 := time.Unix(1000, 0)
+	var late budgetClock
+	late.ticks(t0, interval, 64)
+	total := 0
+	for i := 1; i <= 100; i++ {
+		total += late.ticks(t0.Add(time.Duration(i)*interval*3/2), interval, 64)
+	}
+	if total < 149 || total > 150 {
+		t.Errorf("100 ticks each 1.5 intervals apart granted %d ticks, want 150 (the fractions carried)", total)
+	}
+	var onTime budgetClock
+	for i := 0; i <= 50; i++ {
+		if n := onTime.ticks(t0.Add(time.Duration(i)*interval), interval, 64); n != 1 {
+			t.Fatalf("tick %d on time granted %d, want 1", i, n)
+		}
+	}
+	var early budgetClock
+	early.ticks(t0, interval, 64)
+	total = 0
+	for i := 1; i <= 20; i++ {
+		total += early.ticks(t0.Add(time.Duration(i)*interval/2), interval, 64)
+	}
+	if total != 20 {
+		t.Errorf("20 ticks run twice as fast granted %d, want 1 each", total)
+	}
+	if n := early.ticks(t0.Add(10*interval+interval/2), interval, 64); n != 1 {
+		t.Errorf("after running ahead, the next tick granted %d, want 1 (at most one tick lent)", n)
+	}
+	var stall budgetClock
+	stall.ticks(t0, interval, 64)
+	if n := stall.ticks(t0.Add(10*time.Second), interval, 64); n != 64 {
+		t.Errorf("a 10 s stall granted %d, want the limit 64", n)
+	}
+	if n := stall.ticks(t0.Add(10*time.Second+interval), interval, 64); n != 1 {
+		t.Errorf("the tick after a stall granted %d, want 1: nothing carried beyond the limit", n)
+	}
+}
