@@ -333,13 +333,14 @@ func TestChooseSpawnFarthestFromEnemies(t *testing.T) {
 		}
 		rng := rand.New(rand.NewPCG(uint64(k), 3))
 		for j := 0; j < 20; j++ {
-			if got := m.ChooseSpawn(enemies, rng); got != m.Spawns[k] {
-				t.Fatalf("enemies on all spawns but %d: chose %+v, want %+v", k, got, m.Spawns[k])
+			if got := m.ChooseSpawn(enemies, -1, rng); got != k {
+				t.Fatalf("enemies on all spawns but %d: chose %d", k, got)
 			}
 		}
 	}
-	// With random enemies the choice is within 10% of the best distance, and
-	// equal seeds give equal choices.
+	// With random enemies the choice is within 10% of the best distance
+	// among the spawns out of every enemy's sight (all spawns when none is),
+	// and equal seeds give equal choices.
 	r := rand.New(rand.NewPCG(7, 7))
 	for i := 0; i < 200; i++ {
 		var enemies []Point
@@ -353,16 +354,21 @@ func TestChooseSpawnFarthestFromEnemies(t *testing.T) {
 			}
 			return d
 		}
+		pool := spawnsOutOfSight(m, enemies)
+		if len(pool) == 0 {
+			pool = m.Spawns
+		}
 		best := 0.0
-		for _, s := range m.Spawns {
+		for _, s := range pool {
 			best = math.Max(best, dist(s))
 		}
 		seed := uint64(i)
-		a := m.ChooseSpawn(enemies, rand.New(rand.NewPCG(seed, 1)))
-		b := m.ChooseSpawn(enemies, rand.New(rand.NewPCG(seed, 1)))
-		if a != b {
-			t.Fatalf("same seed, different spawns: %+v vs %+v", a, b)
+		ai := m.ChooseSpawn(enemies, -1, rand.New(rand.NewPCG(seed, 1)))
+		bi := m.ChooseSpawn(enemies, -1, rand.New(rand.NewPCG(seed, 1)))
+		if ai != bi {
+			t.Fatalf("same seed, different spawns: %d vs %d", ai, bi)
 		}
+		a := m.Spawns[ai]
 		if dist(a) < 0.9*best-1e-9 {
 			t.Fatalf("chose %+v at %v from enemies, best is %v", a, dist(a), best)
 		}
@@ -371,7 +377,7 @@ func TestChooseSpawnFarthestFromEnemies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 11))
 	seen := map[Point]bool{}
 	for i := 0; i < 50*len(m.Spawns); i++ {
-		seen[m.ChooseSpawn(nil, rng)] = true
+		seen[m.Spawns[m.ChooseSpawn(nil, -1, rng)]] = true
 	}
 	if len(seen) != len(m.Spawns) {
 		t.Errorf("without enemies only %d of %d spawns were chosen", len(seen), len(m.Spawns))

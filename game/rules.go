@@ -36,10 +36,22 @@ type Player struct {
 	// Teleport increments at every respawn so that clients restart the
 	// player's interpolation history instead of sliding across the map.
 	Teleport uint8
-	// ProtectedUntil is the tick spawn protection ends (mp_spawnprotection);
-	// firing ends it at once.
+	// ProtectedUntil is the tick spawn protection ends (mp_spawnprotection):
+	// at most SpawnIdleProtectMs after the spawn while the player stands
+	// still, mp_spawnprotection seconds after its first movement, and at
+	// once when it fires (World.RunCommand).
 	ProtectedUntil uint32
+	// LastSpawn is the spawn point of the latest spawn (valid once spawned
+	// is true): ChooseSpawn never picks it twice in a row for one player.
+	LastSpawn Point
+	spawned   bool
+	moved     bool // it moved since its latest spawn (spawn protection)
 }
+
+// SpawnIdleProtectMs caps spawn protection while a player that just
+// spawned stands still (reads the scoreboard, types in chat), ms; its first
+// movement starts the mp_spawnprotection countdown instead.
+const SpawnIdleProtectMs = 10000
 
 // Protected reports whether spawn protection covers the player at tick.
 func (p *Player) Protected(tick uint32) bool { return p.Alive() && tick < p.ProtectedUntil }
@@ -75,15 +87,40 @@ func (p *Player) Spawn(pt Point) {
 	p.State.Weapon = w
 	p.Health = MaxHealth
 	p.Teleport++
+	p.LastSpawn, p.spawned, p.moved = pt, true, false
 }
 
-// ChooseSpawn picks the spawn point farthest from the nearest of enemies
-// (positions of live opponents), choosing at random among points within 10%
-// of the best so that spawns vary. rng must be seeded by the caller.
-func (m *Map) ChooseSpawn(enemies []Point, rng *rand.Rand) Point {
+// ChooseSpawn returns the index in m.Spawns of the spawn point for a player
+// whose previous spawn was m.Spawns[last] (last < 0: none). enemies are the
+// positions of live opponents. The rules, in order:
+//   - never last again (when the map has another spawn);
+//   - a spawn out of every enemy's line of sight (Map.LineOfSight from the
+//     enemy's position to the point) when there is one; otherwise all are
+//     considered;
+//   - among those, the farthest from the nearest enemy, choosing at random
+//     among points within 10% of the best so that spawns vary.
+//
+// rng must be seeded by the caller.
+func (m *Map) ChooseSpawn(enemies []Point, last int, rng *rand.Rand) int {
+	allowed := make([]bool, len(m.Spawns))
+	seen := make([]bool, len(m.Spawns))
+	free := 0
+	for i, s := range m.Spawns {
+		if i == last && len(m.Spawns) > 1 {
+			continue
+		}
+		allowed[i] = true
+		if seen[i] = m.seenByAny(s, enemies); !seen[i] {
+			free++
+		}
+	}
 	score := make([]float64, len(m.Spawns))
 	best := 0.0
 	for i, s := range m.Spawns {
+		if !allowed[i] || (free > 0 && seen[i]) {
+			allowed[i] = false
+			continue
+		}
 		d := math.Inf(1)
 		for _, e := range enemies {
 			d = math.Min(d, hypot(e.X-s.X, e.Y-s.Y))
@@ -96,9 +133,19 @@ func (m *Map) ChooseSpawn(enemies []Point, rng *rand.Rand) Point {
 	}
 	var cands []int
 	for i := range m.Spawns {
-		if score[i] >= best*0.9 {
+		if allowed[i] && score[i] >= best*0.9 {
 			cands = append(cands, i)
 		}
 	}
-	return m.Spawns[cands[rng.IntN(len(cands))]]
+	return cands[rng.IntN(len(cands))]
+}
+
+// seenByAny reports whether any of enemies has a line of sight to s.
+func (m *Map) seenByAny(s Point, enemies []Point) bool {
+	for _, e := range enemies {
+		if m.LineOfSight(e.X, e.Y, s.X, s.Y) {
+			return true
+		}
+	}
+	return false
 }

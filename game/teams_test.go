@@ -408,7 +408,8 @@ func TestWorldDeterministicTDM(t *testing.T) {
 }
 
 // Spawns avoid the other team only: a teammate standing on the spawn
-// point farthest from the enemy does not keep a respawning player off it.
+// point farthest from the enemy does not keep a respawning player off it
+// (every other respawn: never the same point twice in a row).
 func TestTeamSpawnAwayFromEnemies(t *testing.T) {
 	w := testWorld(t, "arena", 5, tdmRules(false))
 	testSteps(w, 1)
@@ -418,14 +419,25 @@ func TestTeamSpawnAwayFromEnemies(t *testing.T) {
 	if mate.Team != TeamRed || enemy.Team != TeamBlue || p.Team != TeamRed {
 		t.Fatalf("teams %v %v %v", mate.Team, enemy.Team, p.Team)
 	}
-	for i := 0; i < 5; i++ {
+	far := Point{1920, 1408}
+	onFar := 0
+	for i := 0; i < 6; i++ {
+		prev := p.LastSpawn
 		p.ProtectedUntil = 0
 		w.Damage(p, p, MaxHealth, 0, 0)
 		testSteps(w, 3*w.TickRate)
-		if !p.Alive() || p.State.X != 1920 || p.State.Y != 1408 {
-			t.Fatalf("respawn %d at (%.0f, %.0f), alive %v; want the spawn farthest from the enemy, (1920, 1408)", i, p.State.X, p.State.Y, p.Alive())
+		at := Point{p.State.X, p.State.Y}
+		if !p.Alive() || (prev != far && at != far) || (prev == far && at == far) {
+			t.Fatalf("respawn %d at (%.0f, %.0f) after (%.0f, %.0f), alive %v; want the spawn farthest from the enemy, (1920, 1408), unless it was the previous one",
+				i, at.X, at.Y, prev.X, prev.Y, p.Alive())
+		}
+		if at == far {
+			onFar++
 		}
 		mate.State = shared.NewPlayerState(1920, 1408)
 		enemy.State = shared.NewPlayerState(128, 128)
+	}
+	if onFar < 3 {
+		t.Fatalf("%d of 6 respawns on the spawn under the teammate, want 3", onFar)
 	}
 }

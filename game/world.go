@@ -170,11 +170,40 @@ func (w *World) RemoveBot(reason string) bool {
 	return true
 }
 
-// spawn puts p at the spawn point farthest from the live enemies (in team
-// deathmatch the other team's players), with spawn protection.
+// spawn puts p at a spawn point chosen by Map.ChooseSpawn against the live
+// enemies (in team deathmatch the other team's players), never its
+// previous one, with spawn protection: with mp_spawnprotection on, it lasts
+// while p stands still (at most SpawnIdleProtectMs) and then
+// mp_spawnprotection seconds after p first moves (startMoving); firing ends
+// it at once.
 func (w *World) spawn(p *Player) {
-	p.Spawn(w.Map.ChooseSpawn(w.enemyPositions(p), w.rng))
-	p.ProtectedUntil = w.Tick + uint32(math.Round(w.Rules.SpawnProtection*float64(w.TickRate)))
+	last := -1
+	if p.spawned {
+		for i, s := range w.Map.Spawns {
+			if s == p.LastSpawn {
+				last = i
+				break
+			}
+		}
+	}
+	p.Spawn(w.Map.Spawns[w.Map.ChooseSpawn(w.enemyPositions(p), last, w.rng)])
+	p.ProtectedUntil = w.Tick
+	if w.Rules.SpawnProtection > 0 {
+		p.ProtectedUntil += max(uint32(shared.Ticks(SpawnIdleProtectMs, w.TickRate)), w.protectionTicks())
+	}
+}
+
+// protectionTicks is mp_spawnprotection in ticks.
+func (w *World) protectionTicks() uint32 {
+	return uint32(math.Round(w.Rules.SpawnProtection * float64(w.TickRate)))
+}
+
+// startMoving records p's first movement since its spawn: spawn protection
+// now ends mp_spawnprotection seconds later (or earlier, when it already
+// would).
+func (w *World) startMoving(p *Player) {
+	p.moved = true
+	p.ProtectedUntil = min(p.ProtectedUntil, w.Tick+w.protectionTicks())
 }
 
 func (w *World) enemyPositions(self *Player) []Point {
@@ -217,6 +246,9 @@ func (w *World) RunCommand(p *Player, cmd shared.UserCmd, lc HitboxSource) {
 		p.State, res = shared.RunCommand(p.State, cmd, w.Phys)
 	}
 	p.Angle = float64(cmd.ViewAngle)
+	if !p.moved && p.Alive() && (cmd.MoveX != 0 || cmd.MoveY != 0) {
+		w.startMoving(p)
+	}
 	if !res.Fired {
 		return
 	}

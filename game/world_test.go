@@ -503,11 +503,14 @@ func TestWorldSpawnProtection(t *testing.T) {
 	if b.Health != MaxHealth-shared.Weapons[0].Damage {
 		t.Fatalf("after b fired, a's hit left it at %d health", b.Health)
 	}
-	// Protection also runs out by itself: a fresh player, 2 s later.
+	// Protection also runs out by itself: a fresh player, 2 s after its
+	// first movement (TestSpawnProtectionUntilMoved covers standing still).
 	c := w.AddPlayer("c", false)
+	w.NextTick()
+	w.RunCommand(c, shared.UserCmd{CommandNumber: 1, TickCount: w.Tick, Msec: shared.MsecFor(w.TickRate), MoveX: 1}, nil)
 	idle(a, 2*w.TickRate)
 	if c.Protected(w.Tick) {
-		t.Fatalf("still protected %d ticks after spawning with 2 s of protection", 2*w.TickRate)
+		t.Fatalf("still protected %d ticks after moving with 2 s of protection", 2*w.TickRate)
 	}
 	c.State = shared.NewPlayerState(460, 384)
 	b.State = shared.NewPlayerState(460, 500) // out of the way

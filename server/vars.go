@@ -60,7 +60,7 @@ func defaultVars() *vars {
 		botSkill:      r.Float("bot_difficulty", 1, 0, 3, sv, "server bots' skill: 0 easy, 1 normal, 2 hard, 3 expert (reaction time and aim)"),
 		fragLimit:     r.Int("mp_fraglimit", 20, 0, 1000, sv, "kills that win the match (0: no limit); then 5 s of intermission and a new match"),
 		timeLimit:     r.Float("mp_timelimit", 10, 0, 600, sv, "minutes a match lasts (0: no limit); the leader wins"),
-		spawnProt:     r.Float("mp_spawnprotection", 3, 0, 10, sv, "seconds after spawning during which a player takes no damage and bots leave it alone; firing ends it (0: off)"),
+		spawnProt:     r.Float("mp_spawnprotection", 3, 0, 10, sv, "seconds after a spawned player first moves during which it takes no damage and bots leave it alone (standing still keeps it, at most 10 s); firing ends it (0: off)"),
 		gameMode:      r.Enum("mp_gamemode", "dm", []string{"dm", "tdm"}, sv, "dm: deathmatch, everyone for themselves; tdm: team deathmatch, red against blue, team score = the sum of its players' frags (mp_fraglimit applies to it). A change restarts the match at once"),
 		friendly:      r.Bool("mp_friendlyfire", false, sv, "team deathmatch: teammates' shots and splash hurt, and a teamkill or a suicide costs a frag (1); off, shots pass through teammates (0)"),
 		autoBalance:   r.Bool("mp_autoteambalance", true, sv, "team deathmatch: when a team has 2 or more players more than the other, move one at their next respawn, and refuse jointeam to the bigger team (1)"),

@@ -24,7 +24,7 @@ var oldServerCvars = []struct {
 	{"bot_difficulty", "1", "server bots' skill: 0 easy, 1 normal, 2 hard, 3 expert (reaction time and aim)", 0, 3, nil},
 	{"mp_fraglimit", "20", "kills that win the match (0: no limit); then 5 s of intermission and a new match", 0, 1000, nil},
 	{"mp_timelimit", "10", "minutes a match lasts (0: no limit); the leader wins", 0, 600, nil},
-	{"mp_spawnprotection", "3", "seconds after spawning during which a player takes no damage and bots leave it alone; firing ends it (0: off)", 0, 10, nil},
+	{"mp_spawnprotection", "3", "seconds after a spawned player first moves during which it takes no damage and bots leave it alone (standing still keeps it, at most 10 s); firing ends it (0: off)", 0, 10, nil},
 	{"mp_gamemode", "dm", "dm: deathmatch, everyone for themselves; tdm: team deathmatch, red against blue, team score = the sum of its players' frags (mp_fraglimit applies to it). A change restarts the match at once", 0, 1, []string{"dm", "tdm"}},
 	{"mp_friendlyfire", "0", "team deathmatch: teammates' shots and splash hurt, and a teamkill or a suicide costs a frag (1); off, shots pass through teammates (0)", 0, 1, nil},
 	{"mp_autoteambalance", "1", "team deathmatch: when a team has 2 or more players more than the other, move one at their next respawn, and refuse jointeam to the bigger team (1)", 0, 1, nil},
