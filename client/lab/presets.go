@@ -156,8 +156,8 @@ var presets = []*Preset{
 			}
 			in := moveTo(r, 400, 170, aimAtOther(r))
 			if sees(r) {
-				in = fireOnce(r, true)
-				in.MoveX, in.MoveY = moveTo(r, 400, 170, 0).MoveX, moveTo(r, 400, 170, 0).MoveY
+				fire := fireOnce(r, true)
+				in.Buttons = fire.Buttons
 			}
 			return in
 		},
@@ -175,16 +175,7 @@ var presets = []*Preset{
 		}(), seatKnobs(20)),
 		Drivers: [2]Driver{DriveScript, DriveIdle},
 		Place:   [2]Placement{{X: 160, Y: 480, Health: 100}, {X: 864, Y: 320, Angle: math.Pi, Health: 100}},
-		Script: func(r *Run, seat int) netclient.Input {
-			if r.T() < sec {
-				return hold(0)
-			}
-			// Right for 0.8 s, then back.
-			if (r.T()-sec)%(1600*time.Millisecond) < 800*time.Millisecond {
-				return netclient.Input{MoveX: 1}
-			}
-			return netclient.Input{MoveX: -1}
-		},
+		Script:  strafe(0),
 	},
 	{
 		Name:  "no-interpolation",
@@ -199,7 +190,7 @@ var presets = []*Preset{
 		}(), seatKnobs(60)),
 		Drivers: [2]Driver{DriveIdle, DriveScript},
 		Place:   [2]Placement{{X: 160, Y: 480, Health: 100}, {X: 640, Y: 160, Angle: math.Pi, Health: 100}},
-		Script:  strafe(),
+		Script:  strafe(math.Pi),
 	},
 	{
 		Name:  "loss-no-backup",
@@ -215,7 +206,7 @@ var presets = []*Preset{
 		}(), seatKnobs(60)),
 		Drivers: [2]Driver{DriveScript, DriveIdle},
 		Place:   [2]Placement{{X: 160, Y: 480, Health: 100}, {X: 864, Y: 320, Angle: math.Pi, Health: 100}},
-		Script:  strafe(),
+		Script:  strafe(math.Pi),
 	},
 	{
 		Name:  "mutual-kill",
@@ -243,20 +234,20 @@ var presets = []*Preset{
 		}(), seatKnobs(60)),
 		Drivers: [2]Driver{DriveIdle, DriveScript},
 		Place:   [2]Placement{{X: 160, Y: 480, Health: 100}, {X: 640, Y: 160, Angle: math.Pi, Health: 100}},
-		Script:  strafe(),
+		Script:  strafe(math.Pi),
 	},
 }
 
 // strafe runs right and left, turning every 0.8 s, from one second into
-// the run.
-func strafe() func(r *Run, seat int) netclient.Input {
+// the run, aiming at aim (radians).
+func strafe(aim float32) func(r *Run, seat int) netclient.Input {
 	return func(r *Run, seat int) netclient.Input {
 		if r.T() < sec {
-			return hold(math.Pi)
+			return hold(aim)
 		}
 		if (r.T()-sec)%(1600*time.Millisecond) < 800*time.Millisecond {
-			return netclient.Input{MoveX: 1, Angle: math.Pi}
+			return netclient.Input{MoveX: 1, Angle: aim}
 		}
-		return netclient.Input{MoveX: -1, Angle: math.Pi}
+		return netclient.Input{MoveX: -1, Angle: aim}
 	}
 }
