@@ -7,9 +7,6 @@ import (
 	"image/color"
 
 	"github.com/hajimehoshi/ebiten/v2"
-
-	"tickshot/client/palette"
-	"tickshot/shared"
 )
 
 // The atlas is the one source image of the frame's batch: a white block
@@ -21,16 +18,19 @@ import (
 //
 // Layout, pixels: the top row (spriteRowH high) holds the white 4×4 block
 // at the top-left, sampled at its centre, and the body sprites from
-// bodyX0; text is packed in shelves below. When the text does not fit any
+// bodyX0; below it the art row (artY, artTile high: the floor textures,
+// art.go); text is packed in shelves below that (from textTop). When the text does not fit any
 // more, the text is dropped and packed again from empty.
 const (
 	atlasW, atlasH = 2048, 1024
 	atlasWhiteX    = 2 // where shapes sample white
 	atlasWhiteY    = 2
-	bodySize       = 40 // a body sprite: radius 16, outline 2, feather, transparent padding
+	bodySize       = 44 // a body sprite: radius 16, outline 2, shadow, feather, transparent padding
 	bodyX0         = 8
 	bodySlots      = 16
 	spriteRowH     = bodySize + 8
+	artY           = spriteRowH
+	textTop        = artY + artTile + 2
 )
 
 type atlas struct {
@@ -51,8 +51,9 @@ func atlasImage() *ebiten.Image {
 		// own atlas, which would split the frame's batch.
 		atl.img = ebiten.NewImageWithOptions(image.Rect(0, 0, atlasW, atlasH), &ebiten.NewImageOptions{Unmanaged: true})
 		atl.img.SubImage(image.Rect(0, 0, 4, 4)).(*ebiten.Image).Fill(color.White)
+		atl.img.SubImage(image.Rect(0, artY, artRowW, artY+artTile)).(*ebiten.Image).WritePixels(artTextures())
 		atl.bodies = map[color.RGBA]int{}
-		atl.shelf = shelfPacker{w: atlasW, h: atlasH, top: spriteRowH}
+		atl.shelf = shelfPacker{w: atlasW, h: atlasH, top: textTop}
 	}
 	return atl.img
 }
@@ -76,8 +77,8 @@ func allocText(w, h int) (x, y int, ok bool) {
 // still refers to the old text: it is drawn first.
 func dropText(img *ebiten.Image) {
 	batch.flush()
-	img.SubImage(image.Rect(0, spriteRowH, atlasW, atlasH)).(*ebiten.Image).Clear()
-	atl.shelf = shelfPacker{w: atlasW, h: atlasH, top: spriteRowH}
+	img.SubImage(image.Rect(0, textTop, atlasW, atlasH)).(*ebiten.Image).Clear()
+	atl.shelf = shelfPacker{w: atlasW, h: atlasH, top: textTop}
 	atl.resets++
 	txt.drop()
 }
@@ -104,9 +105,7 @@ func bodySprite(col color.RGBA) (x, y int, ok bool) {
 		b := shapeBatch{src: whiteSource, sx: 1.5, sy: 1.5}
 		b.use(img)
 		cx, cy := float32(bodyX0+k*bodySize+bodySize/2), float32(bodySize/2)
-		r := float32(shared.PlayerRadius)
-		b.disc(cx, cy, r, col)
-		b.ring(cx, cy, r, 2, palette.Outline)
+		drawBodySprite(&b, cx, cy, col) // character.go
 		b.flush()
 	}
 	return bodyX0 + k*bodySize, 0, true

@@ -73,42 +73,13 @@ func (v *worldView) onScreen(x, y, margin float64) bool {
 
 func f32(v float64) float32 { return float32(v) }
 
-// arenaLayer draws the map: the floor and its grid, the background beyond
-// the map's edges, the walls.
+// arenaLayer draws the map: the background beyond the map's edges, the
+// floor, its decals and the walls (drawArena, art.go).
 type arenaLayer struct{}
 
 // draw covers the screen once: Ebiten does not clear it
 // (SetScreenClearedEveryFrame(false)).
-func (arenaLayer) draw(v *worldView) {
-	m := v.view.Map
-	cx, cy, W, H := v.camX, v.camY, v.W, v.H
-	b := &batch
-	b.use(v.screen)
-	// The floor, and the background around it where the view goes past
-	// the map's edges.
-	fx0, fy0 := math.Max(-cx, 0), math.Max(-cy, 0)
-	fx1, fy1 := math.Max(math.Min(m.Width-cx, W), fx0), math.Max(math.Min(m.Height-cy, H), fy0)
-	b.rect(0, 0, f32(W), f32(fy0), palette.BG)
-	b.rect(0, f32(fy1), f32(W), f32(H-fy1), palette.BG)
-	b.rect(0, f32(fy0), f32(fx0), f32(fy1-fy0), palette.BG)
-	b.rect(f32(fx1), f32(fy0), f32(W-fx1), f32(fy1-fy0), palette.BG)
-	b.rect(f32(fx0), f32(fy0), f32(fx1-fx0), f32(fy1-fy0), palette.Floor)
-	for x := math.Max(64, math.Ceil(cx/64)*64); x < m.Width && x-cx <= W; x += 64 {
-		b.rect(f32(x-cx-0.5), f32(fy0), 1, f32(fy1-fy0), palette.Grid)
-	}
-	for y := math.Max(64, math.Ceil(cy/64)*64); y < m.Height && y-cy <= H; y += 64 {
-		b.rect(f32(fx0), f32(y-cy-0.5), f32(fx1-fx0), 1, palette.Grid)
-	}
-	for _, w := range m.Walls {
-		x, y := w.MinX-cx, w.MinY-cy
-		ww, wh := w.MaxX-w.MinX, w.MaxY-w.MinY
-		if x > W+2 || y > H+2 || x+ww < -2 || y+wh < -2 {
-			continue
-		}
-		b.rect(f32(x), f32(y), f32(ww), f32(wh), palette.Wall)
-		b.strokeRect(f32(x), f32(y), f32(ww), f32(wh), 2, palette.WallEdge)
-	}
-}
+func (arenaLayer) draw(v *worldView) { drawArena(v) }
 
 // playersLayer draws the projectiles, the other players (interpolated,
 // with health bars and name plates), the cl_showhitboxes and cl_showerror
@@ -152,7 +123,7 @@ func (playersLayer) draw(v *worldView, protected, muzzle bool) {
 			b.line(f32(x-8), f32(y+8), f32(x+8), f32(y-8), 3, palette.Dim)
 			continue
 		}
-		drawPlayer(x, y, e.Angle, otherColour(vw, e.ID, e.Bot)) // team colour in tdm (teams.go)
+		drawCharacter(x, y, e.Angle, otherColour(vw, e.ID, e.Bot), heldWeapon(vw, e.ID)) // team colour in tdm (teams.go); character.go
 		if e.Protected {
 			b.ring(f32(x), f32(y), float32(shared.PlayerRadius)+6, 2, colShield)
 		}
@@ -188,7 +159,7 @@ func (playersLayer) draw(v *worldView, protected, muzzle bool) {
 	if st.Dead {
 		return
 	}
-	drawPlayer(px-cx, py-cy, v.aim, selfColour(vw))
+	drawCharacter(px-cx, py-cy, v.aim, selfColour(vw), int(st.Weapon))
 	if protected {
 		b.ring(f32(px-cx), f32(py-cy), float32(shared.PlayerRadius)+6, 2, colShield)
 	}
@@ -198,16 +169,20 @@ func (playersLayer) draw(v *worldView, protected, muzzle bool) {
 	}
 }
 
-// gunLength is how far a player's gun reaches from its centre, pixels.
-const gunLength = 26
+// gunLength is how far a player's gun (the rifle) reaches from its
+// centre, pixels: where its muzzle flash goes.
+const gunLength = 46
 
-// drawPlayer adds a player at screen position x, y to the shape batch:
-// the gun towards angle (radians), the body, its outline.
-func drawPlayer(x, y, angle float64, col color.RGBA) {
-	b := &batch
-	dx, dy := math.Cos(angle), math.Sin(angle)
-	b.line(float32(x), float32(y), float32(x+dx*gunLength), float32(y+dy*gunLength), 5, palette.Gun)
-	b.body(float32(x), float32(y), col)
+// heldWeapon is the weapon another player is drawn with: the rocket
+// launcher while one of its rockets flies (snapshots carry no other
+// player's weapon), -1 (the rifle's look) otherwise.
+func heldWeapon(v *netclient.View, id uint16) int {
+	for _, pr := range v.Projectiles {
+		if pr.Owner == id {
+			return int(pr.Weapon)
+		}
+	}
+	return -1
 }
 
 // drawHealthBar adds the health bar under a player's name.

@@ -44,6 +44,17 @@ type Map struct {
 	Width, Height float64
 	Walls         []shared.Box
 	Spawns        []Point
+	// Areas are the map's named regions (the optional object layer
+	// "areas": "west base", "central square", ...), for the client's art
+	// only (floor and landmarks, client/art.go); the simulation never
+	// reads them.
+	Areas []Area
+}
+
+// Area is a named rectangle of a map (object layer "areas"), world units.
+type Area struct {
+	Name string
+	Box  shared.Box
 }
 
 // MapNames lists the maps embedded in assets/maps, sorted.
@@ -61,7 +72,7 @@ func MapNames() []string {
 
 // LoadMap loads an embedded Tiled map by name (without ".tmx"). Walls are the
 // rectangles of the object layer "walls", spawns the objects of the layer
-// "spawns". It fails when the map is unknown, has no walls or no spawns, or
+// "spawns", areas the named rectangles of the optional layer "areas". It fails when the map is unknown, has no walls or no spawns, or
 // has a wall that is not an axis-aligned rectangle.
 func LoadMap(name string) (*Map, error) {
 	if name == "" {
@@ -101,6 +112,12 @@ func fromTiled(name string, tm *tiled.Map) (*Map, error) {
 		case "spawns":
 			for _, o := range g.Objects {
 				m.Spawns = append(m.Spawns, Point{o.X, o.Y})
+			}
+		case "areas":
+			for _, o := range g.Objects {
+				if o.Width > 0 && o.Height > 0 {
+					m.Areas = append(m.Areas, Area{Name: o.Name, Box: shared.Box{MinX: o.X, MinY: o.Y, MaxX: o.X + o.Width, MaxY: o.Y + o.Height}})
+				}
 			}
 		}
 	}

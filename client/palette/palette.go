@@ -36,8 +36,15 @@ var (
 	TracerOther = color.RGBA{0xff, 0xb0, 0x70, 0xff}
 	// Gun is a player's gun; Outline a body's outline (and the menu's
 	// dark text).
-	Gun     = color.RGBA{0xd0, 0xd6, 0xe0, 0xff}
-	Outline = color.RGBA{0x10, 0x10, 0x10, 0xff}
+	Gun = color.RGBA{0xd0, 0xd6, 0xe0, 0xff}
+	// The weapons in hand (client/character.go): dark and light metal,
+	// wood, olive paint and the rocket's red warhead.
+	GunMetal = color.RGBA{0x3a, 0x3f, 0x48, 0xff}
+	GunLight = color.RGBA{0x8e, 0x96, 0xa4, 0xff}
+	GunWood  = color.RGBA{0x7a, 0x52, 0x32, 0xff}
+	GunOlive = color.RGBA{0x4c, 0x5a, 0x3a, 0xff}
+	GunWarn  = color.RGBA{0xd8, 0x50, 0x30, 0xff}
+	Outline  = color.RGBA{0x10, 0x10, 0x10, 0xff}
 	// Team deathmatch: each team's colour, a shade darker for bots and
 	// lighter for the local player (as Me stands apart from Enemy).
 	Red     = color.RGBA{0xe8, 0x48, 0x48, 0xff}
