@@ -11,7 +11,7 @@ type EventKind uint8
 const (
 	EvShot       EventKind = iota + 1 // A fired weapon Value from (X, Y) to (X2, Y2); B is the player hit, 0 none
 	EvHit                             // A hit B for Value damage at (X2, Y2)
-	EvKill                            // A killed B
+	EvKill                            // A killed B with weapon Value; A stood at (X, Y), B at (X2, Y2)
 	EvJoin                            // A joined; Text is the name
 	EvLeft                            // A left; Text is the reason
 	EvImpact                          // to A only: its command Cmd was traced against B's box at (X, Y); the shot ended at (X2, Y2); Value: Impact* bits

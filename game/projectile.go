@@ -142,7 +142,7 @@ func (f *Flight) explode(w *World, pr *Projectile, x, y float64, direct uint16) 
 			}
 		}
 		if dmg > 0 {
-			w.Damage(owner, o, dmg, o.State.X, o.State.Y)
+			w.DamageWith(owner, o, dmg, pr.Weapon, o.State.X, o.State.Y)
 		}
 	}
 }

@@ -334,11 +334,19 @@ func (w *World) showImpact(p *Player, cmd *shared.UserCmd, shot shared.Shot, box
 		X: b.X, Y: b.Y, X2: tr.EndX, Y2: tr.EndY, To: p.ID})
 }
 
-// Damage applies amount hit points of damage from attacker to victim at
-// (x, y) and its consequences: EvHit, and on a kill EvKill, the score and,
-// at mp_fraglimit, the end of the match. Nobody takes damage during the
-// intermission or with Rules.NoDamage (the EvHit is still reported).
+// Damage applies amount hit points of damage from attacker's weapon in
+// hand to victim at (x, y) (DamageWith).
 func (w *World) Damage(attacker, victim *Player, amount int, x, y float64) {
+	w.DamageWith(attacker, victim, amount, attacker.State.Weapon, x, y)
+}
+
+// DamageWith applies amount hit points of damage from attacker's weapon
+// (a shared.Weapons index: a rocket's own, whatever its owner holds when it
+// explodes) to victim at (x, y) and its consequences: EvHit, and on a kill
+// EvKill (the weapon, where both stood: the death card's facts), the score
+// and, at mp_fraglimit, the end of the match. Nobody takes damage during
+// the intermission or with Rules.NoDamage (the EvHit is still reported).
+func (w *World) DamageWith(attacker, victim *Player, amount int, weapon uint8, x, y float64) {
 	if victim == nil || !victim.Alive() {
 		return
 	}
@@ -361,7 +369,8 @@ func (w *World) Damage(attacker, victim *Player, amount int, x, y float64) {
 	victim.PreDeath = pre
 	w.Match.scoreKill(w, attacker, victim)
 	w.ScoresDirty = true
-	w.emit(Event{Kind: EvKill, A: attacker.ID, B: victim.ID})
+	w.emit(Event{Kind: EvKill, A: attacker.ID, B: victim.ID, Value: int(weapon),
+		X: attacker.State.X, Y: attacker.State.Y, X2: victim.State.X, Y2: victim.State.Y})
 }
 
 // Suicide kills p (the console's `kill`); it refuses during the intermission.

@@ -17,7 +17,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 9
+const ProtocolVersion = 10
 
 // Message is any of the message structs: a row of the message table
 // (msgTypes, msgtable.go) has its type byte.
@@ -289,7 +289,7 @@ type EntityState struct {
 const (
 	EvShot uint8 = 1 // A fired from (X, Y) to (X2, Y2): tracer
 	EvHit  uint8 = 2 // A hit B for Value damage at (X2, Y2)
-	EvKill uint8 = 3 // A killed B
+	EvKill uint8 = 3 // A killed B with weapon Value; A stood at (X, Y), B at (X2, Y2)
 	EvJoin uint8 = 4 // A joined, Text is the name, Value the Team it joined
 	EvLeft uint8 = 5 // A left, Text is the reason
 	// EvImpact (sv_showimpacts, to the shooter only): for the shooter's
