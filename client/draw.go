@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-
-	"tickshot/game"
 )
 
 // fade returns c with its opacity scaled by a (0..1).
@@ -29,7 +27,7 @@ func (g *Game) camera() (float64, float64) {
 		return 0, 0
 	}
 	px, py := g.drawPos()
-	return game.Camera(g.c.View().Map.Width, g.c.View().Map.Height, px, py, float64(g.w), float64(g.h))
+	return hudCamera(g.c.View().Map.Width, g.c.View().Map.Height, px, py, float64(g.w), float64(g.h)) // matchhud.go
 }
 
 func (g *Game) worldToScreen(x, y float64) (float64, float64) {
@@ -80,7 +78,9 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	protected := c.View().Server.Protected && p.fireCmd <= c.View().AckCmd
 	p.players.draw(w, protected, p.fx.muzzle > 0)
 	p.fx.drawOverlay(w)
-	c.MarkDrawn() // the next frame's commands claim this render time
+	c.MarkDrawn()     // the next frame's commands claim this render time
+	p.bar.drawBars(v) // matchhud.go: the HUD's text stays off the arena
+	p.bar.drawClock(v)
 	p.hud.drawStatus(v, &p.fx, p.human, p.cursorX, p.cursorY)
 	p.feed.draw(v)
 	p.hud.drawCentre(v, p, &p.fx)

@@ -11,8 +11,12 @@ import (
 // feedTime is how long a kill stays in the kill feed (a notice half as long).
 const feedTime = 6 * time.Second
 
-// feedLen is how many entries the kill feed shows.
-const feedLen = 6
+// feedLen is how many entries the kill feed keeps; feedShown how many of
+// the newest it shows, the lines that fit the HUD's top bar (hudTop).
+const (
+	feedLen   = 6
+	feedShown = 2
+)
 
 type feedEntry struct {
 	killer, victim string
@@ -21,8 +25,9 @@ type feedEntry struct {
 	left           time.Duration
 }
 
-// killFeed is the list of kills and notices (joins, leaves, teams) at the
-// top right, newest at the bottom, each for feedTime.
+// killFeed is the list of kills and notices (joins, leaves, teams) on the
+// HUD's top bar at the right, the newest feedShown, newest at the bottom,
+// each for feedTime: on the bar it covers no player.
 type killFeed struct {
 	entries []feedEntry
 	buf     []byte // the line being drawn, reused
@@ -48,11 +53,11 @@ func (k *killFeed) update(dt time.Duration) {
 	k.entries = expire(k.entries, dt, func(e *feedEntry) *time.Duration { return &e.left })
 }
 
-// draw draws the feed at the top right: your kills in your colour, your
-// deaths in red, notices dimmed.
+// draw draws the feed's newest feedShown entries on the top bar at the
+// right: your kills in your colour, your deaths in red, notices dimmed.
 func (k *killFeed) draw(v *frameView) {
-	y := 10.0
-	for _, e := range k.entries {
+	y := 2.0
+	for _, e := range k.entries[max(len(k.entries)-feedShown, 0):] {
 		col := palette.Text
 		if e.notice != "" {
 			k.buf, col = append(k.buf[:0], e.notice...), palette.Dim
@@ -64,7 +69,7 @@ func (k *killFeed) draw(v *frameView) {
 				col = palette.HPBad
 			}
 		}
-		drawTextBytes(v.screen, k.buf, 15, e.notice == "", v.W-12, y, 2, col)
-		y += 22
+		drawTextBytes(v.screen, k.buf, 14, e.notice == "", v.W-12, y, 2, col)
+		y += 16
 	}
 }

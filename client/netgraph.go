@@ -25,7 +25,7 @@ var (
 	ngPing    = color.RGBA{0x60, 0xc0, 0xff, 0xff}
 	ngLerp    = color.RGBA{0xc0, 0xc0, 0xc0, 0xff}
 	ngWarn    = color.RGBA{0xff, 0x9a, 0x30, 0xff}
-	ngBack    = color.RGBA{0, 0, 0, 0xa8}
+	ngBack    = color.RGBA{0x05, 0x06, 0x08, 0xff} // opaque: the graph reads the same over any map
 )
 
 // ngMaxMs is the top of the net_graph's latency scale.

@@ -37,6 +37,7 @@ type playScene struct {
 	arena   arenaLayer
 	players playersLayer
 	hud     hud
+	bar     matchBar
 	feed    killFeed
 	scores  scoreboard
 	pause   pauseScreen

@@ -95,6 +95,7 @@ func (m *Match) endTeams(w *World, winner Team) {
 func (m *Match) pause(w *World, e Event) {
 	w.emit(e)
 	m.Intermission = w.Tick + uint32(IntermissionSeconds*w.TickRate)
+	w.ScoresDirty = true // the scoreboard's match clock says when the next match starts
 }
 
 // scoreKill scores attacker's kill of victim. Deathmatch: a frag, none for

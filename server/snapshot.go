@@ -38,6 +38,7 @@ type snapshotWriter struct {
 	projFrame   []proto.ProjectileState // this tick's projectiles (buildFrame)
 	scoreBuf    []proto.ScoreEntry      // this tick's scoreboard, when one is due
 	scoresBuilt bool                    // scoreBuf is this tick's
+	clock       proto.MatchClock        // this tick's match clock, sent with every scoreboard (matchClock)
 	enc         proto.Encoder           // writes every snapshot
 	stats       SnapshotStatus          // snapshots sent since start (/status)
 }
@@ -125,9 +126,11 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 	if ss.lastScor == 0 || (ss.scoresDue && since >= uint32(sw.tickRate)) || since >= 2*uint32(sw.tickRate) {
 		if !sw.scoresBuilt {
 			sw.scoreBuf = sw.scoreboard(sw.scoreBuf[:0], sessions)
+			sw.clock = matchClock(sw.w)
 			sw.scoresBuilt = true
 		}
 		snap.Scores = ss.leanScores(sw.scoreBuf)
+		snap.Match = &sw.clock
 		ss.lastScor = tick
 		ss.scoresDue = false
 		scoreSent = true
@@ -281,4 +284,14 @@ func (sw *snapshotWriter) count(snap *proto.Snapshot, n int) {
 		st.DeltaBytes += uint64(n)
 	}
 	st.MaxBytes = max(st.MaxBytes, n)
+}
+
+// matchClock is world w's match clock for the wire: the match's start, the
+// intermission's end (0 while the match is on) and the frag and time
+// limits (mp_timelimit in ticks, rounded up: the match ends at the first
+// tick at or past the limit, game.Match.run).
+func matchClock(w *game.World) proto.MatchClock {
+	return proto.MatchClock{Start: w.MatchStart, End: w.Intermission,
+		FragLimit: uint16(min(max(w.Rules.FragLimit, 0), math.MaxUint16)),
+		TimeLimit: uint32(math.Ceil(max(w.Rules.TimeLimit, 0) * 60 * float64(w.TickRate)))}
 }

@@ -20,7 +20,13 @@ type Match struct {
 	lastEventID uint32             // newest event ID taken (events are deduplicated by it)
 	events      []proto.Event      // taken by TakeEvents
 	prints      []string           // taken by TakePrints
+	clock       proto.MatchClock   // the newest scoreboard's match clock
+	haveClock   bool               // clock was received
 }
+
+// Clock returns the match's clock and limits from the newest snapshot that
+// carried them (with a scoreboard); ok is false before the first.
+func (m *Match) Clock() (clock proto.MatchClock, ok bool) { return m.clock, m.haveClock }
 
 func newMatch() *Match { return &Match{names: map[uint16]string{}} }
 
@@ -82,6 +88,9 @@ func (m *Match) take(s *proto.Snapshot) {
 	}
 	if len(s.Scores) > 0 {
 		m.takeScores(s.Scores)
+	}
+	if s.Match != nil {
+		m.clock, m.haveClock = *s.Match, true
 	}
 }
 

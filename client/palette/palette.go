@@ -22,10 +22,12 @@ var (
 	Enemy    = color.RGBA{0xf0, 0x7a, 0x3c, 0xff}
 	EnemyBot = color.RGBA{0xe0, 0x5a, 0x5a, 0xff}
 	// Text and Dim are the text colours; Panel is the back of a panel
-	// (scoreboard, spectator bar).
-	Text  = color.RGBA{0xec, 0xef, 0xf4, 0xff}
-	Dim   = color.RGBA{0x9a, 0xa3, 0xb2, 0xff}
-	Panel = color.RGBA{0x0c, 0x0e, 0x12, 0xd0}
+	// (scoreboard, spectator bar, end of match), opaque: the arena must not
+	// show through a table; HUDBar the HUD's bars at the top and bottom.
+	Text   = color.RGBA{0xec, 0xef, 0xf4, 0xff}
+	Dim    = color.RGBA{0x9a, 0xa3, 0xb2, 0xff}
+	Panel  = color.RGBA{0x0c, 0x0e, 0x12, 0xff}
+	HUDBar = color.RGBA{0x08, 0x0a, 0x0e, 0xf0}
 	// HPGood and HPBad colour health (HPBad also deaths and the
 	// recording mark).
 	HPGood = color.RGBA{0x5c, 0xd6, 0x5c, 0xff}

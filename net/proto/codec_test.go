@@ -42,7 +42,7 @@ func sampleMessages() []Message {
 				{ID: 2, Tick: 4991, Kind: EvJoin, A: 4, Text: "Alyx"},
 			}),
 			Scores:     []ScoreEntry{{ID: 2, Name: "[BOT] Bernier", Kills: 3, Deaths: 1, PingMs: 0, Bot: true, Team: TeamBlue}},
-			TickTimeUs: 250, PingMs: 42},
+			TickTimeUs: 250, PingMs: 42, Match: &MatchClock{Start: 4000, FragLimit: 20, TimeLimit: 38400}},
 		&Disconnect{Reason: "kicked: message flood"},
 		&Settings{Rate: 80000, UpdateRate: 64, CmdRate: 64, InterpMs: 50, InterpRatio: 1, NoDelta: true},
 		&Command{Text: "rcon sv_cheats 1", Password: "hunter2"},

@@ -141,6 +141,9 @@ func TestBinsMayBeNil(t *testing.T) {
 func mapForm(v reflect.Value) any {
 	switch v.Kind() {
 	case reflect.Pointer:
+		if v.IsNil() {
+			return nil
+		}
 		return mapForm(v.Elem())
 	case reflect.Struct:
 		m := map[string]any{}

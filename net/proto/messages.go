@@ -17,7 +17,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 10
+const ProtocolVersion = 11
 
 // Message is any of the message structs: a row of the message table
 // (msgTypes, msgtable.go) has its type byte.
@@ -447,6 +447,9 @@ type Snapshot struct {
 	// link). A client whose queue runs below it makes its commands a
 	// little faster, above it a little slower (time dilation).
 	CmdTarget uint8
+	// Match is the match's clock and limits (matchflow.go): with every
+	// scoreboard (Scores), nil in the other snapshots.
+	Match *MatchClock
 }
 
 // Type implements Message.

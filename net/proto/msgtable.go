@@ -221,7 +221,7 @@ func checkSnapshot(m *Snapshot) error {
 			return fmt.Errorf("team %d of player %d does not exist", r.Team, r.ID)
 		}
 	}
-	return nil
+	return checkMatchClock(m.Match)
 }
 
 func checkSignal(m *Signal) error {

@@ -8,7 +8,7 @@ import "github.com/vmihailenco/msgpack/v5"
 // encodes one per client per update (TestSnapshotEncoderMatchesReflection
 // holds the two to the same bytes). Decoding still uses reflection.
 func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
-	e.EncodeArrayLen(17)
+	e.EncodeArrayLen(18)
 	e.EncodeUint(uint64(s.Tick))
 	e.EncodeUint(uint64(s.Seq))
 	e.EncodeUint(uint64(s.Baseline))
@@ -25,7 +25,15 @@ func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
 	e.EncodeUint(uint64(s.CmdLoss))
 	e.EncodeUint(uint64(s.Choke))
 	e.EncodeUint(uint64(s.CmdQueue))
-	return e.EncodeUint(uint64(s.CmdTarget))
+	e.EncodeUint(uint64(s.CmdTarget))
+	if m := s.Match; m != nil {
+		e.EncodeArrayLen(4)
+		e.EncodeUint(uint64(m.Start))
+		e.EncodeUint(uint64(m.End))
+		e.EncodeUint(uint64(m.FragLimit))
+		return e.EncodeUint(uint64(m.TimeLimit))
+	}
+	return e.EncodeNil()
 }
 
 func encodeSelf(e *msgpack.Encoder, s *SelfState) {

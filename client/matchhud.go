@@ -1,0 +1,137 @@
+//go:build !headless
+
+package client
+
+import (
+	"math"
+
+	"tickshot/client/palette"
+	"tickshot/game"
+	"tickshot/net/proto"
+)
+
+// The HUD's bars: the HUD's text sits on a dark bar at the top (ping, the
+// match clock, the score to beat, the kill feed) and one at the bottom
+// (health, ammo, the controls hint), and the camera keeps the arena
+// between them (hudCamera), so that no wall of the map's edge hides under
+// the HUD (Teeworlds and Quake Live keep their HUD on the edges the same
+// way; issue 21 found the text drawn over the bottom wall).
+const (
+	hudTop    = 36 // pixels of the top bar
+	hudBottom = 84 // pixels of the bottom bar
+)
+
+// hudCamera is game.Camera for the arena shown between the HUD's bars: the
+// player is centred in the w×(h-hudTop-hudBottom) strip between them and
+// that strip, not the whole screen, stops at the map's edges (plus
+// game.Camera's slack), so the bars cover only what lies beyond the map
+// there. It returns the world position at the screen's top-left corner.
+// The view stays inside the server's interest area (game.ViewRect): it
+// moves at most hudTop+hudBottom (120) world units past the map's edge,
+// where there is nothing, and about 20 units elsewhere, far less than
+// game.ViewMargin.
+func hudCamera(mapW, mapH, px, py, w, h float64) (x, y float64) {
+	strip := math.Max(h-hudTop-hudBottom, 1)
+	x, y = game.Camera(mapW, mapH, px, py, w, strip)
+	return x, y - hudTop
+}
+
+// matchBar draws the HUD's bars and, on the top one, the match clock (the
+// time left, or the countdown to the next match during the intermission)
+// and the score to beat (mp_fraglimit, the leader's frags and the
+// player's own). The clock is the server tick the client estimates
+// against the tick the match started (proto.MatchClock), never the wall
+// clock, so it agrees with the server's end of the match and stops with
+// a demo.
+type matchBar struct {
+	buf []byte // the text drawn, reused
+}
+
+// drawBars draws the two bars, under the HUD's text.
+func (mb *matchBar) drawBars(v *frameView) {
+	b := &batch
+	b.use(v.screen)
+	W, H := float32(v.W), float32(v.H)
+	b.rect(0, 0, W, hudTop, palette.HUDBar)
+	b.rect(0, H-hudBottom, W, hudBottom, palette.HUDBar)
+	edge := fade(palette.Dim, 0.35)
+	b.rect(0, hudTop-1, W, 1, edge)
+	b.rect(0, H-hudBottom, W, 1, edge)
+}
+
+// drawClock draws the clock and the score to beat on the top bar, either
+// side of the middle (where tdm's team scores are).
+func (mb *matchBar) drawClock(v *frameView) {
+	clock, ok := v.c.Match().Clock()
+	if !ok {
+		return
+	}
+	view := v.c.View()
+	buf := mb.buf[:0]
+	defer func() { mb.buf = buf }()
+	if secs, ok := clock.TimeLeft(view.ServerTick, view.TickRate); ok {
+		col := palette.Text
+		if clock.End != 0 {
+			buf = append(buf[:0], "next match "...)
+			col = palette.TracerMe
+		} else {
+			buf = buf[:0]
+			if secs < 60 {
+				col = palette.HPBad
+			}
+		}
+		buf = appendClock(buf, secs)
+		drawTextBytes(v.screen, buf, 22, true, v.W/2-130, 6, 2, col)
+	}
+	buf = appendScoreToBeat(buf[:0], view.Scores, view.ID, int(clock.FragLimit), teamPlay(v.c))
+	drawTextBytes(v.screen, buf, 15, false, v.W/2+130, 10, 0, palette.Dim)
+}
+
+// appendClock appends secs as m:ss, rounded up (the clock shows 0:01 until
+// the last second has passed).
+func appendClock(buf []byte, secs float64) []byte {
+	s := int(math.Ceil(secs))
+	buf = append(appendInt(buf, s/60), ':')
+	if s%60 < 10 {
+		buf = append(buf, '0')
+	}
+	return appendInt(buf, s%60)
+}
+
+// appendScoreToBeat appends the score to beat: "first to N" (mp_fraglimit,
+// when set) and, in deathmatch, the leader's frags and player self's
+// ("lead 7   you 3"; "you lead" when self is the leader). scores are the
+// scoreboard's rows.
+func appendScoreToBeat(buf []byte, scores []proto.ScoreEntry, self uint16, fragLimit int, teams bool) []byte {
+	if fragLimit > 0 {
+		buf = appendInt(append(buf, "first to "...), fragLimit)
+	}
+	if teams {
+		return buf
+	}
+	lead, leader, mine, playing := math.MinInt, uint16(0), 0, false
+	for _, r := range scores {
+		if r.Team == proto.TeamSpectator {
+			continue
+		}
+		if int(r.Kills) > lead {
+			lead, leader = int(r.Kills), r.ID
+		}
+		if r.ID == self {
+			mine, playing = int(r.Kills), true
+		}
+	}
+	if lead == math.MinInt {
+		return buf
+	}
+	if len(buf) > 0 {
+		buf = append(buf, "   "...)
+	}
+	switch {
+	case !playing: // a spectator
+		return appendInt(append(buf, "lead "...), lead)
+	case leader == self || lead == mine:
+		return appendInt(append(buf, "you lead with "...), mine)
+	}
+	return appendInt(append(appendInt(append(buf, "lead "...), lead), "   you "...), mine)
+}
