@@ -43,6 +43,7 @@ type clientCvars struct {
 	fullscreen                    *cvar.Bool
 	demoScale                     *cvar.Float // demo_timescale (demo_scene.go)
 	screenShake, combatText       *cvar.Bool  // cl_screenshake, hud_combattext (juice.go)
+	killCam                       *cvar.Bool  // cl_killcam (killcam.go)
 	// switches are the netcode switches the HUD lists when they differ
 	// from their defaults.
 	switches []*cvar.Var
@@ -84,6 +85,7 @@ func registerClientCvars(r *cvar.Registry) clientCvars {
 		demoScale:   r.Float("demo_timescale", 1, demo.MinScale, demo.MaxScale, cl, "speed of demo playback ([ and ] step it)"),
 		screenShake: r.Bool("cl_screenshake", true, arch, "shake the screen a little when an explosion goes off near you or you take damage (0: never)"),
 		combatText:  r.Bool("hud_combattext", true, arch, "damage numbers: show the damage of each of your hits rising from where it landed (TF2's name)"),
+		killCam:     r.Bool("cl_killcam", true, arch, "when you are killed, replay the last 3 s from your killer's side before the death card; any key skips it (0: never)"),
 	}
 }
 

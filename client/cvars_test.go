@@ -53,6 +53,8 @@ var oldClientCvars = []struct {
 	// Added since (issue 21 item 2).
 	{"cl_screenshake", cvar.KindBool, 0, 1, "1", "shake the screen a little when an explosion goes off near you or you take damage (0: never)"},
 	{"hud_combattext", cvar.KindBool, 0, 1, "1", "damage numbers: show the damage of each of your hits rising from where it landed (TF2's name)"},
+	// Added since (issue 21 item 6).
+	{"cl_killcam", cvar.KindBool, 0, 1, "1", "when you are killed, replay the last 3 s from your killer's side before the death card; any key skips it (0: never)"},
 }
 
 // TestClientCvarsKeepTheirTable: the registry holds exactly the client's

@@ -63,6 +63,10 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	g.stats.playFrames++
 	v := &p.frame
 	v.set(screen, g, c, p.aim)
+	if p.cam.on {
+		p.drawKillCam(v) // killcam.go
+		return
+	}
 	w := &v.worldView
 	if g.cv.juice().shake {
 		// Drawn only: the aim and the input read the camera unshaken.
@@ -94,8 +98,12 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	g.netGraph.draw(v) // last: it flushes the batch to draw its text image over it
 }
 
-// ScreenshotOnExplosion is Options.ScreenshotOn's explosion.
-const ScreenshotOnExplosion = "explosion"
+// ScreenshotOnExplosion and ScreenshotOnDeathCard are Options.ScreenshotOn's
+// explosion and death card (deathcard.go).
+const (
+	ScreenshotOnExplosion = "explosion"
+	ScreenshotOnDeathCard = "deathcard"
+)
 
 // maybeScreenshot saves the screen once, after ScreenshotAfter (tests).
 // screenshotMinFrames is how many frames of play --screenshot waits for.
@@ -118,6 +126,10 @@ func (g *Game) maybeScreenshot(screen *ebiten.Image) {
 	if g.opt.ScreenshotOn == ScreenshotOnExplosion && !connecting {
 		p, ok := g.scenes.Current().(*playScene)
 		connecting = !ok || !p.fx.blastShown(&p.frame.worldView)
+	}
+	if g.opt.ScreenshotOn == ScreenshotOnDeathCard && !connecting {
+		p, ok := g.scenes.Current().(*playScene)
+		connecting = !ok || !p.card.shown
 	}
 	if connecting &&
 		time.Since(g.started) < g.opt.ScreenshotAfter+20*time.Second {

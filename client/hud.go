@@ -134,6 +134,8 @@ func (h *hud) drawCentre(v *frameView, p *playScene, fx *effects) {
 	defer func() { h.buf = buf }()
 	if v.c.View().Spectating {
 		p.drawSpectating(screen) // spectate.go
+	} else if p.card.shown {
+		p.card.draw(v, H/2+50, v.c.View().Predicted.Dead) // deathcard.go, under the body
 	} else if v.c.View().Predicted.Dead {
 		buf = append(buf[:0], "You died"...)
 		if fx.killedBy != "" {

@@ -46,6 +46,9 @@ type playScene struct {
 	// explosions, markers, the banner), fed by the events and predicted
 	// shots of this game.
 	fx effects
+	// card is the death card, cam the kill cam (deathcard.go, killcam.go).
+	card deathCard
+	cam  killCam
 	// fireCmd is the newest command that fired (predicted): the server's
 	// spawn protection flag is stale until it has run that command.
 	fireCmd uint32
@@ -104,12 +107,17 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	}
 	// The chat line, like the console, has the keyboard while it is open.
 	typing = typing || g.chat.update(c, &g.con)
-	p.view = InputView{Client: c, Elapsed: now.Sub(g.started), Typing: typing, Paused: p.pause.open}
+	skipCam := p.cam.on && !typing && pressedAny() // killcam.go
+	// The kill cam holds the game input as the pause screen does.
+	p.view = InputView{Client: c, Elapsed: now.Sub(g.started), Typing: typing, Paused: p.pause.open || p.cam.on}
 	p.view.PlayerX, p.view.PlayerY = g.worldToScreen(g.drawPos())
 	f := g.input.Frame(&p.view)
 	p.human, p.cursorX, p.cursorY, p.held = f.Human, f.CursorX, f.CursorY, f.Held
 	if f.Ended {
 		g.quit = true
+	}
+	if skipCam {
+		f.Keys &^= KeyPause // Esc skips the kill cam, and only that
 	}
 	if f.Keys&KeyNetGraph != 0 {
 		_ = g.cv.netGraph.Set(fmt.Sprint((g.cv.netGraph.Get() + 1) % 4))
@@ -179,8 +187,13 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	} else {
 		p.havePos = false
 	}
+	vw := c.View()
+	p.cam.record(&vw, p.aim)
 	p.handleEvents()
 	p.handleEffects()
+	p.cam.update(dt, skipCam)
+	vw = c.View()
+	p.card.update(&vw, p.cam.on)
 	p.fx.update(dt)
 	p.feed.update(dt)
 	return nil
@@ -194,6 +207,8 @@ func (p *playScene) handleEvents() {
 	for _, e := range c.Match().TakeEvents() {
 		vw := c.View()
 		p.fx.onEvent(&e, &vw, sw)
+		p.card.onEvent(&e, &vw)
+		p.cam.onEvent(&e, &vw, g.cv.killCam.Get() && p.human)
 		switch e.Kind {
 		case proto.EvShot:
 			if e.A != c.View().ID && (e.X != e.X2 || e.Y != e.Y2) {
