@@ -205,9 +205,18 @@ func (k *killCam) prune(tick uint32) {
 
 // onEvent records a shot or an explosion, and starts the replay at the
 // local player's death by another's hand when enabled (cl_killcam 1 and a
-// person at the keys). It reports whether the replay started.
+// person at the keys). It reports whether the replay started. The match's
+// end (its result matters more), a new match and a new map end a replay;
+// a new map also forgets the history, which was of the old one.
 func (k *killCam) onEvent(e *proto.Event, vw *netclient.View, enabled bool) bool {
 	switch e.Kind {
+	case proto.EvMatchEnd, proto.EvMatchStart:
+		k.on = false
+	case proto.EvChangeLevel:
+		k.on = false
+		clear(k.players)
+		clear(k.rockets)
+		k.events = k.events[:0]
 	case proto.EvShot:
 		if e.X != e.X2 || e.Y != e.Y2 {
 			k.addEvent(camEvent{tick: e.Tick, kind: e.Kind, x0: proto.FromFixed(e.X), y0: proto.FromFixed(e.Y),
@@ -364,6 +373,11 @@ func (k *killCam) draw(v *frameView, card *deathCard, players *playersLayer) {
 	k.drawEvents(w)
 	players.drawProjectiles(w)
 	players.draw(w, false, false)
+	for _, e := range f.others {
+		if e.ID == k.killer && e.Alive {
+			batch.ring(f32(e.X-w.camX), f32(e.Y-w.camY), 30, 3, palette.HPBad) // who to watch
+		}
+	}
 	if s := f.self; f.haveSelf && s.Alive {
 		drawCharacter(s.X-w.camX, s.Y-w.camY, s.Angle, selfColour(&w.view), heldWeapon(&w.view, w.view.ID))
 		drawText(w.screen, "you", 13, true, s.X-w.camX, s.Y-w.camY-42, 1, palette.Me)

@@ -99,6 +99,20 @@ func TestKillCamSkipsAndTurnsOff(t *testing.T) {
 		t.Fatal("a key did not skip the kill cam")
 	}
 
+	// The match's end, a new match or map ends it; a new map forgets the
+	// history (of the old map).
+	for _, kind := range []uint8{proto.EvMatchEnd, proto.EvMatchStart, proto.EvChangeLevel} {
+		k.onEvent(&e, &vw, true)
+		end := proto.Event{Kind: kind}
+		k.onEvent(&end, &vw, true)
+		if k.on {
+			t.Errorf("event kind %d did not end the kill cam", kind)
+		}
+	}
+	if len(k.players) != 0 || len(k.events) != 0 || k.onEvent(&e, &vw, true) {
+		t.Errorf("after a new map: %d players' histories, %d events kept, a replay started", len(k.players), len(k.events))
+	}
+
 	var off killCam
 	camHistory(&off)
 	if off.onEvent(&e, &vw, false) || off.on {
