@@ -27,7 +27,7 @@ const (
 	atlasWhiteY    = 2
 	bodySize       = 44 // a body sprite: radius 16, outline 2, shadow, feather, transparent padding
 	bodyX0         = 8
-	bodySlots      = 16
+	bodySlots      = 24
 	spriteRowH     = bodySize + 8
 	artY           = spriteRowH
 	textTop        = artY + artTile + 2

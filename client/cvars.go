@@ -44,6 +44,7 @@ type clientCvars struct {
 	demoScale                     *cvar.Float // demo_timescale (demo_scene.go)
 	screenShake, combatText       *cvar.Bool  // cl_screenshake, hud_combattext (juice.go)
 	killCam                       *cvar.Bool  // cl_killcam (killcam.go)
+	colour                        *cvar.Int   // cl_color (teams.go)
 	// switches are the netcode switches the HUD lists when they differ
 	// from their defaults.
 	switches []*cvar.Var
@@ -86,6 +87,8 @@ func registerClientCvars(r *cvar.Registry) clientCvars {
 		screenShake: r.Bool("cl_screenshake", true, arch, "shake the screen a little when an explosion goes off near you or you take damage (0: never)"),
 		combatText:  r.Bool("hud_combattext", true, arch, "damage numbers: show the damage of each of your hits rising from where it landed (TF2's name)"),
 		killCam:     r.Bool("cl_killcam", true, arch, "when you are killed, replay the last 3 s from your killer's side before the death card; any key skips it (0: never)"),
+		colour: r.Int("cl_color", 0, 0, proto.MaxColor, arch,
+			"your body's colour in free-for-all, from the next connect (a team's colour wins in team play): 0 automatic, 1 red, 2 orange, 3 yellow, 4 green, 5 teal, 6 blue, 7 violet, 8 pink (QuakeWorld's color)"),
 	}
 }
 
@@ -106,6 +109,7 @@ func (g *Game) bindCvars() {
 	}
 	cv.vsync.OnChange(g.applyVsync)
 	cv.password.OnChange(g.applyPassword)
+	cv.colour.OnChange(func() { g.opt.Config.Color = uint8(cv.colour.Get()) })
 	cv.transport.OnChange(func() { g.opt.Config.Transport = rtc.Mode(cv.transport.String()) })
 	cv.demoScale.OnChange(func() {
 		if g.demo != nil {

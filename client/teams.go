@@ -62,7 +62,8 @@ func teamScores(c *netclient.Client) (red, blue int) {
 }
 
 // otherColour is the body colour of another player of the game v shows:
-// its team's in team deathmatch, the deathmatch colours otherwise.
+// its team's in team deathmatch, else the colour it chose (cl_color),
+// else the deathmatch colours.
 func otherColour(v *netclient.View, id uint16, bot bool) color.RGBA {
 	switch v.Team(id) {
 	case proto.TeamRed:
@@ -70,17 +71,33 @@ func otherColour(v *netclient.View, id uint16, bot bool) color.RGBA {
 	case proto.TeamBlue:
 		return pick(bot, palette.BlueBot, palette.Blue)
 	}
+	if c, ok := chosenColour(v, id); ok {
+		return c
+	}
 	return pick(bot, palette.EnemyBot, palette.Enemy)
 }
 
+// chosenColour is the colour player id chose (proto.ScoreEntry.Color,
+// palette.Players), ok false for the automatic colours.
+func chosenColour(v *netclient.View, id uint16) (color.RGBA, bool) {
+	if c := int(v.Color(id)); c >= 1 && c <= len(palette.Players) {
+		return palette.Players[c-1].Body, true
+	}
+	return color.RGBA{}, false
+}
+
 // selfColour is the body colour of the local player of the game v shows:
-// its team's, lighter, in team deathmatch; palette.Me otherwise.
+// its team's, lighter, in team deathmatch; else the colour it chose
+// (cl_color, as the server's scoreboard echoes it); palette.Me otherwise.
 func selfColour(v *netclient.View) color.RGBA {
 	switch v.Team(v.ID) {
 	case proto.TeamRed:
 		return palette.RedMe
 	case proto.TeamBlue:
 		return palette.BlueMe
+	}
+	if c, ok := chosenColour(v, v.ID); ok {
+		return c
 	}
 	return palette.Me
 }

@@ -254,8 +254,11 @@ func encodeEntities(ss *session, snap *proto.Snapshot) {
 func (sw *snapshotWriter) scoreboard(rows []proto.ScoreEntry, sessions []*session) []proto.ScoreEntry {
 	for _, p := range sw.w.Players {
 		row := proto.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Bot: p.Bot, Team: uint8(p.Team)}
-		if ss := sessionOf(sessions, p.ID); ss != nil && ss.acks.rttMs > 0 {
-			row.PingMs = uint16(ss.acks.rttMs)
+		if ss := sessionOf(sessions, p.ID); ss != nil {
+			row.Color = ss.hello.Color // checked on receipt (proto.Check)
+			if ss.acks.rttMs > 0 {
+				row.PingMs = uint16(ss.acks.rttMs)
+			}
 		}
 		rows = append(rows, row)
 	}

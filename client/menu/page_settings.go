@@ -28,11 +28,13 @@ var (
 // new key when clicked (capture). It changes them through prefs, so
 // through the console, and shows the console's refusal.
 type settingsScreen struct {
-	k       *kit
-	prefs   *prefs
-	sens    *widget.Slider
-	vol     *widget.Slider
-	full    *widget.Checkbox
+	k     *kit
+	prefs *prefs
+	sens  *widget.Slider
+	vol   *widget.Slider
+	full  *widget.Checkbox
+	// colour steps through the player colours (cl_color).
+	colour  *widget.Button
 	refresh []func() // the cyclers' refreshes
 	binds   map[string]*widget.Button
 	status  *widget.Text
@@ -87,8 +89,13 @@ func newSettingsScreen(k *kit, p *prefs, show func(screen)) (*settingsScreen, *w
 		n, _ := strconv.Atoi(p.cvar("rate", "196608"))
 		s.setCvar("rate", strconv.Itoa(nextOf(rates, n, 0)))
 	})
-	s.refresh = append(s.refresh, ngR, irR, rateR)
-	left.AddChild(sensLabel, s.sens, volLabel, s.vol, s.full, ngB, irB, rateB,
+	var colR func()
+	s.colour, colR = cycler(func() string { return "Colour: " + colourName(p.cvar("cl_color", "0")) }, func() {
+		n, _ := strconv.Atoi(p.cvar("cl_color", "0"))
+		s.setCvar("cl_color", strconv.Itoa((n+1)%(len(palette.Players)+1)))
+	})
+	s.refresh = append(s.refresh, ngR, irR, rateR, colR)
+	left.AddChild(s.colour, sensLabel, s.sens, volLabel, s.vol, s.full, ngB, irB, rateB,
 		label("net_graph: the network overlay (F3)\ncl_interp_ratio: snapshot intervals of interpolation\nrate: most bytes/s the server may send you", &k.f.small, palette.Dim))
 
 	right.AddChild(label("Keys (click, then press the new key)", &k.f.small, palette.Dim))
@@ -126,6 +133,15 @@ func (s *settingsScreen) enter() {
 	}
 	s.refreshBinds()
 	s.k.ui.SetFocusedWidget(s.sens)
+}
+
+// colourName is cl_color's value v as the menu names it: "automatic" for
+// 0, else its palette.Players name.
+func colourName(v string) string {
+	if n, err := strconv.Atoi(v); err == nil && n >= 1 && n <= len(palette.Players) {
+		return palette.Players[n-1].Name
+	}
+	return "automatic"
 }
 
 // setCvar sets a cvar through prefs and shows the console's refusal (or

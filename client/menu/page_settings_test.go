@@ -77,3 +77,43 @@ func TestSettingsBindRefused(t *testing.T) {
 		t.Errorf("a refused binding changed +forward's keys to %v", k)
 	}
 }
+
+// The colour button steps cl_color through automatic and the eight
+// colours through the console, saved in config.cfg, and shows the saved
+// one when the menu opens again.
+func TestSettingsColour(t *testing.T) {
+	dir := t.TempDir()
+	con := newConsole()
+	con.cvars["cl_color"] = "0"
+	m := newMenu(Options{Dir: dir, Console: con})
+	do(func() { m.show(scrSettings) })
+	s := m.settings
+	click := func() {
+		do(func() { s.colour.Click() })
+		frames(m, 1)
+	}
+	if l := s.colour.Text().Label; l != "Colour: automatic" {
+		t.Fatalf("colour button %q, want automatic", l)
+	}
+	click()
+	click()
+	if l := s.colour.Text().Label; l != "Colour: orange" || con.cvars["cl_color"] != "2" {
+		t.Fatalf("after two clicks: %q, cl_color %q; want orange, 2", l, con.cvars["cl_color"])
+	}
+	if cfg, err := config.Load(dir); err != nil {
+		t.Fatal(err)
+	} else if v, _ := cfg.Get("cl_color"); v != "2" {
+		t.Errorf("config.cfg has cl_color %q, want 2", v)
+	}
+	for range 7 { // yellow .. pink, then automatic
+		click()
+	}
+	if l := s.colour.Text().Label; l != "Colour: automatic" || con.cvars["cl_color"] != "0" {
+		t.Errorf("after nine clicks: %q, cl_color %q; want automatic, 0", l, con.cvars["cl_color"])
+	}
+	m2 := newMenu(Options{Dir: dir}) // no console: config.cfg's value
+	do(func() { m2.prefs.cfg.Set("cl_color", "5"); m2.show(scrSettings) })
+	if l := m2.settings.colour.Text().Label; l != "Colour: teal" {
+		t.Errorf("the page opened on cl_color 5 shows %q", l)
+	}
+}

@@ -49,6 +49,7 @@ type Config struct {
 	NoDelta    bool   // cl_nodelta: ask for full snapshots only
 	Spectate   bool   // join as a spectator (--spectate): no body, every entity in view
 	Password   string // password: the server's join password, "" for none (Source's password cvar)
+	Color      uint8  // cl_color: the body colour, 0..proto.MaxColor (Hello.Color)
 	// Transport is cl_transport, for Dial: rtc.ModeAuto ("" too),
 	// ModeWebRTC or ModeWebSocket.
 	Transport rtc.Mode
@@ -226,7 +227,8 @@ func (cfg Config) named() Config {
 func sendHello(conn *proto.Conn, cfg Config) {
 	conn.Send(&proto.Hello{Protocol: proto.ProtocolVersion, Name: cfg.Name, Rate: uint32(cfg.Rate),
 		UpdateRate: uint16(cfg.UpdateRate), CmdRate: uint16(cfg.CmdRate), InterpMs: uint16(cfg.InterpMs),
-		InterpRatio: float32(cfg.InterpRatio), NoDelta: cfg.NoDelta, Spectate: cfg.Spectate, Password: cfg.Password})
+		InterpRatio: float32(cfg.InterpRatio), NoDelta: cfg.NoDelta, Spectate: cfg.Spectate, Password: cfg.Password,
+		Color: min(cfg.Color, proto.MaxColor)})
 }
 
 // answered takes the server's answer to the Hello (ok false: the

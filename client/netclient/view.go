@@ -120,11 +120,29 @@ func (v View) Name(id uint16) string {
 // in deathmatch or for a player not on the board yet.
 func (v View) Team(id uint16) uint8 { return teamOf(v.Scores, id) }
 
-// teamOf finds id's row in scores, sorted by ID as the server sends them.
-func teamOf(scores []proto.ScoreEntry, id uint16) uint8 {
+// Color is player id's chosen colour (proto.ScoreEntry.Color) from the
+// scoreboard, 0 (automatic) when it has none or is not on it.
+func (v View) Color(id uint16) uint8 {
+	if r := rowOf(v.Scores, id); r != nil {
+		return r.Color
+	}
+	return 0
+}
+
+// rowOf finds id's row in scores, sorted by ID as the server sends them;
+// nil when there is none.
+func rowOf(scores []proto.ScoreEntry, id uint16) *proto.ScoreEntry {
 	i := sort.Search(len(scores), func(i int) bool { return scores[i].ID >= id })
 	if i < len(scores) && scores[i].ID == id {
-		return scores[i].Team
+		return &scores[i]
+	}
+	return nil
+}
+
+// teamOf finds id's row in scores, sorted by ID as the server sends them.
+func teamOf(scores []proto.ScoreEntry, id uint16) uint8 {
+	if r := rowOf(scores, id); r != nil {
+		return r.Team
 	}
 	return proto.TeamNone
 }

@@ -7,6 +7,13 @@ package palette
 
 import "image/color"
 
+// PlayerColour is a colour a player may choose: its name in the menu and
+// the body's colour.
+type PlayerColour struct {
+	Name string
+	Body color.RGBA
+}
+
 // The colours.
 var (
 	// The arena: the background beyond the map, the floor and its grid,
@@ -55,6 +62,19 @@ var (
 	Blue    = color.RGBA{0x40, 0x84, 0xf0, 0xff}
 	BlueBot = color.RGBA{0x30, 0x68, 0xc8, 0xff}
 	BlueMe  = color.RGBA{0x8c, 0xc4, 0xff, 0xff}
+	// Players are the body colours a player may choose (cl_color 1..8,
+	// the menu's "Colour"), shown in free-for-all: cl_color n is
+	// Players[n-1]. As many as net/proto's MaxColor.
+	Players = [...]PlayerColour{
+		{"red", color.RGBA{0xe8, 0x4a, 0x5a, 0xff}},
+		{"orange", color.RGBA{0xf2, 0x8c, 0x2e, 0xff}},
+		{"yellow", color.RGBA{0xf0, 0xd0, 0x40, 0xff}},
+		{"green", color.RGBA{0x7c, 0xd4, 0x48, 0xff}},
+		{"teal", color.RGBA{0x2c, 0xc4, 0xa4, 0xff}},
+		{"blue", color.RGBA{0x4a, 0x8c, 0xf4, 0xff}},
+		{"violet", color.RGBA{0xa0, 0x6e, 0xf0, 0xff}},
+		{"pink", color.RGBA{0xf0, 0x72, 0xc8, 0xff}},
+	}
 	// Warn is a warning's text (the connection problem, the menu's
 	// warnings) and TroublePanel the connection warning's panel.
 	Warn         = color.RGBA{0xff, 0xd8, 0x60, 0xff}

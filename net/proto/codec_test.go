@@ -428,7 +428,7 @@ func TestHelloPassword(t *testing.T) {
 	if h, ok := m.(*Hello); !ok || h.Protocol != 6 || h.Name != "old" || h.Rate != 20000 || !h.Spectate || h.Password != "" {
 		t.Errorf("protocol 6 hello decoded as %#v", m)
 	}
-	// This version's Hello must have its 10 fields.
+	// This version's Hello must have all its fields (11).
 	cur := append([]byte(nil), old...)
 	cur[2] = ProtocolVersion
 	if _, err := Decode(cur); err == nil {

@@ -17,7 +17,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 11
+const ProtocolVersion = 12
 
 // Message is any of the message structs: a row of the message table
 // (msgTypes, msgtable.go) has its type byte.
@@ -40,6 +40,9 @@ const (
 	MinCmdRate     = 10      // cl_cmdrate, command packets/s
 	MaxInterpMs    = 500     // cl_interp, ms
 	MaxInterpRatio = 5       // cl_interp_ratio
+	// MaxColor is the highest player colour (Hello.Color, cl_color): 0
+	// is the automatic colours, 1..MaxColor the window's palette.Players.
+	MaxColor = 8
 )
 
 // Hello is the client's handshake.
@@ -69,6 +72,11 @@ type Hello struct {
 	// server's sv_password: --password), ≤ MaxPasswordLen bytes; "" when
 	// the player has none.
 	Password string
+	// Color is the player's body colour (cl_color), 0..MaxColor: 0 the
+	// automatic colours (you one, the others another), else an index
+	// from 1 of the window's player colours. Shown in free-for-all only:
+	// a team's colour wins in team play.
+	Color uint8
 }
 
 // Type implements Message.
@@ -371,6 +379,9 @@ type ScoreEntry struct {
 	// Team is the player's team, Source's numbering: TeamNone (free-for-all),
 	// TeamSpectator, TeamRed or TeamBlue.
 	Team uint8
+	// Color is the colour the player chose (Hello.Color), 0..MaxColor;
+	// 0 for bots.
+	Color uint8
 }
 
 // Teams, numbered as Source numbers them (0 unassigned, 1 spectator, 2 and 3

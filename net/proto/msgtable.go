@@ -151,7 +151,17 @@ func checkHello(m *Hello) error {
 	if err := checkInterpRatio(m.InterpRatio); err != nil {
 		return err
 	}
+	if err := checkColor(m.Color); err != nil {
+		return err
+	}
 	return checkText("password", m.Password, MaxPasswordLen)
+}
+
+func checkColor(c uint8) error {
+	if c > MaxColor {
+		return fmt.Errorf("colour %d outside [0, %d]", c, MaxColor)
+	}
+	return nil
 }
 
 func checkInterpRatio(r float32) error {
@@ -219,6 +229,9 @@ func checkSnapshot(m *Snapshot) error {
 		}
 		if r.Team > MaxTeam {
 			return fmt.Errorf("team %d of player %d does not exist", r.Team, r.ID)
+		}
+		if err := checkColor(r.Color); err != nil {
+			return fmt.Errorf("player %d: %w", r.ID, err)
 		}
 	}
 	return checkMatchClock(m.Match)

@@ -81,7 +81,7 @@ func encodeInts(e *msgpack.Encoder, v ...int32) {
 }
 
 func encodeScore(e *msgpack.Encoder, r *ScoreEntry) {
-	e.EncodeArrayLen(7)
+	e.EncodeArrayLen(8)
 	e.EncodeUint(uint64(r.ID))
 	e.EncodeString(r.Name)
 	e.EncodeInt(int64(r.Kills))
@@ -89,4 +89,5 @@ func encodeScore(e *msgpack.Encoder, r *ScoreEntry) {
 	e.EncodeUint(uint64(r.PingMs))
 	e.EncodeBool(r.Bot)
 	e.EncodeUint(uint64(r.Team))
+	e.EncodeUint(uint64(r.Color))
 }
