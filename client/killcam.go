@@ -133,7 +133,8 @@ type killCam struct {
 	on             bool
 	killer         uint16
 	t, end         float64
-	focusX, focusY float64 // where the camera looks: the killer, else the last place it was
+	focusX, focusY float64 // where the camera looks (follow)
+	sawKiller      bool    // the replay has shown the killer
 	shown          int     // frames drawn of this replay
 }
 
@@ -253,6 +254,7 @@ func (k *killCam) start(killer uint16, killTick uint32) bool {
 		return false
 	}
 	k.on, k.killer, k.t, k.end, k.shown = true, killer, from, float64(killTick)+k.ticks(killCamHold), 0
+	k.sawKiller = false
 	k.follow()
 	return true
 }
@@ -275,19 +277,19 @@ func (k *killCam) update(dt time.Duration, skip bool) {
 	k.follow()
 }
 
-// follow points the camera at the killer where the replay has it.
+// follow points the camera at the killer where the replay has it; before
+// the killer comes into this client's view, at the local player; after it
+// left, where it was last seen.
 func (k *killCam) follow() {
 	if t := k.players[k.killer]; t != nil {
 		if s, ok := t.at(k.t, k.ticks(killCamGap)); ok {
-			k.focusX, k.focusY = s.X, s.Y
+			k.focusX, k.focusY, k.sawKiller = s.X, s.Y, true
 			return
 		}
 	}
-	if k.focusX == 0 && k.focusY == 0 {
-		if t := k.players[k.self]; t != nil {
-			if s, ok := t.at(k.t, math.Inf(1)); ok {
-				k.focusX, k.focusY = s.X, s.Y
-			}
+	if t := k.players[k.self]; t != nil && !k.sawKiller {
+		if s, ok := t.at(k.t, math.Inf(1)); ok {
+			k.focusX, k.focusY = s.X, s.Y
 		}
 	}
 }

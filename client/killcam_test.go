@@ -178,3 +178,21 @@ func TestKillCamDrawsTheReplay(t *testing.T) {
 		t.Errorf("the live view changed under the kill cam: %d others, then %d", len(before), len(after))
 	}
 }
+
+// A killer this client never saw (it shot from beyond the view): the
+// replay follows the local player instead.
+func TestKillCamFollowsYouWhenTheKillerWasUnseen(t *testing.T) {
+	var k killCam
+	kill := camHistory(&k)
+	vw := netclient.View{ID: 1, TickRate: 64}
+	e := killEv(7, 1, 1, kill, 0, 0, 0, 0)
+	if !k.onEvent(&e, &vw, true) {
+		t.Fatal("no kill cam for an unseen killer")
+	}
+	for k.on {
+		if k.focusX != 300 || k.focusY != 300 {
+			t.Fatalf("at tick %.1f the camera looks at (%v, %v), want you at (300, 300)", k.t, k.focusX, k.focusY)
+		}
+		k.update(16*time.Millisecond, false)
+	}
+}
