@@ -44,6 +44,9 @@ type Bot struct {
 	// team are teammates, never targeted nor hunted. TeamNone: everyone
 	// is an enemy.
 	Team Team
+	// Heal is where health pickups are there to take (the squad sets it
+	// each tick): a hurt bot out of a fight heads for one it sees.
+	Heal []Point
 }
 
 // NewBot returns a bot brain whose choices follow seed.
@@ -98,6 +101,7 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 	if ti >= 0 {
 		in = b.fight(tickRate, x, y, health, enemies[ti], dist)
 	} else {
+		b.seekHealth(m, x, y, health)
 		in = b.roam(m, tickRate, self, enemies)
 	}
 	b.lastX, b.lastY = x, y

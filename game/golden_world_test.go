@@ -14,13 +14,13 @@ import (
 // TestGoldenWorld on every target it runs (amd64, GOAMD64=v3, 386, arm64,
 // riscv64, js/wasm) and requires the same hashes: a hit trace (TraceShot:
 // the client draws its tracer with it, the server decides hits with it) and
-// the world's rules (bots, rockets, splash, spawns) must give the same bits
+// the world's rules (bots, rockets, splash, spawns, pickups) must give the same bits
 // on an arm64 machine as on an amd64 one. If a deliberate change to game/
 // or shared/ changes them, run `go test ./game -run 'TestGolden(Hits|World)' -v`
 // and paste the hashes it reports.
 const (
 	goldenHitHash   uint64 = 0xaaae4b407cb9d6ca
-	goldenWorldHash uint64 = 0x78e5b1845cac0248
+	goldenWorldHash uint64 = 0x7f6bcd8b4bc8f080
 )
 
 const (
@@ -84,15 +84,18 @@ func goldenHits(m *Map) (sum uint64, hits, walls int) {
 }
 
 // goldenCounts are what goldenWorld saw, to show it was not tame.
-type goldenCounts struct{ shots, hits, rockets, explosions, kills int }
+type goldenCounts struct{ shots, hits, rockets, explosions, kills, takes, returns int }
 
 // goldenWorld runs a deathmatch on the arena for goldenWorldTicks: 8 server
 // bots (Bot.Think: hypot, atan2, Sincos, line of sight) and two scripted
 // players, one with the rifle and one with the rocket launcher, who aim
-// at the nearest live bot with a wobble and move in seeded patterns. Every
+// at the nearest live bot with a wobble and move in seeded patterns, and
+// a third with the rifle who walks to the nearest pickup it sees and can
+// take, and else wanders. Every
 // tick it hashes every player (state, health, score), every rocket in
-// flight and every event (shots with their end points, hits, explosions,
-// kills, respawns).
+// flight, every pickup (taken and back again: health, armour, rockets,
+// double damage) and every event (shots with their end points, hits,
+// explosions, kills, respawns).
 func goldenWorld(m *Map) (uint64, goldenCounts) {
 	r := &interpRand{s: goldenWorldSeed}
 	h := fnv.New64a()
@@ -101,14 +104,35 @@ func goldenWorld(m *Map) (uint64, goldenCounts) {
 		w.AddBot(16)
 	}
 	rifle, rocket := w.AddPlayer("rifle", false), w.AddPlayer("rocket", false)
-	var cmdNum [2]uint32
+	collector := w.AddPlayer("collector", false)
+	var cmdNum [3]uint32
+	var wander [2]float32 // the collector's heading when no pickup is in sight
 	var c goldenCounts
+	away := make([]uint32, len(w.Pickups)) // each pickup's RespawnTick a tick ago
 	for tick := 0; tick < goldenWorldTicks; tick++ {
 		w.NextTick()
-		for k, p := range []*Player{rifle, rocket} {
+		for k, p := range []*Player{rifle, rocket, collector} {
 			cmdNum[k]++
+			wpn := k % 2 // the collector has the rifle
 			cmd := shared.UserCmd{CommandNumber: cmdNum[k], TickCount: w.Tick, Msec: shared.MsecFor(w.TickRate),
-				Weapon: uint8(k), MoveX: float32(r.intn(3) - 1), MoveY: float32(r.intn(3) - 1)}
+				Weapon: uint8(wpn), MoveX: float32(r.intn(3) - 1), MoveY: float32(r.intn(3) - 1)}
+			if p == collector {
+				// Head for the nearest pickup in sight it can take, else
+				// wander: a new seeded heading every 48 ticks.
+				if tick%48 == 0 {
+					wander = [2]float32{float32(r.intn(3) - 1), float32(r.intn(3) - 1)}
+				}
+				cmd.MoveX, cmd.MoveY = wander[0], wander[1]
+				best := math.Inf(1)
+				for _, pk := range w.Pickups {
+					d := hypot(pk.X-p.State.X, pk.Y-p.State.Y)
+					if pk.Present() && CanTake(pk.Kind, p.Health, p.Armour, p.State) && d < best &&
+						w.Map.LineOfSight(p.State.X, p.State.Y, pk.X, pk.Y) {
+						best = d
+						cmd.MoveX, cmd.MoveY = norm32(pk.X-p.State.X, pk.Y-p.State.Y)
+					}
+				}
+			}
 			// Aim at the nearest live bot, off by up to ±0.05 rad.
 			best := math.Inf(1)
 			for _, o := range w.Players {
@@ -122,7 +146,7 @@ func goldenWorld(m *Map) (uint64, goldenCounts) {
 			if r.intn(3) != 0 {
 				cmd.Buttons |= shared.ButtonAttack
 			}
-			if p.State.Ammo[k] == 0 {
+			if p.State.Ammo[wpn] == 0 {
 				cmd.Buttons = shared.ButtonReload
 			}
 			w.RunCommand(p, cmd, nil)
@@ -139,6 +163,20 @@ func goldenWorld(m *Map) (uint64, goldenCounts) {
 			putI(h, p.Kills)
 			putI(h, p.Deaths)
 			putI(h, int(p.State.Ammo[0])<<8|int(p.State.Ammo[1]))
+			putI(h, p.Armour)
+			putI(h, int(p.PowerUntil))
+		}
+		for i, pk := range w.Pickups {
+			putI(h, int(pk.ID)<<16|int(pk.Taker))
+			putI(h, int(pk.RespawnTick))
+			if pk.RespawnTick != away[i] {
+				if pk.Present() {
+					c.returns++
+				} else {
+					c.takes++
+				}
+			}
+			away[i] = pk.RespawnTick
 		}
 		for _, pr := range w.Projectiles {
 			putI(h, int(pr.ID))
@@ -196,13 +234,14 @@ func TestGoldenHits(t *testing.T) {
 }
 
 // TestGoldenWorld checks that the world's rules (bots, hitscan, rockets,
-// splash, deaths and respawns) play out bit-identically on every build
+// splash, deaths and respawns, pickups taken and back) play out bit-identically on every build
 // target (see scripts/crosstarget.sh).
 func TestGoldenWorld(t *testing.T) {
 	m := loadArenaT(t)
 	got, c := goldenWorld(m)
-	t.Logf("%d ticks: %d rifle shots (%d hits), %d rockets, %d explosions, %d kills", goldenWorldTicks, c.shots, c.hits, c.rockets, c.explosions, c.kills)
-	if c.shots < 200 || c.hits < 30 || c.rockets < 20 || c.explosions < 20 || c.kills < 10 {
+	t.Logf("%d ticks: %d rifle shots (%d hits), %d rockets, %d explosions, %d kills, %d pickups taken, %d back",
+		goldenWorldTicks, c.shots, c.hits, c.rockets, c.explosions, c.kills, c.takes, c.returns)
+	if c.shots < 200 || c.hits < 30 || c.rockets < 20 || c.explosions < 20 || c.kills < 10 || c.takes < 4 || c.returns < 2 {
 		t.Errorf("world too tame: %+v", c)
 	}
 	if again, _ := goldenWorld(m); again != got {

@@ -44,6 +44,8 @@ type Map struct {
 	Width, Height float64
 	Walls         []shared.Box
 	Spawns        []Point
+	// Pickups are the items the map places (layer "pickups", pickup.go).
+	Pickups []PickupSpot
 	// Areas are the map's named regions (the optional object layer
 	// "areas": "west base", "central square", ...), for the client's art
 	// only (floor and landmarks, client/art.go); the simulation never
@@ -72,8 +74,10 @@ func MapNames() []string {
 
 // LoadMap loads an embedded Tiled map by name (without ".tmx"). Walls are the
 // rectangles of the object layer "walls", spawns the objects of the layer
-// "spawns", areas the named rectangles of the optional layer "areas". It fails when the map is unknown, has no walls or no spawns, or
-// has a wall that is not an axis-aligned rectangle.
+// "spawns", areas the named rectangles of the optional layer "areas",
+// pickups those of the optional layer "pickups". It fails when the map is
+// unknown, has no walls or no spawns, has a wall that is not an
+// axis-aligned rectangle, or a pickup of an unknown class.
 func LoadMap(name string) (*Map, error) {
 	if name == "" {
 		name = DefaultMap
@@ -118,6 +122,11 @@ func fromTiled(name string, tm *tiled.Map) (*Map, error) {
 				if o.Width > 0 && o.Height > 0 {
 					m.Areas = append(m.Areas, Area{Name: o.Name, Box: shared.Box{MinX: o.X, MinY: o.Y, MaxX: o.X + o.Width, MaxY: o.Y + o.Height}})
 				}
+			}
+		case "pickups":
+			var err error
+			if m.Pickups, err = loadPickups(name, g); err != nil {
+				return nil, err
 			}
 		}
 	}

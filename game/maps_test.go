@@ -90,8 +90,12 @@ const reachGridStep = 8
 
 // reachable flood-fills the grid of points reachGridStep apart where a
 // player's body (shared.PlayerRadius) touches no wall, four-connected,
-// from m's first spawn, and returns the spawns it does not reach.
-func reachable(m *Map) (unreached []int) {
+// from m's first spawn, and returns the indexes of pts it does not reach
+// (nil pts: the spawns).
+func reachable(m *Map, pts ...Point) (unreached []int) {
+	if pts == nil {
+		pts = m.Spawns
+	}
 	nx, ny := int(m.Width/reachGridStep)+1, int(m.Height/reachGridStep)+1
 	open := func(i, j int) bool {
 		return !m.Solid(float64(i*reachGridStep), float64(j*reachGridStep), shared.PlayerRadius)
@@ -115,7 +119,7 @@ func reachable(m *Map) (unreached []int) {
 			queue = append(queue, [2]int{i, j})
 		}
 	}
-	for k, s := range m.Spawns {
+	for k, s := range pts {
 		if i, j := cell(s); !seen[j*nx+i] {
 			unreached = append(unreached, k)
 		}
@@ -267,5 +271,34 @@ func TestLeastTravelFindsAStuckBot(t *testing.T) {
 	}
 	if least, _, _ := leastTravel(dead, window, tickRate/4); least < botStuckDistance {
 		t.Fatalf("a dead bot counted as stuck: least %v units", least)
+	}
+}
+
+// TestMapPickups: every playable map places each kind of pickup, every one
+// clear of the walls by PickupReach and reachable on foot from spawn 0.
+func TestMapPickups(t *testing.T) {
+	for _, name := range DefaultMapCycle() {
+		m, err := LoadMap(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds := map[PickupKind]int{}
+		var pts []Point
+		for i, sp := range m.Pickups {
+			kinds[sp.Kind]++
+			pts = append(pts, sp.At)
+			if m.Solid(sp.At.X, sp.At.Y, PickupReach) {
+				t.Errorf("%s: pickup %d (%s) at (%v, %v) is within %v units of a wall", name, i+1, sp.Kind, sp.At.X, sp.At.Y, PickupReach)
+			}
+		}
+		for k := PickupHealth; k <= MaxPickupKind; k++ {
+			if kinds[k] == 0 {
+				t.Errorf("%s: no %s pickup", name, k)
+			}
+		}
+		if u := reachable(m, pts...); len(u) > 0 {
+			t.Errorf("%s: pickups %v cannot be reached from spawn 0", name, u)
+		}
+		t.Logf("%s: %d pickups %v", name, len(m.Pickups), kinds)
 	}
 }

@@ -60,6 +60,7 @@ func (m *Match) start(w *World) {
 	m.Intermission = 0
 	m.MatchStart = w.Tick
 	w.Flight.clear()
+	w.Stock.reset(w.Map)
 	for _, p := range w.Players {
 		p.Kills, p.Deaths = 0, 0
 		w.spawn(p)

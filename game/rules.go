@@ -26,8 +26,12 @@ type Player struct {
 	Angle float64
 	// Health in hit points, 0..MaxHealth; 0 while dead.
 	Health int
-	Kills  int
-	Deaths int
+	// Armour in armour points, 0..MaxArmour: it takes ArmourAbsorbPct of
+	// each hit (pickup.go). PowerUntil is the tick double damage ends.
+	Armour     int
+	PowerUntil uint32
+	Kills      int
+	Deaths     int
 	// RespawnTick is the server tick at which a dead player respawns.
 	RespawnTick uint32
 	// DiedTick is the tick of the latest death; PreDeath the state just before it.
@@ -62,13 +66,13 @@ func (p *Player) Alive() bool { return !p.State.Dead }
 // Hitbox returns p's hitbox now (NewHitbox at p's position, with its team).
 func (p *Player) Hitbox() Hitbox { return NewHitbox(p.ID, p.State.X, p.State.Y, p.Alive(), p.Team) }
 
-// Damage takes amount hit points; it returns true when this kills the player,
+// Damage takes amount hit points, less what armour absorbs; it returns true when this kills the player,
 // who is then dead and scheduled to respawn at tick+RespawnDelay.
 func (p *Player) Damage(amount int, tick uint32, tickRate int) (killed bool) {
 	if p.State.Dead || amount <= 0 {
 		return false
 	}
-	p.Health -= amount
+	p.Health -= p.absorb(amount)
 	if p.Health > 0 {
 		return false
 	}
@@ -80,12 +84,13 @@ func (p *Player) Damage(amount int, tick uint32, tickRate int) (killed bool) {
 	return true
 }
 
-// Spawn puts the player at (x, y) alive with full health and magazines.
+// Spawn puts the player at (x, y) alive with full health and magazines,
+// no armour and no power-up.
 func (p *Player) Spawn(pt Point) {
 	w := p.State.Weapon
 	p.State = shared.NewPlayerState(pt.X, pt.Y)
 	p.State.Weapon = w
-	p.Health = MaxHealth
+	p.Health, p.Armour, p.PowerUntil = MaxHealth, 0, 0
 	p.Teleport++
 	p.LastSpawn, p.spawned, p.moved = pt, true, false
 }

@@ -74,6 +74,7 @@ func (s *Squad) think(w *World) {
 		}
 		b.Brain.Skill = w.Rules.BotSkill
 		b.Brain.Team = p.Team
+		b.Brain.Heal = w.Stock.healthSpots(b.Brain.Heal[:0])
 		// The others: the bot's own entry swapped to the end and left out.
 		all[i], all[last] = all[last], all[i]
 		in := b.Brain.Think(w.Map, w.TickRate, p.State, p.Health, all[:last])

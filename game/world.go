@@ -18,9 +18,9 @@ import (
 //
 // World keeps the wiring and the order of a tick; its parts own their
 // state, each in its file: Roster (who is in), Match (flow, mode, scoring),
-// Flight (projectiles), Squad (bots) and EventLog (what happened). They are
-// embedded, so w.Players, w.Intermission, w.Projectiles, w.Bots and
-// w.TakeEvents read as fields and methods of the world. The parts that act
+// Flight (projectiles), Squad (bots), Stock (pickups) and EventLog (what
+// happened). They are embedded, so w.Players, w.Intermission,
+// w.Projectiles, w.Bots, w.Pickups and w.TakeEvents read as fields and methods of the world. The parts that act
 // on the world are handed it (w.Match.run(w)); they are called from World
 // only, in Step's order.
 //
@@ -38,6 +38,7 @@ type World struct {
 	Match    // the match's flow, mode and scoring (match.go)
 	Flight   // the projectiles in flight (projectile.go)
 	Squad    // the bots (squad.go)
+	Stock    // the map's pickups (pickup.go)
 	EventLog // what happened since the caller last took it (events.go)
 
 	rng        *rand.Rand     // seeded: spawn choice and the bots' brain seeds
@@ -102,11 +103,13 @@ const (
 // NewWorld starts an empty world on m at tickRate ticks/s; seed drives every
 // random choice (spawn points, bot brains).
 func NewWorld(m *Map, tickRate int, seed uint64, rules Rules) *World {
-	return &World{
+	w := &World{
 		Map: m, Phys: m.World(tickRate), TickRate: tickRate, Rules: rules,
 		rng:    rand.New(rand.NewPCG(seed, seed*31+7)),
 		Roster: Roster{nextID: 1}, Match: Match{teamPlay: rules.TeamPlay},
 	}
+	w.Stock.reset(m)
+	return w
 }
 
 // NextTick advances the clock by one tick; commands and Step then run at it.
@@ -116,12 +119,14 @@ func (w *World) NextTick() { w.Tick++ }
 func (w *World) emit(e Event) { w.EventLog.add(w.Tick, e) }
 
 // Step runs everything of the tick that no command drives, after the
-// humans' commands: match flow, the bots' commands, projectiles, respawns.
+// humans' commands: match flow, the bots' commands, projectiles, respawns
+// of players and of pickups.
 func (w *World) Step() {
 	w.Match.run(w)
 	w.Squad.think(w)
 	w.Flight.step(w)
 	w.respawn()
+	w.Stock.step(w)
 }
 
 // AddPlayer spawns a new player named name (the caller makes it unique
@@ -226,7 +231,7 @@ func (w *World) respawn() {
 }
 
 // RunCommand runs one validated usercmd for p through shared.RunCommand
-// and resolves what it fired. Hitscan shots are traced against lc's
+// and resolves what it fired, after it takes the pickups it reached. Hitscan shots are traced against lc's
 // hitboxes, or the present ones when lc is nil (bots, sv_unlag 0).
 //
 // Simultaneous kills: commands run in call order, so when two players would
@@ -246,6 +251,7 @@ func (w *World) RunCommand(p *Player, cmd shared.UserCmd, lc HitboxSource) {
 		p.State, res = shared.RunCommand(p.State, cmd, w.Phys)
 	}
 	p.Angle = float64(cmd.ViewAngle)
+	w.Stock.touch(w, p) // in command order: the first to get there takes it
 	if !p.moved && p.Alive() && (cmd.MoveX != 0 || cmd.MoveY != 0) {
 		w.startMoving(p)
 	}
@@ -342,7 +348,8 @@ func (w *World) Damage(attacker, victim *Player, amount int, x, y float64) {
 
 // DamageWith applies amount hit points of damage from attacker's weapon
 // (a shared.Weapons index: a rocket's own, whatever its owner holds when it
-// explodes) to victim at (x, y) and its consequences: EvHit, and on a kill
+// explodes) to victim at (x, y) (doubled by the attacker's double damage;
+// armour takes its share) and its consequences: EvHit, and on a kill
 // EvKill (the weapon, where both stood: the death card's facts), the score
 // and, at mp_fraglimit, the end of the match. Nobody takes damage during
 // the intermission or with Rules.NoDamage (the EvHit is still reported).
@@ -357,6 +364,7 @@ func (w *World) DamageWith(attacker, victim *Player, amount int, weapon uint8, x
 		return // mp_friendlyfire 0: no damage, no hit to confirm
 	}
 	pre := victim.State
+	amount = boosted(attacker, amount, w.Tick) // double damage
 	killed := false
 	if !w.Rules.NoDamage && w.Intermission == 0 {
 		killed = victim.Damage(amount, w.Tick, w.TickRate)
