@@ -5,6 +5,7 @@ package client
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -509,4 +510,17 @@ func drawDashes(l shared.Box, cx, cy, W, H float64) {
 	for y := first; y < l.MaxY && y-cy < H; y += laneDash + laneGap {
 		b.rect(f32(l.MinX-cx), f32(y-cy), f32(l.MaxX-l.MinX), f32(math.Min(laneDash, l.MaxY-y)), laneColour)
 	}
+}
+
+// FloorColours returns the colours a flat texel of map m's floor shows
+// (the plain floor's, palette.Floor, and each area's tint; see
+// floorStyles), for tests that read the floor off a screenshot.
+func FloorColours(m *game.Map) []color.RGBA {
+	cs := []color.RGBA{palette.Floor}
+	for i, ar := range m.Areas {
+		if c := styleOf(ar.Name, i).tint; !slices.Contains(cs, c) {
+			cs = append(cs, c)
+		}
+	}
+	return cs
 }
