@@ -270,6 +270,9 @@ type mapArt struct {
 	rows   int
 	styles []floorStyle // per tile, row by row
 	names  []areaName
+	// emblems are the paved areas' (squares, halls, the arena's centre)
+	// mosaic rings at their centres: centre and outer radius, world units.
+	emblems [][3]float64
 	// lines are the dashed centre lines of the streets and lanes (areas
 	// of asphalt), along their longer side: world units.
 	lines []shared.Box
@@ -320,6 +323,11 @@ func artOf(m *game.Map) *mapArt {
 		a.names = append(a.names, areaName{strings.ToUpper(ar.Name), (b.MinX + b.MaxX) / 2, (b.MinY + b.MaxY) / 2})
 	}
 	for i, ar := range m.Areas {
+		if styleOf(ar.Name, i).pat == patPaving {
+			b := ar.Box
+			r := math.Min(math.Min(b.MaxX-b.MinX, b.MaxY-b.MinY)*0.3, 200)
+			a.emblems = append(a.emblems, [3]float64{(b.MinX + b.MaxX) / 2, (b.MinY + b.MaxY) / 2, r})
+		}
 		if styleOf(ar.Name, i).pat != patAsphalt {
 			continue
 		}
@@ -400,6 +408,11 @@ func drawArena(v *worldView) {
 	}
 	for _, l := range a.lines {
 		drawDashes(l, cx, cy, W, H)
+	}
+	for _, e := range a.emblems {
+		if x, y := e[0]-cx, e[1]-cy; v.onScreen(x, y, e[2]+8) {
+			drawEmblem(f32(x), f32(y), f32(e[2]))
+		}
 	}
 	for _, n := range a.names {
 		if x, y := n.x-cx, n.y-cy; v.onScreen(x, y, 300) {
@@ -523,4 +536,25 @@ func FloorColours(m *game.Map) []color.RGBA {
 		}
 	}
 	return cs
+}
+
+// The mosaic emblem's colours: a dark band between light ones.
+var (
+	emblemDark  = color.RGBA{0, 0, 0, 0x38}
+	emblemLight = fade(color.RGBA{0xe8, 0xd8, 0xb0, 0xff}, 0.10)
+)
+
+// drawEmblem adds a paved area's landmark at x, y: an outer ring of radius
+// r, a dark band inside it, an inner ring and a star of eight spokes.
+func drawEmblem(x, y, r float32) {
+	b := &batch
+	b.ring(x, y, r, 6, emblemLight)
+	b.ring(x, y, r-14, 16, emblemDark)
+	b.ring(x, y, r*0.45, 4, emblemLight)
+	for k := range 8 {
+		a := float64(k) * math.Pi / 4
+		c, s := float32(math.Cos(a)), float32(math.Sin(a))
+		b.line(x+c*r*0.45, y+s*r*0.45, x+c*(r-22), y+s*(r-22), 3, emblemLight)
+	}
+	b.disc(x, y, r*0.18, emblemDark)
 }

@@ -30,6 +30,8 @@ const (
 	bodySlots      = 24
 	spriteRowH     = bodySize + 8
 	artY           = spriteRowH
+	handSize       = 14 // a hand sprite (character.go), in the art row from handX0, one per body colour
+	handX0         = artRowW + 8
 	textTop        = artY + artTile + 2
 )
 
@@ -106,9 +108,17 @@ func bodySprite(col color.RGBA) (x, y int, ok bool) {
 		b.use(img)
 		cx, cy := float32(bodyX0+k*bodySize+bodySize/2), float32(bodySize/2)
 		drawBodySprite(&b, cx, cy, col) // character.go
+		drawHandSprite(&b, float32(handX0+k*handSize)+handSize/2, artY+handSize/2, col)
 		b.flush()
 	}
 	return bodyX0 + k*bodySize, 0, true
+}
+
+// handSprite returns the atlas position of a hand of a body in colour col
+// (drawn with the body's sprite); ok is false when the sprite row is full.
+func handSprite(col color.RGBA) (x, y int, ok bool) {
+	bx, _, ok := bodySprite(col)
+	return handX0 + (bx-bodyX0)/bodySize*handSize, artY, ok
 }
 
 // shelfPacker places rectangles in rows ("shelves") from top down, each

@@ -15,7 +15,8 @@ import (
 // with a drop shadow, a highlight and an outline: one sprite of the atlas
 // per colour, atlas.go), the weapon in hand pointing along the aim, its
 // shape after the weapon (weaponArt), and two hands holding it. All of it
-// is shapes of the frame's one batch: about 150 vertices a player.
+// is in the frame's one batch: the body and each hand a quad of its
+// sprite, the weapon some 80 vertices of feathered bars.
 
 // weaponPart is one piece of a weapon: a bar from Front0 to Front1 units
 // along the aim (from the body's centre), Width units across, its centre
@@ -112,12 +113,23 @@ func drawCharacter(x, y, angle float64, col color.RGBA, w int) {
 		x1, y1 := at(p.front1, p.side)
 		b.line(x0, y0, x1, y1, p.width, p.col)
 	}
-	hand := shade(col, handShade)
+	sx, sy, ok := handSprite(col)
 	for _, h := range s.hands {
 		hx, hy := at(h[0], h[1])
-		b.disc(hx, hy, 4.5, hand)
-		b.ring(hx, hy, 4.5, 1.5, palette.Outline)
+		if !ok || b.src != nil {
+			drawHandSprite(b, hx, hy, col)
+			continue
+		}
+		b.image(sx, sy, handSize, handSize, float64(hx)-handSize/2, float64(hy)-handSize/2)
 	}
+}
+
+// drawHandSprite draws a hand of a body in col centred at x, y: a small
+// disc a shade darker than the body, outlined (handSprite keeps one per
+// colour in the atlas; drawn as shapes when there is none).
+func drawHandSprite(b *shapeBatch, x, y float32, col color.RGBA) {
+	b.disc(x, y, 4.5, shade(col, handShade))
+	b.ring(x, y, 4.5, 1.5, palette.Outline)
 }
 
 // drawBodySprite draws a body in col centred at cx, cy into the atlas
