@@ -82,7 +82,7 @@ func addClientFlags(fs interface {
 		report:     fs.String("exit-report", "", "write a JSON report (position, commands, snapshots, corrections) to this file on exit (testing)"),
 		shot:       fs.String("screenshot", "", "save a PNG of the window to this file after --screenshot-after, then quit (testing)"),
 		shotAfter:  fs.Duration("screenshot-after", 3*time.Second, "when to take --screenshot"),
-		shotOn:     fs.String("screenshot-on", "", "with --screenshot: \"explosion\" waits, after --screenshot-after, for an explosion on screen, \"deathcard\" for the death card (testing, README pictures)"),
+		shotOn:     fs.String("screenshot-on", "", "with --screenshot: \"explosion\" waits, after --screenshot-after, for an explosion on screen, \"deathcard\" for the death card, \"endscreen\" for the end of a match with its map vote (testing, README pictures)"),
 		width:      fs.Int("width", 1280, "window width in pixels (320..16384)"),
 		height:     fs.Int("height", 720, "window height in pixels (200..16384)"),
 		cvars:      cv,
@@ -103,7 +103,8 @@ func (f clientFlags) check() error {
 		outOfRange(*f.width >= 320 && *f.width <= 16384, "width", *f.width, "320..16384 pixels"),
 		outOfRange(*f.height >= 200 && *f.height <= 16384, "height", *f.height, "200..16384 pixels"),
 		outOfRange(*f.shotAfter >= 0, "screenshot-after", *f.shotAfter, "0 or more"),
-		outOfRange(*f.shotOn == "" || *f.shotOn == client.ScreenshotOnExplosion || *f.shotOn == client.ScreenshotOnDeathCard, "screenshot-on", *f.shotOn, `"", "explosion" or "deathcard"`),
+		outOfRange(*f.shotOn == "" || *f.shotOn == client.ScreenshotOnExplosion || *f.shotOn == client.ScreenshotOnDeathCard ||
+			*f.shotOn == client.ScreenshotOnEndScreen, "screenshot-on", *f.shotOn, `"", "explosion", "deathcard" or "endscreen"`),
 		outOfRange(proto.CleanText(*f.password, proto.MaxPasswordLen) == *f.password, "password", "(hidden)",
 			fmt.Sprintf("at most %d bytes of printable text", proto.MaxPasswordLen)))
 }

@@ -88,7 +88,12 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	p.hud.drawStatus(v, &p.fx, p.human, p.cursorX, p.cursorY)
 	p.feed.draw(v)
 	p.hud.drawCentre(v, p, &p.fx)
-	if p.held&KeyScores != 0 || (p.fx.bannerLeft > 0 && p.fx.banner != "New match") {
+	switch {
+	case p.held&KeyScores != 0:
+		p.scores.draw(v)
+	case p.end.shown(c):
+		p.end.draw(v) // endscreen.go: the intermission's statistics and map vote
+	case p.fx.bannerLeft > 0 && p.fx.banner != "New match":
 		p.scores.draw(v)
 	}
 	p.pause.draw(v, p.addr)
@@ -130,6 +135,10 @@ func (g *Game) maybeScreenshot(screen *ebiten.Image) {
 	if g.opt.ScreenshotOn == ScreenshotOnDeathCard && !connecting {
 		p, ok := g.scenes.Current().(*playScene)
 		connecting = !ok || !p.card.shown
+	}
+	if g.opt.ScreenshotOn == ScreenshotOnEndScreen && !connecting {
+		p, ok := g.scenes.Current().(*playScene)
+		connecting = !ok || !p.end.voteShown(p.c) // endscreen.go
 	}
 	if connecting &&
 		time.Since(g.started) < g.opt.ScreenshotAfter+20*time.Second {

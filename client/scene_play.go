@@ -38,6 +38,7 @@ type playScene struct {
 	players playersLayer
 	hud     hud
 	bar     matchBar
+	end     endScreen
 	feed    killFeed
 	scores  scoreboard
 	pause   pauseScreen
@@ -144,6 +145,7 @@ func (p *playScene) Update(ctx *SceneContext) error {
 		ctx.Home()
 		return nil
 	}
+	p.end.update(c, f.Human && !p.pause.open, typing) // endscreen.go: the map vote's keys and clicks
 	if f.Human && !p.pause.open && f.Keys&KeyChat != 0 {
 		g.chat.openLine(false)
 	}

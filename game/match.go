@@ -1,7 +1,17 @@
 package game
 
-// IntermissionSeconds is the pause between matches, seconds.
-const IntermissionSeconds = 5
+// IntermissionSeconds is the pause between matches, seconds, when
+// Rules.ChatTime (mp_chattime) does not say: time to read the end of the
+// match and vote for the next map (Source's mp_chattime is 10 s too).
+const IntermissionSeconds = 10
+
+// chatTime is the intermission's length under rules r, seconds.
+func chatTime(r *Rules) int {
+	if r.ChatTime > 0 {
+		return r.ChatTime
+	}
+	return IntermissionSeconds
+}
 
 // Match owns the match's flow: when it started, whether it is in the
 // intermission, and its mode (deathmatch or team deathmatch, which changes
@@ -74,7 +84,7 @@ func (m *Match) start(w *World) {
 
 // end announces the winner (nil: nobody) and starts the intermission.
 func (m *Match) end(w *World, winner *Player) {
-	e := Event{Kind: EvMatchEnd, Value: IntermissionSeconds}
+	e := Event{Kind: EvMatchEnd, Value: chatTime(&w.Rules)}
 	if winner != nil {
 		e.A, e.Text = winner.ID, winner.Name
 	}
@@ -84,7 +94,7 @@ func (m *Match) end(w *World, winner *Player) {
 // endTeams announces the winning team (TeamNone: a draw) with EvMatchEnd
 // (A = 0, B = the team) and starts the intermission.
 func (m *Match) endTeams(w *World, winner Team) {
-	e := Event{Kind: EvMatchEnd, Value: IntermissionSeconds, B: uint16(winner)}
+	e := Event{Kind: EvMatchEnd, Value: chatTime(&w.Rules), B: uint16(winner)}
 	if winner != TeamNone {
 		e.Text = winner.String() + " team"
 	}
@@ -92,10 +102,10 @@ func (m *Match) endTeams(w *World, winner Team) {
 }
 
 // pause emits the match's end e and starts the intermission: the next match
-// starts IntermissionSeconds from now.
+// starts e.Value seconds (chatTime) from now.
 func (m *Match) pause(w *World, e Event) {
 	w.emit(e)
-	m.Intermission = w.Tick + uint32(IntermissionSeconds*w.TickRate)
+	m.Intermission = w.Tick + uint32(e.Value*w.TickRate)
 	w.ScoresDirty = true // the scoreboard's match clock says when the next match starts
 }
 

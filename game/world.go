@@ -40,6 +40,9 @@ type World struct {
 	Squad    // the bots (squad.go)
 	Stock    // the map's pickups (pickup.go)
 	EventLog // what happened since the caller last took it (events.go)
+	// Stats are the current match's statistics per player, counted from
+	// the events emitted (stats.go).
+	Stats MatchStats
 
 	rng        *rand.Rand     // seeded: spawn choice and the bots' brain seeds
 	boxBuf     []Hitbox       // PresentHitboxes
@@ -70,6 +73,9 @@ type Rules struct {
 	// AutoTeamBalance is mp_autoteambalance: move a player of a team two or
 	// more bigger at their respawn, and refuse jointeam to the bigger team.
 	AutoTeamBalance bool
+	// ChatTime is mp_chattime: seconds of intermission between matches
+	// (the end-of-match screen and the map vote); 0: IntermissionSeconds.
+	ChatTime int
 }
 
 // HitboxSource gives the hitboxes a hitscan shot is traced against: lag
@@ -116,7 +122,10 @@ func NewWorld(m *Map, tickRate int, seed uint64, rules Rules) *World {
 func (w *World) NextTick() { w.Tick++ }
 
 // emit stamps e with the current tick and logs it (EventLog).
-func (w *World) emit(e Event) { w.EventLog.add(w.Tick, e) }
+func (w *World) emit(e Event) {
+	w.Stats.record(w, &e)
+	w.EventLog.add(w.Tick, e)
+}
 
 // Step runs everything of the tick that no command drives, after the
 // humans' commands: match flow, the bots' commands, projectiles, respawns

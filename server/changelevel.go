@@ -23,6 +23,9 @@ type levels struct {
 	// pending is the map asked for, loaded at the next tick's start; nil:
 	// none.
 	pending *game.Map
+	// vote is the map vote of the intermission (mapvote.go); its winner is
+	// the next map when the intermission ends.
+	vote mapVote
 }
 
 // ask loads map name for the start of the next tick (runLevel), or fails,
@@ -65,13 +68,18 @@ func (l *levels) exec(args []string, current string) string {
 }
 
 // runLevel runs at the start of a tick, before joins (tick goroutine):
-// when an intermission ends and the map cycle has another map, it asks for
-// that map; then it moves the world onto the map asked for, if any
+// when an intermission ends, it asks for the map vote's winner (mapvote.go)
+// or, without a vote, the map cycle's next map; then it moves the world onto the map asked for, if any
 // (game.World.ChangeMap).
 func (s *Server) runLevel() {
 	l := &s.levels
 	if l.pending == nil && s.w.Intermission != 0 && s.w.Tick >= s.w.Intermission {
-		if next := l.next(s.w.Map.Name); next != "" && next != s.w.Map.Name {
+		next := l.vote.winner(func(id uint16) bool { return sessionOf(s.sessions, id) != nil })
+		if next == "" {
+			next = l.next(s.w.Map.Name)
+		}
+		l.vote.close()
+		if next != "" && next != s.w.Map.Name {
 			if err := l.ask(next); err != nil {
 				s.log.Error("mapcycle: map not loaded; staying", "map", next, "err", err)
 			}

@@ -50,7 +50,7 @@ func onSpawnOf(c *netclient.Client, m *game.Map) bool {
 // and the new match.
 func TestMapCycleAdvancesAtMatchEnd(t *testing.T) {
 	srv, addr := startServer(t, server.Config{MapCycle: []string{"arena", "range"}, Bots: 1,
-		Cvars: [][2]string{{"mp_timelimit", "0.005"}}}) // 0.3 s matches
+		Cvars: [][2]string{{"mp_timelimit", "0.005"}, {"mp_chattime", "5"}}}) // 0.3 s matches, 5 s intermissions
 	if st := srv.CurrentStatus(); st.Map != "arena" {
 		t.Fatalf("started on %q, want the cycle's first map arena", st.Map)
 	}

@@ -384,6 +384,7 @@ func (s *Server) runTick(now time.Time) {
 	s.w.Step()          // match flow, bots, projectiles, respawns
 	s.rewinder.record() // lagcomp.go
 	s.takeWorldEvents()
+	s.levels.vote.send(s.sessions) // mapvote.go: the tally, when it changed
 	s.events.trim(s.w.Tick)
 	s.snap.tickTimeUs, s.snap.tickStdUs = uint32(s.tickStats.meanUs()), uint32(s.tickStats.stdUs())
 	s.snap.send(s.sessions, now) // snapshot.go
@@ -444,7 +445,7 @@ func (s *Server) rules() game.Rules {
 	return game.Rules{NoDamage: s.cfg.NoDamage, MutualKills: v.mutualKills.Get(), ShowImpacts: v.showImpacts.Get(),
 		FragLimit: v.fragLimit.Get(), TimeLimit: v.timeLimit.Get(), BotSkill: v.botSkill.Get(),
 		SpawnProtection: v.spawnProt.Get(), TeamPlay: v.gameMode.Get() == 1, FriendlyFire: v.friendly.Get(),
-		AutoTeamBalance: v.autoBalance.Get()}
+		AutoTeamBalance: v.autoBalance.Get(), ChatTime: v.chatTime.Get()}
 }
 
 // runCommand runs one validated usercmd of a player through the world.
@@ -487,7 +488,10 @@ func (s *Server) takeWorldEvents() {
 			}
 		case game.EvChangeLevel:
 			s.log.Info("map changed", "map", e.Text)
+		case game.EvMatchStart:
+			s.levels.vote.close() // a changelevel or a mode change during the vote
 		case game.EvMatchEnd:
+			endOfMatch(s, &e) // mapvote.go: the statistics, the map vote
 			s.metrics.matches.Add(1)
 			s.cfg.Lifecycle.MatchEnded()
 			if e.A == 0 && e.B != 0 {
@@ -533,7 +537,7 @@ func truncate(s string, n int) string {
 	return proto.CleanText(s, n)
 }
 
-// IntermissionSeconds is the pause between matches.
+// IntermissionSeconds is the default pause between matches (mp_chattime).
 const IntermissionSeconds = game.IntermissionSeconds
 
 // browserHost is addr as a browser would reach it: an unspecified host

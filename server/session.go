@@ -272,6 +272,8 @@ func (ss *session) command(s *Server, m *proto.Command) {
 		ss.spectate(s) // spectate.go
 	case "join":
 		ss.joinGame(s, game.TeamNone)
+	case "vote":
+		ss.print(s.levels.vote.cast(ss.player.ID, fields[1:])) // mapvote.go
 	case "rcon":
 		if s.cfg.RconPassword == "" {
 			ss.print("rcon is disabled on this server (no --rcon-password)")

@@ -23,6 +23,7 @@ type vars struct {
 	botSkill    *cvar.Float // bot_difficulty
 	fragLimit   *cvar.Int   // mp_fraglimit
 	timeLimit   *cvar.Float // mp_timelimit, minutes
+	chatTime    *cvar.Int   // mp_chattime, seconds of intermission
 	spawnProt   *cvar.Float // mp_spawnprotection, seconds
 	gameMode    *cvar.Int   // mp_gamemode: 0 dm, 1 tdm
 	friendly    *cvar.Bool  // mp_friendlyfire
@@ -58,7 +59,8 @@ func defaultVars() *vars {
 		showImpacts:   r.Bool("sv_showimpacts", false, sv, "tell the shooter where the server traced its target, to draw beside where the shooter drew it (1)"),
 		mutualKills:   r.Bool("sv_mutualkills", false, sv, "two players killing each other in one tick: the command run first wins (0, as CS:GO) or both die (1, as Overwatch)"),
 		botSkill:      r.Float("bot_difficulty", 1, 0, 3, sv, "server bots' skill: 0 easy, 1 normal, 2 hard, 3 expert (reaction time and aim)"),
-		fragLimit:     r.Int("mp_fraglimit", 20, 0, 1000, sv, "kills that win the match (0: no limit); then 5 s of intermission and a new match"),
+		fragLimit:     r.Int("mp_fraglimit", 20, 0, 1000, sv, "kills that win the match (0: no limit); then mp_chattime s of intermission and a new match"),
+		chatTime:      r.Int("mp_chattime", game.IntermissionSeconds, 1, 120, sv, "seconds of intermission after a match: the end-of-match screen and the vote for the next map"),
 		timeLimit:     r.Float("mp_timelimit", 10, 0, 600, sv, "minutes a match lasts (0: no limit); the leader wins"),
 		spawnProt:     r.Float("mp_spawnprotection", 3, 0, 10, sv, "seconds after a spawned player first moves during which it takes no damage and bots leave it alone (standing still keeps it, at most 10 s); firing ends it (0: off)"),
 		gameMode:      r.Enum("mp_gamemode", "dm", []string{"dm", "tdm"}, sv, "dm: deathmatch, everyone for themselves; tdm: team deathmatch, red against blue, team score = the sum of its players' frags (mp_fraglimit applies to it). A change restarts the match at once"),

@@ -22,7 +22,17 @@ type Match struct {
 	prints      []string           // taken by TakePrints
 	clock       proto.MatchClock   // the newest scoreboard's match clock
 	haveClock   bool               // clock was received
+	// stats and vote are the end of the match and the map vote the server
+	// sent during the intermission; nil outside one (cleared at the next
+	// EvMatchStart).
+	stats *proto.MatchStats
+	vote  *proto.MapVote
 }
+
+// EndOfMatch returns the statistics of the match that just ended and the
+// map vote, as the server sent them during this intermission (each nil
+// until it arrives, and again once the next match starts).
+func (m *Match) EndOfMatch() (*proto.MatchStats, *proto.MapVote) { return m.stats, m.vote }
 
 // Clock returns the match's clock and limits from the newest snapshot that
 // carried them (with a scoreboard); ok is false before the first.
@@ -84,6 +94,9 @@ func (m *Match) take(s *proto.Snapshot) {
 		if m.isNew(e) {
 			m.lastEventID = e.ID
 			m.events = append(m.events, e)
+			if e.Kind == proto.EvMatchStart {
+				m.stats, m.vote = nil, nil
+			}
 		}
 	}
 	if len(s.Scores) > 0 {

@@ -435,6 +435,10 @@ func (c *Client) handle(p proto.Packet) {
 		}
 	case *proto.Print:
 		c.match.print(m.Text)
+	case *proto.MatchStats:
+		c.match.stats = m
+	case *proto.MapVote:
+		c.match.vote = m
 	case *proto.Reject:
 		c.err = &RejectError{Reason: m.Reason}
 	}

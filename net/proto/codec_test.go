@@ -48,6 +48,11 @@ func sampleMessages() []Message {
 		&Command{Text: "rcon sv_cheats 1", Password: "hunter2"},
 		&Print{Text: "sv_cheats = 1\n\tchanged"},
 		&Signal{Kind: SignalCandidate, Data: `{"candidate":"candidate:1 1 udp 2130706431 192.0.2.7 50000 typ host","sdpMid":"0"}`},
+		&MatchStats{Winner: "Alyx", WinnerID: 4, Players: []PlayerStats{
+			{ID: 4, Name: "Alyx", Kills: 20, Deaths: 3, Shots: 90, Hits: 41, Damage: 2150, BestStreak: 7},
+			{ID: 2, Name: "[BOT] Bernier", Team: TeamNone, Kills: 5, Deaths: 12, Shots: 200, Hits: 30, Damage: 700, BestStreak: 2}},
+			Awards: []Award{{Kind: AwardMostKills, ID: 4, Value: 20}, {Kind: AwardAccuracy, ID: 4, Value: 455}}},
+		&MapVote{Maps: []string{"foundry", "plaza", "bunker"}, Votes: []uint16{2, 0, 1}, Mine: 1, Ends: 6000},
 	}
 }
 

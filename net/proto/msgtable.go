@@ -25,6 +25,8 @@ const (
 	MsgCommand    MsgType = 8  // client -> server: a console command for the server (kill, rcon)
 	MsgPrint      MsgType = 9  // server -> client: text for the client's console
 	MsgSignal     MsgType = 10 // both: WebRTC signalling (offer, answer, ICE candidate), on the WebSocket only
+	MsgMatchStats MsgType = 11 // server -> client: the end of a match: winner, statistics, awards
+	MsgMapVote    MsgType = 12 // server -> client: the vote for the next map (candidates, tally)
 )
 
 // direction says which side sends a message type.
@@ -83,6 +85,8 @@ var msgTypes = [...]msgDef{
 	MsgCommand:    msgRow("command", clientToServer, checkCommand),
 	MsgPrint:      msgRow("print", serverToClient, func(m *Print) error { return checkLines("text", m.Text, MaxPrintLen) }),
 	MsgSignal:     msgRow("signal", bothWays, checkSignal),
+	MsgMatchStats: msgRow("matchstats", serverToClient, checkMatchStats),
+	MsgMapVote:    msgRow("mapvote", serverToClient, checkMapVote),
 }
 
 // datagramRow marks a row as one that may travel on the datagram path:

@@ -140,7 +140,7 @@ func TestLifecycleOverWebsocket(t *testing.T) {
 	spy := &matchSpy{SDK: sdk}
 	// Capacity: 4 player slots and 2 spectator slots.
 	srv := testserver.Start(t, server.Config{MaxPlayers: 4, Bots: 1, Lifecycle: spy, Logger: log,
-		Cvars: [][2]string{{"sv_maxspectators", "2"}}})
+		Cvars: [][2]string{{"sv_maxspectators", "2"}, {"mp_chattime", "5"}}}) // the waits below allow for 5 s of intermission
 
 	ready := sc.waitFor(t, "/ready", "")
 	// Health pings: count those inside a 1.5 s window well after Ready.
