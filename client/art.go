@@ -44,6 +44,7 @@ const (
 	patPlanks          // wooden planks: markets
 	patAsphalt         // fine asphalt: streets, lanes
 	patTiles           // square 32-unit tiles: rooms
+	patWallTop         // the walls' top face: cast concrete in 32-unit courses
 	numPatterns
 )
 
@@ -222,6 +223,15 @@ func artTexel(p, x, y int) float64 {
 		v := B + 14*n + 8*smoothNoise(x, y, 8, 16)
 		if artHash(x, y, 17)%23 == 0 {
 			v += 40 // a pebble
+		}
+		return v
+	case patWallTop:
+		v := B + 3*n + 4*smoothNoise(x, y, 16, 18)
+		switch y % 32 {
+		case 31:
+			v -= 12
+		case 0:
+			v += 8
 		}
 		return v
 	case patTiles:
@@ -459,7 +469,7 @@ var (
 )
 
 // drawWall adds a wall whose box is at x, y, w × h on the screen: a top
-// face (palette.Wall, lit top and left edges, a dark right edge) over a
+// face (cast concrete in palette.Wall, lit top and left edges, a dark right edge) over a
 // side face along its bottom (the wall's south side, seen from above and a
 // little to the south), and on a large wall a roof's recessed border and
 // vents.
@@ -467,7 +477,13 @@ func drawWall(x, y, w, h float32) {
 	b := &batch
 	d := min(max(h*0.3, 4), 12) // the side face's height
 	top := h - d
-	b.rect(x, y, w, top, palette.Wall)
+	c := tintScale(palette.Wall)
+	for ty := float32(0); ty < top; ty += artTile {
+		for tx := float32(0); tx < w; tx += artTile {
+			tw, th := min(artTile, w-tx), min(artTile, top-ty)
+			b.texQuad(float32(artTexX(patWallTop)), artY, tw, th, x+tx, y+ty, tw, th, c)
+		}
+	}
 	b.gradRect(x, y+top, w, d, wallSideTop, wallSideBottom)
 	b.rect(x, y+top, w, 1, palette.Outline)
 	b.rect(x, y+h-1, w, 1, palette.Outline)
