@@ -231,6 +231,7 @@ func (s *Server) admit(req joinReq) refusal {
 	s.sessions = append(s.sessions, ss)
 	req.conn.Send(&proto.Accept{PlayerID: p.ID, TickRate: uint16(s.cfg.TickRate), Map: s.w.Map.Name,
 		Tick: s.w.Tick, UpdateRate: uint16(ur), Cvars: s.publicCvars(), Spectator: spectate})
+	s.levels.vote.greet(ss, s.sessions) // mapvote.go: joined during the intermission
 	s.cfg.Lifecycle.PlayerConnected(name)
 	s.log.Info("player joined", "name", name, "id", p.ID, "remote", req.conn.RemoteAddr(), "cl_updaterate", ur, "spectator", spectate)
 	return refusal{}

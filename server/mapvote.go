@@ -32,6 +32,9 @@ type mapVote struct {
 	votes map[uint16]uint8 // player ID -> its vote, 1..len(maps)
 	ends  uint32           // the tick the intermission ends
 	dirty bool             // the tally changed since it was last sent (send)
+	// stats is the end of the match the vote follows, for clients that
+	// join during the intermission (greet).
+	stats *proto.MatchStats
 }
 
 // open starts a vote among the VoteMaps maps that follow current in cycle
@@ -56,7 +59,7 @@ func (v *mapVote) isOpen() bool { return len(v.maps) > 0 }
 
 // close ends the vote (the next map is chosen, or a new match started).
 func (v *mapVote) close() {
-	v.maps, v.votes, v.dirty = nil, nil, false
+	v.maps, v.votes, v.dirty, v.stats = nil, nil, false, nil
 }
 
 // cast is the console command `vote N` of player id (args are its
@@ -138,6 +141,18 @@ func (v *mapVote) send(sessions []*session) {
 	}
 }
 
+// greet sends a client that joins during the intermission what the others
+// got when the match ended: the statistics and the vote as it stands.
+func (v *mapVote) greet(ss *session, sessions []*session) {
+	if !v.isOpen() {
+		return
+	}
+	if v.stats != nil {
+		ss.conn.Send(v.stats)
+	}
+	ss.conn.Send(v.message(ss.player.ID, v.tally(func(id uint16) bool { return sessionOf(sessions, id) != nil })))
+}
+
 // matchStats is the end of the match that e (EvMatchEnd) announced in w,
 // as clients receive it: the winner, every player's scoreboard line and
 // statistics, best first, and the awards.
@@ -172,4 +187,5 @@ func endOfMatch(s *Server, e *game.Event) {
 		ss.conn.Send(stats)
 	}
 	s.levels.vote.open(s.levels.cycle, s.w.Map.Name, s.w.Intermission)
+	s.levels.vote.stats = stats
 }

@@ -74,13 +74,14 @@ func playAll(t *testing.T, cs []*netclient.Client, d time.Duration, stop func() 
 // of a match (statistics for every player, the winner) and the map vote
 // (the three maps after the current one in the cycle); two vote for the
 // third candidate and one for the second, and the third loads, not the
-// cycle's next. In the next intermission one votes 3 (after first voting
+// cycle's next. A fourth client joining before it loads gets the end of
+// the match and the tally. In the next intermission one votes 3 (after first voting
 // 1: a vote may change), one 2, one not at all: the tie goes to the
 // earlier candidate in cycle order. Each client's MapVote tells its own
 // vote and the tally.
 func TestMapVoteThreeClients(t *testing.T) {
 	srv, addr := startServer(t, server.Config{Bots: 1,
-		Cvars: [][2]string{{"mp_timelimit", "0.02"}, {"mp_chattime", "3"}}}) // 1.2 s matches, 3 s to vote
+		Cvars: [][2]string{{"mp_timelimit", "0.02"}, {"mp_chattime", "5"}}}) // 1.2 s matches, 5 s to vote
 	var cs []*netclient.Client
 	for _, name := range []string{"v1", "v2", "v3"} {
 		cs = append(cs, testserver.Connect(t, addr, netclient.DefaultConfig(name)))
@@ -118,6 +119,19 @@ func TestMapVoteThreeClients(t *testing.T) {
 		})
 		if _, v := cs[0].Match().EndOfMatch(); v != nil && v.Mine != mine(votes[0]) {
 			t.Errorf("client 1's own vote %d, want %d", v.Mine, mine(votes[0]))
+		}
+		if from == "arena" {
+			// A client joining now gets the end of the match and the vote so far.
+			late := testserver.Connect(t, addr, netclient.DefaultConfig("late"))
+			if !play(t, late, 3*time.Second, func() bool {
+				st, v := late.Match().EndOfMatch()
+				return st != nil && v != nil
+			}) {
+				t.Error("a client joining in the intermission got no end of match and vote")
+			} else if st, v := late.Match().EndOfMatch(); len(st.Players) != 4 || v.Votes[2] != 2 || v.Mine != 0 {
+				t.Errorf("the late joiner's end of match: %d players, votes %v, its own %d; want 4, two for bunker, none", len(st.Players), v.Votes, v.Mine)
+			}
+			late.Close("bye")
 		}
 		if !playAll(t, cs, 10*time.Second, func() bool {
 			return srv.CurrentStatus().Map != from && cs[0].View().Map.Name != from

@@ -148,3 +148,30 @@ func TestViewCacheBuildsOncePerChange(t *testing.T) {
 		t.Fatalf("get after stale: tick %d after %d builds, want a new build", v.SnapshotTick, builds)
 	}
 }
+
+// TestMatchClockAndEndOfMatch: the match clock comes with a scoreboard's
+// snapshot and stays until the next; the end of the match and the vote,
+// once handed to the client, stay until the next match starts
+// (EvMatchStart) and are gone after it.
+func TestMatchClockAndEndOfMatch(t *testing.T) {
+	m := newMatch()
+	if _, ok := m.Clock(); ok {
+		t.Fatal("a clock before any snapshot")
+	}
+	m.take(&proto.Snapshot{Scores: []proto.ScoreEntry{{ID: 1}}, Match: &proto.MatchClock{Start: 10, FragLimit: 20}})
+	m.take(&proto.Snapshot{}) // no scoreboard, no clock: the last one holds
+	if c, ok := m.Clock(); !ok || c.Start != 10 || c.FragLimit != 20 {
+		t.Fatalf("clock %+v, %v", c, ok)
+	}
+	// What Client.handle does with the two messages (the server tests drive
+	// it over a socket: TestMapVoteThreeClients).
+	m.stats, m.vote = &proto.MatchStats{Winner: "a"}, &proto.MapVote{Maps: []string{"plaza"}, Votes: []uint16{1}}
+	m.take(&proto.Snapshot{Events: []proto.Event{{ID: 1, Kind: proto.EvMatchEnd}}})
+	if st, v := m.EndOfMatch(); st == nil || st.Winner != "a" || v == nil || v.Maps[0] != "plaza" {
+		t.Fatalf("end of match %+v, vote %+v", st, v)
+	}
+	m.take(&proto.Snapshot{Events: []proto.Event{{ID: 2, Kind: proto.EvMatchStart}}})
+	if st, v := m.EndOfMatch(); st != nil || v != nil {
+		t.Errorf("after the next match started: end of match %+v, vote %+v", st, v)
+	}
+}
