@@ -75,6 +75,7 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	}
 	p.arena.draw(w)
 	p.fx.drawWorld(w)
+	drawPickups(w) // pickups.go
 	p.players.drawProjectiles(w)
 	p.fx.drawExplosions(w)
 	// Spawn protection: the server's flag, until it has run this player's
@@ -86,6 +87,7 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	p.bar.drawBars(v) // matchhud.go: the HUD's text stays off the arena
 	p.bar.drawClock(v)
 	p.hud.drawStatus(v, &p.fx, p.human, p.cursorX, p.cursorY)
+	drawPickupHUD(v) // pickups.go
 	p.feed.draw(v)
 	p.hud.drawCentre(v, p, &p.fx)
 	switch {

@@ -25,6 +25,11 @@ type fakeWorld struct {
 	selfX  float64 // the local player's position (0: the map's centre)
 	selfY  float64
 	snaps  int // snapshots to send (default 60: three seconds at 20/s)
+	// pickups: every pickup of the map in every snapshot, those of
+	// awayKind taken (back in 5 s), and the local player with 50 armour
+	// and 10 s of double damage left.
+	pickups  bool
+	awayKind game.PickupKind
 }
 
 // newFakeClient connects a real netclient.Client to a fake server over an
@@ -103,6 +108,10 @@ func newFakeClient(tb testing.TB, w fakeWorld) *netclient.Client {
 		}
 		s := &proto.Snapshot{Tick: tick0 + uint32(k*step), Seq: seq, Self: self, PingMs: 40,
 			EntityDelta: proto.AppendEntityDelta(nil, nil, ents)}
+		if w.pickups {
+			s.PickupDelta = proto.AppendPickupDelta(nil, nil, fakePickups(m, s.Tick, tickRate, w.awayKind))
+			s.Self.Armour, s.Self.PowerTicks = 50, 10*tickRate
+		}
 		if k == 0 {
 			s.Scores = scores
 		}
@@ -134,4 +143,18 @@ func newDrawGame(c *netclient.Client, w, h, netGraph int) *Game {
 	g.scenes.Switch(newPlayScene(g, c, "pipe"))
 	_ = g.cv.netGraph.Set(fmt.Sprint(netGraph))
 	return g
+}
+
+// fakePickups is every pickup of m at tick, those of kind away taken and
+// back in 5 s.
+func fakePickups(m *game.Map, tick uint32, tickRate int, away game.PickupKind) []proto.PickupState {
+	var picks []proto.PickupState
+	for i, sp := range m.Pickups {
+		pk := proto.PickupState{ID: uint16(i + 1), Kind: uint8(sp.Kind), X: proto.ToFixed(sp.At.X), Y: proto.ToFixed(sp.At.Y)}
+		if sp.Kind == away {
+			pk.RespawnTick, pk.Taker = tick+uint32(5*tickRate), 2
+		}
+		picks = append(picks, pk)
+	}
+	return picks
 }

@@ -21,7 +21,7 @@ import (
 // PickupKind says what a pickup gives.
 type PickupKind uint8
 
-// Pickup kinds (their wire values, docs/PROTOCOL.md §5.10).
+// Pickup kinds (their wire values, docs/PROTOCOL.md §5.15).
 const (
 	PickupHealth  PickupKind = 1 // HealthAmount hit points, up to MaxHealth
 	PickupArmour  PickupKind = 2 // ArmourAmount armour, up to MaxArmour

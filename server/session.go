@@ -636,6 +636,8 @@ type sentSnap struct {
 	tick uint32
 	at   time.Time
 	ents []proto.EntityState
+	// picks is the pickup frame it carried (the pickups' delta baseline).
+	picks []proto.PickupState
 	// names are the names this snapshot's scoreboard carried, by id.
 	names []sentName
 	// evDone: every event up to this ID was carried or settled
@@ -668,7 +670,7 @@ func (a *ackState) record(tick uint32, now time.Time) *sentSnap {
 	a.nextSeq++
 	rec := &a.sent[a.nextSeq%sentRing]
 	rec.seq, rec.tick, rec.at = a.nextSeq, tick, now
-	rec.ents, rec.names, rec.evDone = rec.ents[:0], rec.names[:0], 0
+	rec.ents, rec.picks, rec.names, rec.evDone = rec.ents[:0], rec.picks[:0], rec.names[:0], 0
 	return rec
 }
 
@@ -839,11 +841,13 @@ type snapBuffers struct {
 	snap     proto.Snapshot // the snapshot being written
 	entBuf   []proto.EntityState
 	projBuf  []proto.ProjectileState
+	pickBuf  []proto.PickupState
 	evBuf    []proto.Event
 	evPick   []int  // indices into eventQueue.events chosen (eventQueue.pick)
 	evDone   uint32 // eventQueue.pick's settled event ID for the snapshot
 	scoreBuf []proto.ScoreEntry
 	deltaBuf []byte      // EntityDelta
+	pickWire []byte      // PickupDelta
 	evWire   []byte      // EventData
 	wire     []byte      // the encoded snapshot
 	fit      datagramFit // fitting a snapshot into one datagram (datagramfit.go)

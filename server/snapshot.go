@@ -22,7 +22,8 @@ import (
 // SV_WriteSnapshotToClient); send hands the bytes to the transport.
 
 // snapshotWriter owns what every snapshot of one tick is written from:
-// the world frame and projectile frame (quantized once a tick), the
+// the world frame, projectile frame and pickup frame (quantized once a
+// tick), the
 // scoreboard (built once a tick when one is due), the encoder, and the
 // counts of snapshots sent. Per-client storage (the sent ring, reused
 // buffers) stays in the session. The tick goroutine owns it.
@@ -36,6 +37,7 @@ type snapshotWriter struct {
 
 	frame       []proto.EntityState     // this tick's players, quantized (buildFrame)
 	projFrame   []proto.ProjectileState // this tick's projectiles (buildFrame)
+	pickFrame   []proto.PickupState     // this tick's pickups, by ID (buildFrame)
 	scoreBuf    []proto.ScoreEntry      // this tick's scoreboard, when one is due
 	scoresBuilt bool                    // scoreBuf is this tick's
 	clock       proto.MatchClock        // this tick's match clock, sent with every scoreboard (matchClock)
@@ -85,6 +87,11 @@ func (sw *snapshotWriter) send(sessions []*session, now time.Time) {
 func (sw *snapshotWriter) buildFrame() {
 	sw.frame = sw.frame[:0]
 	sw.projFrame = sw.projFrame[:0]
+	sw.pickFrame = sw.pickFrame[:0]
+	for _, pk := range sw.w.Pickups {
+		sw.pickFrame = append(sw.pickFrame, proto.PickupState{ID: pk.ID, Kind: uint8(pk.Kind),
+			X: proto.ToFixed(pk.X), Y: proto.ToFixed(pk.Y), RespawnTick: pk.RespawnTick, Taker: pk.Taker})
+	}
 	for _, pr := range sw.w.Projectiles {
 		sw.projFrame = append(sw.projFrame, proto.ProjectileState{ID: pr.ID, Owner: pr.Owner, Weapon: pr.Weapon,
 			X: proto.ToFixed(pr.X), Y: proto.ToFixed(pr.Y), VX: proto.ToFixed(pr.VX), VY: proto.ToFixed(pr.VY)})
@@ -141,6 +148,7 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 		ss.evSentMax = max(ss.evSentMax, snap.Events[n-1].ID)
 	}
 	rec.ents = append(rec.ents, snap.Entities...)
+	rec.picks = append(rec.picks, snap.Pickups...)
 	if scoreSent {
 		for _, r := range snap.Scores {
 			if r.Name != "" {
@@ -161,7 +169,7 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 }
 
 // selectFor selects what one client receives from the tick's frame
-// (interest management): the other players and projectiles inside its
+// (interest management): the other players, projectiles and pickups inside its
 // view (game.ViewRect: the most the client can show, plus a margin); the
 // events about it, the kill feed and joins always, shots, hits and
 // explosions only where it can see them. A player behind the camera's edge
@@ -204,6 +212,13 @@ func (sw *snapshotWriter) selectFor(ss *session) *proto.Snapshot {
 		}
 	}
 	ss.out.entBuf = snap.Entities
+	snap.Pickups = ss.out.pickBuf[:0]
+	for _, pk := range sw.pickFrame {
+		if view.Contains(proto.FromFixed(pk.X), proto.FromFixed(pk.Y)) {
+			snap.Pickups = append(snap.Pickups, pk)
+		}
+	}
+	ss.out.pickBuf = snap.Pickups
 	// Events not yet acknowledged (resent until they are), within the
 	// client's event budget (events.go).
 	snap.Events = sw.events.pick(ss, sw.w.Tick, view, snap.Events)
@@ -223,10 +238,15 @@ func (sw *snapshotWriter) self(ss *session) proto.SelfState {
 		return self
 	}
 	p := ss.player
-	return proto.MakeSelf(p.State, p.Health, p.Teleport, p.Protected(sw.w.Tick), ss.out.snap.Self.Ammo)
+	self := proto.MakeSelf(p.State, p.Health, p.Teleport, p.Protected(sw.w.Tick), ss.out.snap.Self.Ammo)
+	self.Armour = uint8(p.Armour)
+	if p.Powered(sw.w.Tick) {
+		self.PowerTicks = uint16(p.PowerUntil - sw.w.Tick)
+	}
+	return self
 }
 
-// encodeEntities writes the snapshot's entity frame as a delta against
+// encodeEntities writes the snapshot's entity frame and pickup frame as deltas against
 // the newest snapshot the client acknowledged (Quake 3's
 // SV_WriteSnapshotToClient against frames[deltaMessage & PACKET_MASK]), or
 // against nothing (a full snapshot) when there is no acked baseline the
@@ -235,10 +255,17 @@ func (sw *snapshotWriter) self(ss *session) proto.SelfState {
 // snapshots (cl_nodelta).
 func encodeEntities(ss *session, snap *proto.Snapshot) {
 	var base []proto.EntityState
+	var pickBase []proto.PickupState
 	snap.Baseline = 0
 	if b := ss.acks.baseline(snap.Seq); b != nil && !ss.hello.NoDelta {
-		base, snap.Baseline = b.ents, b.seq
+		base, pickBase, snap.Baseline = b.ents, b.picks, b.seq
 	}
+	// The pickups in view, against the same baseline (docs/PROTOCOL.md §5.15).
+	ss.out.pickWire = proto.AppendPickupDelta(ss.out.pickWire[:0], pickBase, snap.Pickups)
+	if ss.out.pickWire == nil {
+		ss.out.pickWire = make([]byte, 0, 16) // a bin, never msgpack nil
+	}
+	snap.PickupDelta = ss.out.pickWire
 	ss.out.deltaBuf = proto.AppendEntityDelta(ss.out.deltaBuf[:0], base, snap.Entities)
 	if ss.out.deltaBuf == nil {
 		// Always a bin, empty when nothing changed, never msgpack nil

@@ -22,6 +22,7 @@ type link struct {
 	newestTick uint32 // tick of the newest snapshot applied
 	frames     proto.FrameRing
 	entBuf     []proto.EntityState // the newest frame, reused
+	pickBuf    []proto.PickupState // the newest pickup frame, reused
 	evBuf      []proto.Event       // the newest snapshot's events, reused
 
 	// Commands out.
@@ -77,19 +78,21 @@ func (l *link) received(p proto.Packet) {
 	l.net.Transport = l.conn.Transport()
 }
 
-// unpack rebuilds snapshot s's entity frame (s.Entities) against the
-// baseline frame it names and decodes its events (s.Events); false drops
-// it. A snapshot not newer than the newest applied is dropped (counted),
-// as is one whose baseline this client no longer holds (counted; the
-// server falls back to a full snapshot once acks resume); a malformed
-// delta or event block is a protocol error that closes the connection.
-// The frame is kept as a baseline for later snapshots.
+// unpack rebuilds snapshot s's entity and pickup frames (s.Entities,
+// s.Pickups) against the baseline frame it names and decodes its events
+// (s.Events); false drops it. A snapshot not newer than the newest
+// applied is dropped (counted), as is one whose baseline this client no
+// longer holds (counted; the server falls back to a full snapshot once
+// acks resume); a malformed delta or event block is a protocol error that
+// closes the connection. The frames are kept as baselines for later
+// snapshots.
 func (l *link) unpack(s *proto.Snapshot) bool {
 	if !l.fresh(s.Tick) {
 		l.st.droppedSnapshots++
 		return false
 	}
 	var base []proto.EntityState
+	var pickBase []proto.PickupState
 	if s.Baseline != 0 {
 		b, ok := l.frames.Get(s.Baseline)
 		if !ok {
@@ -97,15 +100,22 @@ func (l *link) unpack(s *proto.Snapshot) bool {
 			return false
 		}
 		base = b
+		pickBase, _ = l.frames.Pickups(s.Baseline)
 	}
 	ents, err := proto.ApplyEntityDelta(l.entBuf[:0], base, s.EntityDelta)
 	if err != nil {
 		l.conn.Close("protocol error: " + err.Error())
 		return false
 	}
-	l.entBuf = ents
-	s.Entities = ents
+	picks, err := proto.ApplyPickupDelta(l.pickBuf[:0], pickBase, s.PickupDelta)
+	if err != nil {
+		l.conn.Close("protocol error: " + err.Error())
+		return false
+	}
+	l.entBuf, l.pickBuf = ents, picks
+	s.Entities, s.Pickups = ents, picks
 	l.frames.Put(s.Seq, ents)
+	l.frames.PutPickups(s.Seq, picks)
 	if s.Baseline == 0 {
 		l.st.fullSnapshots++
 	}

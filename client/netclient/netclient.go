@@ -127,10 +127,11 @@ type Client struct {
 	world    *shared.World
 	accept   proto.Accept // as received; its Map follows level changes
 
-	link   *link         // transport, acks, pacing, statistics (link.go)
-	clk    *clock        // prediction and render clocks, Frame pacing (clock.go)
-	pred   *predictor    // command ring, replay, smoothing (predictor.go)
-	interp *interpolator // entity and projectile histories (interpolator.go)
+	link   *link           // transport, acks, pacing, statistics (link.go)
+	clk    *clock          // prediction and render clocks, Frame pacing (clock.go)
+	pred   *predictor      // command ring, replay, smoothing (predictor.go)
+	pick   pickupPredictor // the local player's predicted pickups (pickups.go)
+	interp *interpolator   // entity and projectile histories (interpolator.go)
 
 	latched        uint16  // buttons pressed since the last command, not yet carried by one
 	prevLX, prevLY float64 // LocalPos before the newest tick a Frame ran (DrawPos)
@@ -581,6 +582,9 @@ func (c *Client) makeCommand(in Input) bool {
 	cmd = c.cmds.next(cmd)
 	c.latched = 0
 	res := c.pred.run(cmd)
+	if c.cfg.Predict {
+		c.pick.touch(c.pred, cmd.CommandNumber, c.pred.state(), c.server)
+	}
 	if res.Fired {
 		c.shots.record(ShotView{Cmd: cmd.CommandNumber, RenderTick: rt, AckTick: c.clk.lastSnap,
 			Others: c.interp.rendered(rt, c.cfg.lerpOpts(c.tickRate))})
@@ -631,7 +635,9 @@ func (c *Client) onSnapshot(s *proto.Snapshot, at time.Time) bool {
 	lifeChanged := !first && (s.Self.Dead != c.server.Dead || s.Self.Teleport != c.server.Teleport ||
 		s.Self.Spectator != c.server.Spectator)
 	c.server = s.Self
+	before := c.pred.corrections
 	c.pred.reconcile(s.Self.State(), s.AckCmd, lifeChanged, s.Self.Spectator, c.cfg.Smooth, !c.cfg.NoReconcile)
+	c.pick.settle(c.pred, s, c.id, before)
 	c.interp.update(s)
 	c.match.take(s)
 	return true
@@ -652,6 +658,7 @@ func (c *Client) changeLevel(name string) bool {
 	}
 	c.gameMap, c.world = m, m.World(c.tickRate)
 	c.pred.setWorld(c.world)
+	c.pick.reset()
 	c.accept.Map = m.Name // what a demo recorded from now on starts on
 	c.match.print("changelevel: map " + m.Name)
 	return true

@@ -4,6 +4,7 @@ import (
 	"math"
 	"time"
 
+	"tickshot/game"
 	"tickshot/shared"
 )
 
@@ -15,6 +16,9 @@ const ringSize = 256
 type predEntry struct {
 	cmd   shared.UserCmd
 	state shared.PlayerState // predicted state after cmd
+	// pickup is a pickup predicted taken after cmd whose effect is in the
+	// state (game.ApplyState: rockets), replayed with cmd; 0 none.
+	pickup game.PickupKind
 }
 
 // predictor is client-side prediction and reconciliation of the local
@@ -63,6 +67,21 @@ func (p *predictor) run(cmd shared.UserCmd) shared.Result {
 	p.predicted, res = shared.RunCommand(p.predicted, cmd, p.world)
 	p.ring[p.cmdNum%ringSize] = predEntry{cmd: cmd, state: p.predicted}
 	return res
+}
+
+// applyPickup applies the part of a pickup of kind taken after command n
+// (the newest) that lives in the predicted state, and keeps it with n for
+// replays (pickupPredictor.touch).
+func (p *predictor) applyPickup(n uint32, kind game.PickupKind) {
+	e := &p.ring[n%ringSize]
+	if e.cmd.CommandNumber != n || n != p.cmdNum {
+		return
+	}
+	game.ApplyState(kind, &p.predicted)
+	e.state = p.predicted
+	if e.pickup == 0 || kind == game.PickupRockets {
+		e.pickup = kind
+	}
 }
 
 // state returns the state predicted after the newest command.
@@ -162,6 +181,9 @@ func (p *predictor) reconcile(auth shared.PlayerState, ack uint32, lifeChanged, 
 	for n := p.oldest(ack + 1); replay && n <= p.cmdNum; n++ {
 		e := &p.ring[n%ringSize]
 		st, _ = shared.RunCommand(st, e.cmd, p.world)
+		if e.pickup != 0 {
+			game.ApplyState(e.pickup, &st)
+		}
 		e.state = st
 	}
 	p.predicted = st

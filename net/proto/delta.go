@@ -52,18 +52,45 @@ const MaxEntities = 1024
 // (both sorted by ID, strictly increasing) and returns the extended slice.
 // It allocates nothing when dst has room.
 func AppendEntityDelta(dst []byte, base, cur []EntityState) []byte {
+	return appendDelta(dst, base, cur)
+}
+
+// deltaRecord is a record of a delta-encoded frame (EntityState,
+// PickupState), passed by value: the walk over two frames (appendDelta,
+// applyDelta) is one for both, each type gives its fields.
+type deltaRecord[T any] interface {
+	key() uint16                                           // its ID
+	withKey(id uint16) T                                   // the all-zero record of ID id
+	diff(base T) byte                                      // the mask of fields that differ from base
+	appendFields(dst []byte, mask byte, base T) []byte     // the fields of mask, against base
+	readFields(mask byte, d []byte, p int) (T, int, error) // the receiver (the baseline record) with mask's fields from d[p:]
+}
+
+// deltaLimits are what applyDelta accepts of one kind of frame.
+type deltaLimits struct {
+	what     string // "entity", "pickup" (errors)
+	fields   byte   // the mask bits that may be set (DeltaRemoved aside)
+	maxItems int    // records in a frame
+	maxID    int
+}
+
+var entityLimits = deltaLimits{what: "entity", fields: deltaFields, maxItems: MaxEntities, maxID: math.MaxUint16}
+
+// appendDelta appends the records that turn frame base into cur.
+func appendDelta[T deltaRecord[T]](dst []byte, base, cur []T) []byte {
+	var zero T
 	i, j := 0, 0
 	for i < len(base) || j < len(cur) {
 		switch {
-		case j == len(cur) || (i < len(base) && base[i].ID < cur[j].ID):
-			dst = binary.AppendUvarint(dst, uint64(base[i].ID))
+		case j == len(cur) || (i < len(base) && base[i].key() < cur[j].key()):
+			dst = binary.AppendUvarint(dst, uint64(base[i].key()))
 			dst = append(dst, DeltaRemoved)
 			i++
-		case i == len(base) || cur[j].ID < base[i].ID:
-			dst = appendEntity(dst, &EntityState{ID: cur[j].ID}, &cur[j], true)
+		case i == len(base) || cur[j].key() < base[i].key():
+			dst = appendRecord(dst, zero.withKey(cur[j].key()), cur[j], true)
 			j++
 		default:
-			dst = appendEntity(dst, &base[i], &cur[j], false)
+			dst = appendRecord(dst, base[i], cur[j], false)
 			i++
 			j++
 		}
@@ -71,17 +98,29 @@ func AppendEntityDelta(dst []byte, base, cur []EntityState) []byte {
 	return dst
 }
 
-// appendEntity appends c's record against b (an all-zero entity when c is
-// new); an unchanged entity of the baseline gets none.
-func appendEntity(dst []byte, b, c *EntityState, isNew bool) []byte {
-	mask := bitIf(c.X != b.X, DeltaX) | bitIf(c.Y != b.Y, DeltaY) | bitIf(c.Angle != b.Angle, DeltaAngle) |
-		bitIf(c.Health != b.Health, DeltaHealth) | bitIf(c.Flags != b.Flags, DeltaFlags) |
-		bitIf(c.Teleport != b.Teleport, DeltaTeleport)
+// appendRecord appends c's record against b (the all-zero record when c is
+// new); an unchanged record of the baseline gets none.
+func appendRecord[T deltaRecord[T]](dst []byte, b, c T, isNew bool) []byte {
+	mask := c.diff(b)
 	if mask == 0 && !isNew {
 		return dst
 	}
-	dst = binary.AppendUvarint(dst, uint64(c.ID))
+	dst = binary.AppendUvarint(dst, uint64(c.key()))
 	dst = append(dst, mask)
+	return c.appendFields(dst, mask, b)
+}
+
+func (c EntityState) key() uint16 { return c.ID }
+
+func (c EntityState) withKey(id uint16) EntityState { return EntityState{ID: id} }
+
+func (c EntityState) diff(b EntityState) byte {
+	return bitIf(c.X != b.X, DeltaX) | bitIf(c.Y != b.Y, DeltaY) | bitIf(c.Angle != b.Angle, DeltaAngle) |
+		bitIf(c.Health != b.Health, DeltaHealth) | bitIf(c.Flags != b.Flags, DeltaFlags) |
+		bitIf(c.Teleport != b.Teleport, DeltaTeleport)
+}
+
+func (c EntityState) appendFields(dst []byte, mask byte, b EntityState) []byte {
 	if mask&DeltaX != 0 {
 		dst = binary.AppendVarint(dst, int64(c.X)-int64(b.X))
 	}
@@ -103,6 +142,35 @@ func appendEntity(dst []byte, b, c *EntityState, isNew bool) []byte {
 	return dst
 }
 
+func (e EntityState) readFields(mask byte, d []byte, p int) (EntityState, int, error) {
+	var err error
+	if e.X, e.Y, p, err = readXY(mask, DeltaX, DeltaY, d, p, e.X, e.Y); err != nil {
+		return e, p, err
+	}
+	if mask&DeltaAngle != 0 {
+		v, n := binary.Varint(d[p:])
+		a := int64(e.Angle) + v
+		if n <= 0 || a < math.MinInt16 || a > math.MaxInt16 {
+			return e, p, errors.New("angle out of range")
+		}
+		e.Angle, p = int16(a), p+n
+	}
+	for _, f := range [...]struct {
+		bit byte
+		v   *uint8
+	}{{DeltaHealth, &e.Health}, {DeltaFlags, &e.Flags}, {DeltaTeleport, &e.Teleport}} {
+		if mask&f.bit == 0 {
+			continue
+		}
+		if p >= len(d) {
+			return e, p, errTruncated
+		}
+		*f.v = d[p]
+		p++
+	}
+	return e, p, nil
+}
+
 // bitIf is bit when changed, else 0.
 func bitIf(changed bool, bit byte) byte {
 	if changed {
@@ -111,8 +179,11 @@ func bitIf(changed bool, bit byte) byte {
 	return 0
 }
 
-// ErrDelta is wrapped by every error of ApplyEntityDelta.
+// ErrDelta is wrapped by every error of ApplyEntityDelta and ApplyPickupDelta.
 var ErrDelta = errors.New("bad entity delta")
+
+// errTruncated: a record ends before its fields do.
+var errTruncated = errors.New("record truncated")
 
 // ApplyEntityDelta rebuilds a frame from its baseline (sorted by ID) and a
 // delta made by AppendEntityDelta, appending the entities to dst[:0]. It
@@ -122,88 +193,83 @@ var ErrDelta = errors.New("bad entity delta")
 // MaxEntities entities; the error wraps ErrDelta. It allocates only when
 // dst lacks room.
 func ApplyEntityDelta(dst, base []EntityState, delta []byte) ([]EntityState, error) {
+	return applyDelta(dst, base, delta, entityLimits)
+}
+
+// applyDelta rebuilds a frame of records from base and delta within lim.
+func applyDelta[T deltaRecord[T]](dst, base []T, delta []byte, lim deltaLimits) ([]T, error) {
+	var zero T
 	out := dst[:0]
 	i := 0
 	last := -1
 	for p := 0; p < len(delta); {
 		id64, n := binary.Uvarint(delta[p:])
-		if n <= 0 || id64 > math.MaxUint16 {
-			return out, fmt.Errorf("%w: bad entity ID at byte %d", ErrDelta, p)
+		if n <= 0 || id64 > uint64(lim.maxID) {
+			return out, fmt.Errorf("%w: bad %s ID at byte %d", ErrDelta, lim.what, p)
 		}
 		p += n
 		id := int(id64)
 		if id <= last {
-			return out, fmt.Errorf("%w: entity %d after %d", ErrDelta, id, last)
+			return out, fmt.Errorf("%w: %s %d after %d", ErrDelta, lim.what, id, last)
 		}
 		last = id
 		if p >= len(delta) {
-			return out, fmt.Errorf("%w: record of entity %d truncated", ErrDelta, id)
+			return out, fmt.Errorf("%w: record of %s %d truncated", ErrDelta, lim.what, id)
 		}
 		mask := delta[p]
 		p++
-		// Unchanged baseline entities before this ID carry over.
-		for i < len(base) && int(base[i].ID) < id {
+		// Unchanged baseline records before this ID carry over.
+		for i < len(base) && int(base[i].key()) < id {
 			out = append(out, base[i])
 			i++
 		}
-		inBase := i < len(base) && int(base[i].ID) == id
+		inBase := i < len(base) && int(base[i].key()) == id
 		if mask&DeltaRemoved != 0 {
 			if mask != DeltaRemoved || !inBase {
-				return out, fmt.Errorf("%w: removal of entity %d (mask %#x, in baseline %v)", ErrDelta, id, mask, inBase)
+				return out, fmt.Errorf("%w: removal of %s %d (mask %#x, in baseline %v)", ErrDelta, lim.what, id, mask, inBase)
 			}
 			i++
 			continue
 		}
-		if mask&^deltaFields != 0 {
-			return out, fmt.Errorf("%w: unknown mask bits %#x for entity %d", ErrDelta, mask, id)
+		if mask&^lim.fields != 0 {
+			return out, fmt.Errorf("%w: unknown mask bits %#x for %s %d", ErrDelta, mask, lim.what, id)
 		}
-		e := EntityState{ID: uint16(id)}
+		e := zero.withKey(uint16(id))
 		if inBase {
 			e = base[i]
 			i++
 		}
 		var err error
-		if mask&DeltaX != 0 {
-			if e.X, p, err = addVarint32(delta, p, e.X); err != nil {
-				return out, fmt.Errorf("%w: entity %d X: %v", ErrDelta, id, err)
-			}
-		}
-		if mask&DeltaY != 0 {
-			if e.Y, p, err = addVarint32(delta, p, e.Y); err != nil {
-				return out, fmt.Errorf("%w: entity %d Y: %v", ErrDelta, id, err)
-			}
-		}
-		if mask&DeltaAngle != 0 {
-			v, n := binary.Varint(delta[p:])
-			a := int64(e.Angle) + v
-			if n <= 0 || a < math.MinInt16 || a > math.MaxInt16 {
-				return out, fmt.Errorf("%w: entity %d angle", ErrDelta, id)
-			}
-			e.Angle, p = int16(a), p+n
-		}
-		for _, f := range [...]struct {
-			bit byte
-			v   *uint8
-		}{{DeltaHealth, &e.Health}, {DeltaFlags, &e.Flags}, {DeltaTeleport, &e.Teleport}} {
-			if mask&f.bit == 0 {
-				continue
-			}
-			if p >= len(delta) {
-				return out, fmt.Errorf("%w: record of entity %d truncated", ErrDelta, id)
-			}
-			*f.v = delta[p]
-			p++
+		if e, p, err = e.readFields(mask, delta, p); err != nil {
+			return out, fmt.Errorf("%w: %s %d: %v", ErrDelta, lim.what, id, err)
 		}
 		out = append(out, e)
-		if len(out) > MaxEntities {
-			return out, fmt.Errorf("%w: more than %d entities", ErrDelta, MaxEntities)
+		if len(out) > lim.maxItems {
+			return out, fmt.Errorf("%w: more than %d %s records", ErrDelta, lim.maxItems, lim.what)
 		}
 	}
 	out = append(out, base[i:]...)
-	if len(out) > MaxEntities {
-		return out, fmt.Errorf("%w: more than %d entities", ErrDelta, MaxEntities)
+	if len(out) > lim.maxItems {
+		return out, fmt.Errorf("%w: more than %d %s records", ErrDelta, lim.maxItems, lim.what)
 	}
 	return out, nil
+}
+
+// readXY adds to x and y the zigzag varint deltas at d[p:] that mask's
+// bits bx and by say are there, in that order.
+func readXY(mask, bx, by byte, d []byte, p int, x, y int32) (int32, int32, int, error) {
+	var err error
+	if mask&bx != 0 {
+		if x, p, err = addVarint32(d, p, x); err != nil {
+			return x, y, p, fmt.Errorf("X: %w", err)
+		}
+	}
+	if mask&by != 0 {
+		if y, p, err = addVarint32(d, p, y); err != nil {
+			return x, y, p, fmt.Errorf("Y: %w", err)
+		}
+	}
+	return x, y, p, nil
 }
 
 func addVarint32(b []byte, p int, base int32) (int32, int, error) {
@@ -223,11 +289,12 @@ func addVarint32(b []byte, p int, base int32) (int32, int, error) {
 // (Seq distance), so an acked baseline is always still held.
 const FrameRingSize = 64
 
-// FrameRing keeps the entity frames of the last FrameRingSize snapshots, by
+// FrameRing keeps the entity and pickup frames of the last FrameRingSize snapshots, by
 // Seq (Quake 3's cl.snapshots[seq & PACKET_MASK]). Storage is reused.
 type FrameRing struct {
-	seq  [FrameRingSize]uint32
-	ents [FrameRingSize][]EntityState
+	seq   [FrameRingSize]uint32
+	ents  [FrameRingSize][]EntityState
+	picks [FrameRingSize][]PickupState
 }
 
 // Put stores a copy of the frame of snapshot seq (seq > 0).
@@ -235,6 +302,21 @@ func (r *FrameRing) Put(seq uint32, ents []EntityState) {
 	i := seq % FrameRingSize
 	r.seq[i] = seq
 	r.ents[i] = append(r.ents[i][:0], ents...)
+}
+
+// PutPickups stores a copy of the pickup frame of snapshot seq (after Put).
+func (r *FrameRing) PutPickups(seq uint32, picks []PickupState) {
+	i := seq % FrameRingSize
+	r.picks[i] = append(r.picks[i][:0], picks...)
+}
+
+// Pickups returns the pickup frame of snapshot seq, if it is still held.
+func (r *FrameRing) Pickups(seq uint32) ([]PickupState, bool) {
+	i := seq % FrameRingSize
+	if seq == 0 || r.seq[i] != seq {
+		return nil, false
+	}
+	return r.picks[i], true
 }
 
 // Get returns the frame of snapshot seq, if it is still held.

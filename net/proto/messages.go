@@ -17,7 +17,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 13
+const ProtocolVersion = 14
 
 // Message is any of the message structs: a row of the message table
 // (msgTypes, msgtable.go) has its type byte.
@@ -280,6 +280,12 @@ type SelfState struct {
 	// state with Dead set, and AckCmd still acknowledges its commands,
 	// which it does not run.
 	Spectator bool
+	// Armour is the player's armour, 0..game.MaxArmour: it takes
+	// game.ArmourAbsorbPct of each hit (pickups, docs/PROTOCOL.md §5.15).
+	Armour uint8
+	// PowerTicks is the ticks of double damage left, 0 for none (at most
+	// game.DoubleDamageMs at the tick rate).
+	PowerTicks uint16
 }
 
 // EntityState is another player as a snapshot carries it.
@@ -461,6 +467,15 @@ type Snapshot struct {
 	// Match is the match's clock and limits (matchflow.go): with every
 	// scoreboard (Scores), nil in the other snapshots.
 	Match *MatchClock
+	// PickupDelta turns the baseline's frame of pickups into this
+	// snapshot's (AppendPickupDelta, pickupdelta.go): the map's pickups in
+	// the client's view, a msgpack bin like EntityDelta, empty (never nil)
+	// when nothing changed (docs/PROTOCOL.md §5.15).
+	PickupDelta []byte
+	// Pickups are the pickups in view, sorted by ID: not on the wire; the
+	// server fills them before encoding PickupDelta, the client after
+	// applying it (ApplyPickupDelta).
+	Pickups []PickupState `msgpack:"-"`
 }
 
 // Type implements Message.

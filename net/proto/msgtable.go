@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"tickshot/game"
 	"tickshot/shared"
 )
 
@@ -226,6 +227,12 @@ func checkSnapshot(m *Snapshot) error {
 	}
 	if len(m.Self.Ammo) > shared.NumWeapons {
 		return fmt.Errorf("%d ammo counts, limit %d", len(m.Self.Ammo), shared.NumWeapons)
+	}
+	if m.Self.Armour > game.MaxArmour {
+		return fmt.Errorf("armour %d over %d", m.Self.Armour, game.MaxArmour)
+	}
+	if most := shared.Ticks(game.DoubleDamageMs, shared.MaxTickRate); m.Self.PowerTicks > most {
+		return fmt.Errorf("%d ticks of double damage, limit %d", m.Self.PowerTicks, most)
 	}
 	for _, r := range m.Scores {
 		if err := checkText("score name", r.Name, MaxNameLen); err != nil {

@@ -8,7 +8,7 @@ import "github.com/vmihailenco/msgpack/v5"
 // encodes one per client per update (TestSnapshotEncoderMatchesReflection
 // holds the two to the same bytes). Decoding still uses reflection.
 func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
-	e.EncodeArrayLen(18)
+	e.EncodeArrayLen(19)
 	e.EncodeUint(uint64(s.Tick))
 	e.EncodeUint(uint64(s.Seq))
 	e.EncodeUint(uint64(s.Baseline))
@@ -31,13 +31,15 @@ func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
 		e.EncodeUint(uint64(m.Start))
 		e.EncodeUint(uint64(m.End))
 		e.EncodeUint(uint64(m.FragLimit))
-		return e.EncodeUint(uint64(m.TimeLimit))
+		e.EncodeUint(uint64(m.TimeLimit))
+	} else {
+		e.EncodeNil()
 	}
-	return e.EncodeNil()
+	return e.EncodeBytes(s.PickupDelta)
 }
 
 func encodeSelf(e *msgpack.Encoder, s *SelfState) {
-	e.EncodeArrayLen(14)
+	e.EncodeArrayLen(16)
 	encodeInts(e, s.X, s.Y, s.VX, s.VY)
 	e.EncodeBool(s.Dead)
 	e.EncodeUint(uint64(s.Weapon))
@@ -49,6 +51,8 @@ func encodeSelf(e *msgpack.Encoder, s *SelfState) {
 	e.EncodeUint(uint64(s.Teleport))
 	e.EncodeBool(s.Protected)
 	e.EncodeBool(s.Spectator)
+	e.EncodeUint(uint64(s.Armour))
+	e.EncodeUint(uint64(s.PowerTicks))
 }
 
 // encodeArray writes s as a msgpack array of its elements, each written by
