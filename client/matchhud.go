@@ -100,7 +100,8 @@ func appendClock(buf []byte, secs float64) []byte {
 
 // appendScoreToBeat appends the score to beat: "first to N" (mp_fraglimit,
 // when set) and, in deathmatch, the leader's frags and player self's
-// ("lead 7   you 3"; "you lead" when self is the leader). scores are the
+// ("lead 7   you 3"; "you lead with 7" when self is the leader alone,
+// "tied for the lead at 7" when others have as many). scores are the
 // scoreboard's rows.
 func appendScoreToBeat(buf []byte, scores []proto.ScoreEntry, self uint16, fragLimit int, teams bool) []byte {
 	if fragLimit > 0 {
@@ -109,13 +110,16 @@ func appendScoreToBeat(buf []byte, scores []proto.ScoreEntry, self uint16, fragL
 	if teams {
 		return buf
 	}
-	lead, leader, mine, playing := math.MinInt, uint16(0), 0, false
+	lead, leader, leaders, mine, playing := math.MinInt, uint16(0), 0, 0, false
 	for _, r := range scores {
 		if r.Team == proto.TeamSpectator {
 			continue
 		}
-		if int(r.Kills) > lead {
-			lead, leader = int(r.Kills), r.ID
+		switch k := int(r.Kills); {
+		case k > lead:
+			lead, leader, leaders = k, r.ID, 1
+		case k == lead:
+			leaders++
 		}
 		if r.ID == self {
 			mine, playing = int(r.Kills), true
@@ -130,7 +134,9 @@ func appendScoreToBeat(buf []byte, scores []proto.ScoreEntry, self uint16, fragL
 	switch {
 	case !playing: // a spectator
 		return appendInt(append(buf, "lead "...), lead)
-	case leader == self || lead == mine:
+	case lead == mine && leaders > 1:
+		return appendInt(append(buf, "tied for the lead at "...), mine)
+	case leader == self:
 		return appendInt(append(buf, "you lead with "...), mine)
 	}
 	return appendInt(append(appendInt(append(buf, "lead "...), lead), "   you "...), mine)

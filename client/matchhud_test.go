@@ -65,4 +65,10 @@ func TestMatchClockText(t *testing.T) {
 			t.Errorf("player %d, limit %d, teams %v: %q, want %q", c.self, c.limit, c.teams, got, c.want)
 		}
 	}
+	tied := []proto.ScoreEntry{{ID: 1, Kills: 7}, {ID: 2, Kills: 7}, {ID: 3, Kills: 2}}
+	for self, want := range map[uint16]string{1: "tied for the lead at 7", 2: "tied for the lead at 7", 3: "lead 7   you 2"} {
+		if got := string(appendScoreToBeat(nil, tied, self, 0, false)); got != want {
+			t.Errorf("a shared lead, player %d: %q, want %q", self, got, want)
+		}
+	}
 }
