@@ -189,6 +189,12 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 				}
 			}
 			brain.Team = game.Team(c.View().Team(c.View().ID)) // tdm: teammates are not targets
+			brain.Heal = brain.Heal[:0]                        // the health pickups it sees: hurt, it heads for one
+			for _, pk := range c.View().Pickups {
+				if pk.Kind == game.PickupHealth && pk.Present {
+					brain.Heal = append(brain.Heal, game.Point{X: pk.X, Y: pk.Y})
+				}
+			}
 			in := brain.Think(c.View().Map, c.View().TickRate, c.View().Predicted, c.View().Health, boxes)
 			return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons}
 		})
