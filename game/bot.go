@@ -12,6 +12,7 @@ type BotInput struct {
 	MoveX, MoveY float32
 	Angle        float32
 	Buttons      uint16
+	Weapon       uint8 // the weapon wanted in hand (arm)
 }
 
 // Bot is a simple deathmatch brain used both by the server's bots and by the
@@ -100,9 +101,11 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 	b.retarget(enemies, ti)
 	if ti >= 0 {
 		in = b.fight(tickRate, x, y, health, enemies[ti], dist)
+		b.arm(&in, tickRate, &self, dist)
 	} else {
 		b.seekHealth(m, x, y, health)
 		in = b.roam(m, tickRate, self, enemies)
+		in.Weapon = self.Weapon
 	}
 	b.lastX, b.lastY = x, y
 	in.Angle = float32(math.Remainder(b.angle, 2*math.Pi))

@@ -20,7 +20,7 @@ import (
 // and paste the hashes it reports.
 const (
 	goldenHitHash   uint64 = 0xaaae4b407cb9d6ca
-	goldenWorldHash uint64 = 0x7f6bcd8b4bc8f080
+	goldenWorldHash uint64 = 0x6f806a8ebefe1a47
 )
 
 const (
@@ -83,15 +83,21 @@ func goldenHits(m *Map) (sum uint64, hits, walls int) {
 	return h.Sum64(), hits, walls
 }
 
-// goldenCounts are what goldenWorld saw, to show it was not tame.
-type goldenCounts struct{ shots, hits, rockets, explosions, kills, takes, returns int }
+// goldenCounts are what goldenWorld saw, to show it was not tame: rifle
+// shots and hits, shotgun shots and the pellets that hit (of players
+// holding the shotgun), rockets, explosions, kills, pickups taken and
+// back, and dashes.
+type goldenCounts struct {
+	shots, hits, pellets, pelletHits, rockets, explosions, kills, takes, returns, dashes int
+}
 
 // goldenWorld runs a deathmatch on the arena for goldenWorldTicks: 8 server
 // bots (Bot.Think: hypot, atan2, Sincos, line of sight) and two scripted
 // players, one with the rifle and one with the rocket launcher, who aim
 // at the nearest live bot with a wobble and move in seeded patterns, and
 // a third with the rifle who walks to the nearest pickup it sees and can
-// take, and else wanders. Every
+// take, and else wanders, and a fourth with the shotgun who dashes now and
+// then (the bots use the shotgun up close and dash too: botarms.go). Every
 // tick it hashes every player (state, health, score), every rocket in
 // flight, every pickup (taken and back again: health, armour, rockets,
 // double damage) and every event (shots with their end points, hits,
@@ -105,15 +111,17 @@ func goldenWorld(m *Map) (uint64, goldenCounts) {
 	}
 	rifle, rocket := w.AddPlayer("rifle", false), w.AddPlayer("rocket", false)
 	collector := w.AddPlayer("collector", false)
-	var cmdNum [3]uint32
+	shotgun := w.AddPlayer("shotgun", false)
+	weapons := [...]uint8{shared.WeaponRifle, shared.WeaponRocket, shared.WeaponRifle, shared.WeaponShotgun}
+	var cmdNum [4]uint32
 	var wander [2]float32 // the collector's heading when no pickup is in sight
 	var c goldenCounts
 	away := make([]uint32, len(w.Pickups)) // each pickup's RespawnTick a tick ago
 	for tick := 0; tick < goldenWorldTicks; tick++ {
 		w.NextTick()
-		for k, p := range []*Player{rifle, rocket, collector} {
+		for k, p := range []*Player{rifle, rocket, collector, shotgun} {
 			cmdNum[k]++
-			wpn := k % 2 // the collector has the rifle
+			wpn := weapons[k]
 			cmd := shared.UserCmd{CommandNumber: cmdNum[k], TickCount: w.Tick, Msec: shared.MsecFor(w.TickRate),
 				Weapon: uint8(wpn), MoveX: float32(r.intn(3) - 1), MoveY: float32(r.intn(3) - 1)}
 			if p == collector {
@@ -149,7 +157,15 @@ func goldenWorld(m *Map) (uint64, goldenCounts) {
 			if p.State.Ammo[wpn] == 0 {
 				cmd.Buttons = shared.ButtonReload
 			}
+			if p == shotgun && r.intn(32) == 0 {
+				cmd.Buttons |= shared.ButtonDash
+			}
 			w.RunCommand(p, cmd, nil)
+		}
+		for _, p := range w.Players {
+			if p.Alive() && p.State.DashTicks == shared.DashCooldownTicks(w.TickRate) {
+				c.dashes++
+			}
 		}
 		w.Step()
 		for _, p := range w.Players {
@@ -163,6 +179,8 @@ func goldenWorld(m *Map) (uint64, goldenCounts) {
 			putI(h, p.Kills)
 			putI(h, p.Deaths)
 			putI(h, int(p.State.Ammo[0])<<8|int(p.State.Ammo[1]))
+			putI(h, int(p.State.Ammo[2])<<16|int(p.State.Weapon)<<8)
+			putI(h, int(p.State.DashTicks))
 			putI(h, p.Armour)
 			putI(h, int(p.PowerUntil))
 		}
@@ -196,13 +214,20 @@ func goldenWorld(m *Map) (uint64, goldenCounts) {
 			putF(h, e.Y2)
 			switch e.Kind {
 			case EvShot:
-				if e.Value == 0 {
+				switch e.Value {
+				case int(shared.WeaponRifle):
 					c.shots++
 					if e.B != 0 {
 						c.hits++
 					}
-				} else {
+				case int(shared.WeaponShotgun):
+					c.pellets++ // one EvShot a shotgun shot
+				default:
 					c.rockets++
+				}
+			case EvHit:
+				if a := w.Player(e.A); a != nil && a.State.Weapon == shared.WeaponShotgun && e.Value%shared.Weapons[shared.WeaponShotgun].Damage == 0 {
+					c.pelletHits += e.Value / shared.Weapons[shared.WeaponShotgun].Damage
 				}
 			case EvExplode:
 				c.explosions++
@@ -233,15 +258,17 @@ func TestGoldenHits(t *testing.T) {
 	}
 }
 
-// TestGoldenWorld checks that the world's rules (bots, hitscan, rockets,
-// splash, deaths and respawns, pickups taken and back) play out bit-identically on every build
+// TestGoldenWorld checks that the world's rules (bots, hitscan, the
+// shotgun's pellets, dashes, rockets, splash, deaths and respawns, pickups
+// taken and back) play out bit-identically on every build
 // target (see scripts/crosstarget.sh).
 func TestGoldenWorld(t *testing.T) {
 	m := loadArenaT(t)
 	got, c := goldenWorld(m)
-	t.Logf("%d ticks: %d rifle shots (%d hits), %d rockets, %d explosions, %d kills, %d pickups taken, %d back",
-		goldenWorldTicks, c.shots, c.hits, c.rockets, c.explosions, c.kills, c.takes, c.returns)
-	if c.shots < 200 || c.hits < 30 || c.rockets < 20 || c.explosions < 20 || c.kills < 10 || c.takes < 4 || c.returns < 2 {
+	t.Logf("%d ticks: %d rifle shots (%d hits), %d shotgun shots (%d pellets hit), %d rockets, %d explosions, %d kills, %d pickups taken, %d back, %d dashes",
+		goldenWorldTicks, c.shots, c.hits, c.pellets, c.pelletHits, c.rockets, c.explosions, c.kills, c.takes, c.returns, c.dashes)
+	if c.shots < 200 || c.hits < 30 || c.rockets < 20 || c.explosions < 20 || c.kills < 10 || c.takes < 4 || c.returns < 2 ||
+		c.pellets < 30 || c.pelletHits < 30 || c.dashes < 20 {
 		t.Errorf("world too tame: %+v", c)
 	}
 	if again, _ := goldenWorld(m); again != got {

@@ -82,7 +82,7 @@ func (s *Squad) think(w *World) {
 		b.cmdNum++
 		cmd := shared.UserCmd{
 			CommandNumber: b.cmdNum, TickCount: w.Tick, Msec: shared.MsecFor(w.TickRate),
-			Buttons: in.Buttons, MoveX: in.MoveX, MoveY: in.MoveY, ViewAngle: in.Angle,
+			Buttons: in.Buttons, MoveX: in.MoveX, MoveY: in.MoveY, ViewAngle: in.Angle, Weapon: in.Weapon,
 		}
 		w.RunCommand(p, cmd, nil)
 		all[i].X, all[i].Y, all[i].Alive = p.State.X, p.State.Y, p.Alive() && !p.Protected(w.Tick)

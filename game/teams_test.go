@@ -387,6 +387,19 @@ func TestWorldDeterministicTDM(t *testing.T) {
 				w.RemovePlayer(w.Bots[1].Player.ID, "left")
 				w.RemovePlayer(w.Bots[2].Player.ID, "left")
 			}
+			// A player of the bigger team dies (`kill`), so that one
+			// respawns into auto-balance however the bots fight (how many
+			// they kill in 20 s follows every tuning of the bots and weapons).
+			if i == 6*w.TickRate {
+				for _, b := range w.Bots {
+					if p := b.Player; p.Alive() && w.TeamSize(p.Team)-w.TeamSize(p.Team.Other()) >= 2 {
+						if err := w.Suicide(p); err != nil {
+							t.Fatal(err)
+						}
+						break
+					}
+				}
+			}
 			w.NextTick()
 			w.Step()
 			evs = append(evs, w.TakeEvents()...)

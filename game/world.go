@@ -47,6 +47,7 @@ type World struct {
 	rng        *rand.Rand     // seeded: spawn choice and the bots' brain seeds
 	boxBuf     []Hitbox       // PresentHitboxes
 	shotBoxBuf []Hitbox       // sparedTeammates
+	pelletHits []pelletHit    // FireHitscan: damage per victim of one shot's rays
 	cmd        shared.UserCmd // the command being resolved (RunCommand)
 }
 
@@ -290,10 +291,16 @@ func (w *World) PresentHitboxes() []Hitbox {
 	return boxes
 }
 
-// FireHitscan resolves a hitscan shot of p fired by cmd: traced against
-// lc's hitboxes (present ones when lc is nil), reported as EvShot (and
-// EvImpact with Rules.ShowImpacts), damage applied. RunCommand calls it; it
-// is exported for tests that trace shots without moving the shooter.
+// FireHitscan resolves a hitscan shot of p fired by cmd: every ray of the
+// shot (the shotgun's pellets, shared.Shot.Ray) traced against ONE set of
+// lc's hitboxes (one rewind for the whole shot; present ones when lc is
+// nil); one EvShot for the shot (ray 0's trace: the rifle's one ray; Cmd
+// the command number, whose seed gives a client every other pellet's
+// direction); the damage of the rays that hit one victim summed into one
+// hit (Damage: one EvHit per victim, at its first ray's impact, in the
+// order the rays first struck); with Rules.ShowImpacts one EvImpact (the
+// first ray that hit, else ray 0). RunCommand calls it; it is exported
+// for tests that trace shots without moving the shooter.
 func (w *World) FireHitscan(p *Player, cmd *shared.UserCmd, shot shared.Shot, lc HitboxSource) {
 	def := &shared.Weapons[shot.Weapon]
 	var boxes []Hitbox
@@ -304,18 +311,53 @@ func (w *World) FireHitscan(p *Player, cmd *shared.UserCmd, shot shared.Shot, lc
 		boxes = w.PresentHitboxes()
 	}
 	boxes = w.sparedTeammates(p, boxes)
-	tr := TraceShot(w.Map, shot.X, shot.Y, shot.DirX, shot.DirY, def.Range, boxes, p.ID)
-	var hit uint16
-	if tr.Hit >= 0 {
-		hit = boxes[tr.Hit].ID
+	hits := w.pelletHits[:0]
+	var shown TraceResult
+	shownRay := shot
+	for i := 0; i < shot.NumRays(); i++ {
+		ry := shot.Ray(i)
+		tr := TraceShot(w.Map, shot.X, shot.Y, ry.DirX, ry.DirY, def.Range, boxes, p.ID)
+		var hit uint16
+		if tr.Hit >= 0 {
+			hit = boxes[tr.Hit].ID
+			hits = addPelletHit(hits, hit, def.Damage, tr.EndX, tr.EndY)
+		}
+		if i == 0 {
+			w.emit(Event{Kind: EvShot, A: p.ID, B: hit, Value: int(shot.Weapon), X: shot.X, Y: shot.Y, X2: tr.EndX, Y2: tr.EndY, Cmd: cmd.CommandNumber})
+		}
+		if i == 0 || (shown.Hit < 0 && tr.Hit >= 0) {
+			shown = tr
+			shownRay.DirX, shownRay.DirY, shownRay.Angle = ry.DirX, ry.DirY, ry.Angle
+		}
 	}
-	w.emit(Event{Kind: EvShot, A: p.ID, B: hit, Value: int(shot.Weapon), X: shot.X, Y: shot.Y, X2: tr.EndX, Y2: tr.EndY, Cmd: cmd.CommandNumber})
+	w.pelletHits = hits
 	if !p.Bot && w.Rules.ShowImpacts {
-		w.showImpact(p, cmd, shot, boxes, tr, rw)
+		w.showImpact(p, cmd, shownRay, boxes, shown, rw)
 	}
-	if hit != 0 {
-		w.Damage(p, w.Player(hit), def.Damage, tr.EndX, tr.EndY)
+	for _, h := range hits {
+		w.DamageWith(p, w.Player(h.id), h.damage, shot.Weapon, h.x, h.y)
 	}
+}
+
+// pelletHit is the damage one shot's rays did to one victim, and where the
+// first of them struck.
+type pelletHit struct {
+	id     uint16
+	damage int
+	x, y   float64
+}
+
+// addPelletHit adds a ray's damage to victim id in hits (a new entry at
+// the end for a victim not yet struck, so that hits keep the order of
+// first impact).
+func addPelletHit(hits []pelletHit, id uint16, damage int, x, y float64) []pelletHit {
+	for i := range hits {
+		if hits[i].id == id {
+			hits[i].damage += damage
+			return hits
+		}
+	}
+	return append(hits, pelletHit{id: id, damage: damage, x: x, y: y})
 }
 
 // showImpact tells the shooter where its shot's target was traced: the box

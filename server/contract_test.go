@@ -13,6 +13,7 @@ import (
 
 	"tickshot/net/proto"
 	"tickshot/server"
+	"tickshot/shared"
 )
 
 // docs/PROTOCOL.md stays a contract (issue 19 item 6): what a client written
@@ -247,7 +248,8 @@ func TestDocTeamDeathmatchJoinAndRejoin(t *testing.T) {
 
 // §2, §5.8, §5.9: on the wire EntityDelta is always a bin (c4 00 for a
 // client that has never had another player in view: it was nil), Ammo a
-// 2-byte bin, EventData nil when there is no event.
+// bin of one byte per weapon (shared.NumWeapons), EventData nil when there
+// is no event.
 func TestDocSnapshotBins(t *testing.T) {
 	doc := protocolDoc(t)
 	for _, sentence := range []string{
@@ -278,8 +280,8 @@ func TestDocSnapshotBins(t *testing.T) {
 				n, _ := d.DecodeArrayLen()
 				for g := 0; g < n; g++ {
 					if g == 6 {
-						if b, err := d.DecodeBytes(); err != nil || len(b) != 2 {
-							t.Errorf("snapshot %d: Ammo %v (%v), want 2 bytes", i, b, err)
+						if b, err := d.DecodeBytes(); err != nil || len(b) != shared.NumWeapons {
+							t.Errorf("snapshot %d: Ammo %v (%v), want %d bytes", i, b, err, shared.NumWeapons)
 						}
 						continue
 					}

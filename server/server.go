@@ -525,6 +525,9 @@ func wireEvent(e *game.Event) proto.Event {
 	switch e.Kind {
 	case game.EvShot:
 		we.B = 0 // the wire's tracer names no victim (EvHit does)
+		if e.Value >= 0 && e.Value < shared.NumWeapons && shared.Weapons[e.Value].Pellets > 1 {
+			we.Cmd = e.Cmd // the seed of the other pellets (shared.PelletTracers)
+		}
 	case game.EvImpact:
 		we.Cmd = e.Cmd
 	}

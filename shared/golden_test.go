@@ -16,7 +16,7 @@ import (
 // GOAMD64=v3, 386, arm64, riscv64, js/wasm; see scripts/crosstarget.sh). If a deliberate
 // change to shared/ movement or weapon rules changes it, run
 // `go test ./shared -run TestGoldenTrace -v` and paste the hash it reports.
-const goldenHash uint64 = 0x42bf764b52b6062d
+const goldenHash uint64 = 0x5e321bd67d88c2e5
 
 const (
 	goldenSeed     = 0x7469636B73686F74 // "tickshot"
@@ -63,13 +63,20 @@ func (p *prng) angle() float32 {
 
 // genCmds generates n usercmds for one player. Movement input is held for a
 // random number of commands so that players build up speed and run into
-// walls; aim changes every command; attack is held in bursts; reload is rare.
+// walls; aim changes every command; attack is held in bursts; reload is rare;
+// the weapon wanted changes now and then (all NumWeapons, the shotgun's
+// pellets included); dash is pressed now and then, often inside its
+// cooldown.
 func genCmds(r *prng, n, tickRate int) []shared.UserCmd {
 	cmds := make([]shared.UserCmd, n)
 	var mx, my float32
 	hold := 0
 	attack := false
+	weapon := uint8(0)
 	for i := range cmds {
+		if r.intn(4*tickRate) == 0 {
+			weapon = uint8(r.intn(shared.NumWeapons))
+		}
 		if hold == 0 {
 			mx, my = r.axis(), r.axis()
 			hold = 1 + r.intn(3*tickRate)
@@ -86,6 +93,10 @@ func genCmds(r *prng, n, tickRate int) []shared.UserCmd {
 			MoveX:         mx,
 			MoveY:         my,
 			ViewAngle:     r.angle(),
+			Weapon:        weapon,
+		}
+		if r.intn(tickRate/2) == 0 {
+			c.Buttons |= shared.ButtonDash
 		}
 		if attack {
 			c.Buttons |= shared.ButtonAttack
@@ -134,6 +145,7 @@ func hashStep(h hash.Hash64, s shared.PlayerState, res shared.Result) {
 	putU64(h, uint64(s.NextAttack))
 	putU64(h, uint64(s.ReloadTicks))
 	putU64(h, uint64(s.SwitchTicks))
+	putU64(h, uint64(s.DashTicks))
 	putBool(h, res.Fired)
 	putBool(h, res.ReloadStarted)
 	if res.Fired {
@@ -143,6 +155,13 @@ func hashStep(h hash.Hash64, s shared.PlayerState, res shared.Result) {
 		putF64(h, res.Shot.DirX)
 		putF64(h, res.Shot.DirY)
 		putF64(h, res.Shot.Angle)
+		putU64(h, uint64(res.Shot.Pellets))
+		for i := 1; i < res.Shot.NumRays(); i++ {
+			ry := res.Shot.Ray(i)
+			putF64(h, ry.DirX)
+			putF64(h, ry.DirY)
+			putF64(h, ry.Angle)
+		}
 	}
 }
 
@@ -153,6 +172,10 @@ type goldenRun struct {
 	moved int      // commands that changed a position
 	shots int
 	walls int // commands that ended touching a wall
+	// pellets counts the shots of more than one ray (the shotgun), dashes
+	// the dashes started, dashBlocked the dash presses refused by the
+	// cooldown.
+	pellets, dashes, dashBlocked int
 }
 
 // goldenTrace runs goldenCmds random commands for goldenPlayers players from
@@ -182,6 +205,16 @@ func goldenTrace(t *testing.T, tickRate int) goldenRun {
 			}
 			if res.Fired {
 				run.shots++
+				if res.Shot.NumRays() > 1 {
+					run.pellets++
+				}
+			}
+			if c.Has(shared.ButtonDash) && !s.Dead {
+				if s.DashTicks == shared.DashCooldownTicks(tickRate) {
+					run.dashes++
+				} else if prev.DashTicks > 0 {
+					run.dashBlocked++
+				}
 			}
 			if m.Solid(s.X, s.Y, shared.PlayerRadius+0.5) {
 				run.walls++
@@ -194,18 +227,20 @@ func goldenTrace(t *testing.T, tickRate int) goldenRun {
 
 // TestGoldenTrace checks that shared.RunCommand produces bit-identical
 // states on every build target: 4 players x 10 000 random commands against
-// the arena walls at tick rates 64 and 20, every state field hashed.
+// the arena walls at tick rates 64 and 20, with every weapon (the
+// shotgun's every pellet) and dashes, every state field hashed.
 func TestGoldenTrace(t *testing.T) {
 	h := fnv.New64a()
 	for _, tr := range []int{goldenTickRate, 20} {
 		run := goldenTrace(t, tr)
-		t.Logf("tick rate %d: hash %#016x, %d moves, %d shots, %d commands touching a wall",
-			tr, run.hash, run.moved, run.shots, run.walls)
+		t.Logf("tick rate %d: hash %#016x, %d moves, %d shots (%d of them shotgun pellets), %d commands touching a wall, %d dashes (%d refused in the cooldown)",
+			tr, run.hash, run.moved, run.shots, run.pellets, run.walls, run.dashes, run.dashBlocked)
 		// The trace must exercise what it claims to cover.
 		n := goldenPlayers * goldenCmds
-		if run.moved < n/2 || run.shots < n/50 || run.walls < n/100 {
-			t.Errorf("tick rate %d: trace too tame: %d moves, %d shots, %d at walls of %d commands",
-				tr, run.moved, run.shots, run.walls, n)
+		if run.moved < n/2 || run.shots < n/50 || run.walls < n/100 || run.pellets < n/500 ||
+			run.dashes < n/500 || run.dashBlocked < n/500 {
+			t.Errorf("tick rate %d: trace too tame: %d moves, %d shots, %d shotgun shots, %d at walls, %d dashes, %d refused of %d commands",
+				tr, run.moved, run.shots, run.pellets, run.walls, run.dashes, run.dashBlocked, n)
 		}
 		putU64(h, run.hash)
 	}

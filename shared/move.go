@@ -20,8 +20,9 @@ type Result struct {
 }
 
 // RunCommand runs one usercmd for a player and returns the new state: weapon
-// switch, weapon timers, movement with friction, acceleration, maximum speed
-// and collide-and-slide against w.Walls, then fire. The returned state is
+// switch, weapon and dash timers, a dash (startDash), movement with
+// friction, acceleration, maximum speed (none of them while dashing) and
+// collide-and-slide against w.Walls, then fire (every pellet's ray, newShot). The returned state is
 // quantized (see Quantize). It is deterministic and bit-exact across
 // platforms; the caller must have validated cmd (net.ValidateUserCmd).
 func RunCommand(s PlayerState, cmd UserCmd, w *World) (PlayerState, Result) {
@@ -39,6 +40,9 @@ func RunCommand(s PlayerState, cmd UserCmd, w *World) (PlayerState, Result) {
 	if s.SwitchTicks > 0 {
 		s.SwitchTicks--
 	}
+	if s.DashTicks > 0 {
+		s.DashTicks--
+	}
 	if int(cmd.Weapon) < NumWeapons && cmd.Weapon != s.Weapon {
 		s.Weapon = cmd.Weapon
 		s.ReloadTicks = 0
@@ -52,6 +56,7 @@ func RunCommand(s PlayerState, cmd UserCmd, w *World) (PlayerState, Result) {
 		}
 	}
 
+	s = startDash(s, &cmd, tr)
 	s = move(s, cmd, w)
 
 	// Reload: on request, or automatically when trying to fire an empty magazine.
@@ -65,10 +70,8 @@ func RunCommand(s PlayerState, cmd UserCmd, w *World) (PlayerState, Result) {
 		s.ReloadTicks == 0 && s.Ammo[s.Weapon] > 0 {
 		s.Ammo[s.Weapon]--
 		s.NextAttack = Ticks(def.IntervalMs, tr)
-		a := float64(cmd.ViewAngle) + SpreadOffset(ShotSeed(cmd.CommandNumber), def.Spread)
-		dx, dy := ShotDir(a)
 		res.Fired = true
-		res.Shot = Shot{Weapon: s.Weapon, X: s.X, Y: s.Y, DirX: dx, DirY: dy, Angle: a}
+		res.Shot = newShot(s.Weapon, s.X, s.Y, float64(cmd.ViewAngle), cmd.CommandNumber)
 	}
 	return s, res
 }
@@ -79,10 +82,31 @@ func quantizeAxis(v float32) float64 {
 	return math.Round(float64(v)*127) / 127
 }
 
+// wishDir returns the unit direction of cmd's move axes, rounded as on the
+// wire (quantizeAxis), and their length (0: no input, dx = dy = 0).
+func wishDir(cmd *UserCmd) (dx, dy, wl float64) {
+	mx, my := quantizeAxis(cmd.MoveX), quantizeAxis(cmd.MoveY)
+	wl = math.Sqrt(float64(mx*mx) + float64(my*my))
+	if wl == 0 {
+		return 0, 0, 0
+	}
+	return mx / wl, my / wl, wl
+}
+
 func move(s PlayerState, cmd UserCmd, w *World) PlayerState {
 	dt := w.Dt()
 	vx, vy := s.VX, s.VY
+	if !s.Dashing(w.TickRate) {
+		vx, vy = walk(vx, vy, &cmd, dt)
+	}
+	s.X, s.Y, vx, vy = slideMove(s.X, s.Y, vx, vy, dt, w.Walls)
+	s.VX, s.VY = vx, vy
+	return s.Quantized()
+}
 
+// walk applies one command's ground movement to the velocity (vx, vy):
+// friction, acceleration towards the wished direction, the MaxSpeed clamp.
+func walk(vx, vy float64, cmd *UserCmd, dt float64) (float64, float64) {
 	// Friction.
 	speed := math.Sqrt(float64(vx*vx) + float64(vy*vy))
 	if speed > 0 {
@@ -94,10 +118,7 @@ func move(s PlayerState, cmd UserCmd, w *World) PlayerState {
 	}
 
 	// Acceleration towards the wished direction.
-	mx, my := quantizeAxis(cmd.MoveX), quantizeAxis(cmd.MoveY)
-	wl := math.Sqrt(float64(mx*mx) + float64(my*my))
-	if wl > 0 {
-		dx, dy := mx/wl, my/wl
+	if dx, dy, wl := wishDir(cmd); wl > 0 {
 		if wl > 1 {
 			wl = 1
 		}
@@ -117,10 +138,7 @@ func move(s PlayerState, cmd UserCmd, w *World) PlayerState {
 		scale := MaxSpeed / speed
 		vx, vy = float64(vx*scale), float64(vy*scale)
 	}
-
-	s.X, s.Y, vx, vy = slideMove(s.X, s.Y, vx, vy, dt, w.Walls)
-	s.VX, s.VY = vx, vy
-	return s.Quantized()
+	return vx, vy
 }
 
 // slideMove moves a circle of PlayerRadius by velocity*dt in sub-steps no

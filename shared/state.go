@@ -58,6 +58,9 @@ type PlayerState struct {
 	ReloadTicks uint16
 	// SwitchTicks is the ticks left before a newly drawn weapon can fire.
 	SwitchTicks uint16
+	// DashTicks is the ticks left before the next dash may start; the
+	// first Ticks(DashMs) of them are the dash itself (Dashing).
+	DashTicks uint16
 }
 
 // NewPlayerState returns a live player at (x, y) with full magazines.

@@ -16,10 +16,11 @@ const (
 	ButtonAttack  uint16 = 1 << iota // primary fire
 	ButtonAttack2                    // secondary fire (unused by current weapons)
 	ButtonReload                     // start a reload
+	ButtonDash                       // dash in the move direction (dash.go)
 )
 
 // ButtonsValid is the mask of every defined button bit; other bits are invalid input.
-const ButtonsValid = ButtonAttack | ButtonAttack2 | ButtonReload
+const ButtonsValid = ButtonAttack | ButtonAttack2 | ButtonReload | ButtonDash
 
 // UserCmd is one client tick of input, Half-Life's usercmd_t adapted to 2D.
 // One command covers exactly one tick of the server's tick rate.

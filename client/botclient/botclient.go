@@ -196,7 +196,7 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 				}
 			}
 			in := brain.Think(c.View().Map, c.View().TickRate, c.View().Predicted, c.View().Health, boxes)
-			return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons}
+			return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons, Weapon: in.Weapon}
 		})
 		v := c.View() // as this frame draws it
 		smooth.Frame(polled, v.Stats.SnapshotsReceived, v.RenderTick, v.SnapshotTick)

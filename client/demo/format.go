@@ -523,6 +523,7 @@ func (d *dec) state() shared.PlayerState {
 		s.Ammo[i] = d.u8("state")
 	}
 	s.NextAttack, s.ReloadTicks, s.SwitchTicks = d.u16("state"), d.u16("state"), d.u16("state")
+	s.DashTicks = d.u16("state")
 	return s
 }
 

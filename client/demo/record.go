@@ -275,5 +275,6 @@ func appendState(b []byte, s shared.PlayerState) []byte {
 	b = append(b, s.Ammo[:]...)
 	b = le.AppendUint16(b, s.NextAttack)
 	b = le.AppendUint16(b, s.ReloadTicks)
-	return le.AppendUint16(b, s.SwitchTicks)
+	b = le.AppendUint16(b, s.SwitchTicks)
+	return le.AppendUint16(b, s.DashTicks)
 }

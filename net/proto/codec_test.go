@@ -310,7 +310,8 @@ func TestValidateUserCmd(t *testing.T) {
 	}
 	edge := validCmd(0xffffffff)
 	edge.MoveX, edge.MoveY, edge.ViewAngle = -1, 1, -4
-	edge.Buttons = shared.ButtonsValid
+	edge.Buttons = shared.ButtonsValid // dash included
+	edge.Weapon = shared.WeaponShotgun // the last weapon
 	edge.Msec = shared.MsecFor(64) + 1
 	if err := ValidateUserCmd(&edge, 64); err != nil {
 		t.Errorf("edge values refused: %v", err)
@@ -335,6 +336,7 @@ func TestValidateUserCmd(t *testing.T) {
 		{"angle-inf", func(c *shared.UserCmd) { c.ViewAngle = -inf }, "view_angle"},
 		{"unknown-buttons", func(c *shared.UserCmd) { c.Buttons = 1 << 12 }, "buttons"},
 		{"unknown-buttons-mixed", func(c *shared.UserCmd) { c.Buttons = shared.ButtonAttack | 0x8000 }, "buttons"},
+		{"button-past-dash", func(c *shared.UserCmd) { c.Buttons = shared.ButtonDash << 1 }, "buttons"},
 		{"weapon-out-of-range", func(c *shared.UserCmd) { c.Weapon = shared.NumWeapons }, "weapon"},
 		{"weapon-255", func(c *shared.UserCmd) { c.Weapon = 255 }, "weapon"},
 		{"msec-200", func(c *shared.UserCmd) { c.Msec = 200 }, "msec"},

@@ -17,7 +17,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 14
+const ProtocolVersion = 15
 
 // Message is any of the message structs: a row of the message table
 // (msgTypes, msgtable.go) has its type byte.
@@ -286,6 +286,9 @@ type SelfState struct {
 	// PowerTicks is the ticks of double damage left, 0 for none (at most
 	// game.DoubleDamageMs at the tick rate).
 	PowerTicks uint16
+	// DashTicks is the ticks left before the next dash may start
+	// (shared.PlayerState.DashTicks); the first of them are the dash.
+	DashTicks uint16
 }
 
 // EntityState is another player as a snapshot carries it.
@@ -508,7 +511,7 @@ func MakeSelf(s shared.PlayerState, health int, teleport uint8, protected bool, 
 		X: ToFixed(s.X), Y: ToFixed(s.Y), VX: ToFixed(s.VX), VY: ToFixed(s.VY),
 		Dead: s.Dead, Weapon: s.Weapon, Ammo: append(ammo[:0], s.Ammo[:]...),
 		NextAttack: s.NextAttack, ReloadTicks: s.ReloadTicks, SwitchTicks: s.SwitchTicks,
-		Health: uint8(health), Teleport: teleport, Protected: protected,
+		Health: uint8(health), Teleport: teleport, Protected: protected, DashTicks: s.DashTicks,
 	}
 }
 
@@ -518,6 +521,7 @@ func (s *SelfState) State() shared.PlayerState {
 		X: FromFixed(s.X), Y: FromFixed(s.Y), VX: FromFixed(s.VX), VY: FromFixed(s.VY),
 		Dead: s.Dead, Weapon: s.Weapon,
 		NextAttack: s.NextAttack, ReloadTicks: s.ReloadTicks, SwitchTicks: s.SwitchTicks,
+		DashTicks: s.DashTicks,
 	}
 	copy(p.Ammo[:], s.Ammo)
 	return p

@@ -39,7 +39,7 @@ func (s *Snapshot) EncodeMsgpack(e *msgpack.Encoder) error {
 }
 
 func encodeSelf(e *msgpack.Encoder, s *SelfState) {
-	e.EncodeArrayLen(16)
+	e.EncodeArrayLen(17)
 	encodeInts(e, s.X, s.Y, s.VX, s.VY)
 	e.EncodeBool(s.Dead)
 	e.EncodeUint(uint64(s.Weapon))
@@ -53,6 +53,7 @@ func encodeSelf(e *msgpack.Encoder, s *SelfState) {
 	e.EncodeBool(s.Spectator)
 	e.EncodeUint(uint64(s.Armour))
 	e.EncodeUint(uint64(s.PowerTicks))
+	e.EncodeUint(uint64(s.DashTicks))
 }
 
 // encodeArray writes s as a msgpack array of its elements, each written by
