@@ -42,6 +42,7 @@ import (
 	"tickshot/net/rtc"
 	"tickshot/net/ws"
 	"tickshot/server"
+	"tickshot/shared"
 )
 
 func main() {
@@ -637,6 +638,7 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	shots := fs.Int("shots", 200, "single shots to fire (1..100000)")
 	unlag := fs.Int("unlag", 1, "sv_unlag: 1 lag compensation on, 0 off")
 	tickrate := fs.Int("tickrate", server.DefaultTickRate, fmt.Sprintf("sv_tickrate, ticks/s (%d..%d)", server.MinTickRate, server.MaxTickRate))
+	weaponName := fs.String("weapon", "rifle", "the hitscan weapon the shooter fires: rifle or shotgun (8 pellets against one rewind: each pellet is checked)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	serve := fs.String("serve", "", "run only the benchmark's server, listening on HOST:PORT until interrupted, for a hitreg --server on the far side of a real link (make measure-network)")
 	remote := fs.String("server", "", "play against a benchmark server started with --serve at HOST[:PORT] instead of one in this process (--unlag and --tickrate are then that server's)")
@@ -651,7 +653,8 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	if *serve != "" && *remote != "" {
 		sideErr = errors.New("--serve and --server: one side at a time")
 	}
-	if refused(stderr, "hitreg", noArgs(fs), sideErr, tr.check(),
+	weapon, weaponErr := hitscanWeapon(*weaponName)
+	if refused(stderr, "hitreg", noArgs(fs), sideErr, tr.check(), weaponErr,
 		outOfRange(finite(*rtt) && *rtt >= 0 && *rtt <= 2000, "rtt", *rtt, "0..2000 ms"),
 		outOfRange(finite(*jitter) && *jitter >= 0 && *jitter <= 500, "jitter", *jitter, "0..500 ms"),
 		outOfRange(finite(*loss) && *loss >= 0 && *loss < 100, "loss", *loss, "a percentage from 0 up to, not including, 100"),
@@ -666,7 +669,7 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opt := hitreg.Options{RTTMs: *rtt, JitterMs: *jitter, LossPct: *loss, WireRTTMs: *wireRTT, WireJitterMs: *wireJitter,
-		Shots: *shots, Unlag: *unlag == 1, Dial: netclient.Dial(tr.mode()),
+		Shots: *shots, Unlag: *unlag == 1, Dial: netclient.Dial(tr.mode()), Weapon: weapon,
 		TickRate: *tickrate, Seed: uint64(time.Now().UnixNano())}
 	if *serve != "" {
 		if err := hitreg.Serve(ctx, opt, *serve); ctx.Err() == nil && failed(stderr, "hitreg", err) {
@@ -691,7 +694,27 @@ func cmdHitreg(args []string, stdout, stderr io.Writer) int {
 			res.Confirmed, res.Shots, res.ConfirmedPct, res.ErrMedian, res.ErrP99, res.ErrMax, res.HitboxRadius, res.MeasuredRTTMs, res.SnapshotsLost)
 		fmt.Fprintf(stdout, "rewinds: %d at the render time the client claimed, %d with the claim refused (the server's estimate used), %d limited by sv_maxunlag or the link's round trip; see --log debug on a server for each shot's reason\n",
 			res.RewindClaimed, res.RewindRefused, res.RewindClamped)
+		if weapon != shared.WeaponRifle {
+			fmt.Fprintf(stdout, "%s pellets of the %d shots taken as claimed: %d hit the target as drawn, the server found %d; %d shots differ\n",
+				res.Weapon, res.Taken, res.PelletsDrawn, res.PelletsServer, res.PelletMismatch)
+		}
 	})
+}
+
+// hitscanWeapon is the index of the hitscan weapon called name
+// (shared.Weapons' names: rifle, shotgun), or an error naming them.
+func hitscanWeapon(name string) (uint8, error) {
+	var names []string
+	for i, w := range shared.Weapons {
+		if w.Kind != shared.Hitscan {
+			continue
+		}
+		if w.Name == name {
+			return uint8(i), nil
+		}
+		names = append(names, w.Name)
+	}
+	return 0, fmt.Errorf("--weapon %q: not a hitscan weapon (%s)", name, strings.Join(names, ", "))
 }
 
 func cmdLoadtest(args []string, stdout, stderr io.Writer) int {

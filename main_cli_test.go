@@ -257,6 +257,8 @@ func TestCLIRefusesBadValues(t *testing.T) {
 		{[]string{"hitreg", "--unlag", "2"}, "--unlag 2"},
 		{[]string{"hitreg", "--rtt", "NaN"}, "--rtt NaN"},
 		{[]string{"hitreg", "now"}, "\"now\""},
+		{[]string{"hitreg", "--weapon", "rocket launcher"}, "--weapon \"rocket launcher\""}, // not hitscan
+		{[]string{"hitreg", "--weapon", "bfg"}, "--weapon \"bfg\""},
 		{[]string{"bot", "--server", "localhost", "--count", "0"}, "--count 0"},
 		{[]string{"bot", "--server", "localhost", "--fakeloss", "150"}, "--fakeloss 150"},
 		{[]string{"bot", "--server", "localhost", "--fakelag", "-5"}, "--fakelag -5"},

@@ -54,6 +54,47 @@ func BenchmarkRewind64Players(b *testing.B) {
 	}
 }
 
+// BenchmarkRewind64PlayersShotgun is the lag-compensation cost of one
+// shotgun shot on the same full server as BenchmarkRewind64Players: ONE
+// rewind of every other player's hitbox (as World.FireHitscan asks its
+// HitboxSource once per shot), then the trace of each of the 8 pellets
+// against walls and those hitboxes. Compare its ns/op with
+// BenchmarkRewind64Players' (one rifle shot):
+// `go test ./server -run '^$' -bench 'Rewind64Players' -benchtime 2000x`.
+func BenchmarkRewind64PlayersShotgun(b *testing.B) {
+	s, ss := lcFullServer(b)
+	p := ss.player
+	cmd := shared.UserCmd{CommandNumber: 1, TickCount: s.w.Tick - 6, TickFrac: 77, LerpMsec: 100,
+		Buttons: shared.ButtonAttack, Weapon: shared.WeaponShotgun}
+	tgt := s.w.Players[40]
+	cmd.ViewAngle = float32(math.Atan2(tgt.State.Y-p.State.Y, tgt.State.X-p.State.X))
+	st := p.State
+	st.Weapon, st.SwitchTicks, st.NextAttack = shared.WeaponShotgun, 0, 0
+	_, res := shared.RunCommand(st, cmd, s.w.Phys)
+	if !res.Fired || res.Shot.NumRays() != shared.MaxPellets {
+		b.Fatalf("the shotgun fired %v, %d rays", res.Fired, res.Shot.NumRays())
+	}
+	sh := res.Shot
+	rng := shared.Weapons[shared.WeaponShotgun].Range
+	pellets := func(boxes []game.Hitbox) {
+		for i := 0; i < sh.NumRays(); i++ {
+			ry := sh.Ray(i)
+			lcSink = game.TraceShot(s.w.Map, sh.X, sh.Y, ry.DirX, ry.DirY, rng, boxes, p.ID)
+		}
+	}
+	boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd)
+	if info.FromView != 63 {
+		b.Fatalf("rewind %+v: want all 63 from the view", info)
+	}
+	pellets(boxes)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		boxes, _ := s.rewinder.rewoundHitboxes(ss, &cmd)
+		pellets(boxes)
+	}
+}
+
 // BenchmarkRecordLag64 is the per-tick cost of recording 64 players' hitboxes.
 func BenchmarkRecordLag64(b *testing.B) {
 	s, _ := lcFullServer(b)

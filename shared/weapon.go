@@ -65,7 +65,12 @@ func Ticks(ms int, tickRate int) uint16 {
 // ShotSeed derives the spread seed of a command from its command number, so
 // that client and server draw the same spread (Half-Life's shared random seed).
 func ShotSeed(commandNumber uint32) uint64 {
-	x := uint64(commandNumber)*0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019
+	return mix64(uint64(commandNumber)*0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019)
+}
+
+// mix64 is SplitMix64's output function (Steele, Lea and Flood 2014): an
+// integer bijection that spreads every input bit over the output.
+func mix64(x uint64) uint64 {
 	x ^= x >> 30
 	x *= 0xBF58476D1CE4E5B9
 	x ^= x >> 27
@@ -87,13 +92,7 @@ func SpreadOffset(seed uint64, spread float64) float64 {
 // pellets of one command are independent and pellet 0 keeps the shot's own
 // seed (a one-pellet weapon draws exactly what it drew before pellets).
 func PelletSeed(seed uint64, i int) uint64 {
-	x := seed + uint64(i)*0x9E3779B97F4A7C15
-	x ^= x >> 30
-	x *= 0xBF58476D1CE4E5B9
-	x ^= x >> 27
-	x *= 0x94D049BB133111EB
-	x ^= x >> 31
-	return x
+	return mix64(seed + uint64(i)*0x9E3779B97F4A7C15)
 }
 
 // PelletOffset returns the angle offset, radians, of pellet i of n from a

@@ -4,7 +4,10 @@
 // other aims at the target's centre exactly as its own client renders it
 // and fires single shots. It reports the share of shots the server confirms
 // and the rewind error: the distance between the centre the shooter drew
-// and the one the server traced against (sv_showimpacts).
+// and the one the server traced against (sv_showimpacts). With the shotgun
+// (Options.Weapon) it also checks each pellet: the pellets the server
+// found on the target (its EvHit's damage) against those the shooter's own
+// trace of its predicted shot against the target as drawn hits.
 package hitreg
 
 import (
@@ -42,7 +45,10 @@ type Options struct {
 	// bytes and direction, added by the same proxy (order kept).
 	WireJitterMs float64
 	Seed         uint64
-	Progress     io.Writer // one dot per 10 shots, or nil
+	// Weapon is the hitscan weapon the shooter fires (shared.WeaponRifle,
+	// the default, or shared.WeaponShotgun).
+	Weapon   uint8
+	Progress io.Writer // one dot per 10 shots, or nil
 	// Server is the address (host:port) of a running benchmark server
 	// (Serve) to play against instead of starting one in this process:
 	// across a real link, such as internal/netem's. Then Unlag and
@@ -111,6 +117,17 @@ type Result struct {
 	SnapshotsLost      int     `json:"snapshots_lost"`
 	HitboxRadius       float64 `json:"hitbox_radius"`
 	DurationSecond     float64 `json:"duration_s"`
+	// Weapon is the weapon's name (shared.Weapons).
+	Weapon string `json:"weapon"`
+	// Of the shots taken as claimed (Taken): PelletsDrawn counts the
+	// pellets that the shooter's trace of its predicted shot against the
+	// target where it drew it hits, PelletsServer those the server found on
+	// the target (EvHit damage / the weapon's damage), PelletMismatch the
+	// shots where the two differ (0 when every pellet is registered
+	// exactly). A one-ray weapon counts its one ray.
+	PelletsDrawn   int `json:"pellets_drawn"`
+	PelletsServer  int `json:"pellets_server"`
+	PelletMismatch int `json:"pellet_mismatch"`
 }
 
 // Run runs the benchmark.
@@ -121,10 +138,13 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	if opt.TickRate == 0 {
 		opt.TickRate = 64
 	}
+	if int(opt.Weapon) >= shared.NumWeapons || shared.Weapons[opt.Weapon].Kind != shared.Hitscan {
+		return Result{}, fmt.Errorf("weapon %d is not a hitscan weapon", opt.Weapon)
+	}
 	half := proto.FakeConditions{LagMs: opt.RTTMs / 2, JitterMs: opt.JitterMs, LossPct: opt.LossPct}
 	res := Result{RTTMs: opt.RTTMs, JitterMs: opt.JitterMs, LossPct: opt.LossPct, Unlag: opt.Unlag,
 		WireRTTMs: opt.WireRTTMs, WireJitterMs: opt.WireJitterMs, Cheats: half != proto.FakeConditions{},
-		Shots: opt.Shots, HitboxRadius: shared.PlayerRadius}
+		Shots: opt.Shots, HitboxRadius: shared.PlayerRadius, Weapon: shared.Weapons[opt.Weapon].Name}
 	addr := opt.Server
 	if addr == "" {
 		srv, err := server.New(serverConfig(opt, "127.0.0.1:0", half))
@@ -179,6 +199,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	pingAt := map[uint32]int{} // per attack command: the server's ack RTT when it was made, ms
 	var rttSum float64
 	var rttN int
+	pel := newPellets(opt.Weapon)
 	warm := 0
 	deadline := time.Now().Add(time.Duration(opt.Shots)*time.Second + 60*time.Second)
 	targetTicks := 0
@@ -220,7 +241,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		// Shooter: aim at the target as rendered, fire when the weapon is ready.
 		var attacks []uint32
 		shooter.FrameFunc(now, func() netclient.Input {
-			in := netclient.Input{}
+			in := netclient.Input{Weapon: opt.Weapon}
 			var tgt *netclient.RenderedEntity
 			for _, e := range shooter.View().Rendered {
 				if e.ID == target.View().ID {
@@ -232,7 +253,8 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 			if tgt != nil && tgt.Alive {
 				in.Angle = float32(math.Atan2(tgt.Y-st.Y, tgt.X-st.X))
 				warm++
-				ready := st.NextAttack <= 1 && st.ReloadTicks == 0 && st.Ammo[st.Weapon] > 0
+				ready := st.NextAttack <= 1 && st.ReloadTicks == 0 && st.Ammo[st.Weapon] > 0 &&
+					st.Weapon == opt.Weapon && st.SwitchTicks <= 1
 				if warm > opt.TickRate && ready && len(fired)+len(attacks) < opt.Shots {
 					in.Buttons = shared.ButtonAttack
 					vw := shooter.View()
@@ -244,6 +266,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 			}
 			return in
 		})
+		pel.predicted(shooter, attacks)
 		for _, cmd := range attacks {
 			if _, ok := shooter.Shots().Of(cmd); ok {
 				fired[cmd] = true
@@ -253,6 +276,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 			}
 		}
 		for _, e := range shooter.Match().TakeEvents() {
+			pel.event(&e, shooter.View().ID, target.View().ID)
 			if e.Kind != proto.EvImpact || e.A != shooter.View().ID || !fired[e.Cmd] {
 				continue
 			}
@@ -277,6 +301,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 				}
 			}
 			if e.Value&(game.ImpactRefused|game.ImpactClamped) == 0 {
+				pel.taken(e.Cmd)
 				res.Taken++
 				if e.Value&game.ImpactHit != 0 {
 					res.TakenConfirmed++
@@ -303,7 +328,6 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 				}
 			}
 		}
-		shooter.Shots().TakeEffects()
 		target.Match().TakeEvents()
 		target.Shots().TakeEffects()
 		if shooter.View().Stats.PingMs > 0 {
@@ -314,6 +338,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 			break
 		}
 	}
+	pel.tally(&res)
 	res.Shots = len(fired)
 	if res.Shots > 0 {
 		res.ConfirmedPct = math.Round(float64(res.Confirmed)/float64(res.Shots)*1000) / 10
@@ -340,8 +365,8 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 }
 
 // serverConfig is the benchmark's server: the range map, no bots, hits
-// that do no damage (the target never dies), impacts shown to the
-// shooter; with client-side fake conditions (fake non-zero) sv_cheats 1 so
+// that do no damage (the target never dies) and no spawn protection (each
+// is reported), impacts shown to the shooter; with client-side fake conditions (fake non-zero) sv_cheats 1 so
 // that their held acks are compensated.
 func serverConfig(opt Options, addr string, fake proto.FakeConditions) server.Config {
 	unlag, cheats := "0", "0"
@@ -353,7 +378,8 @@ func serverConfig(opt Options, addr string, fake proto.FakeConditions) server.Co
 	}
 	return server.Config{Addr: addr, TickRate: opt.TickRate, Map: "range", Bots: 0,
 		NoDamage: true, Fake: fake, Seed: opt.Seed + 1,
-		Cvars:  [][2]string{{"sv_unlag", unlag}, {"sv_showimpacts", "1"}, {"sv_cheats", cheats}},
+		Cvars: [][2]string{{"sv_unlag", unlag}, {"sv_showimpacts", "1"}, {"sv_cheats", cheats},
+			{"mp_spawnprotection", "0"}}, // every hit reported (EvHit), from the first shot
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tickshot/server"
+	"tickshot/shared"
 )
 
 // TestHitregOverWebsockets runs the benchmark end to end: a real server and
@@ -62,6 +63,42 @@ func TestHitregOverWebsockets(t *testing.T) {
 	}
 	if off.ConfirmedPct >= on.ConfirmedPct {
 		t.Errorf("sv_unlag 0 confirmed %.1f%% >= sv_unlag 1's %.1f%%", off.ConfirmedPct, on.ConfirmedPct)
+	}
+}
+
+// TestHitregShotgun: the benchmark with the shotgun (--weapon shotgun) at
+// 150 ms of round trip: 8 pellets a shot, all traced against one rewind.
+// Every shot whose claim the server took as is was rewound exactly where
+// the shooter drew the target, and registered pellet for pellet: the
+// pellets the server found on the target (its EvHit) are those the
+// shooter's own trace of its predicted shot against the target as drawn
+// hits, shot by shot.
+func TestHitregShotgun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time benchmark over websockets (about 20 s)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	res, err := Run(ctx, Options{RTTMs: 150, Shots: 16, Unlag: true, Seed: 5, Weapon: shared.WeaponShotgun})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("shotgun at 150 ms: %+v", res)
+	if res.Weapon != "shotgun" || res.Shots < 16 || res.Answered < res.Shots*9/10 {
+		t.Fatalf("%s: %d shots fired, %d answered", res.Weapon, res.Shots, res.Answered)
+	}
+	// Whether the claims follow the server's ticks on a busy machine is
+	// TestHitregOverWebsockets' (the weapon does not change the clock).
+	checkClaims(t, "shotgun", res, false)
+	if res.Taken == 0 || res.ErrMaxTaken != 0 {
+		t.Errorf("%d claims taken, rewound up to %v units off: want exact rewinds", res.Taken, res.ErrMaxTaken)
+	}
+	if res.PelletMismatch != 0 || res.PelletsServer != res.PelletsDrawn {
+		t.Errorf("of %d shots taken, %d registered other pellets than the shooter drew hitting (%d drawn, %d found by the server)",
+			res.Taken, res.PelletMismatch, res.PelletsDrawn, res.PelletsServer)
+	}
+	if res.PelletsDrawn < res.Taken {
+		t.Errorf("%d pellets hit in %d shots aimed at the target: the test proves little", res.PelletsDrawn, res.Taken)
 	}
 }
 
