@@ -149,7 +149,7 @@ func (b *binds) pressedCommands() []string {
 	for i := range b.list {
 		bd := &b.list[i]
 		switch bd.command {
-		case "slot1", "slot2", "invnext", "messagemode", "messagemode2":
+		case "slot1", "slot2", "slot3", "invnext", "messagemode", "messagemode2":
 			continue
 		}
 		if !strings.HasPrefix(bd.command, "+") && bd.active(true) {

@@ -179,7 +179,7 @@ var commandRows = []command{
 	{name: "unmute", args: "NAME", minArgs: 1, maxArgs: anyArgs, help: "show that player's chat again",
 		run: func(g *Game, a []string) string { return g.chat.mute(strings.Join(a, " "), false) }},
 	{name: "bind", args: "KEY [COMMAND]", minArgs: 1, maxArgs: anyArgs, quoted: true,
-		help: "run COMMAND with KEY (\"+\" commands while held: +forward, +back, +moveleft, +moveright, +attack, +attack2, +reload, +showscores, +showhelp; once: slot1, slot2, invnext, messagemode, any console line); with KEY alone, show its binding",
+		help: "run COMMAND with KEY (\"+\" commands while held: +forward, +back, +moveleft, +moveright, +attack, +attack2, +reload, +dash, +showscores, +showhelp; once: slot1, slot2, slot3, invnext, messagemode, any console line); with KEY alone, show its binding",
 		run:  func(g *Game, a []string) string { return g.binds.bindCommand(a[0], a[1:]) }},
 	{name: "unbind", args: "KEY", minArgs: 1, maxArgs: 1, quoted: true, help: "remove KEY's binding",
 		run: func(g *Game, a []string) string { g.binds.unbind(a[0]); return "" }},

@@ -64,6 +64,7 @@ func (h *hud) drawStatus(v *frameView, fx *effects, human bool, cursorX, cursorY
 	if st.ReloadTicks > 0 {
 		drawText(screen, "RELOADING", 14, true, W-24, H-96, 2, palette.TracerMe)
 	}
+	drawDash(v, &st)
 
 	// Ping and fps, top-left, and what differs from the defaults. The fps
 	// shown changes four times a second, as a number one can read.

@@ -89,7 +89,8 @@ type InputFrame struct {
 
 // KeyboardMouse is the player at the keyboard and mouse, through the key
 // bindings (binds.go; by default WASD or the arrows move, left and right
-// button fire, R reloads, 1/2, Q and the wheel choose the weapon): the
+// button fire, R reloads, Shift dashes, 1/2/3, Q and the wheel choose the
+// weapon): the
 // mouse aims from the player's position on screen to the crosshair
 // (cursor.go: sensitivity).
 type KeyboardMouse struct {
@@ -172,6 +173,8 @@ func (k *KeyboardMouse) Frame(v *InputView) InputFrame {
 		k.weapon = 0
 	case b.pressed("slot2"):
 		k.weapon = 1
+	case b.pressed("slot3"):
+		k.weapon = 2
 	case b.pressed("invnext"):
 		k.weapon = (k.weapon + 1) % shared.NumWeapons
 	}
@@ -195,6 +198,7 @@ func (k *KeyboardMouse) Frame(v *InputView) InputFrame {
 	button(shared.ButtonAttack, b.down("+attack"), b.pressed("+attack"))
 	button(shared.ButtonAttack2, b.down("+attack2"), b.pressed("+attack2"))
 	button(shared.ButtonReload, b.down("+reload"), b.pressed("+reload"))
+	button(shared.ButtonDash, b.down("+dash"), b.pressed("+dash"))
 	return f
 }
 
@@ -240,5 +244,5 @@ func (b *BotInput) Tick(v *InputView) netclient.Input {
 	}
 	b.brain.Team = game.Team(teamOf(c, c.View().ID)) // tdm: teammates are not targets (teams.go)
 	in := b.brain.Think(c.View().Map, c.View().TickRate, c.View().Predicted, c.View().Health, b.boxes)
-	return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons}
+	return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons, Weapon: in.Weapon}
 }

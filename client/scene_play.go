@@ -215,6 +215,7 @@ func (p *playScene) handleEvents() {
 		case proto.EvShot:
 			if e.A != c.View().ID && (e.X != e.X2 || e.Y != e.Y2) {
 				p.fx.addTracer(proto.FromFixed(e.X), proto.FromFixed(e.Y), proto.FromFixed(e.X2), proto.FromFixed(e.Y2), false)
+				p.fx.otherPellets(c.View().Map, &e, drawnBoxes(c))
 			}
 		case proto.EvHit:
 			if e.A == c.View().ID {
@@ -310,15 +311,9 @@ func (p *playScene) handleEffects() {
 				g.sound.play(sndLaunch)
 				continue
 			}
-			ents := c.View().Rendered
-			boxes := make([]game.Hitbox, 0, len(ents))
-			for _, e := range ents {
-				boxes = append(boxes, game.NewHitbox(e.ID, e.X, e.Y, e.Alive && !passesThrough(c, e.ID), game.TeamNone))
-			}
-			tr := game.TraceShot(c.View().Map, sh.X, sh.Y, sh.DirX, sh.DirY, def.Range, boxes, c.View().ID)
-			p.fx.addTracer(sh.X, sh.Y, tr.EndX, tr.EndY, true)
+			p.fx.shotRays(c.View().Map, &sh, 0, drawnBoxes(c), c.View().ID, true)
 			p.fx.muzzle = muzzleTime
-			g.sound.play(sndShot)
+			g.sound.play(shotSound(sh.Weapon))
 		}
 		if r.ReloadStarted {
 			g.sound.play(sndReload)

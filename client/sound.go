@@ -9,6 +9,8 @@ import (
 	"runtime"
 
 	"github.com/hajimehoshi/ebiten/v2/audio"
+
+	"tickshot/shared"
 )
 
 const sampleRate = 44100
@@ -23,8 +25,18 @@ const (
 	sndReload
 	sndLaunch
 	sndBoom
+	sndShotgun
 	numSounds
 )
+
+// shotSound is the sound of a hitscan weapon's shot: the shotgun's
+// deeper blast, else the rifle's crack.
+func shotSound(weapon uint8) soundID {
+	if weapon == shared.WeaponShotgun {
+		return sndShotgun
+	}
+	return sndShot
+}
 
 // sounds are short effects synthesized at start (no asset files needed).
 type sounds struct {
@@ -85,6 +97,13 @@ func synthSounds() (pcm [numSounds][]byte) {
 	})
 	pcm[sndBoom] = synth(0.6, func(t float64) float64 {
 		return ((rng.Float64()*2-1)*0.7 + math.Sin(2*math.Pi*55*t)*0.3) * math.Exp(-t*6) * 0.8
+	})
+	// The shotgun: a longer, darker burst of noise (a one-pole low-pass)
+	// over a falling thump, so that it is told from the rifle's crack.
+	lp := 0.0
+	pcm[sndShotgun] = synth(0.22, func(t float64) float64 {
+		lp += ((rng.Float64()*2 - 1) - lp) * 0.25
+		return (lp*1.6 + 0.5*math.Sin(2*math.Pi*(90-120*t)*t)) * math.Exp(-t*16) * 0.55
 	})
 	return pcm
 }
