@@ -157,7 +157,7 @@ func appendInt(buf []byte, v int) []byte { return strconv.AppendInt(buf, int64(v
 
 // controlsHint is the line of controls shown at the bottom of the screen
 // until the player has moved and fired, and again while F1 is held.
-const controlsHint = "WASD move   mouse aim   left click fire   R reload   1/2 weapon   Tab scores   F3 or N net_graph   Esc menu   F1 help"
+const controlsHint = "WASD move   mouse aim   left click fire   R reload   Shift dash   1/2/3 weapon   Tab scores   F3 or N net_graph   Esc menu   F1 help"
 
 // hintLine is the controls hint at the bottom of the screen.
 type hintLine struct{}
