@@ -87,8 +87,8 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	p.bar.drawBars(v) // matchhud.go: the HUD's text stays off the arena
 	p.bar.drawClock(v)
 	p.hud.drawStatus(v, &p.fx, p.human, p.cursorX, p.cursorY)
-	drawPickupHUD(v) // pickups.go
-	p.feed.draw(v)
+	drawPickupHUD(v)            // pickups.go
+	p.feed.draw(v, p.bar.score) // under the bar where it would overlap the score to beat
 	p.hud.drawCentre(v, p, &p.fx)
 	switch {
 	case p.held&KeyScores != 0:

@@ -31,7 +31,7 @@ type endScreen struct {
 // Layout of the end screen, pixels.
 const (
 	endPanelW  = 760.0
-	endPanelY  = 70.0 // under the match banner
+	endPanelY  = 70.0 // under the top bar and the kill feed moved under it (feedRect)
 	endRowH    = 24.0
 	endRowsMax = 10 // rows of players shown; the rest are summed up
 	endBoxW    = 200.0

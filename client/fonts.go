@@ -204,6 +204,15 @@ func textWidth(s string, size float64, bold bool) float64 {
 	return w
 }
 
+// textAdv is the advance of b in pixels as drawTextBytes draws it in that
+// style: from the text cache, so a line drawn every frame is measured once.
+func textAdv(b []byte, size float64, bold bool, clr color.RGBA) float64 {
+	if t := txt.getBytes(b, textStyle{size, bold, clr}); t != nil {
+		return t.adv
+	}
+	return textWidth(string(b), size, bold)
+}
+
 // layoutText shapes and draws s with a shadow, aligned as drawText: for
 // text drawn into images that are themselves cached (the text cache, the
 // net_graph's text).

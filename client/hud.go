@@ -145,12 +145,16 @@ func (h *hud) drawCentre(v *frameView, p *playScene, fx *effects) {
 		drawTextBytes(screen, buf, 32, true, W/2, H/2-90, 1, palette.HPBad)
 		drawText(screen, "respawning...", 18, false, W/2, H/2-48, 1, palette.Text)
 	}
-	if fx.bannerLeft > 0 {
+	if bannerShown(fx, p.end.shown(v.c)) {
 		drawText(screen, fx.banner, 40, true, W/2, 24, 1, palette.TracerMe)
 	} else {
 		buf = drawTeamScore(v, buf) // tdm: the team scores at the top (teams.go)
 	}
 }
+
+// bannerShown reports whether the match banner is drawn: while it lasts,
+// unless the end-of-match screen (endShown) is up, whose title says who won.
+func bannerShown(fx *effects, endShown bool) bool { return fx.bannerLeft > 0 && !endShown }
 
 // appendInt appends v in decimal to buf.
 func appendInt(buf []byte, v int) []byte { return strconv.AppendInt(buf, int64(v), 10) }

@@ -3,7 +3,9 @@
 package client
 
 import (
+	"image/color"
 	"time"
+	"unicode/utf8"
 
 	"tickshot/client/palette"
 )
@@ -54,22 +56,58 @@ func (k *killFeed) update(dt time.Duration) {
 }
 
 // draw draws the feed's newest feedShown entries on the top bar at the
-// right: your kills in your colour, your deaths in red, notices dimmed.
-func (k *killFeed) draw(v *frameView) {
-	y := 2.0
-	for _, e := range k.entries[max(len(k.entries)-feedShown, 0):] {
-		col := palette.Text
-		if e.notice != "" {
-			k.buf, col = append(k.buf[:0], e.notice...), palette.Dim
-		} else {
-			k.buf = append(append(append(k.buf[:0], e.killer...), "  >  "...), e.victim...)
-			if e.mine {
-				col = palette.Me
-			} else if e.me {
-				col = palette.HPBad
-			}
-		}
-		drawTextBytes(v.screen, k.buf, 14, e.notice == "", v.W-12, y, 2, col)
-		y += 16
+// right, or right under it where they would overlap the score to beat
+// (score: where matchBar drew it; feedRect): your kills in your colour,
+// your deaths in red, notices dimmed.
+func (k *killFeed) draw(v *frameView, score frect) {
+	shown := k.entries[max(len(k.entries)-feedShown, 0):]
+	w := 0.0
+	for i := range shown {
+		var col color.RGBA
+		k.buf, col = shown[i].line(k.buf[:0])
+		w = max(w, textAdv(k.buf, 14, shown[i].notice == "", col)) // the style drawn: measured once
 	}
+	r := feedRect(v.W, w, len(shown), score)
+	y := r.y
+	for i := range shown {
+		e := &shown[i]
+		var col color.RGBA
+		k.buf, col = e.line(k.buf[:0])
+		drawTextBytes(v.screen, k.buf, 14, e.notice == "", v.W-barMarginX, y, 2, col)
+		y += feedLineH
+	}
+}
+
+// feedNameMax is how many characters of a name a kill's line shows (a
+// longer one ends in "…"), so that the line fits a 640-pixel window.
+const feedNameMax = 14
+
+// line appends e's text to buf and returns it with its colour.
+func (e *feedEntry) line(buf []byte) ([]byte, color.RGBA) {
+	if e.notice != "" {
+		return append(buf, e.notice...), palette.Dim
+	}
+	buf = appendShortName(append(appendShortName(buf, e.killer), "  >  "...), e.victim)
+	switch {
+	case e.mine:
+		return buf, palette.Me
+	case e.me:
+		return buf, palette.HPBad
+	}
+	return buf, palette.Text
+}
+
+// appendShortName appends name, cut to feedNameMax characters with "…".
+func appendShortName(buf []byte, name string) []byte {
+	n := 0
+	for i := range name {
+		if n == feedNameMax-1 {
+			if utf8.RuneCountInString(name[i:]) > 1 {
+				return append(append(buf, name[:i]...), "…"...)
+			}
+			break
+		}
+		n++
+	}
+	return append(buf, name...)
 }

@@ -44,7 +44,41 @@ func hudCamera(mapW, mapH, px, py, w, h float64) (x, y float64) {
 // clock, so it agrees with the server's end of the match and stops with
 // a demo.
 type matchBar struct {
-	buf []byte // the text drawn, reused
+	buf   []byte // the text drawn, reused
+	score frect  // where the score to beat was drawn this frame (zero: not drawn)
+}
+
+// The top bar's text, pixels: the score to beat starts scoreToBeatX right
+// of the middle (the clock ends as far left of it), the kill feed is right
+// aligned barMarginX from the right edge, feedLineH per line, and keeps
+// feedGap clear of the score to beat.
+const (
+	scoreToBeatX = 130
+	barMarginX   = 12
+	feedLineH    = 16
+	feedGap      = 16
+)
+
+// scoreRect is where the score to beat, w pixels wide, sits on the top bar
+// of a window W pixels wide: from scoreToBeatX right of the middle, moved
+// left on a narrow window so that it ends inside the right margin, but
+// never further left than the clock's right end (W/2-scoreToBeatX).
+func scoreRect(W, w float64) frect {
+	x := math.Max(math.Min(W/2+scoreToBeatX, W-barMarginX-w), W/2-scoreToBeatX+feedGap)
+	return frect{x, 10, w, 18}
+}
+
+// feedRect is where the kill feed of lines lines, the widest w pixels,
+// sits: on the top bar at the right when it clears the score to beat
+// (score) and the middle of the bar (the clock, tdm's team scores) by
+// feedGap, else right under the bar (a narrow window, or long names), so
+// that they never overlap.
+func feedRect(W, w float64, lines int, score frect) frect {
+	r := frect{W - barMarginX - w, 2, w, float64(lines) * feedLineH}
+	if r.x < math.Max(score.x+score.w, W/2+scoreToBeatX)+feedGap {
+		r.y = hudTop + 2
+	}
+	return r
 }
 
 // drawBars draws the two bars, under the HUD's text.
@@ -62,6 +96,7 @@ func (mb *matchBar) drawBars(v *frameView) {
 // drawClock draws the clock and the score to beat on the top bar, either
 // side of the middle (where tdm's team scores are).
 func (mb *matchBar) drawClock(v *frameView) {
+	mb.score = frect{}
 	clock, ok := v.c.Match().Clock()
 	if !ok {
 		return
@@ -81,10 +116,11 @@ func (mb *matchBar) drawClock(v *frameView) {
 			}
 		}
 		buf = appendClock(buf, secs)
-		drawTextBytes(v.screen, buf, 22, true, v.W/2-130, 6, 2, col)
+		drawTextBytes(v.screen, buf, 22, true, v.W/2-scoreToBeatX, 6, 2, col)
 	}
 	buf = appendScoreToBeat(buf[:0], view.Scores, view.ID, int(clock.FragLimit), teamPlay(v.c))
-	drawTextBytes(v.screen, buf, 15, false, v.W/2+130, 10, 0, palette.Dim)
+	mb.score = scoreRect(v.W, textAdv(buf, 15, false, palette.Dim))
+	drawTextBytes(v.screen, buf, 15, false, mb.score.x, mb.score.y, 0, palette.Dim)
 }
 
 // appendClock appends secs as m:ss, rounded up (the clock shows 0:01 until

@@ -3,7 +3,9 @@
 package client
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"tickshot/game"
 	"tickshot/net/proto"
@@ -69,6 +71,86 @@ func TestMatchClockText(t *testing.T) {
 	for self, want := range map[uint16]string{1: "tied for the lead at 7", 2: "tied for the lead at 7", 3: "lead 7   you 2"} {
 		if got := string(appendScoreToBeat(nil, tied, self, 0, false)); got != want {
 			t.Errorf("a shared lead, player %d: %q, want %q", self, got, want)
+		}
+	}
+}
+
+// overlap reports whether two rectangles share any area.
+func overlap(a, b frect) bool {
+	return a.x < b.x+b.w && b.x < a.x+a.w && a.y < b.y+b.h && b.y < a.y+a.h
+}
+
+// TestTopBarScoreAndFeedNeverOverlap: at 640, 900 and 1280 pixels wide,
+// with short and the longest lines (names of proto.MaxNameLen wide
+// letters, the longest score to beat), the kill feed and the score to
+// beat never overlap, both stay inside the window, the score to beat stays
+// right of the clock, and at 1280 ordinary lines keep the feed on the bar.
+func TestTopBarScoreAndFeedNeverOverlap(t *testing.T) {
+	long := strings.Repeat("W", proto.MaxNameLen)
+	scores := []string{"", "first to 20", "first to 20   lead 7   you 3", "first to 200   tied for the lead at 199"}
+	feeds := []string{"", "alice  >  bob", "", "map changed to " + long}
+	cut, _ := (&feedEntry{killer: long, victim: long}).line(nil) // as the feed cuts it
+	feeds[2] = string(cut)
+	for _, W := range []float64{640, 900, 1280} {
+		for _, s := range scores {
+			sw := 0.0
+			if s != "" {
+				sw = textWidth(s, 15, false)
+			}
+			sc := scoreRect(W, sw)
+			if s != "" && (sc.x+sc.w > W || sc.x <= W/2-scoreToBeatX) {
+				t.Errorf("W %v: score to beat %q at %+v, outside the window or over the clock", W, s, sc)
+			}
+			for _, f := range feeds {
+				fw := textWidth(f, 14, true)
+				fr := feedRect(W, fw, feedShown, sc)
+				if s != "" && overlap(sc, fr) {
+					t.Errorf("W %v: score to beat %q at %+v overlaps the kill feed %q at %+v", W, s, sc, f, fr)
+				}
+				if fr.x < 0 || fr.x+fr.w > W {
+					t.Errorf("W %v: kill feed %q at %+v outside the window", W, f, fr)
+				}
+				if fr.y < hudTop && (fr.y+fr.h > hudTop || fr.x < W/2+scoreToBeatX) {
+					t.Errorf("W %v: kill feed at %+v on the bar over its edge or its middle (the clock)", W, fr)
+				}
+				if W == 1280 && f == feeds[1] && s == scores[2] && fr.y >= hudTop {
+					t.Errorf("W 1280: ordinary lines moved the feed off the bar (%+v, score %+v)", fr, sc)
+				}
+			}
+		}
+	}
+}
+
+// TestBannerHiddenUnderEndScreen: the match banner ("X wins the match")
+// shows while it lasts, but not while the end-of-match screen, whose
+// title says the same, is up.
+func TestBannerHiddenUnderEndScreen(t *testing.T) {
+	fx := &effects{banner: "alice wins the match", bannerLeft: time.Second}
+	if !bannerShown(fx, false) {
+		t.Error("the banner is hidden without the end screen")
+	}
+	if bannerShown(fx, true) {
+		t.Error("the banner shows over the end screen's title")
+	}
+	fx.bannerLeft = 0
+	if bannerShown(fx, false) {
+		t.Error("the banner shows after its time")
+	}
+}
+
+// TestFeedCutsLongNames: a kill's line keeps names of up to feedNameMax
+// characters whole and cuts longer ones to feedNameMax with "…", counting
+// characters, not bytes.
+func TestFeedCutsLongNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"bob":               "bob",
+		"abcdefghijklmn":    "abcdefghijklmn",
+		"abcdefghijklmno":   "abcdefghijklm…",
+		"ééééééééééééééééé": "ééééééééééééé…",
+		"ééééééééééééé":     "ééééééééééééé",
+	} {
+		if got := string(appendShortName(nil, name)); got != want {
+			t.Errorf("appendShortName(%q) = %q, want %q", name, got, want)
 		}
 	}
 }
