@@ -83,6 +83,7 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	protected := c.View().Server.Protected && p.fireCmd <= c.View().AckCmd
 	p.players.draw(w, protected, p.fx.muzzle > 0)
 	p.fx.drawOverlay(w)
+	p.flash.draw(w)   // pickupfx.go
 	c.MarkDrawn()     // the next frame's commands claim this render time
 	p.bar.drawBars(v) // matchhud.go: the HUD's text stays off the arena
 	p.bar.drawClock(v)

@@ -40,6 +40,7 @@ type playScene struct {
 	bar     matchBar
 	end     endScreen
 	feed    killFeed
+	flash   pickupFlash // the local player's pickup feedback (pickupfx.go)
 	scores  scoreboard
 	pause   pauseScreen
 	hint    hintLine
@@ -193,6 +194,9 @@ func (p *playScene) Update(ctx *SceneContext) error {
 	p.cam.record(&vw, p.aim)
 	p.handleEvents()
 	p.handleEffects()
+	if p.flash.update(c.View().Takes, dt) { // pickupfx.go: once per predicted take
+		g.sound.play(sndPickup)
+	}
 	p.cam.update(dt, skipCam)
 	vw = c.View()
 	p.card.update(&vw, p.cam.on)

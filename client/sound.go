@@ -26,6 +26,7 @@ const (
 	sndLaunch
 	sndBoom
 	sndShotgun
+	sndPickup
 	numSounds
 )
 
@@ -104,6 +105,16 @@ func synthSounds() (pcm [numSounds][]byte) {
 	pcm[sndShotgun] = synth(0.22, func(t float64) float64 {
 		lp += ((rng.Float64()*2 - 1) - lp) * 0.25
 		return (lp*1.6 + 0.5*math.Sin(2*math.Pi*(90-120*t)*t)) * math.Exp(-t*16) * 0.55
+	})
+	// The pickup: a soft rising fifth (A5 then E6), shorter and lower than
+	// the kill's chime.
+	pcm[sndPickup] = synth(0.2, func(t float64) float64 {
+		note, at := 880.0, 0.0
+		if t >= 0.06 {
+			note, at = 1318.5, 0.06
+		}
+		u := t - at
+		return math.Sin(2*math.Pi*note*t) * math.Exp(-u*18) * math.Min(1, u*300) * 0.3
 	})
 	return pcm
 }

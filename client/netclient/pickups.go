@@ -22,6 +22,16 @@ import (
 type pickupPredictor struct {
 	server  []proto.PickupState // the newest snapshot's pickups in view, by ID
 	pending []pendingTake       // takes predicted and not yet acked, oldest first
+	takes   TakeCount           // the takes predicted so far (View.Takes)
+}
+
+// TakeCount counts the local player's predicted pickup takes: the window
+// gives its feedback (a sound, a flash) when N grows, once per take, at
+// the moment the take is predicted. It is only read: nothing of it feeds
+// the simulation or the prediction.
+type TakeCount struct {
+	N    uint32          // takes predicted since the client started (a replay never counts again)
+	Kind game.PickupKind // the newest take's kind
 }
 
 // pendingTake is a take of pickup id predicted after command cmd.
@@ -59,6 +69,7 @@ func (pp *pickupPredictor) touch(pr *predictor, n uint32, st shared.PlayerState,
 			continue
 		}
 		pp.pending = append(pp.pending, pendingTake{id: pk.ID, cmd: n, kind: kind})
+		pp.takes = TakeCount{N: pp.takes.N + 1, Kind: kind}
 		pr.applyPickup(n, kind)
 	}
 }

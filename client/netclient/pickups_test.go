@@ -238,3 +238,32 @@ func TestPickupRocketsPredictedExactly(t *testing.T) {
 		t.Errorf("after the take's ack: %d prediction errors, want still 1", s.pred.corrections)
 	}
 }
+
+// The take counter (View.Takes, the window's pickup feedback) grows once
+// per predicted take, with its kind: not on the commands before it, not
+// on the commands after it that still stand on the pickup, not on the
+// snapshots that ack and replay them.
+func TestPickupTakeCountedOnce(t *testing.T) {
+	w, pk, a, _ := pickupWorld(t)
+	cmds := walkToTake(t, w, a, pk, 1)
+	if got := a.pick.takes; got.N != 1 || got.Kind != game.PickupHealth {
+		t.Fatalf("after the take: %+v, want one health take", got)
+	}
+	for _, c := range cmds {
+		w.NextTick()
+		w.RunCommand(a.p, c, nil)
+		w.Step()
+	}
+	n := uint32(len(cmds))
+	for i := range 4 { // standing on it, acked and replayed
+		w.NextTick()
+		n++
+		c := a.command(w, n, 0)
+		w.RunCommand(a.p, c, nil)
+		w.Step()
+		a.snapshot(w, n-uint32(i%2))
+	}
+	if got := a.pick.takes; got.N != 1 {
+		t.Errorf("after standing on it and the acks: %d takes counted, want 1", got.N)
+	}
+}

@@ -57,6 +57,7 @@ type View struct {
 	Held        []HeldEntity         // every other player the newest snapshot carried, by ID
 	Projectiles []RenderedProjectile // projectiles at RenderTick, by ID
 	Pickups     []PickupView         // the pickups in view, by ID, the local player's predicted takes away (pickups.go)
+	Takes       TakeCount            // the local player's predicted takes so far, for feedback (pickups.go)
 	Scores      []proto.ScoreEntry   // the scoreboard, by ID (names filled in)
 	names       map[uint16]string    // every name heard, by player id
 
@@ -187,7 +188,7 @@ func (c *Client) buildView() View {
 		Spectating: spectating(c.clk.haveSnap, c.accept, c.server), SnapshotTick: c.clk.lastSnap,
 		CommandNumber: c.pred.cmdNum, AckCmd: c.pred.ackCmd, ServerTick: c.clk.serverTick(), RenderTick: rt,
 		InterpMs: c.cfg.lerpMs(), Rendered: c.interp.rendered(rt, lerp), Projectiles: c.interp.projectilesAt(rt, lerp),
-		Held: c.interp.held(), Pickups: c.pick.view(c.cfg.Predict), Stats: statsOf(c.link, c.pred, c.clk), Recording: c.link.recording() != nil,
+		Held: c.interp.held(), Pickups: c.pick.view(c.cfg.Predict), Takes: c.pick.takes, Stats: statsOf(c.link, c.pred, c.clk), Recording: c.link.recording() != nil,
 		FakeConditions: c.link.conn.FakeConditions()}
 	v.Predicted, v.localX, v.localY = c.pred.local(c.cfg.Predict, v.ServerState)
 	v.prevX, v.prevY, v.tickAt = c.prevLX, c.prevLY, c.clk.lastTickAt
