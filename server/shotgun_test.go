@@ -14,7 +14,7 @@ import (
 // rewinder's counts) and its 8 pellets hit exactly what the same pellets
 // traced against the players where the shooter's client drew them (its
 // interpolation at the command's render tick) hit: each victim's summed
-// damage (one EvHit each: 10 a pellet) and the one EvShot's end (pellet
+// damage (one EvHit each: 15 a pellet) and the one EvShot's end (pellet
 // 0's) equal the client's own trace, for shots at many render ticks at
 // targets strafing about the range map.
 func TestShotgunPelletsOneRewindExact(t *testing.T) {

@@ -50,10 +50,10 @@ var Weapons = [NumWeapons]WeaponDef{
 		ReloadMs: 1500, SwitchMs: 250, Spread: 0.02, Range: 1600},
 	{Name: "rocket launcher", Kind: Projectile, Damage: 90, IntervalMs: 800, MagSize: 4,
 		ReloadMs: 2200, SwitchMs: 400, Speed: 650, SplashRange: 110},
-	// The shotgun: 8 pellets of 10 over ±0.14 rad, all traced against one
+	// The shotgun: 8 pellets of 15 over ±0.14 rad, all traced against one
 	// rewind of the hitboxes (game.World.FireHitscan); deadly within a few
 	// body lengths, harmless past its range.
-	{Name: "shotgun", Kind: Hitscan, Damage: 10, IntervalMs: 800, MagSize: 5,
+	{Name: "shotgun", Kind: Hitscan, Damage: 15, IntervalMs: 800, MagSize: 5,
 		ReloadMs: 2000, SwitchMs: 300, Spread: 0.14, Range: 720, Pellets: MaxPellets},
 }
 
