@@ -6,10 +6,11 @@ package game
 type PlayerStats struct {
 	Kills  int // other players killed (teammates not counted)
 	Deaths int // deaths, suicides included
-	// Shots is the shots fired (each hitscan shot or pellet, each rocket:
-	// one EvShot each); Hits the EvHits of this player's on another
-	// (a rocket's splash on two players is two), at most Shots when read
-	// through Accuracy.
+	// Shots is the shots fired (one EvShot each: a rifle shot, a
+	// shotgun's 8 pellets, a rocket); Hits the shots that hurt another
+	// player: the EvHits of one tick count once, so a shotgun shot whose
+	// pellets strike two players, or a rocket whose splash catches two,
+	// is one hit, and Hits stays at most Shots.
 	Shots, Hits int
 	Damage      int // hit points of damage dealt to other players
 	Streak      int // kills since the last death
@@ -33,6 +34,8 @@ func (p PlayerStats) Accuracy() float64 {
 // Deterministic: it is fed in emit order and read in player order.
 type MatchStats struct {
 	byID map[uint16]*PlayerStats
+	// hitAt is, per player ID, 1 + the tick of the last counted hit.
+	hitAt map[uint16]uint32
 }
 
 // Of returns player id's statistics for the match so far (zero for a
@@ -48,6 +51,7 @@ func (s *MatchStats) Of(id uint16) PlayerStats {
 func (s *MatchStats) row(id uint16) *PlayerStats {
 	if s.byID == nil {
 		s.byID = map[uint16]*PlayerStats{}
+		s.hitAt = map[uint16]uint32{}
 	}
 	p := s.byID[id]
 	if p == nil {
@@ -58,7 +62,8 @@ func (s *MatchStats) row(id uint16) *PlayerStats {
 }
 
 // record counts event e of world w: EvMatchStart clears everything; EvShot
-// is a shot of A; EvHit of A on another player a hit and its damage;
+// is a shot of A; EvHit of A on another player its damage, and a hit
+// unless A already hit someone this tick (one shot's pellets or splash);
 // EvKill a death of B and, unless B is A or A's teammate, a kill and a
 // step of A's streak. The winning kill counts though the intermission has
 // just begun; other shots and hits in the intermission do not.
@@ -66,6 +71,7 @@ func (s *MatchStats) record(w *World, e *Event) {
 	switch e.Kind {
 	case EvMatchStart:
 		clear(s.byID)
+		clear(s.hitAt)
 	case EvShot:
 		if w.Intermission == 0 {
 			s.row(e.A).Shots++
@@ -73,7 +79,10 @@ func (s *MatchStats) record(w *World, e *Event) {
 	case EvHit:
 		if w.Intermission == 0 && e.A != e.B && e.A != 0 {
 			p := s.row(e.A)
-			p.Hits++
+			if s.hitAt[e.A] != w.Tick+1 {
+				p.Hits++
+				s.hitAt[e.A] = w.Tick + 1
+			}
 			p.Damage += e.Value
 		}
 	case EvKill:

@@ -95,3 +95,34 @@ func TestMatchStatsStreakAndIntermission(t *testing.T) {
 		t.Errorf("a teamkill: killer %+v, victim %+v; want no kill and a death", s, tw.Stats.Of(r2.ID))
 	}
 }
+
+// TestMatchStatsShotgunHitsTwoIsOneHit: one shotgun shot whose pellets
+// strike two players is one shot and one hit (accuracy never passes 100 %),
+// with the damage of every pellet counted.
+func TestMatchStatsShotgunHitsTwoIsOneHit(t *testing.T) {
+	w := testWorld(t, "range", 1, Rules{})
+	testSteps(w, 1)
+	a := testPlayerAt(w, "a", 200, 384)
+	testPlayerAt(w, "b", 260, 370)
+	testPlayerAt(w, "c", 260, 398)
+	a.State.Weapon = shared.WeaponShotgun
+	w.RunCommand(a, shared.UserCmd{CommandNumber: 1, TickCount: w.Tick, Msec: shared.MsecFor(w.TickRate),
+		Buttons: shared.ButtonAttack, Weapon: shared.WeaponShotgun}, nil)
+	victims, damage := 0, 0
+	for _, e := range w.Events {
+		if e.Kind == EvHit && e.A == a.ID {
+			victims++
+			damage += e.Value
+		}
+	}
+	if victims != 2 {
+		t.Fatalf("the shot hurt %d players, want both b and c (test setup)", victims)
+	}
+	s := w.Stats.Of(a.ID)
+	if s.Shots != 1 || s.Hits != 1 || s.Damage != damage {
+		t.Errorf("a: %+v, want 1 shot, 1 hit and %d damage", s, damage)
+	}
+	if acc := s.Accuracy(); acc != 1 {
+		t.Errorf("accuracy %v, want 1", acc)
+	}
+}
