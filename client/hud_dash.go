@@ -19,7 +19,9 @@ func drawDash(v *frameView, st *shared.PlayerState) {
 	}
 	total := float64(shared.DashCooldownTicks(v.c.View().TickRate))
 	frac := 1 - float64(st.DashTicks)/total
-	const x, w = 150, 100 // beside the health ("+ 100" at 24, 34 px)
+	// Right of the health ("+ 100" from x 24, 34 px) and of the armour
+	// (drawPickupHUD: its icon at 142, "100" at 160 in 26 px, to about 215).
+	const x, w = 240, 100
 	y := v.H - 34
 	b := &batch
 	b.use(v.screen)
