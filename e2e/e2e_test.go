@@ -27,7 +27,8 @@ type Summary = botclient.Summary
 
 // status is the part of GET /status this test reads.
 type status struct {
-	TickRate int `json:"tickrate"`
+	TickRate int    `json:"tickrate"`
+	Map      string `json:"map"`
 	Players  []struct {
 		Name   string `json:"name"`
 		PingMs int    `json:"ping_ms"`
