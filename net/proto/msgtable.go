@@ -234,6 +234,11 @@ func checkSnapshot(m *Snapshot) error {
 	if most := shared.Ticks(game.DoubleDamageMs, shared.MaxTickRate); m.Self.PowerTicks > most {
 		return fmt.Errorf("%d ticks of double damage, limit %d", m.Self.PowerTicks, most)
 	}
+	if most := shared.DashCooldownTicks(shared.MaxTickRate); m.Self.DashTicks > most {
+		// Dashing lifts the speed clamp while DashTicks is high: an
+		// unchecked value would have the client predict a dash for minutes.
+		return fmt.Errorf("%d ticks of dash cooldown, limit %d", m.Self.DashTicks, most)
+	}
 	for _, r := range m.Scores {
 		if err := checkText("score name", r.Name, MaxNameLen); err != nil {
 			return err
