@@ -78,9 +78,10 @@ type PlayerStats struct {
 	Team     uint8 // as ScoreEntry.Team
 	Kills    int16 // the scoreboard's frags (a teamkill counts -1)
 	Deaths   int16
-	// Shots is the shots fired (a hitscan shot or pellet, a rocket); Hits
-	// those that hurt another player (a rocket's splash on two players
-	// counts once per player; Hits is at most Shots).
+	// Shots is the shots fired (one per EvShot: a rifle or shotgun shot,
+	// whatever its pellets, or a rocket); Hits the ticks in which the
+	// player hurt another (a shotgun's pellets or a rocket's splash on two
+	// players count one; Hits is at most Shots).
 	Shots, Hits uint16
 	// Damage is the hit points of damage dealt to other players.
 	Damage uint32
