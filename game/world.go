@@ -439,6 +439,7 @@ func (w *World) Suicide(p *Player) error {
 	}
 	if p.Alive() {
 		p.ProtectedUntil = 0
+		p.Armour = 0 // else it would take half of the health's worth (absorb)
 		w.Damage(p, p, p.Health, p.State.X, p.State.Y)
 	}
 	return nil
