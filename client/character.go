@@ -99,28 +99,44 @@ func drawCharacter(x, y, angle float64, col color.RGBA, w int) {
 	b := &batch
 	s := weaponArt(w)
 	b.body(float32(x), float32(y), col)
-	c, sn := math.Cos(angle), math.Sin(angle)
-	at := func(f, side float32) (float32, float32) { // along the aim f, to its right side
-		return float32(x + c*float64(f) - sn*float64(side)), float32(y + sn*float64(f) + c*float64(side))
-	}
-	for _, p := range s.parts { // outlines first, so that the pieces join
-		x0, y0 := at(p.front0-1, p.side)
-		x1, y1 := at(p.front1+1, p.side)
-		b.line(x0, y0, x1, y1, p.width+2, palette.Outline)
-	}
-	for _, p := range s.parts {
-		x0, y0 := at(p.front0, p.side)
-		x1, y1 := at(p.front1, p.side)
-		b.line(x0, y0, x1, y1, p.width, p.col)
-	}
+	af := newAimFrame(x, y, angle)
+	drawWeapon(af, s, 1)
 	sx, sy, ok := handSprite(col)
 	for _, h := range s.hands {
-		hx, hy := at(h[0], h[1])
+		hx, hy := af.at(h[0], h[1])
 		if !ok || b.src != nil {
 			drawHandSprite(b, hx, hy, col)
 			continue
 		}
 		b.image(sx, sy, handSize, handSize, float64(hx)-handSize/2, float64(hy)-handSize/2)
+	}
+}
+
+// aimFrame places points on the screen relative to a player at x, y
+// (pixels) aiming along angle: f along the aim, side to its right.
+type aimFrame struct{ x, y, c, s float64 }
+
+func newAimFrame(x, y, angle float64) aimFrame {
+	return aimFrame{x, y, math.Cos(angle), math.Sin(angle)}
+}
+
+func (a aimFrame) at(f, side float32) (float32, float32) {
+	return float32(a.x + a.c*float64(f) - a.s*float64(side)), float32(a.y + a.s*float64(f) + a.c*float64(side))
+}
+
+// drawWeapon adds weapon shape s held in aim frame af with opacity a
+// (0..1; a dead body's fades).
+func drawWeapon(af aimFrame, s *weaponShape, a float64) {
+	b := &batch
+	for _, p := range s.parts { // outlines first, so that the pieces join
+		x0, y0 := af.at(p.front0-1, p.side)
+		x1, y1 := af.at(p.front1+1, p.side)
+		b.line(x0, y0, x1, y1, p.width+2, fade(palette.Outline, a))
+	}
+	for _, p := range s.parts {
+		x0, y0 := af.at(p.front0, p.side)
+		x1, y1 := af.at(p.front1, p.side)
+		b.line(x0, y0, x1, y1, p.width, fade(p.col, a))
 	}
 }
 

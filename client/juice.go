@@ -126,6 +126,7 @@ type corpse struct {
 	left     time.Duration
 	self     bool // the local player's
 	sinceHit time.Duration
+	weapon   int // what it held (heldWeapon; the local player's predicted weapon), drawn beside it
 }
 
 // flash is another player's muzzle flash at its gun's tip.
@@ -201,12 +202,12 @@ func (f *effects) onEvent(e *proto.Event, vw *netclient.View, sw juiceSwitches) 
 		if !ok {
 			return
 		}
-		col, a := selfColour(vw), float64(vw.LastCommand.ViewAngle)
+		col, a, w := selfColour(vw), float64(vw.LastCommand.ViewAngle), int(vw.Predicted.Weapon)
 		if e.B != me {
-			col, a = otherColour(vw, e.B, isBot(vw, e.B)), renderedAngle(vw, e.B)
+			col, a, w = otherColour(vw, e.B, isBot(vw, e.B)), renderedAngle(vw, e.B), heldWeapon(vw, e.B)
 		}
 		f.burst(&rng, x, y, &deathBurst, 0, straight(col), straight(darken(col, 0.7)), color.NRGBA{0xff, 0xf4, 0xe8, 0xff})
-		f.corpses = append(f.corpses, corpse{id: e.B, x: x, y: y, a: a, col: col, left: corpseTime, self: e.B == me})
+		f.corpses = append(f.corpses, corpse{id: e.B, x: x, y: y, a: a, col: col, left: corpseTime, self: e.B == me, weapon: w})
 	case proto.EvExplode:
 		x, y, r := proto.FromFixed(e.X), proto.FromFixed(e.Y), math.Max(float64(e.Value), 24)
 		f.shocks = append(f.shocks, shockwave{x, y, r, shockTime, scorchTime})
@@ -358,8 +359,7 @@ func (f *effects) drawFloor(v *worldView) {
 		a := float32(float64(c.left) / float64(corpseTime))
 		a *= a
 		b.disc(f32(x+3), f32(y+4), 17, nrgba(color.NRGBA{0, 0, 0, uint8(70 * a)})) // its shadow
-		dx, dy := math.Cos(c.a), math.Sin(c.a)
-		b.line(f32(x), f32(y), f32(x+dx*22), f32(y+dy*22), 5, fade(palette.Gun, float64(a)))
+		drawWeapon(newAimFrame(x, y, c.a), weaponArt(c.weapon), float64(a))        // the weapon it held, fading with it (character.go)
 		b.disc(f32(x), f32(y), 15, fade(darken(c.col, 0.6), float64(a)))
 		b.ring(f32(x), f32(y), 15, 2, fade(palette.Outline, float64(a)))
 	}

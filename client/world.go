@@ -123,7 +123,13 @@ func (playersLayer) draw(v *worldView, protected, muzzle bool) {
 			b.line(f32(x-8), f32(y+8), f32(x+8), f32(y-8), 3, palette.Dim)
 			continue
 		}
-		drawCharacter(x, y, e.Angle, otherColour(vw, e.ID, e.Bot), heldWeapon(vw, e.ID)) // team colour in tdm (teams.go); character.go
+		if e.Powered {
+			drawPoweredGlow(x, y, vw.ServerTick) // under the body
+		}
+		drawCharacter(x, y, e.Angle, otherColour(vw, e.ID, e.Bot), e.Weapon) // team colour in tdm (teams.go); character.go
+		if e.Powered {
+			drawPoweredRing(x, y, vw.ServerTick)
+		}
 		if e.Protected {
 			b.ring(f32(x), f32(y), float32(shared.PlayerRadius)+6, 2, colShield)
 		}
@@ -173,10 +179,14 @@ func (playersLayer) draw(v *worldView, protected, muzzle bool) {
 // centre, pixels: where its muzzle flash goes.
 const gunLength = 46
 
-// heldWeapon is the weapon another player is drawn with: the rocket
-// launcher while one of its rockets flies (snapshots carry no other
-// player's weapon), -1 (the rifle's look) otherwise.
+// heldWeapon is the weapon another player is drawn with: its entity's
+// (proto.EntityState.Weapon, from the newest snapshot); for a player not
+// in v.Rendered (the local player in a kill cam), the rocket launcher
+// while one of its rockets flies, else -1 (the rifle's look).
 func heldWeapon(v *netclient.View, id uint16) int {
+	if e, ok := rendered(v, id); ok {
+		return e.Weapon
+	}
 	for _, pr := range v.Projectiles {
 		if pr.Owner == id {
 			return int(pr.Weapon)
@@ -196,6 +206,20 @@ func drawHealthBar(x, y float64, health int) {
 		col = palette.HPBad
 	}
 	b.rect(float32(x-w/2), float32(y-24), float32(w*frac), 4, col)
+}
+
+// drawPoweredGlow draws, under another player's body at x, y (pixels),
+// the glow of its double damage in the power-up's colour, pulsing with
+// the server tick (as the pickup does).
+func drawPoweredGlow(x, y, tick float64) {
+	pulse := 0.5 + 0.5*math.Sin(tick*0.15)
+	batch.disc(f32(x), f32(y), float32(shared.PlayerRadius)+8+f32(3*pulse), fade(colDamage, 0.22+0.12*pulse))
+}
+
+// drawPoweredRing draws the double damage's ring over the body.
+func drawPoweredRing(x, y, tick float64) {
+	pulse := 0.5 + 0.5*math.Sin(tick*0.15)
+	batch.ring(f32(x), f32(y), float32(shared.PlayerRadius)+10, 2.5, fade(colDamage, 0.6+0.3*pulse))
 }
 
 // colShield is the ring around a player under spawn protection.

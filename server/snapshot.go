@@ -107,9 +107,13 @@ func (sw *snapshotWriter) buildFrame() {
 		if o.Protected(sw.w.Tick) {
 			flags |= proto.FlagProtected
 		}
+		if o.Powered(sw.w.Tick) {
+			flags |= proto.FlagPowered
+		}
 		sw.frame = append(sw.frame, proto.EntityState{
 			ID: o.ID, X: proto.ToFixed(o.State.X), Y: proto.ToFixed(o.State.Y),
 			Angle: proto.AngleToWire(o.Angle), Health: uint8(o.Health), Flags: flags, Teleport: o.Teleport,
+			Weapon: o.State.Weapon,
 		})
 	}
 }

@@ -14,6 +14,7 @@ type Entity struct {
 	game.EntityView
 	Health int
 	Flags  uint8
+	Weapon uint8  // the weapon held (proto.EntityState.Weapon)
 	seen   uint32 // tick of the last snapshot that carried it
 }
 
@@ -27,6 +28,8 @@ type RenderedEntity struct {
 	Bot          bool
 	Protected    bool // under spawn protection (mp_spawnprotection)
 	Extrapolated bool
+	Weapon       int  // the weapon held, a shared.Weapons index (the newest snapshot's)
+	Powered      bool // double damage (the power-up)
 }
 
 // RenderedProjectile is a projectile in flight at the render time.
@@ -80,6 +83,7 @@ func (ip *interpolator) update(s *proto.Snapshot) {
 		e.Observe(es.Sample(s.Tick), es.Teleport, ip.tickRate)
 		e.Health = int(es.Health)
 		e.Flags = es.Flags
+		e.Weapon = es.Weapon
 		e.seen = s.Tick
 	}
 	for id, e := range ip.entities {
@@ -151,7 +155,8 @@ func (ip *interpolator) one(e *Entity, rt float64, o lerpOpts) (RenderedEntity, 
 		return RenderedEntity{}, false
 	}
 	return RenderedEntity{ID: e.ID, X: smp.X, Y: smp.Y, Angle: smp.Angle, Alive: smp.Alive,
-		Health: e.Health, Bot: e.Flags&proto.FlagBot != 0, Protected: e.Flags&proto.FlagProtected != 0, Extrapolated: extra}, true
+		Health: e.Health, Bot: e.Flags&proto.FlagBot != 0, Protected: e.Flags&proto.FlagProtected != 0, Extrapolated: extra,
+		Weapon: int(e.Weapon), Powered: e.Flags&proto.FlagPowered != 0}, true
 }
 
 // projectilesAt returns the projectiles at render tick rt, sorted by ID

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"tickshot/shared"
 )
 
 // Delta compression of the entity list of a snapshot against a baseline
@@ -20,12 +22,13 @@ import (
 // sequence of records, in increasing ID order:
 //
 //	uvarint  ID
-//	byte     mask: bit 0 X, 1 Y, 2 Angle, 3 Health, 4 Flags, 5 Teleport
-//	         changed; bit 7 removed (no field follows); bit 6 must be 0
+//	byte     mask: bit 0 X, 1 Y, 2 Angle, 3 Health, 4 Flags, 5 Teleport,
+//	         6 Weapon changed; bit 7 removed (no field follows)
 //	fields present, in bit order:
 //	  X, Y    zigzag varint: new value - baseline value (int32 fixed point)
 //	  Angle   zigzag varint: new value - baseline value (int16)
-//	  Health, Flags, Teleport   one byte each: the new value
+//	  Health, Flags, Teleport, Weapon   one byte each: the new value
+//	          (Weapon below shared.NumWeapons)
 //
 // An entity of the new frame absent from the baseline is added: its record
 // holds every field that is not zero, against an all-zero baseline entity.
@@ -41,8 +44,9 @@ const (
 	DeltaHealth   = 1 << 3
 	DeltaFlags    = 1 << 4
 	DeltaTeleport = 1 << 5
+	DeltaWeapon   = 1 << 6
 	DeltaRemoved  = 1 << 7
-	deltaFields   = DeltaX | DeltaY | DeltaAngle | DeltaHealth | DeltaFlags | DeltaTeleport
+	deltaFields   = DeltaX | DeltaY | DeltaAngle | DeltaHealth | DeltaFlags | DeltaTeleport | DeltaWeapon
 )
 
 // MaxEntities is the most entities a snapshot's frame may hold.
@@ -117,7 +121,7 @@ func (c EntityState) withKey(id uint16) EntityState { return EntityState{ID: id}
 func (c EntityState) diff(b EntityState) byte {
 	return bitIf(c.X != b.X, DeltaX) | bitIf(c.Y != b.Y, DeltaY) | bitIf(c.Angle != b.Angle, DeltaAngle) |
 		bitIf(c.Health != b.Health, DeltaHealth) | bitIf(c.Flags != b.Flags, DeltaFlags) |
-		bitIf(c.Teleport != b.Teleport, DeltaTeleport)
+		bitIf(c.Teleport != b.Teleport, DeltaTeleport) | bitIf(c.Weapon != b.Weapon, DeltaWeapon)
 }
 
 func (c EntityState) appendFields(dst []byte, mask byte, b EntityState) []byte {
@@ -139,6 +143,9 @@ func (c EntityState) appendFields(dst []byte, mask byte, b EntityState) []byte {
 	if mask&DeltaTeleport != 0 {
 		dst = append(dst, c.Teleport)
 	}
+	if mask&DeltaWeapon != 0 {
+		dst = append(dst, c.Weapon)
+	}
 	return dst
 }
 
@@ -158,7 +165,7 @@ func (e EntityState) readFields(mask byte, d []byte, p int) (EntityState, int, e
 	for _, f := range [...]struct {
 		bit byte
 		v   *uint8
-	}{{DeltaHealth, &e.Health}, {DeltaFlags, &e.Flags}, {DeltaTeleport, &e.Teleport}} {
+	}{{DeltaHealth, &e.Health}, {DeltaFlags, &e.Flags}, {DeltaTeleport, &e.Teleport}, {DeltaWeapon, &e.Weapon}} {
 		if mask&f.bit == 0 {
 			continue
 		}
@@ -167,6 +174,9 @@ func (e EntityState) readFields(mask byte, d []byte, p int) (EntityState, int, e
 		}
 		*f.v = d[p]
 		p++
+	}
+	if e.Weapon >= shared.NumWeapons {
+		return e, p, fmt.Errorf("weapon %d out of range (%d weapons)", e.Weapon, shared.NumWeapons)
 	}
 	return e, p, nil
 }

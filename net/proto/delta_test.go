@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/vmihailenco/msgpack/v5"
+
+	"tickshot/shared"
 )
 
 func TestEntityDeltaRoundTripAndSize(t *testing.T) {
@@ -45,20 +47,45 @@ func TestEntityDeltaRoundTripAndSize(t *testing.T) {
 	}
 }
 
+// TestEntityDeltaCarriesWeaponAndPower: another player's weapon (each of
+// shared.NumWeapons) and its double damage (FlagPowered) round-trip, a
+// weapon switch alone costs 3 bytes (id, mask, weapon), and a weapon
+// past the last is refused (TestEntityDeltaRejectsBrokenInput).
+func TestEntityDeltaCarriesWeaponAndPower(t *testing.T) {
+	base := []EntityState{{ID: 4, X: 640, Health: 100, Flags: FlagAlive}}
+	for w := range uint8(shared.NumWeapons) {
+		cur := []EntityState{{ID: 4, X: 640, Health: 100, Flags: FlagAlive | FlagPowered, Weapon: w}}
+		d := AppendEntityDelta(nil, base, cur)
+		got, err := ApplyEntityDelta(nil, base, d)
+		if err != nil || !reflect.DeepEqual(got, cur) {
+			t.Fatalf("weapon %d: %v %+v, want %+v", w, err, got, cur)
+		}
+		switched := []EntityState{{ID: 4, X: 640, Health: 100, Flags: FlagAlive, Weapon: w}}
+		if n := len(AppendEntityDelta(nil, base, switched)); w != 0 && n != 3 {
+			t.Errorf("a switch to weapon %d alone: %d bytes, want 3", w, n)
+		}
+		if got, err := ApplyEntityDelta(nil, nil, AppendEntityDelta(nil, nil, cur)); err != nil || !reflect.DeepEqual(got, cur) {
+			t.Errorf("full frame, weapon %d: %v %+v", w, err, got)
+		}
+	}
+}
+
 func TestEntityDeltaRejectsBrokenInput(t *testing.T) {
 	base := []EntityState{{ID: 2, X: 10}, {ID: 5, X: 20}}
 	cases := map[string][]byte{
-		"truncated record":      {2},
-		"ids out of order":      {5, DeltaHealth, 1, 2, DeltaHealth, 1},
-		"duplicate id":          {2, DeltaHealth, 1, 2, DeltaHealth, 1},
-		"remove missing entity": {3, DeltaRemoved},
-		"remove with fields":    {2, DeltaRemoved | DeltaX, 2},
-		"unknown mask bit":      {2, 1 << 6},
-		"truncated varint":      {2, DeltaX, 0x80},
-		"truncated byte field":  {2, DeltaHealth},
-		"id too large":          {0xff, 0xff, 0x04, 0},
-		"int32 overflow":        append([]byte{2, DeltaX}, 0xfe, 0xff, 0xff, 0xff, 0x1f), // +2^32-1
-		"angle overflow":        {2, DeltaAngle, 0xfe, 0xff, 0x07},                       // +65535
+		"truncated record":         {2},
+		"ids out of order":         {5, DeltaHealth, 1, 2, DeltaHealth, 1},
+		"duplicate id":             {2, DeltaHealth, 1, 2, DeltaHealth, 1},
+		"remove missing entity":    {3, DeltaRemoved},
+		"remove with fields":       {2, DeltaRemoved | DeltaX, 2},
+		"truncated weapon (bit 6)": {2, 1 << 6},
+		"weapon out of range":      {2, DeltaWeapon, shared.NumWeapons},
+		"weapon 255":               {2, DeltaWeapon, 255},
+		"truncated varint":         {2, DeltaX, 0x80},
+		"truncated byte field":     {2, DeltaHealth},
+		"id too large":             {0xff, 0xff, 0x04, 0},
+		"int32 overflow":           append([]byte{2, DeltaX}, 0xfe, 0xff, 0xff, 0xff, 0x1f), // +2^32-1
+		"angle overflow":           {2, DeltaAngle, 0xfe, 0xff, 0x07},                       // +65535
 	}
 	for name, d := range cases {
 		if _, err := ApplyEntityDelta(nil, base, d); !errors.Is(err, ErrDelta) {

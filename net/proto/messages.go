@@ -17,7 +17,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 15
+const ProtocolVersion = 16
 
 // Message is any of the message structs: a row of the message table
 // (msgTypes, msgtable.go) has its type byte.
@@ -255,6 +255,7 @@ const (
 	FlagBot                         // the player is a server bot
 	_                               // 4: reserved (was "firing", never set)
 	FlagProtected                   // spawn protection: the player takes no damage (mp_spawnprotection)
+	FlagPowered                     // 16: double damage (the power-up, game.Player.Powered)
 )
 
 // SelfState is the receiving client's own authoritative state, everything
@@ -300,6 +301,7 @@ type EntityState struct {
 	Health   uint8
 	Flags    uint8 // Flag* bits
 	Teleport uint8 // increments at every respawn: restart interpolation
+	Weapon   uint8 // the weapon held, 0..shared.NumWeapons-1 (drawn in its hands)
 }
 
 // Event kinds.
