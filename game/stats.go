@@ -114,6 +114,10 @@ const (
 // AwardAccuracy (one lucky shot is not the best aim).
 const MinAwardShots = 5
 
+// AccuracyScale is what AwardAccuracy's Value counts hits per: shots fired
+// per AccuracyScale (1000: tenths of a percent).
+const AccuracyScale = 1000
+
 // Award is player ID's award of Kind with Value.
 type Award struct {
 	Kind  AwardKind
@@ -139,7 +143,7 @@ func (s *MatchStats) Awards(players []*Player) []Award {
 	}
 	best(AwardMostKills, func(p PlayerStats) (int, bool) { return p.Kills, true })
 	best(AwardAccuracy, func(p PlayerStats) (int, bool) {
-		return min(p.Hits, p.Shots) * 1000 / max(p.Shots, 1), p.Shots >= MinAwardShots
+		return min(p.Hits, p.Shots) * AccuracyScale / max(p.Shots, 1), p.Shots >= MinAwardShots
 	})
 	best(AwardStreak, func(p PlayerStats) (int, bool) { return p.BestStreak, true })
 	best(AwardMostDamage, func(p PlayerStats) (int, bool) { return p.Damage, true })

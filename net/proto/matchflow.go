@@ -1,6 +1,10 @@
 package proto
 
-import "fmt"
+import (
+	"fmt"
+
+	"tickshot/game"
+)
 
 // The match's flow as the wire carries it: its clock and limits (MatchClock,
 // in snapshots that carry a scoreboard), the end-of-match statistics
@@ -58,16 +62,16 @@ const (
 	MaxMapName   = 64  // bytes of a map name
 )
 
-// Award kinds (Award.Kind): what an award is for and what its Value counts.
+// Award kinds (Award.Kind): what an award is for and what its Value
+// counts; game.MatchStats.Awards owns them (the same numbers).
 const (
-	AwardMostKills   uint8 = 1 // Value: kills
-	AwardAccuracy    uint8 = 2 // Value: shots hit per 1000 shots fired (at least MinAwardShots shots)
-	AwardStreak      uint8 = 3 // Value: the most kills in one life
-	AwardMostDamage  uint8 = 4 // Value: hit points of damage dealt to others
-	maxAwardKind           = AwardMostDamage
-	MinAwardShots          = 5 // shots a player fires to be up for AwardAccuracy
-	accuracyScale          = 1000
-	maxAccuracyValue       = accuracyScale
+	AwardMostKills   = uint8(game.AwardMostKills)  // Value: kills
+	AwardAccuracy    = uint8(game.AwardAccuracy)   // Value: shots hit per game.AccuracyScale (1000) shots fired (at least MinAwardShots shots)
+	AwardStreak      = uint8(game.AwardStreak)     // Value: the most kills in one life
+	AwardMostDamage  = uint8(game.AwardMostDamage) // Value: hit points of damage dealt to others
+	maxAwardKind     = AwardMostDamage
+	MinAwardShots    = game.MinAwardShots // shots a player fires to be up for AwardAccuracy
+	maxAccuracyValue = game.AccuracyScale
 )
 
 // PlayerStats is one player's match, as the end-of-match screen shows it.
