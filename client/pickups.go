@@ -9,6 +9,7 @@ import (
 	"tickshot/client/netclient"
 	"tickshot/client/palette"
 	"tickshot/game"
+	"tickshot/shared"
 )
 
 // Pickups as the window draws them (issue 21): each kind its own shape and
@@ -139,7 +140,7 @@ func drawPickupHUD(v *frameView) {
 	if left <= 0 {
 		return
 	}
-	total := float64(game.DoubleDamageMs) * float64(vw.TickRate) / 1000
+	total := float64(shared.Ticks(game.DoubleDamageMs, vw.TickRate)) // as game.Stock grants it
 	secs := int(math.Ceil(left / float64(vw.TickRate)))
 	b := &batch
 	top := H - hudBottom

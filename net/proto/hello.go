@@ -14,7 +14,7 @@ type helloMap Hello
 
 // DecodeMsgpack reads a Hello. A Hello of this protocol version must have
 // exactly its fields; a Hello of another version may have fewer or more
-// (protocols 4 and 5 sent 8, protocol 6 sent 9, protocols 7 to 11 sent 10), and only the fields both versions share are read,
+// (protocols 4 and 5 sent 8, protocol 6 sent 9, protocols 7 to 11 sent 10, protocols 12 to 15 sent 11), and only the fields both versions share are read,
 // so that the server can answer an old client with the version Reject
 // ("protocol version N, server speaks M: update your game") rather than a
 // malformed-message error. nil decodes as the zero Hello, as for every
