@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hajimehoshi/ebiten/v2"
+
 	"tickshot/game"
 	"tickshot/net/proto"
 )
@@ -86,6 +88,13 @@ func overlap(a, b frect) bool {
 // beat never overlap, both stay inside the window, the score to beat stays
 // right of the clock, and at 1280 ordinary lines keep the feed on the bar.
 func TestTopBarScoreAndFeedNeverOverlap(t *testing.T) {
+	// Text is measured on the game loop's goroutine, as in the game (under
+	// -race, measuring from the test's goroutine races with Ebiten's
+	// glyph-cache hook that runs before each frame).
+	onFrame(func(*ebiten.Image) { testTopBarScoreAndFeedNeverOverlap(t) })
+}
+
+func testTopBarScoreAndFeedNeverOverlap(t *testing.T) {
 	long := strings.Repeat("W", proto.MaxNameLen)
 	scores := []string{"", "first to 20", "first to 20   lead 7   you 3", "first to 200   tied for the lead at 199"}
 	feeds := []string{"", "alice  >  bob", "", "map changed to " + long}
