@@ -98,6 +98,7 @@ type KeyboardMouse struct {
 	aim    float64 // radians, kept while the mouse is on the player
 	weapon uint8
 	cross  crosshair
+	touch  touchpad // the touch screen's sticks and buttons (touch.go)
 }
 
 // uiKeys reads the UI keys from the keyboard: Esc and Q on the pause
@@ -145,6 +146,7 @@ func (k *KeyboardMouse) Frame(v *InputView) InputFrame {
 	f.CursorX, f.CursorY = k.cross.update(k.g)
 	if v.Typing || v.Paused {
 		f.Input = netclient.Input{Angle: float32(k.aim), Weapon: k.weapon}
+		k.addTouch(&f, v)
 		return f
 	}
 	if b == nil {
@@ -199,7 +201,20 @@ func (k *KeyboardMouse) Frame(v *InputView) InputFrame {
 	button(shared.ButtonAttack2, b.down("+attack2"), b.pressed("+attack2"))
 	button(shared.ButtonReload, b.down("+reload"), b.pressed("+reload"))
 	button(shared.ButtonDash, b.down("+dash"), b.pressed("+dash"))
+	k.addTouch(&f, v)
 	return f
+}
+
+// addTouch reads the touch screen and, once a finger has touched it,
+// merges the sticks and buttons into f (touch.go).
+func (k *KeyboardMouse) addTouch(f *InputFrame, v *InputView) {
+	if k.g == nil {
+		return
+	}
+	in := k.touch.read(float64(k.g.w), float64(k.g.h))
+	if k.touch.on {
+		in.apply(f, v, &k.aim, &k.weapon)
+	}
 }
 
 // ScriptedInput plays a script for tests: the frame at t since the window
