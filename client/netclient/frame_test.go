@@ -1,28 +1,30 @@
 package netclient_test
 
 import (
-	"context"
 	"math"
 	"testing"
 	"time"
 
 	"tickshot/client/netclient"
-	"tickshot/internal/tool/testserver"
 	"tickshot/net/proto"
 	"tickshot/server"
 	"tickshot/shared"
 )
 
 // lockstep is a server stepped by the test on a fake clock and one client
-// joined to it over an in-memory pipe, driven by Frame on the same fake
-// clock: frame rates of 5 or 144 fps cost the test the same wall time, and
-// no window is needed. The client asks for a snapshot every tick, and after
-// each frame the server is stepped until it has run the frame's commands,
-// so that the result does not depend on how fast goroutines deliver
-// messages on a loaded machine.
+// joined to it over an in-memory link that delivers on the test's goroutine
+// (syncPipe), driven by Frame on the same fake clock: frame rates of 5 or
+// 144 fps cost the test the same wall time, and no window is needed. The
+// client asks for a snapshot every tick, and after each frame the server is
+// stepped until it has run the frame's commands. Nothing runs on another
+// goroutine, so the result does not depend on how fast a loaded machine
+// delivers messages: over a pipe with goroutines a late delivery left
+// server ticks without the frame's commands, the server's command queue
+// then read as deep, and the client's command clock dilated (191 commands
+// instead of 192 in CI's run beside two busy loops).
 type lockstep struct {
 	t        *testing.T
-	srv      *server.Server
+	srv      *server.Local
 	c        *netclient.Client
 	clock    time.Time     // the server's fake clock: the time of its newest tick
 	interval time.Duration // one tick
@@ -38,42 +40,33 @@ func newLockstep(t *testing.T) *lockstep {
 	// sv_cmdbuffer 0: commands run as they arrive, so that settle's steps
 	// (run until every command made is acknowledged) measure what a frame
 	// made, and the server's extra steps are not read as jitter.
-	srv, err := server.New(server.Config{TickRate: lockstepRate, Seed: 5, Logger: testLogger(t),
+	srv, err := server.NewLocal(server.Config{TickRate: lockstepRate, Seed: 5, Logger: testLogger(t),
 		Cvars: [][2]string{{"sv_cmdbuffer", "0"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := &lockstep{t: t, srv: srv, clock: time.Unix(1_700_000_000, 0), interval: time.Second / lockstepRate}
-	type dialed struct {
-		c   *netclient.Client
-		err error
-	}
-	ch := make(chan dialed, 1)
 	cfg := netclient.DefaultConfig("frames")
 	cfg.UpdateRate = lockstepRate
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		c, err := netclient.Connect(ctx, testserver.PipeDialer(srv), "pipe", cfg)
-		ch <- dialed{c, err}
-	}()
+	ce, se := syncPipe(func() time.Time { return l.clock })
+	srv.Serve(se)
+	join := netclient.Begin(ce, cfg, func() time.Time { return l.clock })
 	// The server admits players in its tick: step while connecting.
-	for l.c == nil {
-		select {
-		case d := <-ch:
-			if d.err != nil {
-				t.Fatalf("connect: %v", d.err)
-			}
-			l.c = d.c
-		case <-time.After(time.Millisecond):
-			l.step()
+	for i := 0; l.c == nil; i++ {
+		if i > 10*lockstepRate {
+			t.Fatal("not admitted within 10 s of server ticks")
 		}
+		l.step()
+		c, err := join.Poll()
+		if err != nil {
+			t.Fatalf("connect: %v", err)
+		}
+		l.c = c
 	}
 	t.Cleanup(func() { l.c.Close("test over") })
-	deadline := time.Now().Add(5 * time.Second)
-	for !l.c.View().HaveSnapshot {
-		if time.Now().After(deadline) {
-			t.Fatal("no snapshot within 5 s")
+	for i := 0; !l.c.View().HaveSnapshot; i++ {
+		if i > lockstepRate {
+			t.Fatal("no snapshot within a second of server ticks")
 		}
 		l.stepAndWait()
 	}
@@ -86,17 +79,12 @@ func (l *lockstep) step() {
 	l.srv.Step(l.clock)
 }
 
-// stepAndWait runs one server tick and polls the client until that tick's
-// snapshot arrived (or 100 ms passed).
+// stepAndWait runs one server tick and reads what it sent: the link
+// delivers within the step, so its snapshot is there.
 func (l *lockstep) stepAndWait() {
 	l.t.Helper()
-	snaps := l.c.View().Stats.SnapshotsReceived
 	l.step()
-	for t0 := time.Now(); time.Since(t0) < 100*time.Millisecond; time.Sleep(20 * time.Microsecond) {
-		if l.poll(); l.c.View().Stats.SnapshotsReceived != snaps {
-			return
-		}
-	}
+	l.poll()
 }
 
 // stepTo runs the server's ticks due by now.
@@ -142,10 +130,9 @@ func (l *lockstep) frame(now time.Time, in netclient.Input) int {
 // settle steps the server until it has acknowledged every command made.
 func (l *lockstep) settle() {
 	l.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for l.c.View().AckCmd != l.c.View().CommandNumber {
-		if time.Now().After(deadline) {
-			l.t.Fatalf("server acked %d of %d commands within 10 s", l.c.View().AckCmd, l.c.View().CommandNumber)
+	for i := 0; l.c.View().AckCmd != l.c.View().CommandNumber; i++ {
+		if i > 10*lockstepRate {
+			l.t.Fatalf("server acked %d of %d commands within 10 s of server ticks", l.c.View().AckCmd, l.c.View().CommandNumber)
 		}
 		l.stepAndWait()
 	}
