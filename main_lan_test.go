@@ -4,14 +4,21 @@ package main
 
 import (
 	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/grandcat/zeroconf"
+
 	"tickshot/client/netclient"
 	"tickshot/net/lan"
+	"tickshot/net/proto"
 )
 
 // TestServersCommand runs three real tickshot-server processes, one with
@@ -146,4 +153,67 @@ func TestServersListDropsAFrozenServer(t *testing.T) {
 	}
 	back := wait(true, 20*time.Second)
 	t.Logf("gone %v after SIGSTOP, back %v after SIGCONT", gone.Round(time.Millisecond), back.Round(time.Millisecond))
+}
+
+// TestServersCommandCleansHostileNames: a LAN announcement (made here with
+// zeroconf, beside a fake /status) whose name and map carry a bidi override
+// (U+202E draws "evil" as "live"), an escape sequence and a newline is
+// listed by `tickshot-server servers` with those removed, in the table and
+// in JSON; and a real server started with such a --name is listed too,
+// under its cleaned name (it was not listed at all).
+func TestServersCommandCleansHostileNames(t *testing.T) {
+	_, headless := binaries(t)
+	const hostile, clean = "\u202eevil\x1b[31m\n host  \u200bCafé", "evil[31m host Café"
+	status := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"name": hostile, "map": "\u202earena", "maxplayers": 8,
+			"protocol": proto.ProtocolVersion, "players": []any{}})
+	}))
+	defer status.Close()
+	_, portStr, _ := net.SplitHostPort(status.Listener.Addr().String())
+	port, _ := strconv.Atoi(portStr)
+	lo, err := net.InterfaceByName("lo")
+	if err != nil {
+		t.Skip("no interface called lo:", err)
+	}
+	zs, err := zeroconf.RegisterProxy("hostile "+portStr, lan.ServiceType, lan.Domain, port, "hostile-"+portStr,
+		[]string{"127.0.0.1"}, []string{"txtvers=1", "name=" + hostile, "map=\u202earena"}, []net.Interface{*lo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zs.Shutdown()
+	named, _ := startServerProcess(t, headless, "--name", "\u202eCLI LAN evil")
+	connectRetry(t, named, netclient.DefaultConfig("lister"))
+
+	res := runBin(t, headless, nil, "servers", "--json", "--timeout", "2s")
+	var list []serverJSON
+	if err := json.Unmarshal([]byte(res.stdout), &list); res.code != 0 || err != nil {
+		t.Fatalf("servers --json: %v\n%s", err, res)
+	}
+	var sawFake, sawNamed bool
+	for _, s := range list {
+		switch s.Addr {
+		case status.Listener.Addr().String():
+			sawFake = true
+			if s.Name != clean || s.Map != "arena" {
+				t.Errorf("the hostile announcement is listed as %q on %q: want %q on arena", s.Name, s.Map, clean)
+			}
+		case named:
+			sawNamed = true
+			if s.Name != "CLI LAN evil" {
+				t.Errorf("the server started with --name U+202E \"CLI LAN evil\" is listed as %q", s.Name)
+			}
+		}
+	}
+	if !sawFake || !sawNamed {
+		t.Errorf("want both the hostile announcement at %s (%v) and the server at %s (%v) in %s",
+			status.Listener.Addr(), sawFake, named, sawNamed, res.stdout)
+	}
+
+	res = runBin(t, headless, nil, "servers", "--timeout", "2s")
+	if res.code != 0 || !strings.Contains(res.stdout, clean) {
+		t.Errorf("servers: want a row named %q, got %s", clean, res)
+	}
+	if i := strings.IndexFunc(res.stdout, func(r rune) bool { return r != '\n' && proto.Invisible(r) }); i >= 0 {
+		t.Errorf("the table carries an invisible character at byte %d:\n%q", i, res.stdout)
+	}
 }

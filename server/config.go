@@ -128,8 +128,8 @@ func (p *configParser) apply(key string, vals []string) {
 	v := vals[0]
 	switch key {
 	case "hostname":
-		if len(v) > maxHostnameLen || proto.CleanText(v, maxHostnameLen) != v {
-			p.fail("hostname: at most %d bytes of printable text", maxHostnameLen)
+		if len(v) > maxHostnameLen || strings.ContainsFunc(v, proto.Invisible) {
+			p.fail("hostname: at most %d bytes of printable text (no control or invisible characters such as U+202E)", maxHostnameLen)
 			return
 		}
 		cfg.Hostname = v

@@ -85,6 +85,7 @@ func TestConfigFileRefusesBadLines(t *testing.T) {
 		{"empty cycle", "mapcycle\n", `server.cfg:1: mapcycle takes one or more map names`},
 		{"two values", "hostname my server\n", `server.cfg:1: hostname takes one value, got 2 (put a value with spaces in double quotes)`},
 		{"long hostname", "hostname " + strings.Repeat("h", 65) + "\n", `server.cfg:1: hostname: at most 64 bytes`},
+		{"hostname bidi override", "hostname \"evil\u202e\"\n", `server.cfg:1: hostname: at most 64 bytes of printable text (no control or invisible characters such as U+202E)`},
 		{"password control char", "sv_password \"a\x01b\"\n", `server.cfg:1: sv_password: at most 48 bytes of printable text`},
 	} {
 		var cfg server.Config

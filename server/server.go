@@ -44,8 +44,11 @@ type Config struct {
 	// one of them; for another map (the "range" benchmark, the "lab") the
 	// map stays.
 	MapCycle []string
-	// Hostname is the server's name in /status and on the browser page
-	// (Source's hostname), at most 64 bytes; default "Tickshot server".
+	// Hostname is the server's name in /status, on the browser page and in
+	// the LAN announcement (Source's hostname), at most 64 bytes; default
+	// "Tickshot server". It is cleaned as every name shown to people is
+	// (proto.CleanName: controls and bidi overrides such as U+202E
+	// removed, spaces folded); a name with nothing left is the default.
 	Hostname string
 	// MaxUsrCmdProcessTicks is sv_maxusrcmdprocessticks: the most commands
 	// of one client the server runs in one tick. With the command time a
@@ -135,7 +138,7 @@ func (c *Config) fill() error {
 	if c.Addr == "" {
 		c.Addr = DefaultAddr
 	}
-	c.Hostname = proto.CleanText(c.Hostname, 64)
+	c.Hostname = proto.CleanName(c.Hostname, 64)
 	if c.Hostname == "" {
 		c.Hostname = DefaultHostname
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tickshot/client/palette"
+	"tickshot/net/proto"
 )
 
 // The join page's timing.
@@ -21,6 +22,9 @@ const (
 	pollEvery = 500 * time.Millisecond
 	// doubleClick is the most time between a double click's two clicks.
 	doubleClick = 500 * time.Millisecond
+	// maxServerName is the most bytes of a server's or map's name shown
+	// (a server's hostname is at most 64 bytes).
+	maxServerName = 64
 	// listHeight is the server list's height in pixels: six rows.
 	listHeight = 188
 )
@@ -149,7 +153,7 @@ func (j *joinScreen) refreshServers(force bool) {
 		j.status.Label = "No LAN server list in this build: type an address."
 		return
 	}
-	j.servers = sortServers(j.lan())
+	j.servers = sortServers(cleanServers(j.lan()))
 	if key := listKey(j.servers); key != j.shown || force {
 		j.shown = key
 		j.rebuildRows()
@@ -260,6 +264,21 @@ func (c *rowClicks) click(addr string, now time.Time) (double bool) {
 	double = c.addr == addr && now.Sub(c.at) < doubleClick
 	c.addr, c.at = addr, now
 	return double
+}
+
+// cleanServers cleans the names and maps of a list in place, as every name
+// shown to people is (proto.CleanName: a bidi override such as U+202E would
+// draw "evil" as "live"; controls and escape sequences would break the row),
+// and returns it. A server whose name cleans to nothing shows its address.
+func cleanServers(list []Server) []Server {
+	for i := range list {
+		s := &list[i]
+		s.Name, s.Map = proto.CleanName(s.Name, maxServerName), proto.CleanName(s.Map, maxServerName)
+		if s.Name == "" {
+			s.Name = s.Addr
+		}
+	}
+	return list
 }
 
 // sortServers sorts the LAN list by name, then address (stable), in

@@ -4,12 +4,14 @@ package menu
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ebitenui/ebitenui/widget"
 
 	"tickshot/client/config"
+	"tickshot/net/proto"
 )
 
 // The LAN list is sorted by name, then address; its key changes with the
@@ -110,5 +112,36 @@ func TestJoinScreenRows(t *testing.T) {
 	do(func() { j.joinAddr("  ") })
 	if len(joins) != 1 || j.status.Label == listStatus(2) {
 		t.Errorf("an empty address joined, or said nothing: %q", j.status.Label)
+	}
+}
+
+// A LAN server named with a bidi override (U+202E, which drew "evil" as
+// "live"), an escape sequence and blank letters is shown cleaned in its
+// row, and sorted by the cleaned name; one whose name cleans to nothing
+// shows its address.
+func TestJoinScreenCleansHostileNames(t *testing.T) {
+	list := []Server{{Addr: "10.0.0.9:1", Name: "\u202eevil\x1b[2J \u3164 den", Map: "\u202darena\u202c", MaxPlayers: 8},
+		{Addr: "10.0.0.3:1", Name: "\u200b\u202e\u3164", Map: "range", MaxPlayers: 4},
+		{Addr: "10.0.0.1:1", Name: "b plain", Map: "range", MaxPlayers: 4}}
+	var j *joinScreen
+	do(func() {
+		k := newKit()
+		p := &prefs{cfg: config.New(), warn: func(string) {}}
+		var root *widget.Container
+		j, root = newJoinScreen(k, p, func() []Server { return slices.Clone(list) }, false,
+			func(JoinOptions) {}, func(string, string) {}, func(screen) {})
+		k.validate(root)
+		j.refreshServers(true)
+	})
+	var names []string
+	for _, s := range j.servers {
+		names = append(names, s.Name)
+	}
+	if want := []string{"10.0.0.3:1", "b plain", "evil[2J den"}; !slices.Equal(names, want) {
+		t.Errorf("listed %q, want %q", names, want)
+	}
+	label := j.rows["10.0.0.9:1"].Text().Label
+	if !strings.HasPrefix(label, "evil[2J den ") || !strings.Contains(label, "arena") || strings.ContainsFunc(label, proto.Invisible) {
+		t.Errorf("row %q: want it to start with \"evil[2J den\", name arena, and carry no invisible character", label)
 	}
 }

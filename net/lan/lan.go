@@ -125,7 +125,15 @@ const (
 	txtProto    = "proto"
 )
 
-// TXT returns the announcement's TXT record strings.
+// MaxNameLen is the most bytes of a server's or a map's name in the list
+// (proto.CleanName's max; a server's hostname is at most 64 bytes too).
+const MaxNameLen = 64
+
+// TXT returns the announcement's TXT record strings, in the presentation
+// form that github.com/miekg/dns (zeroconf's DNS library) packs: a
+// backslash escapes the next character or three decimal digits (\DDD, one
+// byte), so a backslash in a name is written as two (txtEscape). Names are
+// cleaned (proto.CleanName) before they are announced.
 func (c AnnounceConfig) TXT() []string {
 	v := c.Version
 	if v == 0 {
@@ -137,8 +145,8 @@ func (c AnnounceConfig) TXT() []string {
 	}
 	return []string{
 		txtVers + "=1",
-		txtName + "=" + proto.CleanText(c.Name, 64),
-		txtMap + "=" + proto.CleanText(c.Map, 64),
+		txtName + "=" + txtEscape(proto.CleanName(c.Name, MaxNameLen)),
+		txtMap + "=" + txtEscape(proto.CleanName(c.Map, MaxNameLen)),
 		txtPlayers + "=" + strconv.Itoa(max(c.Players, 0)),
 		txtBots + "=" + strconv.Itoa(max(c.Bots, 0)),
 		txtMax + "=" + strconv.Itoa(max(c.MaxPlayers, 0)),
@@ -147,8 +155,11 @@ func (c AnnounceConfig) TXT() []string {
 	}
 }
 
-// parseTXT reads an announcement's TXT strings (network input: unknown
-// keys are ignored, numbers out of range read as 0, text is cleaned).
+// parseTXT reads an announcement's TXT strings in miekg/dns's presentation
+// form (as zeroconf hands them over: bytes outside printable ASCII as
+// \DDD, a quote or backslash after a backslash; txtUnescape undoes it).
+// They are network input: unknown keys are ignored, numbers out of range
+// read as 0, names are cleaned (proto.CleanName).
 func parseTXT(txt []string) Server {
 	var s Server
 	num := func(v string) int {
@@ -159,12 +170,12 @@ func parseTXT(txt []string) Server {
 		return n
 	}
 	for _, kv := range txt {
-		k, v, _ := strings.Cut(kv, "=")
+		k, v, _ := strings.Cut(txtUnescape(kv), "=")
 		switch strings.ToLower(k) {
 		case txtName:
-			s.Name = proto.CleanText(v, 64)
+			s.Name = proto.CleanName(v, MaxNameLen)
 		case txtMap:
-			s.Map = proto.CleanText(v, 64)
+			s.Map = proto.CleanName(v, MaxNameLen)
 		case txtPlayers:
 			s.Players = num(v)
 		case txtBots:
@@ -178,6 +189,40 @@ func parseTXT(txt []string) Server {
 		}
 	}
 	return s
+}
+
+// txtEscape writes s in miekg/dns's presentation form of a TXT string:
+// a backslash doubled (packed as one). Other bytes, UTF-8 included, are
+// packed as they are.
+func txtEscape(s string) string { return strings.ReplaceAll(s, `\`, `\\`) }
+
+// txtUnescape reads a TXT string (or a DNS label) in miekg/dns's
+// presentation form: \DDD is the byte DDD (decimal), a backslash before
+// any other character is that character. Unpacking writes every byte
+// outside printable ASCII as \DDD, so without this a name such as "Café"
+// reads "Caf\195\169".
+func txtUnescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b = append(b, s[i])
+			continue
+		}
+		i++
+		if i+2 < len(s) && digit(s[i]) && digit(s[i+1]) && digit(s[i+2]) {
+			if n := int(s[i]-'0')*100 + int(s[i+1]-'0')*10 + int(s[i+2]-'0'); n <= 255 {
+				b = append(b, byte(n))
+				i += 2
+				continue
+			}
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
 }
 
 // statusDoc is the part of a server's GET /status (server.Status) that the
@@ -205,7 +250,7 @@ func readStatus(r io.Reader) (Server, error) {
 		return Server{}, fmt.Errorf("bad /status: counts out of range (maxplayers %d, %d players, %d spectators)",
 			d.MaxPlayers, len(d.Players), d.Spectators)
 	}
-	s := Server{Name: proto.CleanText(d.Name, 64), Map: proto.CleanText(d.Map, 64), MaxPlayers: d.MaxPlayers,
+	s := Server{Name: proto.CleanName(d.Name, MaxNameLen), Map: proto.CleanName(d.Map, MaxNameLen), MaxPlayers: d.MaxPlayers,
 		Spectators: d.Spectators, Password: d.Password, Version: d.Protocol}
 	for _, p := range d.Players {
 		if p.Bot {

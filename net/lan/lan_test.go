@@ -306,3 +306,23 @@ func TestTXTFollowsPlayers(t *testing.T) {
 		}
 	}
 }
+
+// A server whose name has a bidi override (U+202E) and non-ASCII letters
+// is listed, under its cleaned name. It was not listed at all: zeroconf's
+// DNS library hands TXT strings over escaped ("Caf\195\169"), so the
+// announced name never matched the one in /status, and a server whose
+// /status does not match its announcement is not listed.
+func TestHostileServerNameListed(t *testing.T) {
+	name := uniqueName(t)
+	srv, _ := startServer(t, server.Config{LAN: true, Hostname: "\u202eCafé " + name + " \\o/"})
+	b, err := lan.NewBrowser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s, took := waitFor(t, b, srv.Addr(), 15*time.Second, func(_ lan.Server, ok bool) bool { return ok })
+	t.Logf("listed after %v: %+v", took, s)
+	if want := "Café " + name + ` \o/`; s.Name != want {
+		t.Errorf("listed as %q, want %q", s.Name, want)
+	}
+}

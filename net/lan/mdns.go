@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/grandcat/zeroconf"
+
+	"tickshot/net/proto"
 )
 
 // Browser keeps a live list of LAN servers until closed.
@@ -496,31 +498,15 @@ func scope(host string) ([]net.Interface, []string, error) {
 	return ifs, append(ips, loop...), nil
 }
 
-// label makes s usable inside a DNS label: at most n bytes, without dots,
-// backslashes or control characters.
+// label makes s usable inside a DNS label: cleaned as names shown to
+// people are (proto.CleanName: no controls, no bidi overrides), without
+// dots, backslashes or quotes, at most n bytes.
 func label(s string, n int) string {
 	s = strings.Map(func(r rune) rune {
-		switch {
-		case r == '.' || r == '\\' || r == '"':
+		if r == '.' || r == '\\' || r == '"' {
 			return '-'
-		case r < 0x20 || r == 0x7f:
-			return -1
 		}
 		return r
 	}, s)
-	s = strings.TrimSpace(s)
-	for len(s) > n {
-		_, size := lastRune(s)
-		s = s[:len(s)-size]
-	}
-	return s
-}
-
-func lastRune(s string) (rune, int) {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i]&0xc0 != 0x80 {
-			return rune(s[i]), len(s) - i
-		}
-	}
-	return 0, len(s)
+	return proto.CleanName(s, n)
 }
