@@ -12,7 +12,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # package at a time: several tests measure timing (RTT, snapshot rates) over loopback.
 NOWINDOW = $$($(GO) list ./... | grep -v -x -e tickshot -e tickshot/client -e tickshot/client/menu -e tickshot/client/keys)
 
-.PHONY: play test deps test-deps build server wasm vet test-unit test-loaded test-window test-browser measure-browser measure-network measure-firstminute crosstarget container-test bench soak clean
+.PHONY: play test deps test-deps build server wasm vet test-unit test-loaded test-window test-browser measure-browser measure-touch measure-network measure-firstminute crosstarget container-test bench soak clean
 
 play: deps build
 	./tickshot play
@@ -91,6 +91,11 @@ test-browser: test-deps server
 # The browser client's figures in docs/MEASUREMENTS.md (a 60 s run).
 measure-browser: test-deps server
 	TICKSHOT_BROWSER_MEASURE=1 $(GO) test -count=1 -v -run TestBrowserMinuteOfPlay ./e2e
+
+# The phone figure in docs/MEASUREMENTS.md (issue 22): 30 s of touch play
+# on a phone held sideways in Chromium's mobile emulation, CPU slowed 4x.
+measure-touch: test-deps server
+	TICKSHOT_BROWSER_MEASURE=1 $(GO) test -count=1 -v -run TestBrowserTouchFrameRate ./e2e
 
 # The first-minute figure in docs/MEASUREMENTS.md (issue 21): a scripted
 # newcomer's kills and deaths in 60 s against three bot_difficulty 0 bots on

@@ -99,6 +99,8 @@ type KeyboardMouse struct {
 	weapon uint8
 	cross  crosshair
 	touch  touchpad // the touch screen's sticks and buttons (touch.go)
+	// curX, curY: the crosshair last frame (whether the mouse moved).
+	curX, curY float64
 }
 
 // uiKeys reads the UI keys from the keyboard: Esc and Q on the pause
@@ -144,6 +146,8 @@ func (k *KeyboardMouse) Frame(v *InputView) InputFrame {
 	}
 	f.Keys, f.Held, f.Commands = uiKeys(v, b)
 	f.CursorX, f.CursorY = k.cross.update(k.g)
+	mouseMoved := f.CursorX != k.curX || f.CursorY != k.curY
+	k.curX, k.curY = f.CursorX, f.CursorY
 	if v.Typing || v.Paused {
 		f.Input = netclient.Input{Angle: float32(k.aim), Weapon: k.weapon}
 		k.addTouch(&f, v)
@@ -165,8 +169,10 @@ func (k *KeyboardMouse) Frame(v *InputView) InputFrame {
 	if b.down("+back") {
 		in.MoveY++
 	}
-	// Aim from the player's on-screen position to the crosshair.
-	if dx, dy := f.CursorX-v.PlayerX, f.CursorY-v.PlayerY; dx*dx+dy*dy > 4 {
+	// Aim from the player's on-screen position to the crosshair; once
+	// the touch screen is used, only when the mouse moves (a pointer
+	// left where it was, or never there, would pull the aim to it).
+	if dx, dy := f.CursorX-v.PlayerX, f.CursorY-v.PlayerY; dx*dx+dy*dy > 4 && (!k.touch.on || mouseMoved) {
 		k.aim = math.Atan2(dy, dx)
 	}
 	in.Angle = float32(k.aim)

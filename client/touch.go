@@ -88,9 +88,10 @@ type touchLayout struct {
 	W, H float64
 	// Radius is a stick's radius, pixels.
 	Radius float64
-	// Button is a button's side; Buttons their top-left corners.
-	Button  float64
-	Buttons [numTouchButtons][2]float64
+	// ButtonW, Button are a button's width and height (wider than high:
+	// room for its caption); Buttons their top-left corners.
+	ButtonW, Button float64
+	Buttons         [numTouchButtons][2]float64
 	// MoveX, MoveY and AimX, AimY are where the sticks are drawn while no
 	// finger holds them (a hint of where to put the thumbs).
 	MoveX, MoveY, AimX, AimY float64
@@ -103,9 +104,10 @@ type touchLayout struct {
 func layoutTouch(W, H float64) touchLayout {
 	l := touchLayout{W: W, H: H}
 	l.Button = min(max(0.13*H, touchMinButton), 80)
+	l.ButtonW = 1.5 * l.Button
 	l.Radius = min(max(0.17*H, touchMinButton*1.25), 120)
 	gap := l.Button / 5
-	x := W - l.Button - gap
+	x := W - l.ButtonW - gap
 	y := max(0.16*H, 48)
 	for i := range l.Buttons {
 		l.Buttons[i] = [2]float64{x, y}
@@ -119,7 +121,7 @@ func layoutTouch(W, H float64) touchLayout {
 // buttonAt returns the button at x, y, or -1.
 func (l *touchLayout) buttonAt(x, y float64) touchButton {
 	for i, p := range l.Buttons {
-		if x >= p[0] && x < p[0]+l.Button && y >= p[1] && y < p[1]+l.Button {
+		if x >= p[0] && x < p[0]+l.ButtonW && y >= p[1] && y < p[1]+l.Button {
 			return touchButton(i)
 		}
 	}

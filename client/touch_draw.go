@@ -59,17 +59,17 @@ func (t *touchpad) draw(v *frameView) {
 	}
 	stick(&t.move, l.MoveX, l.MoveY, false)
 	stick(&t.aim, l.AimX, l.AimY, true)
-	bs := float32(l.Button)
+	bw, bh := float32(l.ButtonW), float32(l.Button)
 	for i, p := range l.Buttons {
 		bg := touchButtonBG
 		if t.buttons[i] || (touchButton(i) == touchScores && t.scores) {
 			bg = touchButtonOn
 		}
-		b.rect(f32(p[0]), f32(p[1]), bs, bs, bg)
-		b.strokeRect(f32(p[0]), f32(p[1]), bs, bs, 2, touchRim)
+		b.rect(f32(p[0]), f32(p[1]), bw, bh, bg)
+		b.strokeRect(f32(p[0]), f32(p[1]), bw, bh, 2, touchRim)
 	}
-	size := max(l.Button/4.5, 11)
+	size := max(l.Button/4, 13)
 	for i, p := range l.Buttons {
-		drawText(v.screen, touchLabels[i], size, true, p[0]+l.Button/2, p[1]+l.Button/2-size*0.6, 1, palette.Text)
+		drawText(v.screen, touchLabels[i], size, true, p[0]+l.ButtonW/2, p[1]+l.Button/2-size*0.6, 1, palette.Text)
 	}
 }

@@ -154,7 +154,7 @@ func TestTouchpadButtons(t *testing.T) {
 	f.pad.layout = layoutTouch(phoneW, phoneH)
 	at := func(b touchButton) (float64, float64) {
 		p := f.pad.layout.Buttons[b]
-		return p[0] + f.pad.layout.Button/2, p[1] + f.pad.layout.Button/2
+		return p[0] + f.pad.layout.ButtonW/2, p[1] + f.pad.layout.Button/2
 	}
 	x, y := at(touchReload)
 	f.put(7, x, y)
@@ -244,7 +244,7 @@ func TestTouchLayoutFitsScreens(t *testing.T) {
 			t.Errorf("%v: button %v, stick radius %v, want ≥ %d", s, l.Button, l.Radius, touchMinButton)
 		}
 		for i, p := range l.Buttons {
-			if p[0] < s[0]/2 || p[0]+l.Button > s[0] || p[1] < 0 || p[1]+l.Button > s[1] {
+			if p[0] < s[0]/2 || p[0]+l.ButtonW > s[0] || p[1] < 0 || p[1]+l.Button > s[1] {
 				t.Errorf("%v: button %d at %v outside the screen's right half", s, i, p)
 			}
 			if i > 0 && p[1] < l.Buttons[i-1][1]+l.Button {

@@ -1,0 +1,386 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"os"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+)
+
+// The touch tests (issue 22): a phone in Chromium's mobile emulation
+// (Emulation.setDeviceMetricsOverride with mobile set,
+// Emulation.setTouchEmulationEnabled), played with touches sent through
+// Input.dispatchTouchEvent, the way DevTools' device mode does it.
+
+// The phone: an iPhone 12-14's viewport, CSS pixels; the tablet: an iPad
+// Air's.
+const (
+	phoneW, phoneH   = 390, 844
+	tabletW, tabletH = 820, 1180
+)
+
+// emulateDevice makes the tab a touch device of w×h CSS pixels (portrait
+// when h > w), at device pixel ratio dpr.
+func emulateDevice(ctx context.Context, w, h int64, dpr float64) error {
+	o := &emulation.ScreenOrientation{Type: emulation.OrientationTypePortraitPrimary}
+	if w > h {
+		o = &emulation.ScreenOrientation{Type: emulation.OrientationTypeLandscapePrimary, Angle: 90}
+	}
+	return chromedp.Run(ctx,
+		emulation.SetDeviceMetricsOverride(w, h, dpr, true).WithScreenOrientation(o),
+		emulation.SetTouchEmulationEnabled(true).WithMaxTouchPoints(5))
+}
+
+// touch sends one touch event with the fingers now on the glass (none
+// for the last touchEnd).
+func touch(ctx context.Context, typ input.TouchType, points ...*input.TouchPoint) error {
+	if points == nil {
+		points = []*input.TouchPoint{}
+	}
+	return chromedp.Run(ctx, input.DispatchTouchEvent(typ, points))
+}
+
+// drag puts finger id down at (x, y), waits for the game to see it (a
+// few frames: the stick's base is where the finger went down), slides it
+// by (dx, dy) in steps, holds it there for hold, and lifts it.
+func drag(ctx context.Context, id, x, y, dx, dy float64, hold time.Duration) error {
+	if err := touch(ctx, input.TouchStart, &input.TouchPoint{X: x, Y: y, ID: id}); err != nil {
+		return err
+	}
+	time.Sleep(250 * time.Millisecond)
+	const steps = 5
+	for i := 1; i <= steps; i++ {
+		k := float64(i) / steps
+		if err := touch(ctx, input.TouchMove, &input.TouchPoint{X: x + dx*k, Y: y + dy*k, ID: id}); err != nil {
+			return err
+		}
+		time.Sleep(16 * time.Millisecond)
+	}
+	time.Sleep(hold)
+	return touch(ctx, input.TouchEnd)
+}
+
+// lagCompShots reads the server's count of lag-compensated shots
+// (/status lag_compensation.shots).
+func lagCompShots(t *testing.T, hc *http.Client, addr string) uint64 {
+	t.Helper()
+	resp, err := hc.Get("http://" + addr + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var st struct {
+		LagComp struct {
+			Shots uint64 `json:"shots"`
+		} `json:"lag_compensation"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	return st.LagComp.Shots
+}
+
+// pageLayout is what checkReadable measures of the join page.
+type pageLayout struct {
+	TouchClass   bool    `json:"touch"`
+	Coarse       bool    `json:"coarse"`
+	KeysTouch    string  `json:"keys_touch"`
+	KeysDesktop  string  `json:"keys_desktop"`
+	MinFontPx    float64 `json:"min_font_px"`
+	MinFontText  string  `json:"min_font_text"`
+	ScrollWidth  float64 `json:"scroll_width"`
+	InnerWidth   float64 `json:"inner_width"`
+	PlayHeightPx float64 `json:"play_height"`
+}
+
+// readLayout measures the join page: the touch class, which instructions
+// show, the smallest font of any visible text, whether the page is wider
+// than the viewport, the Play button's height.
+func readLayout(ctx context.Context) (pageLayout, error) {
+	var s string
+	var l pageLayout
+	err := chromedp.Run(ctx, chromedp.Evaluate(`(() => {
+  const shown = (el) => el.offsetParent !== null || getComputedStyle(el).position === "fixed";
+  let min = 1e9, minText = "";
+  const walk = document.createTreeWalker(document.getElementById("menu"), NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (!n.textContent.trim() || !shown(n.parentElement)) continue;
+    const px = parseFloat(getComputedStyle(n.parentElement).fontSize);
+    if (px < min) { min = px; minText = n.textContent.trim().slice(0, 40); }
+  }
+  for (const el of document.querySelectorAll("#menu input")) {
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (shown(el) && px < min) { min = px; minText = "input#" + el.id; }
+  }
+  return JSON.stringify({
+    touch: document.body.classList.contains("touch"),
+    coarse: matchMedia("(pointer: coarse)").matches,
+    keys_touch: getComputedStyle(document.getElementById("keys-touch")).display,
+    keys_desktop: getComputedStyle(document.getElementById("keys-desktop")).display,
+    min_font_px: min, min_font_text: minText,
+    scroll_width: document.documentElement.scrollWidth, inner_width: innerWidth,
+    play_height: document.getElementById("play").getBoundingClientRect().height,
+  });
+})()`, &s))
+	if err == nil {
+		err = json.Unmarshal([]byte(s), &l)
+	}
+	return l, err
+}
+
+// checkPhoneLayout asserts the join page on a touch device of w×h: the
+// touch instructions and not the keys', text of 16 px or more, nothing
+// wider than the screen, a Play button a thumb high.
+func checkPhoneLayout(t *testing.T, ctx context.Context, w, h int64) {
+	t.Helper()
+	l, err := readLayout(ctx)
+	if err != nil {
+		t.Fatalf("%d×%d: %v", w, h, err)
+	}
+	t.Logf("%d×%d: %+v", w, h, l)
+	if !l.TouchClass || l.KeysTouch == "none" || l.KeysDesktop != "none" {
+		t.Errorf("%d×%d: the page does not show the touch instructions instead of WASD (touch %v, pointer coarse %v, touch keys %q, desktop keys %q)",
+			w, h, l.TouchClass, l.Coarse, l.KeysTouch, l.KeysDesktop)
+	}
+	if l.MinFontPx < 16 {
+		t.Errorf("%d×%d: text at %.1f px (%q): want 16 px or more, readable without zoom", w, h, l.MinFontPx, l.MinFontText)
+	}
+	if l.ScrollWidth > l.InnerWidth {
+		t.Errorf("%d×%d: the page is %.0f px wide in a %.0f px viewport", w, h, l.ScrollWidth, l.InnerWidth)
+	}
+	if l.PlayHeightPx < 44 {
+		t.Errorf("%d×%d: the Play button is %.0f px high, want a thumb's 44 or more", w, h, l.PlayHeightPx)
+	}
+}
+
+// tapElement taps the centre of the element with the given id.
+func tapElement(ctx context.Context, id string) error {
+	var r []float64
+	if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(
+		`(() => { const b = document.getElementById(%q).getBoundingClientRect(); return [b.x + b.width/2, b.y + b.height/2]; })()`, id), &r)); err != nil {
+		return err
+	}
+	if err := touch(ctx, input.TouchStart, &input.TouchPoint{X: r[0], Y: r[1], ID: 1}); err != nil {
+		return err
+	}
+	time.Sleep(60 * time.Millisecond)
+	return touch(ctx, input.TouchEnd)
+}
+
+// displayOf returns an element's computed display.
+func displayOf(ctx context.Context, id string) string {
+	var d string
+	_ = chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`getComputedStyle(document.getElementById(%q)).display`, id), &d))
+	return d
+}
+
+// TestBrowserTouchPhone is a friend opening the invite page on a phone:
+// the page says how to play by touch (not WASD) in text readable without
+// zoom on a phone and a tablet; a tap on Play joins; held upright the
+// game asks to be turned sideways; a drag on the left half moves the
+// player in the dragged direction; a push on the right half past the fire
+// threshold fires, and the server counts the shot.
+func TestBrowserTouchPhone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e: builds the server and runs a browser")
+	}
+	chrome, _, addr, hc := browserSetup(t, "--map", "range", "--name", "Touch test server")
+	ctx, logs := newBrowserSized(t, chrome, 4*time.Minute, phoneW, phoneH)
+
+	// The join page, upright on a phone, then on a tablet.
+	if err := emulateDevice(ctx, phoneW, phoneH, 1); err != nil {
+		t.Fatal(err)
+	}
+	err := chromedp.Run(ctx,
+		chromedp.Navigate("http://"+addr+"/"),
+		chromedp.WaitVisible("#play", chromedp.ByID),
+		chromedp.Poll(`document.getElementById("server-name").textContent === "Touch test server"`, nil,
+			chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil {
+		t.Fatalf("index page: %v\nconsole:\n%s", err, logs)
+	}
+	checkPhoneLayout(t, ctx, phoneW, phoneH)
+	saveScreenshot(t, ctx, "browser-phone-menu.png")
+	if err := emulateDevice(ctx, tabletW, tabletH, 1); err != nil {
+		t.Fatal(err)
+	}
+	checkPhoneLayout(t, ctx, tabletW, tabletH)
+
+	// Sideways, a name, a tap on Play.
+	if err := emulateDevice(ctx, phoneH, phoneW, 1); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Run(ctx,
+		chromedp.Evaluate(`document.getElementById("name").value = ""`, nil),
+		chromedp.SendKeys("#name", "thumbs", chromedp.ByID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tapElement(ctx, "play"); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, ctx, logs, "the tap on Play to join", 90*time.Second, func(r gameReport) bool {
+		return r.Phase == "playing" && r.Snapshots >= 20 && r.Health > 0
+	})
+	var fullscreen bool
+	_ = chromedp.Run(ctx, chromedp.Evaluate(`document.fullscreenElement !== null`, &fullscreen))
+	var canvas []float64
+	if err := chromedp.Run(ctx, chromedp.Evaluate(
+		`(() => { const b = document.querySelector("canvas").getBoundingClientRect(); return [b.width, b.height]; })()`, &canvas)); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("joined; full screen %v; canvas %.0f×%.0f CSS px", fullscreen, canvas[0], canvas[1])
+	if canvas[0] < phoneH-1 || canvas[1] < phoneW-1 {
+		t.Errorf("the canvas is %.0f×%.0f in a %d×%d screen: want it to fill the screen", canvas[0], canvas[1], phoneH, phoneW)
+	}
+
+	// Upright, the game asks to be turned; sideways again, it goes.
+	if err := emulateDevice(ctx, phoneW, phoneH, 1); err != nil {
+		t.Fatal(err)
+	}
+	if d := displayOf(ctx, "rotate"); d == "none" {
+		t.Error("held upright in the game: no prompt to turn the phone sideways")
+	}
+	if err := emulateDevice(ctx, phoneH, phoneW, 1); err != nil {
+		t.Fatal(err)
+	}
+	if d := displayOf(ctx, "rotate"); d != "none" {
+		t.Errorf("sideways: the turn prompt still shows (display %s)", d)
+	}
+
+	// The left stick, dragged right: the player runs right (+x).
+	before := waitState(t, ctx, logs, "a state", 5*time.Second, func(gameReport) bool { return true })
+	if err := drag(ctx, 1, 150, 260, 110, 0, 1500*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	after := waitState(t, ctx, logs, "a state", 5*time.Second, func(gameReport) bool { return true })
+	dx, dy := after.X-before.X, after.Y-before.Y
+	t.Logf("left stick dragged right 1.5 s: moved (%.1f, %.1f) units at %.1f fps", dx, dy, after.FPS)
+	if dx < 8 || math.Abs(dy) > dx/4 {
+		t.Errorf("the left stick dragged right moved the player by (%.1f, %.1f): want mostly +x", dx, dy)
+	}
+	// Dragged down: down the screen (+y).
+	if err := drag(ctx, 1, 150, 200, 0, 110, 1000*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	after2 := waitState(t, ctx, logs, "a state", 5*time.Second, func(gameReport) bool { return true })
+	dx, dy = after2.X-after.X, after2.Y-after.Y
+	t.Logf("left stick dragged down 1 s: moved (%.1f, %.1f) units", dx, dy)
+	if dy < 8 || math.Abs(dx) > dy/4 {
+		t.Errorf("the left stick dragged down moved the player by (%.1f, %.1f): want mostly +y", dx, dy)
+	}
+
+	// The right stick pushed to its rim: the rifle fires, and the server
+	// runs the shot (its lag-compensated shots count up).
+	shots0 := lagCompShots(t, hc, addr)
+	if err := drag(ctx, 2, 560, 200, 100, 0, 800*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	fired := waitState(t, ctx, logs, "a shot from the right stick", 10*time.Second, func(r gameReport) bool { return r.ShotsFired >= 1 })
+	var shots uint64
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if shots = lagCompShots(t, hc, addr); shots > shots0 {
+			break
+		}
+	}
+	t.Logf("right stick: %d shots fired by the page, the server ran %d", fired.ShotsFired, shots-shots0)
+	if shots <= shots0 {
+		t.Errorf("the server counted no shot (lag_compensation.shots %d → %d)", shots0, shots)
+	}
+	if fired.Corrections != 0 {
+		t.Errorf("%d prediction corrections while nothing hit the player: the sticks' usercmds and the prediction disagree", fired.Corrections)
+	}
+	saveScreenshot(t, ctx, "browser-phone-game.png")
+	st, err := getStatus(hc, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range st.Players {
+		found = found || (p.Name == "thumbs" && !p.Bot)
+	}
+	if !found {
+		t.Errorf("/status does not list the phone player: %+v", st.Players)
+	}
+}
+
+// TestBrowserTouchFrameRate is the phone figure in docs/MEASUREMENTS.md,
+// run by `make measure-touch` (TICKSHOT_BROWSER_MEASURE=1; skipped
+// otherwise): a phone held sideways (844×390 CSS px, device pixel ratio
+// TICKSHOT_TOUCH_DPR, default 2) in Chromium's mobile emulation with the
+// CPU slowed 4× (Emulation.setCPUThrottlingRate), against a server with 3
+// bots, playing with the sticks (the move stick circling, the aim stick
+// pushed to fire) for 30 s; the page's fps sampled every 5 s.
+func TestBrowserTouchFrameRate(t *testing.T) {
+	if os.Getenv("TICKSHOT_BROWSER_MEASURE") != "1" {
+		t.Skip("skipped: a 30 s measurement; run make measure-touch (TICKSHOT_BROWSER_MEASURE=1)")
+	}
+	dpr := 2.0
+	if s := os.Getenv("TICKSHOT_TOUCH_DPR"); s != "" {
+		var err error
+		if dpr, err = strconv.ParseFloat(s, 64); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chrome, _, addr, _ := browserSetup(t, "--bots", "3")
+	ctx, logs := newBrowserSized(t, chrome, 3*time.Minute, phoneH, phoneW)
+	if err := emulateDevice(ctx, phoneH, phoneW, dpr); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Run(ctx, emulation.SetCPUThrottlingRate(4)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Run(ctx, chromedp.Navigate("http://"+addr+"/?name=phone")); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, ctx, logs, "the game to start", 120*time.Second, func(r gameReport) bool {
+		return r.Phase == "playing" && r.Snapshots > 0
+	})
+	begin := time.Now()
+	var fps []float64
+	var last gameReport
+	cx, cy := 160.0, 250.0
+	for i := 0; time.Since(begin) < 30*time.Second; i++ {
+		// Both thumbs down: the move stick swept round, the aim stick at
+		// its rim (firing), for 5 s; then a sample.
+		a := float64(i)
+		move := &input.TouchPoint{X: cx, Y: cy, ID: 1}
+		aim := &input.TouchPoint{X: 560, Y: 220, ID: 2}
+		if err := touch(ctx, input.TouchStart, move, aim); err != nil {
+			t.Fatal(err)
+		}
+		for s := 0; s < 50; s++ {
+			ang := a + float64(s)/8
+			move = &input.TouchPoint{X: cx + 80*math.Cos(ang), Y: cy + 80*math.Sin(ang), ID: 1}
+			aim = &input.TouchPoint{X: 560 + 90*math.Cos(-ang), Y: 220 + 90*math.Sin(-ang), ID: 2}
+			if err := touch(ctx, input.TouchMove, move, aim); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if err := touch(ctx, input.TouchEnd); err != nil {
+			t.Fatal(err)
+		}
+		r := waitState(t, ctx, logs, "a state", 10*time.Second, func(gameReport) bool { return true })
+		if r.Phase != "playing" {
+			t.Fatalf("phase %s: %s", r.Phase, r.Error)
+		}
+		fps = append(fps, r.FPS)
+		last = r
+	}
+	sort.Float64s(fps)
+	t.Logf("phone 844×390 at DPR %.0f, CPU 4× slowed, 3 bots, 30 s of touch play: fps min %.1f median %.1f max %.1f; %d shots fired, %d prediction corrections",
+		dpr, fps[0], fps[len(fps)/2], fps[len(fps)-1], last.ShotsFired, last.Corrections)
+}
