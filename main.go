@@ -3,7 +3,7 @@
 // Command tickshot is a 2D top-down multiplayer shooter with Half-Life/Source
 // style netcode. Its subcommands are the rows of internal/cli.Commands
 // (menu by default, play, server, connect, playdemo, bot, servers, hitreg,
-// loadtest, healthcheck, help), each run by its function in runners. Run
+// loadtest, healthcheck, master, help), each run by its function in runners. Run
 // `tickshot help` for usage. Built with -tags headless it is
 // tickshot-server, without the game window and the subcommands that need it
 // (main_window.go); a value out of range or a stray argument exits with
@@ -73,6 +73,7 @@ func init() {
 		"hitreg":      cmdHitreg,
 		"loadtest":    cmdLoadtest,
 		"healthcheck": cmdHealthcheck, // main_healthcheck.go
+		"master":      cmdMaster,      // main_master.go
 		"help":        cmdHelp,
 	})
 }
@@ -313,6 +314,7 @@ type serverFlags struct {
 	transports *string
 	udp        *string
 	publicIP   *string
+	master     masterFlags // main_master.go
 }
 
 // cvarFlags collects repeated --cvar name=value flags.
@@ -352,6 +354,7 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		transports: fs.String("transports", server.TransportsBoth, "sv_transports: both (the WebSocket, and a WebRTC data channel on UDP for snapshots and usercmds where the client offers one) or websocket (no UDP port; every offer refused)"),
 		udp:        fs.String("udp", "", "UDP listen address HOST:PORT of the WebRTC data channels, one port for every player (default: --addr's, so 27015/udp beside 27015/tcp)"),
 		publicIP:   fs.String("public-ip", "", "IP addresses (comma-separated) to advertise for the UDP port instead of the interfaces' own: behind a 1:1 NAT, or in a container whose port is published"),
+		master:     addMasterFlags(fs),
 		mapcycle:   fs.String("mapcycle", "", "maps played in turn, one per match, separated by commas or spaces (e.g. arena,bunker); at the end of each match's intermission the next is loaded (Source's mapcycle; the file's mapcycle line); one map keeps it. Empty: the playable maps in turn, "+strings.Join(game.DefaultMapCycle(), ",")+", when --map is empty or one of them; on another map (range, lab) the map stays"),
 	}
 }
@@ -371,7 +374,7 @@ func (f serverFlags) check(fs *flag.FlagSet) error {
 		outOfRange(*f.httpIdle > 0, "http-idle-timeout", *f.httpIdle, "more than 0"),
 		outOfRange(*f.transports == server.TransportsBoth || *f.transports == server.TransportsWebSocket, "transports", *f.transports,
 			server.TransportsBoth+" or "+server.TransportsWebSocket),
-		checkPublicIPs(*f.publicIP), checkUDPAddr(*f.udp),
+		checkPublicIPs(*f.publicIP), checkUDPAddr(*f.udp), f.master.check(),
 		checkMap(*f.mapName, false),
 		checkMapCycle(mapList(*f.mapcycle)),
 		checkCvars("cvar", *f.cvars),
@@ -428,6 +431,8 @@ func (f serverFlags) fields(cfg *server.Config) []flagField {
 		{"transports", func() { cfg.Transports = *f.transports }},
 		{"udp", func() { cfg.UDPAddr = *f.udp }},
 		{"public-ip", func() { cfg.PublicIPs = mapList(*f.publicIP) }},
+		{"master", func() { cfg.Masters = *f.master.masters }},
+		{"region", func() { cfg.Region = *f.master.region }},
 	}
 }
 
@@ -806,15 +811,19 @@ and a warm-up has passed, it measures over --duration and prints:
 const DefaultBrowseTimeout = 2 * time.Second
 
 func cmdServers(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("servers", "Usage: tickshot servers [--timeout D] [--json]\n\nLists the Tickshot servers on the local network: they announce themselves with\nmulticast DNS (service "+lan.ServiceType+"), and each one's details come from its\n/status. Join one with: tickshot connect ADDRESS.", stderr)
-	timeout := fs.Duration("timeout", DefaultBrowseTimeout, "how long to listen for servers, e.g. 2s (100ms..1m)")
+	fs := newFlags("servers", "Usage: tickshot servers [--internet --master URL] [--timeout D] [--json]\n\nLists the Tickshot servers on the local network: they announce themselves with\nmulticast DNS (service "+lan.ServiceType+"), and each one's details come from its\n/status. With --internet, lists those of a master server instead, each pinged\n(its /status fetched from here). Join one with: tickshot connect ADDRESS.", stderr)
+	timeout := fs.Duration("timeout", DefaultBrowseTimeout, "how long to listen for servers, e.g. 2s (100ms..1m); with --internet, how long each server's /status may take")
 	asJSON := fs.Bool("json", false, "print the list as a JSON array")
+	inet := addInternetFlags(fs) // main_master.go
 	if code, done := parse(fs, args); done {
 		return code
 	}
 	if refused(stderr, "servers", noArgs(fs),
 		outOfRange(*timeout >= 100*time.Millisecond && *timeout <= time.Minute, "timeout", *timeout, "100ms..1m")) {
 		return 2
+	}
+	if *inet.internet {
+		return inet.list(*timeout, *asJSON, stdout, stderr)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -851,12 +860,17 @@ type serverJSON struct {
 func writeServersJSON(w io.Writer, list []lan.Server) {
 	out := make([]serverJSON, 0, len(list))
 	for _, s := range list {
-		out = append(out, serverJSON{Name: s.Name, Addr: s.Addr, Map: s.Map, Players: s.Players, Bots: s.Bots,
-			Spectators: s.Spectators, MaxPlayers: s.MaxPlayers, PingMs: math.Round(float64(s.Ping)/float64(time.Millisecond)*10) / 10,
-			Password: s.Password, Protocol: s.Version})
+		out = append(out, toServerJSON(s))
 	}
 	b, _ := json.MarshalIndent(out, "", "  ")
 	fmt.Fprintln(w, string(b))
+}
+
+// toServerJSON is s as `tickshot servers --json` prints it.
+func toServerJSON(s lan.Server) serverJSON {
+	return serverJSON{Name: s.Name, Addr: s.Addr, Map: s.Map, Players: s.Players, Bots: s.Bots,
+		Spectators: s.Spectators, MaxPlayers: s.MaxPlayers, PingMs: math.Round(float64(s.Ping)/float64(time.Millisecond)*10) / 10,
+		Password: s.Password, Protocol: s.Version}
 }
 
 func writeServersTable(w io.Writer, list []lan.Server) {

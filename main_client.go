@@ -142,11 +142,12 @@ func cmdPlay(args []string, _, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:0", "listen address of the local server (port 0 picks a free one; use :27015 to let friends join)")
 	svConfig := fs.String("server-config", "", "a server config file for the local server, as 'server --config' takes (hostname, sv_password, maxplayers, bot_quota, map, mapcycle, server cvars); flags given here override it")
 	announce := fs.Bool("lan", true, "announce the local server on the network (only to this computer while --addr is a loopback address), so 'tickshot servers' and server lists find it")
+	mf := addMasterFlags(fs) // main_master.go
 	cf := addClientFlags(fs)
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	if refused(stderr, "play", noArgs(fs),
+	if refused(stderr, "play", noArgs(fs), mf.check(),
 		outOfRange(*bots >= 0 && *bots <= server.DefaultMaxPlayers, "bots", *bots, fmt.Sprintf("0..%d bots", server.DefaultMaxPlayers)),
 		outOfRange(*tickrate >= server.MinTickRate && *tickrate <= server.MaxTickRate, "tickrate", *tickrate,
 			fmt.Sprintf("%d..%d ticks/s", server.MinTickRate, server.MaxTickRate)),
@@ -156,7 +157,7 @@ func cmdPlay(args []string, _, stderr io.Writer) int {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	marker := firstGameMarker()
 	scfg := server.Config{Addr: *addr, TickRate: *tickrate, Bots: *bots, Map: *mapName, Logger: logger,
-		LAN: *announce, Hostname: *cf.name + "'s game", Password: *cf.password}
+		LAN: *announce, Hostname: *cf.name + "'s game", Password: *cf.password, Masters: *mf.masters, Region: *mf.region}
 	if err := playServerConfig(fs, *svConfig, &scfg); err != nil {
 		fmt.Fprintf(stderr, "%s play: %v\n", prog, err)
 		return 2
@@ -333,6 +334,10 @@ func playServerConfig(fs *flag.FlagSet, path string, cfg *server.Config) error {
 			cfg.Map = flags.Map
 		case "password":
 			cfg.Password = flags.Password
+		case "master":
+			cfg.Masters = flags.Masters
+		case "region":
+			cfg.Region = flags.Region
 		}
 	})
 	return nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -28,6 +29,8 @@ import (
 //	bot_quota N              server bots (Config.Bots; Source's bot_quota)
 //	map NAME                 the first map (Config.Map)
 //	mapcycle MAP [MAP ...]   the maps played in turn (Config.MapCycle)
+//	sv_master URL            a master server to register with; each line adds one (Config.Masters)
+//	sv_region REGION         the country or region the masters list (Config.Region)
 //	any server cvar VALUE    sv_*, mp_*, bot_*, net_fake* (cvarlist)
 //
 // Every line is checked: an unknown name, a missing or extra value, or a
@@ -43,7 +46,42 @@ const (
 	maxConfigLine = 1024
 	// maxHostnameLen is the longest hostname, bytes (Config.Hostname).
 	maxHostnameLen = 64
+	// MaxRegionLen is the longest sv_region, bytes: net/master's
+	// MaxRegionLen (not imported here: the browser build links this file
+	// and must not link net/http; a test holds the two equal).
+	MaxRegionLen = 32
+	// MaxMasters is the most master servers registered with.
+	MaxMasters = 8
 )
+
+// CheckMasterURL refuses a master server's URL (sv_master, --master) that
+// is not http:// or https:// with a host: e.g. "http://master.example:8300".
+func CheckMasterURL(u string) error {
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.User != nil || p.RawQuery != "" || p.Fragment != "" {
+		return fmt.Errorf("master %q: want an URL such as http://master.example:8300", proto.CleanName(u, 256))
+	}
+	return nil
+}
+
+// CheckMasters refuses masters (Config.Masters, --master) and a region
+// (Config.Region, --region) that Config would refuse: more than MaxMasters, an
+// URL that is not a master's (CheckMasterURL), a region that is longer than
+// MaxRegionLen or not printable text.
+func CheckMasters(masters []string, region string) error {
+	if len(masters) > MaxMasters {
+		return fmt.Errorf("%d masters: at most %d", len(masters), MaxMasters)
+	}
+	for _, m := range masters {
+		if err := CheckMasterURL(m); err != nil {
+			return err
+		}
+	}
+	if len(region) > MaxRegionLen || proto.CleanName(region, MaxRegionLen) != region {
+		return fmt.Errorf("region %q: at most %d bytes of printable text", proto.CleanName(region, MaxRegionLen), MaxRegionLen)
+	}
+	return nil
+}
 
 // LoadConfigFile reads a server config file at path and applies it to cfg
 // (ParseConfig). Errors name path and the line.
@@ -159,6 +197,18 @@ func (p *configParser) apply(key string, vals []string) {
 		if p.checkMap(v) {
 			cfg.Map = v
 		}
+	case "sv_master":
+		if err := CheckMasters(append(cfg.Masters, v), cfg.Region); err != nil {
+			p.fail("sv_master: %v", err)
+			return
+		}
+		cfg.Masters = append(cfg.Masters, v)
+	case "sv_region":
+		if err := CheckMasters(nil, v); err != nil {
+			p.fail("sv_region: %v", err)
+			return
+		}
+		cfg.Region = v
 	default:
 		c := p.reg.Lookup(key)
 		if c == nil {
@@ -176,7 +226,7 @@ func (p *configParser) apply(key string, vals []string) {
 // known tells whether key is a name the file takes.
 func (p *configParser) known(key string) bool {
 	switch key {
-	case "hostname", "sv_password", "rcon_password", "maxplayers", "sv_tickrate", "bot_quota", "map", "mapcycle":
+	case "hostname", "sv_password", "rcon_password", "maxplayers", "sv_tickrate", "bot_quota", "map", "mapcycle", "sv_master", "sv_region":
 		return true
 	}
 	return p.reg.Lookup(key) != nil

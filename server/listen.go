@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"tickshot/assets/web"
+	"tickshot/net/master"
 	"tickshot/net/proto"
 	"tickshot/net/rtc"
 	"tickshot/net/ws"
@@ -82,8 +84,11 @@ func (s *Server) Run(ctx context.Context) error {
 
 	s.publishStatus() // /status answers with the server's name from the start
 	stopAnnounce := s.announce()
+	stopRegister := master.StartRegister(master.RegisterConfig{Masters: s.cfg.Masters, Every: s.cfg.MasterEvery, Logger: s.log,
+		Request: master.RegisterRequest{Port: addrPort(s.Addr()), Region: s.cfg.Region}})
 	err := s.loop(ctx, httpErr)
 	stopAnnounce() // first, so that browsers drop the server at once
+	stopRegister()
 
 	// Everyone is told why: players by a Disconnect, connections still in
 	// their handshake by a Reject and a Disconnect (serve sees stopped).
@@ -292,4 +297,11 @@ func (c *limitConn) CloseWrite() error {
 		return cw.CloseWrite()
 	}
 	return nil
+}
+
+// addrPort is the port of a HOST:PORT address, 0 when it has none.
+func addrPort(addr string) int {
+	_, p, _ := net.SplitHostPort(addr)
+	n, _ := strconv.Atoi(p)
+	return n
 }

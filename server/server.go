@@ -88,6 +88,17 @@ type Config struct {
 	// menu's server list find it. Off by default; the commands turn it on
 	// (--lan).
 	LAN bool
+	// Masters are the URLs of the master servers (sv_master, --master)
+	// this server registers with while it runs, every master.RegisterEvery
+	// (package net/master): the internet server list. None: not listed.
+	// Each is an http:// or https:// URL (CheckMasterURL).
+	Masters []string
+	// Region is the country or region the masters list (sv_region,
+	// --region), at most 32 bytes of printable text; "" for none.
+	Region string
+	// MasterEvery is how often to register with Masters;
+	// 0 takes master.RegisterEvery (tests shorten it).
+	MasterEvery time.Duration
 	// Lifecycle hears of readiness, human joins and leaves, and match ends
 	// (lifecycle.go; server/agones for Agones). Nil: nobody listens.
 	Lifecycle Lifecycle
@@ -180,6 +191,9 @@ func (c *Config) fill() error {
 	case TransportsBoth, TransportsWebSocket:
 	default:
 		return fmt.Errorf("transports %q: want %s or %s", c.Transports, TransportsBoth, TransportsWebSocket)
+	}
+	if err := CheckMasters(c.Masters, c.Region); err != nil {
+		return err
 	}
 	if c.MaxUsrCmdProcessTicks == 0 {
 		c.MaxUsrCmdProcessTicks = 16

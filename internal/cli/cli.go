@@ -39,10 +39,11 @@ var Commands = []Command{
 	{"playdemo", "NAME|PATH", "play a demo recorded with the console's record NAME", true},
 	{"lab", "[--preset NAME]", "the lag lab: player 1, the server and player 2 side by side, every netcode knob live", true},
 	{"bot", "--server HOST[:PORT]", "run headless network bots with the real client netcode", false},
-	{"servers", "[--timeout D] [--json]", "list the servers on the local network (LAN)", false},
+	{"servers", "[--internet --master URL] [--json]", "list the servers on the local network (LAN), or a master server's (internet)", false},
 	{"hitreg", "", "measure the hit registration of lag compensation", false},
 	{"loadtest", "--clients N --bots M", "load a server: tick time, CPU, bandwidth, memory", false},
 	{"healthcheck", "[--url URL]", "exit 0 if a server's /status answers, else 1 (container HEALTHCHECK)", false},
+	{"master", "[--addr HOST:PORT]", "run a master server: the internet server list that game servers register with", false},
 	{"help", "[COMMAND]", "show this help, or a command's flags", false},
 }
 

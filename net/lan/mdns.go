@@ -5,7 +5,6 @@ package lan
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -241,30 +240,8 @@ func (b *Browser) poll(instance, name string, addrs []string) {
 	b.rebuild()
 }
 
-// status GETs http://addr/status and measures its round trip.
-func (b *Browser) status(addr string) (Server, error) {
-	req, err := http.NewRequestWithContext(b.ctx, http.MethodGet, "http://"+addr+"/status", nil)
-	if err != nil {
-		return Server{}, err
-	}
-	t0 := time.Now()
-	resp, err := b.http.Do(req)
-	if err != nil {
-		return Server{}, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
-		return Server{}, fmt.Errorf("GET /status: %s", resp.Status)
-	}
-	s, err := readStatus(resp.Body)
-	if err != nil {
-		return Server{}, err
-	}
-	s.Ping = time.Since(t0)
-	s.Addr = addr
-	return s, nil
-}
+// status GETs http://addr/status and measures its round trip (GetStatus).
+func (b *Browser) status(addr string) (Server, error) { return GetStatus(b.ctx, b.http, addr) }
 
 // expire forgets instances not heard from within Expiry.
 func (b *Browser) expire() {

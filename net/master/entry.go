@@ -57,20 +57,26 @@ type List struct {
 	Servers []Entry `json:"servers"`
 }
 
+// Endpoint is the URL of a master's endpoint path (ListPath,
+// RegisterPath) from the master's URL as configured (--master, sv_master):
+// "http://master.example:8300", with or without a path prefix (a master
+// behind a reverse proxy), a trailing slash, or one of the endpoints
+// already named ("http://master.example:8300/servers.json").
+func Endpoint(masterURL, path string) string {
+	u := strings.TrimRight(masterURL, "/")
+	u = strings.TrimSuffix(strings.TrimSuffix(u, ListPath), RegisterPath)
+	return u + path
+}
+
 // Fetch reads the server list from the master at masterURL (e.g.
-// "http://master.example:8300"; "/servers.json" is added when the URL has
-// no path). It reads at most MaxListBytes, drops entries without an address
+// "http://master.example:8300"; Endpoint adds "/servers.json"). It reads at most MaxListBytes, drops entries without an address
 // and cleans every name (proto.CleanName). Errors: the request failed, the
 // master answered other than 200, or the body is not a List.
 func Fetch(ctx context.Context, client *http.Client, masterURL string) ([]Entry, error) {
 	if client == nil {
 		client = http.DefaultClient
 	}
-	u := strings.TrimRight(masterURL, "/")
-	if !strings.Contains(strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://"), "/") {
-		u += "/servers.json"
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, Endpoint(masterURL, ListPath), nil)
 	if err != nil {
 		return nil, fmt.Errorf("master URL %q: %w", masterURL, err)
 	}

@@ -1,0 +1,166 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"tickshot/net/master"
+	"tickshot/server"
+)
+
+// The internet server list from the command line: `tickshot-server master`
+// runs a master server (package net/master), --master on server and play
+// registers with one, and `tickshot servers --internet` lists one's servers.
+
+func cmdMaster(args []string, _, stderr io.Writer) int {
+	fs := newFlags("master", "Usage: tickshot master [flags]\n\nRuns a master server: the internet server list. Game servers started with\n--master http://THIS-HOST"+master.DefaultAddr+" (or sv_master in server.cfg) register every "+
+		master.RegisterEvery.String()+";\nthe master fetches each one's /status itself, from outside, and lists only those that answer,\nwith what their /status says. It serves the list at "+master.ListPath+" (JSON, gzip, ETag) and\nas a page of links at /. Players list it with: tickshot servers --internet --master URL.\nSIGINT/SIGTERM stops it. docs/HOSTING.md explains running one.", stderr)
+	addr := fs.String("addr", master.DefaultAddr, "listen address HOST:PORT")
+	maxServers := fs.Int("max-servers", master.DefaultMaxServers, "the most servers listed (1..1000000)")
+	maxPerAddr := fs.Int("max-per-addr", master.DefaultMaxPerAddr, "the most servers listed from one IPv4 address or IPv6 /64 (1..10000)")
+	expiry := fs.Duration("expiry", master.DefaultExpiry, "drop a server not registered again within this (3 missed registers; 1s..1h)")
+	checkTimeout := fs.Duration("check-timeout", master.DefaultCheckTimeout, "how long the master waits for a registering server's /status (100ms..30s)")
+	logLevel := fs.String("log", "info", "log level: debug (every refused register), info, warn or error")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	var lvl slog.Level
+	lvlErr := lvl.UnmarshalText([]byte(*logLevel))
+	if lvlErr != nil {
+		lvlErr = fmt.Errorf("--log %q: want debug, info, warn or error", *logLevel)
+	}
+	if refused(stderr, "master", noArgs(fs), lvlErr, checkListenAddr("addr", *addr),
+		outOfRange(*maxServers >= 1 && *maxServers <= 1_000_000, "max-servers", *maxServers, "1..1000000"),
+		outOfRange(*maxPerAddr >= 1 && *maxPerAddr <= 10_000, "max-per-addr", *maxPerAddr, "1..10000"),
+		outOfRange(*expiry >= time.Second && *expiry <= time.Hour, "expiry", *expiry, "1s..1h"),
+		outOfRange(*checkTimeout >= 100*time.Millisecond && *checkTimeout <= 30*time.Second, "check-timeout", *checkTimeout, "100ms..30s")) {
+		return 2
+	}
+	m := master.New(master.Config{Addr: *addr, MaxServers: *maxServers, MaxPerAddr: *maxPerAddr, Expiry: *expiry,
+		CheckTimeout: *checkTimeout, Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))})
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if failed(stderr, "master", m.Run(ctx)) {
+		return 1
+	}
+	return 0
+}
+
+// masterList collects repeated --master URL flags.
+type masterList []string
+
+func (m *masterList) String() string { return strings.Join(*m, ",") }
+
+func (m *masterList) Set(v string) error {
+	if err := server.CheckMasterURL(v); err != nil {
+		return err
+	}
+	*m = append(*m, v)
+	return nil
+}
+
+// masterFlags are the flags of a server that registers with masters
+// (server, play): --master, repeatable, and --region.
+type masterFlags struct {
+	masters *masterList
+	region  *string
+}
+
+func addMasterFlags(fs *flag.FlagSet) masterFlags {
+	m := masterFlags{masters: &masterList{}}
+	fs.Var(m.masters, "master", "register with the master server at this URL (e.g. http://master.example:8300; repeatable; sv_master in server.cfg)\n"+
+		"every "+master.RegisterEvery.String()+", so that players find the server in the internet server list; the master must reach\n"+
+		"this server's port from the internet (docs/HOSTING.md)")
+	m.region = fs.String("region", "", fmt.Sprintf("the country or region the masters list for this server, e.g. eu-west (sv_region; at most %d bytes)", server.MaxRegionLen))
+	return m
+}
+
+// check refuses what server.Config would.
+func (m masterFlags) check() error { return server.CheckMasters(*m.masters, *m.region) }
+
+// internetFlags are `servers`' flags for the internet list.
+type internetFlags struct {
+	internet *bool
+	master   *string
+}
+
+func addInternetFlags(fs *flag.FlagSet) internetFlags {
+	return internetFlags{
+		internet: fs.Bool("internet", false, "list the servers of a master server (--master) instead of the LAN's, with each one's ping"),
+		master:   fs.String("master", "", "with --internet: the master server's URL, e.g. http://master.example:8300 (no public master is built in)"),
+	}
+}
+
+// internetServerJSON is one server of `tickshot servers --internet --json`:
+// the LAN list's fields and the region the master lists.
+type internetServerJSON struct {
+	serverJSON
+	Region string `json:"region,omitempty"`
+}
+
+// list prints the internet list: the master's servers that answer a
+// /status within timeout each, nearest first, in the LAN list's formats.
+func (f internetFlags) list(timeout time.Duration, asJSON bool, stdout, stderr io.Writer) int {
+	if *f.master == "" {
+		fmt.Fprintf(stderr, "%s servers: --internet needs --master URL: no public master server is built in (run one with: tickshot-server master; docs/HOSTING.md)\n", prog)
+		return 2
+	}
+	if refused(stderr, "servers", server.CheckMasterURL(*f.master)) {
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fctx, cancel := context.WithTimeout(ctx, max(timeout, 5*time.Second))
+	entries, err := master.Fetch(fctx, &http.Client{}, *f.master)
+	cancel()
+	if failed(stderr, "servers", err) {
+		return 1
+	}
+	list, silent := master.Ping(ctx, entries, 0, timeout)
+	if asJSON {
+		region := map[string]string{}
+		for _, e := range entries {
+			region[e.Addr] = e.Region
+		}
+		out := make([]internetServerJSON, 0, len(list))
+		for _, s := range list {
+			out = append(out, internetServerJSON{toServerJSON(s), region[s.Addr]})
+		}
+		b, _ := json.MarshalIndent(out, "", "  ")
+		fmt.Fprintln(stdout, string(b))
+	} else if len(list) == 0 {
+		fmt.Fprintf(stdout, "no servers found (the master at %s lists %d; none answered within %v)\n", *f.master, len(entries), timeout)
+	} else {
+		writeServersTable(stdout, list)
+	}
+	if len(silent) > 0 && !asJSON {
+		fmt.Fprintf(stderr, "%d servers the master lists did not answer within %v (stopped, or not reachable from here): %s\n",
+			len(silent), timeout, silentAddrs(silent))
+	}
+	return 0
+}
+
+// silentAddrs names up to 5 entries' addresses.
+func silentAddrs(l []master.Entry) string {
+	var a []string
+	for i, e := range l {
+		if i == 5 {
+			a = append(a, fmt.Sprintf("and %d more", len(l)-5))
+			break
+		}
+		a = append(a, e.Addr)
+	}
+	return strings.Join(a, ", ")
+}
