@@ -877,13 +877,7 @@ func writeServersTable(w io.Writer, list []lan.Server) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tADDRESS\tMAP\tPLAYERS\tPING\tPASSWORD\t")
 	for _, s := range list {
-		players := fmt.Sprintf("%d/%d", s.Players+s.Bots, s.MaxPlayers)
-		switch {
-		case s.Bots == 1:
-			players += " (1 bot)"
-		case s.Bots > 1:
-			players += fmt.Sprintf(" (%d bots)", s.Bots)
-		}
+		players := proto.PlayersText(s.Players, s.Bots, s.MaxPlayers)
 		pw := "no"
 		if s.Password {
 			pw = "yes"

@@ -7,14 +7,18 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"slices"
+	"time"
 
 	"tickshot/client"
 	"tickshot/client/config"
 	"tickshot/client/menu"
 	"tickshot/game"
 	"tickshot/net/lan"
+	"tickshot/net/master"
+	"tickshot/net/proto"
 	"tickshot/server"
 )
 
@@ -22,7 +26,7 @@ import (
 // without arguments. Games started from it run their local server in this
 // process and stop it when the player goes back to the menu.
 func cmdMenu(args []string, _, stderr io.Writer) int {
-	fs := newFlags("menu", "Usage: tickshot menu [flags]\n\nOpens the main menu (what `tickshot` without arguments does): type a name, then\nplay against bots, host a game others on your network can join, join one from\nthe list of servers on your network or by address, or change the settings.\nThe name, settings and key bindings are kept in config.cfg in the user config\ndirectory (tickshot/), the servers joined in recent.txt beside it.", stderr)
+	fs := newFlags("menu", "Usage: tickshot menu [flags]\n\nOpens the main menu (what `tickshot` without arguments does): type a name, then\nplay against bots, host a game others on your network can join, join one from\nthe list of servers on your network, the internet list of a master server\n(cl_master), or by address, or change the settings.\nThe name, settings and key bindings are kept in config.cfg in the user config\ndirectory (tickshot/), the servers joined in recent.txt beside it.", stderr)
 	hostAddr := fs.String("addr", server.DefaultAddr, "listen address of a game hosted from the menu (Host a game), HOST:PORT")
 	cf := addClientFlags(fs)
 	if code, done := parse(fs, args); done {
@@ -57,7 +61,7 @@ func useMenu(opts *client.Options, cf clientFlags, hostAddr, cmd string, stderr 
 	opts.Config.Name = name
 	client.UseMenu(opts, client.MenuOptions{
 		Dir: dir, Settings: settings, DefaultName: name,
-		Servers: lanServers(), CanSpectate: true,
+		Servers: lanServers(), Internet: internetServers, Ping: pingStatus, CanSpectate: true,
 		Maps: hostMaps(), MaxPlayersLimit: server.MaxPlayersLimit,
 		MinTickRate: server.MinTickRate, MaxTickRate: server.MaxTickRate,
 		PlayBots: func(player string) (client.LocalServer, error) {
@@ -95,6 +99,46 @@ func lanServers() func() []menu.Server {
 		}
 		return out
 	}
+}
+
+// internetServers is the menu's internet list: the servers of the master
+// at masterURL (master.Fetch), those of another protocol version left
+// out (they cannot be joined).
+func internetServers(ctx context.Context, masterURL string) ([]menu.Server, error) {
+	entries, err := master.Fetch(ctx, nil, masterURL)
+	if err != nil {
+		return nil, err
+	}
+	var out []menu.Server
+	for _, e := range entries {
+		if e.Protocol != 0 && e.Protocol != proto.ProtocolVersion {
+			continue
+		}
+		out = append(out, menu.Server{Addr: e.Addr, Name: e.Name, Map: e.Map, Players: e.Players, Bots: e.Bots,
+			MaxPlayers: e.MaxPlayers, Password: e.Password})
+	}
+	return out, nil
+}
+
+// pingStatus measures the round trip of a GET http://addr/status (the
+// answer's headers; the body is not read), as the LAN list measures its
+// servers' ping.
+func pingStatus(ctx context.Context, addr string) (time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/status", nil)
+	if err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	d := time.Since(t0)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("GET /status: %s", resp.Status)
+	}
+	return d, nil
 }
 
 // localServer is a server started from the menu, in this process.

@@ -279,9 +279,11 @@ func (g *Game) completionNames() []string {
 
 // exec runs one console line and returns what it prints: a command of
 // the table (commands.go), else a cvar shown or set, else a server cvar
-// (the listen-server host's, or a pointer to rcon).
+// (the listen-server host's, or a pointer to rcon). Words are split as
+// Source's console does (cvar.Fields): `cl_master "http://a http://b"`
+// sets one value, `cl_master ""` empties it.
 func (g *Game) exec(line string) string {
-	f := strings.Fields(line)
+	f := cvar.Fields(line)
 	if len(f) == 0 {
 		return ""
 	}

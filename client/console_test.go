@@ -573,3 +573,18 @@ func TestConsoleSayAndMute(t *testing.T) {
 		t.Errorf("unmute: %q, muted %v", out, g.chat.muted)
 	}
 }
+
+// The console splits words as Source's does: a quoted value of several
+// words is one value (cl_master's URLs), and "" empties a text cvar.
+func TestConsoleQuotedValues(t *testing.T) {
+	g := newTestGame(Options{})
+	if out := g.exec(`cl_master "http://a:8300 http://b:8300"`); out != "cl_master = http://a:8300 http://b:8300" {
+		t.Errorf("a quoted value: %q", out)
+	}
+	if out := g.exec(`cl_master ""`); out != "cl_master = " || g.cvars.Lookup("cl_master").String() != "" {
+		t.Errorf(`cl_master "": %q, value %q`, out, g.cvars.Lookup("cl_master").String())
+	}
+	if out := g.exec("cl_master http://a:8300"); out != "cl_master = http://a:8300" {
+		t.Errorf("an unquoted URL (its // is no comment): %q", out)
+	}
+}

@@ -41,14 +41,19 @@ type clientCvars struct {
 	transport                     *cvar.Int // cl_transport, an enum of rtc modes
 	volume, sensitivity           *cvar.Float
 	fullscreen                    *cvar.Bool
-	demoScale                     *cvar.Float // demo_timescale (demo_scene.go)
-	screenShake, combatText       *cvar.Bool  // cl_screenshake, hud_combattext (juice.go)
-	killCam                       *cvar.Bool  // cl_killcam (killcam.go)
-	colour                        *cvar.Int   // cl_color (teams.go)
+	demoScale                     *cvar.Float  // demo_timescale (demo_scene.go)
+	screenShake, combatText       *cvar.Bool   // cl_screenshake, hud_combattext (juice.go)
+	killCam                       *cvar.Bool   // cl_killcam (killcam.go)
+	colour                        *cvar.Int    // cl_color (teams.go)
+	master                        *cvar.String // cl_master: the menu's internet list (client/menu)
 	// switches are the netcode switches the HUD lists when they differ
 	// from their defaults.
 	switches []*cvar.Var
 }
+
+// masterHelp is cl_master's help. No master is built in: the project runs
+// no public one (docs/HOSTING.md, "The internet server list").
+const masterHelp = "the master servers whose lists the menu's Internet tab shows: URLs (http://HOST:PORT) separated by spaces; empty: no internet list (docs/HOSTING.md says how to run one)"
 
 // registerClientCvars registers the window's cvars in r with their
 // defaults, ranges and help, and returns their handles. The change hooks
@@ -89,6 +94,7 @@ func registerClientCvars(r *cvar.Registry) clientCvars {
 		killCam:     r.Bool("cl_killcam", true, arch, "when you are killed, replay the last 3 s from your killer's side before the death card; any key skips it (0: never)"),
 		colour: r.Int("cl_color", 0, 0, proto.MaxColor, arch,
 			"your body's colour in free-for-all, from the next connect (a team's colour wins in team play): 0 automatic, 1 red, 2 orange, 3 yellow, 4 green, 5 teal, 6 blue, 7 violet, 8 pink (QuakeWorld's color)"),
+		master: r.String("cl_master", "", arch, masterHelp),
 	}
 }
 

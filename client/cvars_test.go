@@ -57,6 +57,8 @@ var oldClientCvars = []struct {
 	{"cl_killcam", cvar.KindBool, 0, 1, "1", "when you are killed, replay the last 3 s from your killer's side before the death card; any key skips it (0: never)"},
 	// Added since (issue 21 item 1).
 	{"cl_color", cvar.KindInt, 0, 8, "0", "your body's colour in free-for-all, from the next connect (a team's colour wins in team play): 0 automatic, 1 red, 2 orange, 3 yellow, 4 green, 5 teal, 6 blue, 7 violet, 8 pink (QuakeWorld's color)"},
+	// Added since (issue 22 item 2).
+	{"cl_master", cvar.KindString, 0, 0, "", "the master servers whose lists the menu's Internet tab shows: URLs (http://HOST:PORT) separated by spaces; empty: no internet list (docs/HOSTING.md says how to run one)"},
 }
 
 // TestClientCvarsKeepTheirTable: the registry holds exactly the client's

@@ -3,6 +3,9 @@
 package client
 
 import (
+	"context"
+	"time"
+
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tickshot/client/config"
@@ -22,7 +25,7 @@ type LocalServer interface {
 }
 
 // MenuOptions are what the main menu needs from the program: where its
-// files are, the LAN list, and how to start local servers (package
+// files are, the LAN and internet lists, and how to start local servers (package
 // client cannot import the server; main wires it).
 type MenuOptions struct {
 	// Dir is the config directory (config.Dir; "" keeps nothing).
@@ -33,6 +36,10 @@ type MenuOptions struct {
 	DefaultName string
 	// Servers returns the LAN server list (nil: none).
 	Servers func() []menu.Server
+	// Internet fetches a master server's list and Ping measures a
+	// server's round trip (menu.Options.Internet and Ping; nil: none).
+	Internet func(ctx context.Context, masterURL string) ([]menu.Server, error)
+	Ping     func(ctx context.Context, addr string) (time.Duration, error)
 	// Maps, MaxPlayersLimit, MinTickRate and MaxTickRate bound what the
 	// host page offers.
 	Maps                                      []string
@@ -76,7 +83,7 @@ func newMenuScene(ctx *SceneContext, mo MenuOptions) *menuScene {
 	g := ctx.Game
 	s.m = menu.New(menu.Options{
 		Dir: mo.Dir, Config: mo.Settings, DefaultName: mo.DefaultName, Console: menuConsole{g},
-		Servers: mo.Servers, Maps: mo.Maps, MaxPlayersLimit: mo.MaxPlayersLimit,
+		Servers: mo.Servers, Internet: mo.Internet, Ping: mo.Ping, Maps: mo.Maps, MaxPlayersLimit: mo.MaxPlayersLimit,
 		MinTickRate: mo.MinTickRate, MaxTickRate: mo.MaxTickRate, CanSpectate: mo.CanSpectate,
 		HostPassword: true,
 		PlayBots: func(name string) {

@@ -257,14 +257,21 @@ func writeFile(path, text string) error {
 // LoadRecent returns the recently joined servers in dir, newest first
 // (none when the file is missing).
 func LoadRecent(dir string) []string {
-	b, err := os.ReadFile(filepath.Join(dir, RecentFileName))
+	return readList(filepath.Join(dir, RecentFileName), MaxRecent)
+}
+
+// readList reads a file of one address a line (recent.txt,
+// favourites.txt): at most n lines, skipping blank ones, comments (#) and
+// lines longer than maxLine; none when the file is missing.
+func readList(path string, n int) []string {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil
 	}
 	var out []string
 	for _, l := range strings.Split(string(b), "\n") {
 		l = strings.TrimSpace(l)
-		if l != "" && len(l) <= maxLine && !strings.HasPrefix(l, "#") && len(out) < MaxRecent {
+		if l != "" && len(l) <= maxLine && !strings.HasPrefix(l, "#") && len(out) < n {
 			out = append(out, l)
 		}
 	}

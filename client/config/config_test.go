@@ -1,9 +1,11 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -113,5 +115,28 @@ func TestDefaultBindsCoverActions(t *testing.T) {
 		if len(c.KeysOf(a.Command)) == 0 {
 			t.Errorf("%s (%s) has no default key", a.Label, a.Command)
 		}
+	}
+}
+
+// Favourites keep the order they were starred, once each; unstarring
+// removes one; at most MaxFavourites are kept (the oldest forgotten).
+func TestFavourites(t *testing.T) {
+	dir := t.TempDir()
+	if got := LoadFavourites(dir); got != nil {
+		t.Fatalf("no file: %v", got)
+	}
+	for _, a := range []string{"a:1", "b:1", " a:1 ", "c:1"} {
+		if _, err := SetFavourite(dir, a, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := SetFavourite(dir, "b:1", false); !slices.Equal(got, []string{"a:1", "c:1"}) || !slices.Equal(LoadFavourites(dir), got) {
+		t.Errorf("favourites %v, read back %v; want [a:1 c:1]", got, LoadFavourites(dir))
+	}
+	for i := range MaxFavourites {
+		_, _ = SetFavourite(dir, fmt.Sprintf("h%d:1", i), true)
+	}
+	if got := LoadFavourites(dir); len(got) != MaxFavourites || got[0] != "h0:1" {
+		t.Errorf("%d favourites kept, first %q; want %d from h0:1", len(got), got[0], MaxFavourites)
 	}
 }

@@ -2,7 +2,8 @@
 
 // Package menu is Tickshot's main menu: player name, play against bots,
 // host a game, join one (the LAN server list, an address, recent
-// servers), settings and quit, drawn with ebitenui in the game's fonts and
+// servers; the internet list of the master servers in cl_master, with
+// favourites), settings and quit, drawn with ebitenui in the game's fonts and
 // colours. It knows nothing of servers or connections: it calls the
 // window back (Options.PlayBots, Host, Join, Quit) and changes settings
 // through the console (Options.Console), as a player typing would, so the
@@ -15,6 +16,7 @@
 package menu
 
 import (
+	"context"
 	"strings"
 	"time"
 	"unicode"
@@ -84,6 +86,17 @@ type Options struct {
 	Console Console
 	// Servers returns the LAN server list now (nil: no LAN list).
 	Servers func() []Server
+	// Internet fetches the server list of the master server at the URL
+	// given (one of cl_master's; package net/master's Fetch); nil: no
+	// internet list. The menu calls it on a goroutine of its own, with a
+	// deadline (fetchTimeout), never in a frame; the Servers' Ping is
+	// unused.
+	Internet func(ctx context.Context, masterURL string) ([]Server, error)
+	// Ping measures the round trip to the server at addr (HOST:PORT; a
+	// GET of its /status), for the internet list; nil: no pings. Called on
+	// goroutines of the menu's, pingWorkers at a time, each with a
+	// deadline (pingTimeout).
+	Ping func(ctx context.Context, addr string) (time.Duration, error)
 	// Maps are the maps a hosted game may use; the first is the default.
 	Maps []string
 	// MaxPlayersLimit, MinTickRate, MaxTickRate bound the host settings.
@@ -113,6 +126,7 @@ const (
 	scrJoin
 	scrSettings
 	scrPassword
+	scrInternet
 	scrCount
 )
 
@@ -136,8 +150,12 @@ type Menu struct {
 	main     *mainScreen
 	host     *hostScreen
 	join     *joinScreen
+	inet     *internetScreen
 	settings *settingsScreen
 	pass     *passwordScreen
+	// passBack is the page the password page goes back to (the tab whose
+	// server asked).
+	passBack screen
 
 	// message is shown under the title (an error of the last game, a
 	// refused setting); empty when none.
@@ -162,10 +180,14 @@ func New(opt Options) *Menu {
 	m.prefs = &prefs{dir: opt.Dir, cfg: cfg, console: opt.Console, warn: func(s string) { m.message.Label = s }}
 	m.main, m.roots[scrMain] = newMainScreen(m.k, m.prefs, m.message, opt.PlayBots, opt.Quit, m.show)
 	m.host, m.roots[scrHost] = newHostScreen(m.k, m.prefs, newHostChoice(opt), opt.HostPassword, opt.Host, m.show)
-	m.join, m.roots[scrJoin] = newJoinScreen(m.k, m.prefs, opt.Servers, opt.CanSpectate, opt.Join, m.askPassword, m.show)
+	m.join, m.roots[scrJoin] = newJoinScreen(m.k, m.prefs, opt.Servers, opt.CanSpectate, opt.Join,
+		func(addr, server string) { m.askPassword(scrJoin, addr, server) }, m.show)
+	m.inet, m.roots[scrInternet] = newInternetScreen(m.k, m.prefs, opt.Internet, opt.Ping, opt.CanSpectate, &m.join.spectate,
+		m.join.joinWith, func(addr, server string) { m.askPassword(scrInternet, addr, server) }, m.show)
 	m.settings, m.roots[scrSettings] = newSettingsScreen(m.k, m.prefs, m.show)
-	m.pass, m.roots[scrPassword] = newPasswordScreen(m.k, m.join.joinWith, m.show)
-	m.pages = [scrCount]page{scrMain: m.main, scrHost: m.host, scrJoin: m.join, scrSettings: m.settings, scrPassword: m.pass}
+	m.pass, m.roots[scrPassword] = newPasswordScreen(m.k, m.join.joinWith, func() { m.show(m.passBack) })
+	m.pages = [scrCount]page{scrMain: m.main, scrHost: m.host, scrJoin: m.join, scrSettings: m.settings, scrPassword: m.pass,
+		scrInternet: m.inet}
 	for _, r := range m.roots {
 		m.k.validate(r)
 	}
@@ -223,6 +245,9 @@ func (m *Menu) Message() string { return m.message.Label }
 // show switches to a page and lets it ready itself (the keyboard on its
 // first widget); a key being bound is given up.
 func (m *Menu) show(s screen) {
+	if m.scr == scrInternet && s != scrInternet {
+		m.inet.leave()
+	}
 	m.scr = s
 	m.settings.cancelCapture()
 	old := m.k.ui.Container
@@ -233,17 +258,18 @@ func (m *Menu) show(s screen) {
 	m.pages[s].enter()
 }
 
-// askPassword goes to the password page for a server of the LAN list
-// that wants one.
-func (m *Menu) askPassword(addr, server string) {
+// askPassword goes to the password page for a server of a list that
+// wants one; its Cancel goes back to the page from.
+func (m *Menu) askPassword(from screen, addr, server string) {
+	m.passBack = from
 	m.pass.ask(addr, server)
 	m.show(scrPassword)
 }
 
-// Screen names the page shown: "main", "host", "join", "settings" or
-// "password".
+// Screen names the page shown: "main", "host", "join" (its LAN tab),
+// "internet" (its Internet tab), "settings" or "password".
 func (m *Menu) Screen() string {
-	return [scrCount]string{"main", "host", "join", "settings", "password"}[m.scr]
+	return [scrCount]string{"main", "host", "join", "settings", "password", "internet"}[m.scr]
 }
 
 // Update runs the menu for one frame: ebitenui's input, then the keys the
@@ -253,18 +279,24 @@ func (m *Menu) Update() {
 		m.settings.captureKey()
 		return
 	}
-	if m.scr == scrJoin {
+	switch m.scr {
+	case scrJoin:
 		m.join.refreshServers(false)
+	case scrInternet:
+		m.inet.update()
 	}
 	m.k.ui.Update()
-	if m.scr == scrJoin {
+	switch m.scr {
+	case scrJoin:
 		m.join.keepFocusedRowVisible()
+	case scrInternet:
+		m.inet.keepFocusedRowVisible()
 	}
 	switch {
 	case inpututil.IsKeyJustPressed(ebiten.KeyEscape):
 		switch m.scr {
 		case scrPassword:
-			m.show(scrJoin)
+			m.show(m.passBack)
 		case scrMain:
 		default:
 			m.show(scrMain)

@@ -3,6 +3,7 @@
 package menu
 
 import (
+	"context"
 	"image/color"
 	"image/png"
 	"os"
@@ -338,10 +339,23 @@ func TestScreenshots(t *testing.T) {
 	}
 	list := []Server{{Addr: "192.168.1.20:27015", Name: "alice's game", Map: "arena", Players: 3, MaxPlayers: 16, Ping: 2 * time.Millisecond},
 		{Addr: "192.168.1.31:27015", Name: "LAN party", Map: "range", Players: 7, MaxPlayers: 8, Password: true, Ping: 5 * time.Millisecond}}
-	m := newMenu(Options{DefaultName: "bob", Console: newConsole(), Maps: []string{"arena", "range"}, CanSpectate: true,
-		Servers: func() []Server { return list }})
-	for _, s := range []screen{scrMain, scrHost, scrJoin, scrSettings} {
+	inet := []Server{{Addr: "203.0.113.7:27015", Name: "Frankfurt FFA #1", Map: "arena", Players: 9, Bots: 2, MaxPlayers: 16},
+		{Addr: "198.51.100.3:27015", Name: "duel night", Map: "range", Players: 1, MaxPlayers: 2, Password: true},
+		{Addr: "192.0.2.44:27015", Name: "bots only", Map: "arena", Bots: 4, MaxPlayers: 8}}
+	con := newConsole()
+	con.cvars["cl_master"] = "http://master.example:8300"
+	m := newMenu(Options{Dir: t.TempDir(), DefaultName: "bob", Console: con, Maps: []string{"arena", "range"}, CanSpectate: true,
+		Servers:  func() []Server { return list },
+		Internet: func(context.Context, string) ([]Server, error) { return inet, nil },
+		Ping: func(_ context.Context, addr string) (time.Duration, error) {
+			return time.Duration(len(addr)) * 3 * time.Millisecond, nil
+		}})
+	for _, s := range []screen{scrMain, scrHost, scrJoin, scrSettings, scrInternet} {
 		do(func() { m.show(s) })
+		if s == scrInternet {
+			do(func() { m.inet.setFavourite("192.0.2.44:27015", true) })
+			time.Sleep(200 * time.Millisecond) // the fetch and pings, in the background
+		}
 		frames(m, 3)
 		onLoop(func(sc *ebiten.Image) {
 			m.Update()

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ebitenui/ebitenui/image"
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -35,18 +34,17 @@ const (
 type joinScreen struct {
 	k     *kit
 	prefs *prefs
+	*rowList
 
 	addr     *widget.TextInput
-	list     *widget.Container
-	scroll   *widget.ScrollContainer
-	rows     map[string]*widget.Button // by address
-	servers  []Server                  // the list as last polled, sorted
-	shown    string                    // the list's listKey as shown, to rebuild only on a change
+	servers  []Server // the list as last polled, sorted
+	shown    string   // the list's listKey as shown, to rebuild only on a change
 	polled   time.Time
 	clicks   rowClicks
 	recentC  *widget.Container
 	status   *widget.Text
-	spectate bool
+	spec     *widget.Checkbox // nil when joining as a spectator is not offered
+	spectate bool             // join as a spectator (the internet page's box too)
 	lock     *ebiten.Image
 	blank    *ebiten.Image
 
@@ -60,24 +58,11 @@ type joinScreen struct {
 // page for a server that wants one; show switches pages.
 func newJoinScreen(k *kit, p *prefs, lan func() []Server, canSpectate bool, join func(JoinOptions),
 	askPassword func(addr, server string), show func(screen)) (*joinScreen, *widget.Container) {
-	j := &joinScreen{k: k, prefs: p, lan: lan, now: time.Now, onJoin: join, askPassword: askPassword,
-		rows: map[string]*widget.Button{}, lock: lockImage(palette.Warn), blank: ebiten.NewImage(18, 20)}
-	root, col := k.page("Join a game", wideWidth)
+	j := &joinScreen{k: k, prefs: p, rowList: newRowList(k), lan: lan, now: time.Now, onJoin: join, askPassword: askPassword,
+		lock: lockImage(palette.Warn), blank: ebiten.NewImage(18, 20)}
+	root, col := k.page("", wideWidth)
+	col.AddChild(tabs(scrJoin, show))
 	col.AddChild(label(fmt.Sprintf("%-3s%-26s%-12s%9s%8s", "", "Server on your network", "Map", "Players", "Ping"), &k.f.mono, palette.Dim))
-	// The rows scroll inside a box of fixed height (six rows), so that the
-	// page does not move as servers come and go.
-	j.list = widget.NewContainer(widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.MinSize(0, listHeight)),
-		widget.ContainerOpts.Layout(widget.NewRowLayout(widget.RowLayoutOpts.Direction(widget.DirectionVertical),
-			widget.RowLayoutOpts.Padding(widget.NewInsetsSimple(4)), widget.RowLayoutOpts.Spacing(2))))
-	// A scroll container does not pass the theme to its content: the rows
-	// get it here, and are validated as they are added.
-	j.list.GetWidget().SetTheme(k.ui.PrimaryTheme)
-	j.list.Validate()
-	box := image.NewBorderedNineSliceColor(palette.Outline, palette.Floor, 2)
-	j.scroll = widget.NewScrollContainer(widget.ScrollContainerOpts.Content(j.list), widget.ScrollContainerOpts.StretchContentWidth(),
-		widget.ScrollContainerOpts.Image(&widget.ScrollContainerImage{Idle: box, Disabled: box, Mask: box}),
-		widget.ScrollContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true, MaxHeight: listHeight}),
-			widget.WidgetOpts.ScrolledHandler(func(a *widget.WidgetScrolledEventArgs) { j.scrollList(-a.Y * 30) })))
 	col.AddChild(j.scroll)
 	j.status = label("", &k.f.small, palette.Dim)
 	col.AddChild(j.status)
@@ -95,48 +80,45 @@ func newJoinScreen(k *kit, p *prefs, lan func() []Server, canSpectate bool, join
 			widget.GridLayoutOpts.Spacing(8, 8), widget.GridLayoutOpts.DefaultStretch(true, false))))
 	col.AddChild(j.recentC)
 	back := button("Back", func() { show(scrMain) })
-	if canSpectate {
-		spec := widget.NewCheckbox(widget.CheckboxOpts.TextLabel("Join as a spectator"),
-			widget.CheckboxOpts.StateChangedHandler(func(a *widget.CheckboxChangedEventArgs) { j.spectate = a.State == widget.WidgetChecked }))
-		col.AddChild(row(back, spec))
-	} else {
-		col.AddChild(back)
-	}
+	j.spec = spectateBox(canSpectate, &j.spectate)
+	col.AddChild(backRow(back, j.spec))
 	return j, root
+}
+
+// spectateBox is the "Join as a spectator" box that sets *on (nil when
+// not offered).
+func spectateBox(offered bool, on *bool) *widget.Checkbox {
+	if !offered {
+		return nil
+	}
+	return widget.NewCheckbox(widget.CheckboxOpts.TextLabel("Join as a spectator"),
+		widget.CheckboxOpts.StateChangedHandler(func(a *widget.CheckboxChangedEventArgs) { *on = a.State == widget.WidgetChecked }))
+}
+
+// showSpectate sets a spectateBox to on (when there is one).
+func showSpectate(box *widget.Checkbox, on bool) {
+	if box != nil {
+		box.SetState(map[bool]widget.WidgetState{true: widget.WidgetChecked, false: widget.WidgetUnchecked}[on])
+	}
+}
+
+// backRow is the page's last row: Back, beside the spectator box when
+// there is one.
+func backRow(back *widget.Button, spec *widget.Checkbox) widget.PreferredSizeLocateableWidget {
+	if spec == nil {
+		return back
+	}
+	return row(back, spec)
 }
 
 // enter reads the LAN list and the recent servers now and puts the
 // keyboard on the address, selected so that typing replaces it.
 func (j *joinScreen) enter() {
+	showSpectate(j.spec, j.spectate)
 	j.refreshServers(true)
 	j.refreshRecent()
 	j.k.ui.SetFocusedWidget(j.addr)
 	j.addr.SelectAll()
-}
-
-// scrollList scrolls the server list by dy pixels.
-func (j *joinScreen) scrollList(dy float64) {
-	s := j.scroll
-	if over := s.ContentRect().Dy() - s.ViewRect().Dy(); over > 0 {
-		s.ScrollTop = min(max(s.ScrollTop+dy/float64(over), 0), 1)
-	}
-}
-
-// keepFocusedRowVisible scrolls the list to the row that has the keyboard.
-func (j *joinScreen) keepFocusedRowVisible() {
-	view := j.scroll.ViewRect()
-	for _, b := range j.rows {
-		if !b.IsFocused() {
-			continue
-		}
-		r := b.GetWidget().Rect
-		switch {
-		case r.Max.Y > view.Max.Y:
-			j.scrollList(float64(r.Max.Y - view.Max.Y))
-		case r.Min.Y < view.Min.Y:
-			j.scrollList(float64(r.Min.Y - view.Min.Y))
-		}
-	}
 }
 
 // refreshServers polls the LAN list (every pollEvery, or now when force)
@@ -169,28 +151,15 @@ func (j *joinScreen) refreshServers(force bool) {
 // rebuildRows makes a row a server, keeping the keyboard on the server
 // that had it.
 func (j *joinScreen) rebuildRows() {
-	focused := ""
-	for addr, b := range j.rows {
-		if b.IsFocused() {
-			focused = addr
-		}
-	}
-	j.list.RemoveChildren()
-	j.rows = map[string]*widget.Button{}
+	focused := j.focusedRow()
+	j.clearRows()
 	for _, s := range j.servers {
 		img := j.blank
 		if s.Password {
 			img = j.lock
 		}
-		b := widget.NewButton(widget.ButtonOpts.WidgetOpts(stretch()),
-			widget.ButtonOpts.TextAndImage(rowText(s), &j.k.f.mono, &widget.GraphicImage{Idle: img, Disabled: img},
-				&widget.ButtonTextColor{Idle: palette.Text, Hover: palette.Text, Pressed: palette.Outline}),
-			widget.ButtonOpts.TextLabel(rowText(s)), // TextAndImage of v0.7.0 drops its label
-			widget.ButtonOpts.TextPosition(widget.TextPositionStart, widget.TextPositionCenter),
-			widget.ButtonOpts.TextPadding(&widget.Insets{Left: 8, Right: 8, Top: 4, Bottom: 4}),
-			widget.ButtonOpts.ClickedHandler(func(a *widget.ButtonClickedEventArgs) { j.rowClicked(s.Addr, byKeyboard(a)) }))
-		j.rows[s.Addr] = b
-		j.list.AddChild(b)
+		b := serverButton(j.k, rowText(s), img, func(keyboard bool) { j.rowClicked(s.Addr, keyboard) })
+		j.addRow(s.Addr, b, b)
 		if s.Addr == focused {
 			j.k.ui.SetFocusedWidget(b)
 		}
@@ -312,12 +281,8 @@ func listStatus(n int) string {
 
 // rowText is a server's row: name, map, players/max, ping.
 func rowText(s Server) string {
-	name := s.Name
-	if r := []rune(name); len(r) > 25 {
-		name = string(r[:24]) + "…"
-	}
 	players := fmt.Sprintf("%d/%d", s.Players, s.MaxPlayers)
-	return fmt.Sprintf("%-26s%-12s%9s%6d ms", name, s.Map, players, s.Ping.Milliseconds())
+	return fmt.Sprintf("%-26s%-12s%9s%6d ms", clip(s.Name, 25), s.Map, players, s.Ping.Milliseconds())
 }
 
 // byKeyboard tells a click made with Enter or Space on a focused button

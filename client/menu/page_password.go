@@ -11,8 +11,8 @@ import (
 	"tickshot/net/proto"
 )
 
-// passwordScreen asks for the password of a server the LAN list says
-// wants one, then joins it.
+// passwordScreen asks for the password of a server a list (LAN or
+// internet) says wants one, then joins it.
 type passwordScreen struct {
 	k     *kit
 	title *widget.Text
@@ -21,9 +21,8 @@ type passwordScreen struct {
 }
 
 // newPasswordScreen builds the password page: join joins the server with
-// the password typed; show switches pages (Cancel goes back to the join
-// page).
-func newPasswordScreen(k *kit, join func(addr, password string), show func(screen)) (*passwordScreen, *widget.Container) {
+// the password typed; back goes back to the list that asked (Cancel).
+func newPasswordScreen(k *kit, join func(addr, password string), back func()) (*passwordScreen, *widget.Container) {
 	p := &passwordScreen{k: k}
 	root, col := k.page("Password", colWidth)
 	p.title = label("", &k.f.normal, palette.Text)
@@ -33,7 +32,7 @@ func newPasswordScreen(k *kit, join func(addr, password string), show func(scree
 		widget.TextInputOpts.Validation(func(s string) (bool, *string) { return len(s) <= proto.MaxPasswordLen, nil }),
 		widget.TextInputOpts.SubmitHandler(func(a *widget.TextInputChangedEventArgs) { join(p.addr, a.InputText) }))
 	col.AddChild(p.input)
-	col.AddChild(row(button("Cancel", func() { show(scrJoin) }), button("Join", func() { join(p.addr, p.input.GetText()) })))
+	col.AddChild(row(button("Cancel", back), button("Join", func() { join(p.addr, p.input.GetText()) })))
 	return p, root
 }
 

@@ -10,8 +10,8 @@ import (
 
 // prefs is what the menu keeps between runs: config.cfg (the player name,
 // the settings' cvars, the key bindings), changed through the console as
-// a player typing would so that the two never disagree, and recent.txt,
-// the servers joined. Without a directory nothing is written; without a
+// a player typing would so that the two never disagree, recent.txt, the
+// servers joined, and favourites.txt, the servers starred. Without a directory nothing is written; without a
 // console the settings are only saved.
 type prefs struct {
 	dir     string
@@ -56,11 +56,11 @@ func (p *prefs) cvar(name, def string) string {
 }
 
 // setCvar sets a console variable through the console, as typing
-// `name value` would, and saves it in config.cfg when the console took
+// `name value` would (quoted when empty or of several words), and saves it in config.cfg when the console took
 // it. It returns the console's refusal ("" when taken).
 func (p *prefs) setCvar(name, value string) (refusal string) {
 	if p.console != nil {
-		if out := p.console.Exec(name + " " + value); refused(out) {
+		if out := p.console.Exec(name + " " + consoleWord(value)); refused(out) {
 			return out
 		}
 	}
@@ -114,6 +114,37 @@ func (p *prefs) addRecent(addr string) {
 	if p.dir != "" {
 		_, _ = config.AddRecent(p.dir, addr)
 	}
+}
+
+// consoleWord is value as one word of a console line: quoted
+// (config.Quote) when it is empty or has spaces, as a player would type it.
+func consoleWord(value string) string {
+	if value == "" || strings.ContainsAny(value, " \t\"") {
+		return config.Quote(value)
+	}
+	return value
+}
+
+// favourites is favourites.txt's servers, oldest first (none without a
+// directory).
+func (p *prefs) favourites() []string {
+	if p.dir == "" {
+		return nil
+	}
+	return config.LoadFavourites(p.dir)
+}
+
+// setFavourite stars addr (on) or unstars it in favourites.txt and
+// returns the favourites; a failure to write it is shown through warn.
+func (p *prefs) setFavourite(addr string, on bool) []string {
+	if p.dir == "" {
+		return nil
+	}
+	list, err := config.SetFavourite(p.dir, addr, on)
+	if err != nil {
+		p.warn("Favourites not saved: " + err.Error())
+	}
+	return list
 }
 
 // refused reports whether console output is a refusal.
