@@ -39,6 +39,7 @@ import (
 	"tickshot/internal/tool/loadtest"
 	"tickshot/net/lan"
 	"tickshot/net/proto"
+	"tickshot/net/realip"
 	"tickshot/net/rtc"
 	"tickshot/net/ws"
 	"tickshot/server"
@@ -315,6 +316,7 @@ type serverFlags struct {
 	udp        *string
 	publicIP   *string
 	master     masterFlags // main_master.go
+	proxies    *proxyFlags // main_trustedproxy.go
 }
 
 // cvarFlags collects repeated --cvar name=value flags.
@@ -355,6 +357,7 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		udp:        fs.String("udp", "", "UDP listen address HOST:PORT of the WebRTC data channels, one port for every player (default: --addr's, so 27015/udp beside 27015/tcp)"),
 		publicIP:   fs.String("public-ip", "", "IP addresses (comma-separated) to advertise for the UDP port instead of the interfaces' own: behind a 1:1 NAT, or in a container whose port is published"),
 		master:     addMasterFlags(fs),
+		proxies:    trustedProxyVar(fs),
 		mapcycle:   fs.String("mapcycle", "", "maps played in turn, one per match, separated by commas or spaces (e.g. arena,bunker); at the end of each match's intermission the next is loaded (Source's mapcycle; the file's mapcycle line); one map keeps it. Empty: the playable maps in turn, "+strings.Join(game.DefaultMapCycle(), ",")+", when --map is empty or one of them; on another map (range, lab) the map stays"),
 	}
 }
@@ -433,6 +436,7 @@ func (f serverFlags) fields(cfg *server.Config) []flagField {
 		{"public-ip", func() { cfg.PublicIPs = mapList(*f.publicIP) }},
 		{"master", func() { cfg.Masters = *f.master.masters }},
 		{"region", func() { cfg.Region = *f.master.region }},
+		{"trusted-proxy", func() { cfg.TrustedProxies = realip.Proxies(*f.proxies) }},
 	}
 }
 

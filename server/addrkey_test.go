@@ -32,7 +32,7 @@ func TestAddrKey(t *testing.T) {
 			t.Errorf("isLoopbackKey(%q) = %v, want %v", key, got, want)
 		}
 	}
-	if a, b := rconHost("[2001:db8:1:2::1]:1"), rconHost("[2001:db8:1:2::99]:2"); a != b {
+	if a, b := directClient("[2001:db8:1:2::1]:1").key, directClient("[2001:db8:1:2::99]:2").key; a != b {
 		t.Errorf("rcon guesses from one /64 counted apart: %q and %q", a, b)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"tickshot/game"
 	"tickshot/internal/cvar"
 	"tickshot/net/proto"
+	"tickshot/net/realip"
 )
 
 // A server config file (Source's server.cfg, which srcds runs at start):
@@ -31,6 +32,9 @@ import (
 //	mapcycle MAP [MAP ...]   the maps played in turn (Config.MapCycle)
 //	sv_master URL            a master server to register with; each line adds one (Config.Masters)
 //	sv_region REGION         the country or region the masters list (Config.Region)
+//	sv_trusted_proxy CIDR [CIDR ...]  reverse proxies whose X-Forwarded-For
+//	                         counts; each line adds (Config.TrustedProxies;
+//	                         an address is a /32 or /128; --trusted-proxy)
 //	any server cvar VALUE    sv_*, mp_*, bot_*, net_fake* (cvarlist)
 //
 // Every line is checked: an unknown name, a missing or extra value, or a
@@ -147,8 +151,12 @@ func (p *configParser) fail(format string, args ...any) {
 // apply runs one line: key and its values.
 func (p *configParser) apply(key string, vals []string) {
 	cfg := p.cfg
-	if key == "mapcycle" {
+	switch key {
+	case "mapcycle":
 		p.mapCycle(vals)
+		return
+	case "sv_trusted_proxy":
+		p.trustedProxies(vals)
 		return
 	}
 	if len(vals) != 1 {
@@ -226,7 +234,7 @@ func (p *configParser) apply(key string, vals []string) {
 // known tells whether key is a name the file takes.
 func (p *configParser) known(key string) bool {
 	switch key {
-	case "hostname", "sv_password", "rcon_password", "maxplayers", "sv_tickrate", "bot_quota", "map", "mapcycle", "sv_master", "sv_region":
+	case "hostname", "sv_password", "rcon_password", "maxplayers", "sv_tickrate", "bot_quota", "map", "mapcycle", "sv_master", "sv_region", "sv_trusted_proxy":
 		return true
 	}
 	return p.reg.Lookup(key) != nil
@@ -271,4 +279,19 @@ func (p *configParser) mapCycle(maps []string) {
 		}
 	}
 	p.cfg.MapCycle = append([]string(nil), maps...)
+}
+
+// trustedProxies adds trusted reverse proxies: one or more addresses or
+// CIDR prefixes (realip.ParsePrefix).
+func (p *configParser) trustedProxies(vals []string) {
+	if len(vals) == 0 {
+		p.fail("sv_trusted_proxy takes one or more IP addresses or CIDR prefixes (e.g. 127.0.0.1 10.0.0.0/8)")
+		return
+	}
+	list, err := realip.ParseList(vals)
+	if err != nil {
+		p.fail("sv_trusted_proxy: %v", err)
+		return
+	}
+	p.cfg.TrustedProxies = append(p.cfg.TrustedProxies, list...)
 }

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -22,6 +23,8 @@ sv_tickrate 32
 bot_quota 2
 map range
 mapcycle range arena
+sv_trusted_proxy 127.0.0.1 10.0.0.0/8
+sv_trusted_proxy ::1
 sv_unlag 0
 sv_maxunlag 0.5
 mp_fraglimit 7
@@ -40,9 +43,9 @@ func TestConfigFileEveryLine(t *testing.T) {
 	}
 	if cfg.Hostname != "Friday frag #1" || cfg.Password != "let me in" || cfg.RconPassword != "secret42" ||
 		cfg.MaxPlayers != 10 || cfg.TickRate != 32 || cfg.Bots != 2 || cfg.Map != "range" ||
-		strings.Join(cfg.MapCycle, ",") != "range,arena" {
-		t.Fatalf("fields: hostname %q password %q rcon %q maxplayers %d tickrate %d bots %d map %q cycle %v",
-			cfg.Hostname, cfg.Password, cfg.RconPassword, cfg.MaxPlayers, cfg.TickRate, cfg.Bots, cfg.Map, cfg.MapCycle)
+		strings.Join(cfg.MapCycle, ",") != "range,arena" || fmt.Sprint(cfg.TrustedProxies) != "[127.0.0.1/32 10.0.0.0/8 ::1/128]" {
+		t.Fatalf("fields: hostname %q password %q rcon %q maxplayers %d tickrate %d bots %d map %q cycle %v proxies %v",
+			cfg.Hostname, cfg.Password, cfg.RconPassword, cfg.MaxPlayers, cfg.TickRate, cfg.Bots, cfg.Map, cfg.MapCycle, cfg.TrustedProxies)
 	}
 	srv, _ := startServer(t, cfg)
 	for _, want := range []string{"sv_unlag = 0", "sv_maxunlag = 0.5", "mp_fraglimit = 7", "mp_gamemode = tdm",
@@ -83,6 +86,8 @@ func TestConfigFileRefusesBadLines(t *testing.T) {
 		{"unknown map", "map dust2\n", `server.cfg:1: no map "dust2" (available: arena, bunker, foundry, lab, plaza, range, sprawl)`},
 		{"unknown map in cycle", "mapcycle arena dust2\n", `server.cfg:1: no map "dust2" (available: arena, bunker, foundry, lab, plaza, range, sprawl)`},
 		{"empty cycle", "mapcycle\n", `server.cfg:1: mapcycle takes one or more map names`},
+		{"no trusted proxy", "sv_trusted_proxy\n", `server.cfg:1: sv_trusted_proxy takes one or more IP addresses or CIDR prefixes`},
+		{"trusted proxy by name", "sv_trusted_proxy 127.0.0.1 localhost\n", `server.cfg:1: sv_trusted_proxy: trusted proxy "localhost": want an IP address or CIDR prefix`},
 		{"two values", "hostname my server\n", `server.cfg:1: hostname takes one value, got 2 (put a value with spaces in double quotes)`},
 		{"long hostname", "hostname " + strings.Repeat("h", 65) + "\n", `server.cfg:1: hostname: at most 64 bytes`},
 		{"hostname bidi override", "hostname \"evil\u202e\"\n", `server.cfg:1: hostname: at most 64 bytes of printable text (no control or invisible characters such as U+202E)`},

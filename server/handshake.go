@@ -11,6 +11,7 @@ import (
 
 	"tickshot/game"
 	"tickshot/net/proto"
+	"tickshot/net/realip"
 	"tickshot/net/rtc"
 	"tickshot/net/transport"
 )
@@ -37,6 +38,10 @@ type handshaker struct {
 
 	preHello  preHello    // connections waiting for their Hello (prehello.go)
 	joinLimit joinLimiter // joins per address (joinlimit.go)
+	// proxies are the trusted reverse proxies (Config.TrustedProxies),
+	// whose forwarded client addresses count (clientaddr.go).
+	proxies realip.Proxies
+	addrLog addrLog // spaces log lines per address (clientaddr.go)
 
 	// Connections in their handshake (serve), so that shutdown waits
 	// for their goodbyes; none is added once closing is set.
@@ -48,9 +53,10 @@ type handshaker struct {
 // joinReq is a connection whose Hello passed the handshake's checks,
 // waiting for the tick goroutine's answer on reply.
 type joinReq struct {
-	conn  *proto.Conn
-	hello *proto.Hello
-	reply chan refusal // the zero refusal on success
+	conn   *proto.Conn
+	client clientAddr // who it is for the per-address limits (clientaddr.go)
+	hello  *proto.Hello
+	reply  chan refusal // the zero refusal on success
 }
 
 // close refuses the handshakes that begin from now on (shutdown).
@@ -65,11 +71,14 @@ func (s *handshaker) close() {
 // for the Hello and asks the tick goroutine to admit the player. It
 // returns when the player is admitted or refused. Give the transport
 // proto.ServerOptions().
-func (s *Server) ServeTransport(t transport.Transport) { s.hs.serve(t, func() {}) }
+func (s *Server) ServeTransport(t transport.Transport) {
+	s.hs.serve(t, directClient(t.RemoteAddr()), func() {})
+}
 
-// serve is ServeTransport; gotHello is called once the wait for the Hello
-// is over, whatever its outcome.
-func (s *handshaker) serve(t transport.Transport, gotHello func()) {
+// serve is ServeTransport for a connection from client (clientaddr.go);
+// gotHello is called once the wait for the Hello is over, whatever its
+// outcome.
+func (s *handshaker) serve(t transport.Transport, client clientAddr, gotHello func()) {
 	conn := proto.NewServerConn(t)
 	s.mu.Lock()
 	if s.closing {
@@ -107,15 +116,17 @@ func (s *handshaker) serve(t transport.Transport, gotHello func()) {
 		return
 	}
 	gotHello()
-	if !s.joinLimit.allow(remoteIP(conn.RemoteAddr()), time.Now(), s.log) { // joinlimit.go
+	// Every Hello takes a join token, wrong passwords too: guessing runs at
+	// the join rate of its address.
+	if !client.exempt && !s.joinLimit.allow(client.key, time.Now(), s.log) { // joinlimit.go
 		s.sendReject(conn, refusal{refuseJoinRate, JoinTooFastReason}) // counted and logged once per address
 		return
 	}
 	if r := s.checkHello(hello); r.refused() {
-		s.reject(conn, r)
+		s.rejectHello(conn, client, r)
 		return
 	}
-	req := joinReq{conn: conn, hello: hello, reply: make(chan refusal, 1)}
+	req := joinReq{conn: conn, client: client, hello: hello, reply: make(chan refusal, 1)}
 	if !s.join(req) {
 		s.rejectShutdown(conn)
 		return
@@ -187,6 +198,22 @@ func (s *handshaker) checkPassword(given string) refusal {
 // shutdownRefusal refuses a connection in its handshake when the server stops.
 var shutdownRefusal = refusal{refuseShutdown, ShutdownReason}
 
+// rejectHello refuses a Hello that checkHello refused from client: a
+// password refusal is logged at most once per address per addrLogEvery
+// with the count since (a guesser must not write a line per guess), any
+// other as reject does.
+func (s *handshaker) rejectHello(conn *proto.Conn, client clientAddr, r refusal) {
+	if r.code != refusePasswordWrong && r.code != refusePasswordNeeded {
+		s.reject(conn, r)
+		return
+	}
+	if n := s.addrLog.note("password "+client.key, time.Now()); n > 0 {
+		s.log.Info("client rejected", "remote", conn.RemoteAddr(), "reason", r.reason, "password_refusals", n,
+			"logged_at_most_every", addrLogEvery)
+	}
+	s.sendReject(conn, r)
+}
+
 // reject refuses conn with r, logged and counted.
 func (s *handshaker) reject(conn *proto.Conn, r refusal) {
 	s.log.Info("client rejected", "remote", conn.RemoteAddr(), "reason", r.reason)
@@ -208,7 +235,7 @@ func (s *handshaker) sendReject(conn *proto.Conn, r refusal) {
 // to the server, and sends it the Accept; or returns why it is refused.
 func (s *Server) admit(req joinReq) refusal {
 	h := req.hello
-	if r := perIPReject(s.sessions, s.vars.maxPerIP.Get(), req.conn.RemoteAddr()); r.refused() { // squat.go
+	if r := perIPReject(s.sessions, s.vars.maxPerIP.Get(), req.client); r.refused() { // squat.go
 		return r
 	}
 	spectate, r := admitAs(s.w, s.cfg.MaxPlayers, s.vars.maxSpectators.Get(), h) // spectate.go
@@ -224,8 +251,8 @@ func (s *Server) admit(req joinReq) refusal {
 	}
 	ss := newSession(req.conn, p, *h, s.w.Tick, s.cfg.TickRate, s.cfg.MaxUsrCmdProcessTicks)
 	ss.spectator = spectate
-	ss.ip, ss.lastInput = remoteIP(req.conn.RemoteAddr()), s.lastTickAt // the tick's now (runTick)
-	ss.evSentMax = s.events.nextID                                      // it learns who is playing from its first scoreboard
+	ss.client, ss.lastInput = req.client, s.lastTickAt // the tick's now (runTick)
+	ss.evSentMax = s.events.nextID                     // it learns who is playing from its first scoreboard
 	req.conn.SetFakeConditions(s.vars.fake)
 	ur := ss.rate.updateRate
 	s.sessions = append(s.sessions, ss)

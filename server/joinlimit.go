@@ -14,12 +14,13 @@ import (
 // once, then JoinsPerSecond. A Hello that finds the bucket empty gets
 // Reject JoinTooFastReason and does not join; the refusals are counted,
 // the first from an address logged, and the count logged when that
-// address next joins. Loopback addresses (127.0.0.0/8, ::1) are exempt,
-// as for sv_maxplayers_per_ip (squat.go): a connection from the host is
-// its operator's (the listen server's own player, loadtest, hitreg, the
-// tests) or a reverse proxy's, behind which every player would share the
-// bucket; the event budget (events.go) still bounds what any churn
-// costs the players.
+// address next joins. A connection straight from loopback (127.0.0.0/8,
+// ::1) is exempt, as for sv_maxplayers_per_ip (squat.go): it is the
+// host's own (the listen server's own player, loadtest, hitreg, the
+// tests); the event budget (events.go) still bounds what any churn costs
+// the players. Behind a trusted reverse proxy the bucket is the forwarded
+// address's, never exempt (clientaddr.go), so a join password cannot be
+// guessed faster than this through the proxy.
 const (
 	JoinBurst          = 5
 	JoinsPerSecond     = 2
@@ -31,7 +32,7 @@ const (
 // joinLimiter holds the join token bucket of each address (any goroutine).
 type joinLimiter struct {
 	mu    sync.Mutex
-	addrs map[string]*joinBucket
+	addrs addrTable[joinBucket] // at most joinMaxTracked; full buckets are forgotten first
 }
 
 type joinBucket struct {
@@ -40,23 +41,20 @@ type joinBucket struct {
 	refused int       // joins refused since the last one allowed
 }
 
-// allow takes a join token for ip at now; it returns false when the
-// address must wait. log receives the first refusal from an address, and
-// how many there were once it joins again.
+// allow takes a join token for the address key ip at now; it returns
+// false when the address must wait. log receives the first refusal from
+// an address, and how many there were once it joins again. The caller
+// skips exempt clients (clientAddr.exempt); "" (no address) is allowed.
 func (l *joinLimiter) allow(ip string, now time.Time, log *slog.Logger) bool {
-	if ip == "" || isLoopbackKey(ip) {
+	if ip == "" {
 		return true
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.addrs[ip]
-	if b == nil {
-		if l.addrs == nil {
-			l.addrs = map[string]*joinBucket{}
-		}
-		l.prune(now)
-		b = &joinBucket{tokens: JoinBurst, at: now}
-		l.addrs[ip] = b
+	l.addrs.max = joinMaxTracked
+	b, fresh := l.addrs.get(ip, func(b *joinBucket) bool { return now.Sub(b.at) >= joinBucketFullTime })
+	if fresh {
+		b.tokens, b.at = JoinBurst, now
 	}
 	b.tokens = min(b.tokens+now.Sub(b.at).Seconds()*JoinsPerSecond, JoinBurst)
 	b.at = now
@@ -72,23 +70,4 @@ func (l *joinLimiter) allow(ip string, now time.Time, log *slog.Logger) bool {
 		b.refused = 0
 	}
 	return true
-}
-
-// prune forgets the addresses whose buckets are full again, and past
-// joinMaxTracked any one, so that the map stays bounded.
-func (l *joinLimiter) prune(now time.Time) {
-	if len(l.addrs) < joinMaxTracked {
-		return
-	}
-	for ip, b := range l.addrs {
-		if now.Sub(b.at) >= joinBucketFullTime {
-			delete(l.addrs, ip)
-		}
-	}
-	for ip := range l.addrs {
-		if len(l.addrs) < joinMaxTracked {
-			break
-		}
-		delete(l.addrs, ip)
-	}
 }

@@ -171,25 +171,22 @@ func (s *Server) loop(ctx context.Context, httpErr chan error) error {
 
 // handleWS upgrades a player's connection and serves it.
 func (s *handshaker) handleWS(w http.ResponseWriter, r *http.Request) {
-	ip := r.RemoteAddr
-	if h := remoteIP(ip); h != "" {
-		ip = h
-	}
+	client, remote := s.requestClient(r) // clientaddr_native.go
 	// Counted before the upgrade, so connections are counted in the order
 	// their upgrades began, not in the order their goroutines got there.
-	refused := s.preHello.enter(ip) // prehello.go
+	refused := s.preHello.enter(client.key) // prehello.go
 	var once sync.Once
 	release := func() {
 		if !refused.refused() {
-			once.Do(func() { s.preHello.leave(ip) })
+			once.Do(func() { s.preHello.leave(client.key) })
 		}
 	}
 	defer release()
-	wsConn, err := ws.Upgrade(w, r, proto.ServerOptions())
+	wsConn, err := ws.UpgradeFrom(w, r, proto.ServerOptions(), remote)
 	if err != nil {
 		// Debug: any HTTP client can repeat a bad upgrade on one
 		// keep-alive connection (it got HTTP 400 already).
-		s.log.Debug("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
+		s.log.Debug("websocket upgrade failed", "remote", remote, "err", err)
 		return
 	}
 	// Snapshots and usercmds may move to a data channel the client offers
@@ -197,15 +194,16 @@ func (s *handshaker) handleWS(w http.ResponseWriter, r *http.Request) {
 	t := s.rtc.Wrap(wsConn, proto.ServerOptions())
 	if refused.refused() {
 		// Counted in the metrics per connection, logged at most every
-		// preHelloLogEvery: a flood must not write a line per connection.
-		if n := s.preHello.noteRefusal(time.Now()); n > 0 {
-			s.log.Warn("connections refused before their hello: "+refused.reason, "remote", r.RemoteAddr, "refused", n,
-				"logged_at_most_every", preHelloLogEvery)
+		// addrLogEvery, all addresses together: a flood must not write a
+		// line per connection.
+		if n := s.addrLog.note("pre-hello refusals", time.Now()); n > 0 {
+			s.log.Warn("connections refused before their hello: "+refused.reason, "remote", remote, "refused", n,
+				"logged_at_most_every", addrLogEvery)
 		}
 		s.sendReject(proto.NewConn(t), refused)
 		return
 	}
-	s.serve(t, release)
+	s.serve(t, client, release)
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {

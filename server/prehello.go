@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"sync"
-	"time"
 )
 
 // Caps on websocket connections that have not yet sent their Hello (they
@@ -17,10 +16,6 @@ const (
 	// MaxPreHello is the most connections waiting for their Hello at
 	// once, all addresses together.
 	MaxPreHello = 64
-	// preHelloLogEvery spaces the log lines about refused connections: a
-	// flood over the caps is logged once, then with its count at most this
-	// often, not a line per connection.
-	preHelloLogEvery = 10 * time.Second
 )
 
 // preHello counts connections waiting for their Hello, per IP address and
@@ -29,24 +24,6 @@ type preHello struct {
 	mu    sync.Mutex
 	total int
 	perIP map[string]int
-	// Refusals not yet logged, and when the last log line was written.
-	refused  int
-	loggedAt time.Time
-}
-
-// noteRefusal counts a connection refused at now and returns how many
-// refusals the log line due now reports (this one included), or 0 when
-// the last line was written less than preHelloLogEvery ago.
-func (p *preHello) noteRefusal(now time.Time) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.refused++
-	if !p.loggedAt.IsZero() && now.Sub(p.loggedAt) < preHelloLogEvery {
-		return 0
-	}
-	n := p.refused
-	p.refused, p.loggedAt = 0, now
-	return n
 }
 
 // enter counts a new connection from ip, or returns why it is refused.

@@ -3,7 +3,6 @@ package server
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"net"
 	"time"
 )
 
@@ -36,13 +35,15 @@ type rconAddr struct {
 	logged      bool // a wrong password from here was logged
 }
 
-// rconHost is the address key (addrKey: IPv6 by /64) of a remote
-// "host:port" address (the whole string if it has no port).
-func rconHost(remote string) string {
-	if h, _, err := net.SplitHostPort(remote); err == nil {
-		return addrKey(h)
+// rconKey is what wrong rcon passwords from ss count by: its client's
+// address key (clientaddr.go: the forwarded address behind a trusted
+// proxy, so one guesser cannot lock every admin behind it out), or the
+// transport's name when it has none (a pipe). Loopback is not exempt.
+func (ss *session) rconKey() string {
+	if ss.client.key != "" {
+		return ss.client.key
 	}
-	return remote
+	return ss.conn.RemoteAddr()
 }
 
 // rconPasswordOK compares a given rcon password with the server's in
@@ -110,7 +111,7 @@ func (g *rconGuard) prune(now time.Time) {
 // a ban is kicked at once. It returns whether the command may run.
 func (ss *session) rconAllowed(s *Server, given string) bool {
 	now := time.Now()
-	host := rconHost(ss.conn.RemoteAddr())
+	host := ss.rconKey()
 	if s.rcon.banned(host, now) {
 		ss.kick(s, kickRconAuth, RconKickReason)
 		return false

@@ -19,6 +19,7 @@ import (
 	"tickshot/game"
 	"tickshot/net/lan"
 	"tickshot/net/proto"
+	"tickshot/net/realip"
 	"tickshot/shared"
 )
 
@@ -115,6 +116,12 @@ type Config struct {
 	// PublicIPs are the IP addresses advertised for the UDP port instead
 	// of the interfaces' own: behind a 1:1 NAT or in a container.
 	PublicIPs []string
+	// TrustedProxies are the reverse proxies (nginx, Caddy) whose
+	// X-Forwarded-For or Forwarded header names the client (package
+	// realip; --trusted-proxy, sv_trusted_proxy): every per-address limit
+	// then counts the forwarded address (clientaddr.go). Empty: headers
+	// are ignored, every connection is its TCP peer's.
+	TrustedProxies realip.Proxies
 }
 
 // sv_transports values.
@@ -271,7 +278,7 @@ func New(cfg Config) (*Server, error) {
 		events:  newEventQueue(cfg.TickRate),
 	}
 	s.metrics = newMetrics(s)
-	s.hs = handshaker{log: s.log, metrics: s.metrics, password: cfg.Password, stopped: s.stopped,
+	s.hs = handshaker{log: s.log, metrics: s.metrics, password: cfg.Password, stopped: s.stopped, proxies: cfg.TrustedProxies,
 		join: func(req joinReq) bool { return s.call(func(s *Server) { req.reply <- s.admit(req) }, nil) }}
 	s.vars.setFake(cfg.Fake.Clamp())
 	for _, kv := range cfg.Cvars {

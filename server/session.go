@@ -28,10 +28,10 @@ type session struct {
 	// spectator: player is in the world's Spectators, not its Players
 	// (spectate.go): no body, commands acknowledged but not run, no culling.
 	spectator bool
-	// ip is the remote IP ("" for a pipe), for sv_maxplayers_per_ip;
-	// lastInput is when the last Cmds message arrived (or the admission),
-	// for sv_timeout (squat.go).
-	ip        string
+	// client is who it is for the per-address limits (clientaddr.go:
+	// sv_maxplayers_per_ip, rcon guessing); lastInput is when the last
+	// Cmds message arrived (or the admission), for sv_timeout (squat.go).
+	client    clientAddr
 	lastInput time.Time
 
 	// Events (events.go): since is the admission tick (older events

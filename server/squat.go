@@ -20,11 +20,13 @@ import (
 //     for under 2 min keeps the slot. Other messages (Settings, Command) do
 //     not count: they cost the squatter as little as a pong.
 //   - sv_maxplayers_per_ip: the most sessions (players and spectators) from
-//     one IP address; the next join is refused with a Reject. Loopback
-//     addresses (127.0.0.0/8, ::1) are exempt: a connection from the host
-//     itself is its operator's (the listen server's own player, loadtest,
-//     hitreg, the tests), or a reverse proxy on the host, behind which every
-//     player would share one address.
+//     one IP address; the next join is refused with a Reject. Connections
+//     straight from loopback (127.0.0.0/8, ::1) are exempt: a connection
+//     from the host itself is its operator's (the listen server's own
+//     player, loadtest, hitreg, the tests). Behind a reverse proxy on the
+//     host, where every player would share one loopback address, list it
+//     with --trusted-proxy: its players count by the addresses it forwards,
+//     never exempt (clientaddr.go).
 
 // Defaults of the squatting limits.
 const (
@@ -69,23 +71,23 @@ func addrKey(host string) string {
 }
 
 // isLoopbackKey reports whether an address key (addrKey) is a loopback
-// address, which the per-player and join-rate limits exempt.
+// address: a direct connection from one is exempt from the per-player and
+// join-rate limits (directClient).
 func isLoopbackKey(key string) bool {
 	a, err := netip.ParseAddr(key)
 	return err == nil && a.IsLoopback()
 }
 
-// perIPReject returns why a join from remote is refused by
+// perIPReject returns why a join from client is refused by
 // sv_maxplayers_per_ip (limit) with sessions connected, or the zero
 // refusal.
-func perIPReject(sessions []*session, limit int, remote string) refusal {
-	ip := remoteIP(remote)
-	if limit <= 0 || ip == "" || isLoopbackKey(ip) {
+func perIPReject(sessions []*session, limit int, client clientAddr) refusal {
+	if limit <= 0 || client.key == "" || client.exempt {
 		return refusal{}
 	}
 	n := 0
 	for _, ss := range sessions {
-		if ss.ip == ip {
+		if ss.client.key == client.key {
 			n++
 		}
 	}

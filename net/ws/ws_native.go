@@ -33,7 +33,7 @@ func Dial(ctx context.Context, addr string, opt transport.Options) (transport.Tr
 		}
 		return nil, fmt.Errorf("connect %s: %w", addr, err)
 	}
-	return newConn(c, opt, false), nil
+	return newConn(c, opt, false, ""), nil
 }
 
 var upgrader = websocket.Upgrader{
@@ -46,11 +46,20 @@ var upgrader = websocket.Upgrader{
 
 // Upgrade turns an HTTP request into a server-side transport.
 func Upgrade(w http.ResponseWriter, r *http.Request, opt transport.Options) (transport.Transport, error) {
+	return UpgradeFrom(w, r, opt, "")
+}
+
+// UpgradeFrom is Upgrade for a client whose address is not the socket's
+// peer: behind a trusted reverse proxy the server names the client by the
+// address the proxy forwarded (server/clientaddr_native.go), and the
+// transport's RemoteAddr reports remote ("" reports the peer). LinkRTT's
+// Loopback stays the socket's: its TCP round trip is the hop to the proxy.
+func UpgradeFrom(w http.ResponseWriter, r *http.Request, opt transport.Options, remote string) (transport.Transport, error) {
 	c, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return nil, err
 	}
-	return newConn(c, opt, true), nil
+	return newConn(c, opt, true, remote), nil
 }
 
 // conn is a gorilla websocket as a transport: a reader goroutine with a
@@ -81,6 +90,7 @@ type conn struct {
 
 	tcp      tcpRTTFunc // the kernel's TCP round trip of the socket, or nil
 	loopback bool       // the peer is on this host
+	remote   string     // RemoteAddr: the peer's "host:port", or UpgradeFrom's
 
 	pmu      sync.Mutex // guards the ping fields
 	pingSent time.Time  // when the unanswered ping went out; zero once answered
@@ -88,11 +98,15 @@ type conn struct {
 	pingRTT  float64    // smoothed ping round trip, ms; <0 until the first pong
 }
 
-func newConn(c *websocket.Conn, opt transport.Options, server bool) *conn {
+// newConn starts the transport over c; remote names the peer ("": c's).
+func newConn(c *websocket.Conn, opt transport.Options, server bool, remote string) *conn {
 	t := &conn{Endpoint: transport.NewEndpoint(), ws: c, opt: opt, server: server, readDone: make(chan struct{}),
 		writeDone: make(chan struct{}), pingRTT: -1}
 	nc := c.UnderlyingConn()
 	t.tcp = tcpRTTOf(nc)
+	if t.remote = remote; remote == "" {
+		t.remote = nc.RemoteAddr().String()
+	}
 	if a, ok := nc.RemoteAddr().(*net.TCPAddr); ok {
 		t.loopback = a.IP.IsLoopback()
 	}
@@ -161,7 +175,7 @@ func (t *conn) ping(now time.Time) error {
 	return t.ws.WriteControl(websocket.PingMessage, payload, now.Add(WriteTimeout))
 }
 
-func (t *conn) RemoteAddr() string { return t.ws.RemoteAddr().String() }
+func (t *conn) RemoteAddr() string { return t.remote }
 
 // Close implements transport.Transport. It never blocks: the frames
 // already queued (for at most half of FarewellTimeout), the farewell and
