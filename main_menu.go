@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"slices"
-	"time"
 
 	"tickshot/client"
 	"tickshot/client/config"
@@ -61,7 +60,7 @@ func useMenu(opts *client.Options, cf clientFlags, hostAddr, cmd string, stderr 
 	opts.Config.Name = name
 	client.UseMenu(opts, client.MenuOptions{
 		Dir: dir, Settings: settings, DefaultName: name,
-		Servers: lanServers(), Internet: internetServers, Ping: pingStatus, CanSpectate: true,
+		Servers: lanServers(), Internet: internetServers, Status: serverStatus, CanSpectate: true,
 		Maps: hostMaps(), MaxPlayersLimit: server.MaxPlayersLimit,
 		MinTickRate: server.MinTickRate, MaxTickRate: server.MaxTickRate,
 		PlayBots: func(player string) (client.LocalServer, error) {
@@ -94,11 +93,16 @@ func lanServers() func() []menu.Server {
 		}
 		var out []menu.Server
 		for _, s := range b.Servers() {
-			out = append(out, menu.Server{Addr: s.Addr, Name: s.Name, Map: s.Map, Players: s.Players, Bots: s.Bots,
-				Spectators: s.Spectators, MaxPlayers: s.MaxPlayers, Password: s.Password, Ping: s.Ping})
+			out = append(out, menuServer(s))
 		}
 		return out
 	}
+}
+
+// menuServer is a server of net/lan's as the menu's lists show it.
+func menuServer(s lan.Server) menu.Server {
+	return menu.Server{Addr: s.Addr, Name: s.Name, Map: s.Map, Players: s.Players, Bots: s.Bots,
+		Spectators: s.Spectators, MaxPlayers: s.MaxPlayers, Password: s.Password, Ping: s.Ping}
 }
 
 // internetServers is the menu's internet list: the servers of the master
@@ -120,25 +124,15 @@ func internetServers(ctx context.Context, masterURL string) ([]menu.Server, erro
 	return out, nil
 }
 
-// pingStatus measures the round trip of a GET http://addr/status (the
-// answer's headers; the body is not read), as the LAN list measures its
-// servers' ping.
-func pingStatus(ctx context.Context, addr string) (time.Duration, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/status", nil)
+// serverStatus reads the server at addr for the menu's internet list:
+// its /status now and the round trip (lan.GetStatus, the reader of the
+// LAN list and the master's check).
+func serverStatus(ctx context.Context, addr string) (menu.Server, error) {
+	s, err := lan.GetStatus(ctx, http.DefaultClient, addr)
 	if err != nil {
-		return 0, err
+		return menu.Server{}, err
 	}
-	t0 := time.Now()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	d := time.Since(t0)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("GET /status: %s", resp.Status)
-	}
-	return d, nil
+	return menuServer(s), nil
 }
 
 // localServer is a server started from the menu, in this process.

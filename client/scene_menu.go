@@ -4,7 +4,6 @@ package client
 
 import (
 	"context"
-	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -36,10 +35,11 @@ type MenuOptions struct {
 	DefaultName string
 	// Servers returns the LAN server list (nil: none).
 	Servers func() []menu.Server
-	// Internet fetches a master server's list and Ping measures a
-	// server's round trip (menu.Options.Internet and Ping; nil: none).
+	// Internet fetches a master server's list and Status reads a
+	// server's /status and round trip (menu.Options.Internet and Status;
+	// nil: none).
 	Internet func(ctx context.Context, masterURL string) ([]menu.Server, error)
-	Ping     func(ctx context.Context, addr string) (time.Duration, error)
+	Status   func(ctx context.Context, addr string) (menu.Server, error)
 	// Maps, MaxPlayersLimit, MinTickRate and MaxTickRate bound what the
 	// host page offers.
 	Maps                                      []string
@@ -83,7 +83,7 @@ func newMenuScene(ctx *SceneContext, mo MenuOptions) *menuScene {
 	g := ctx.Game
 	s.m = menu.New(menu.Options{
 		Dir: mo.Dir, Config: mo.Settings, DefaultName: mo.DefaultName, Console: menuConsole{g},
-		Servers: mo.Servers, Internet: mo.Internet, Ping: mo.Ping, Maps: mo.Maps, MaxPlayersLimit: mo.MaxPlayersLimit,
+		Servers: mo.Servers, Internet: mo.Internet, Status: mo.Status, Maps: mo.Maps, MaxPlayersLimit: mo.MaxPlayersLimit,
 		MinTickRate: mo.MinTickRate, MaxTickRate: mo.MaxTickRate, CanSpectate: mo.CanSpectate,
 		HostPassword: true,
 		PlayBots: func(name string) {

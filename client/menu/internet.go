@@ -18,15 +18,15 @@ import (
 const (
 	// fetchTimeout bounds one master's answer.
 	fetchTimeout = 5 * time.Second
-	// pingTimeout bounds one server's ping: a server that does not answer
-	// within it is shown as not answering.
+	// pingTimeout bounds one server's ping (its /status): a server that
+	// does not answer within it is shown as not answering.
 	pingTimeout = 2 * time.Second
 	// pingWorkers is how many pings run at once.
 	pingWorkers = 8
 )
 
 // inetServer is one row of the internet list: a server as a master lists
-// it, with its ping once measured.
+// it, then as its own /status says (players now, the ping) once read.
 type inetServer struct {
 	Server
 	// pinged: Server.Ping is measured; down: the ping failed.
@@ -43,11 +43,12 @@ type inetResult struct {
 
 // inetFetcher fetches the internet list in the background, never in a
 // frame: every master's list (names cleaned as the LAN list's, merged by
-// address, the first master's entry kept), then each server's ping, pingWorkers at a time. A refresh
-// cancels the round before it; the page takes the newest result.
+// address, the first master's entry kept), then each server's /status
+// for its ping and counts now, pingWorkers at a time. A refresh cancels
+// the round before it; the page takes the newest result.
 type inetFetcher struct {
-	fetch func(ctx context.Context, master string) ([]Server, error)    // Options.Internet
-	ping  func(ctx context.Context, addr string) (time.Duration, error) // Options.Ping (nil: no pings)
+	fetch  func(ctx context.Context, master string) ([]Server, error) // Options.Internet
+	status func(ctx context.Context, addr string) (Server, error)     // Options.Status (nil: no pings)
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc
@@ -127,11 +128,11 @@ func (f *inetFetcher) run(ctx context.Context, round int, masters []string) {
 		}
 	}
 	pinging := 0
-	if f.ping != nil {
+	if f.status != nil {
 		pinging = len(list)
 	}
 	f.update(round, func(r *inetResult) { *r = inetResult{servers: list, errs: errs, pinging: pinging} })
-	if f.ping == nil {
+	if f.status == nil {
 		return
 	}
 	sem := make(chan struct{}, pingWorkers)
@@ -144,13 +145,17 @@ func (f *inetFetcher) run(ctx context.Context, round int, masters []string) {
 			}
 			defer func() { <-sem }()
 			pctx, cancel := context.WithTimeout(ctx, pingTimeout)
-			d, err := f.ping(pctx, s.Addr)
+			now, err := f.status(pctx, s.Addr)
 			cancel()
 			f.update(round, func(r *inetResult) {
 				r.pinging--
 				for i := range r.servers {
-					if r.servers[i].Addr == s.Addr {
-						r.servers[i].Ping, r.servers[i].pinged, r.servers[i].down = d, err == nil, err != nil
+					if v := &r.servers[i]; v.Addr == s.Addr {
+						v.pinged, v.down = err == nil, err != nil
+						if err == nil {
+							now.Addr = s.Addr
+							v.Server = cleanServers([]Server{now})[0]
+						}
 					}
 				}
 			})

@@ -78,9 +78,10 @@ func TestArrangeSortsFiltersAndPins(t *testing.T) {
 }
 
 // The fetcher merges the masters' lists (a failing master is reported,
-// a server listed twice shown once, names cleaned), then pings every server at most
-// pingWorkers at a time: a server that does not answer within the
-// deadline is marked down, the others get their ping. A refresh drops the
+// a server listed twice shown once, names cleaned), then reads every
+// server's /status at most pingWorkers at a time: a server that does not
+// answer within the deadline is marked down, the others take what their
+// /status says (at their listed address) and its round trip as the ping. A refresh drops the
 // round before.
 func TestInternetFetcherMergesAndPings(t *testing.T) {
 	var running, most atomic.Int32
@@ -100,7 +101,7 @@ func TestInternetFetcherMergesAndPings(t *testing.T) {
 			}
 			return nil, errors.New("master " + master + ": refused")
 		},
-		ping: func(ctx context.Context, addr string) (time.Duration, error) {
+		status: func(ctx context.Context, addr string) (Server, error) {
 			n := running.Add(1)
 			defer running.Add(-1)
 			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
@@ -110,10 +111,16 @@ func TestInternetFetcherMergesAndPings(t *testing.T) {
 			mu.Unlock()
 			if addr == "silent:1" {
 				<-ctx.Done()
-				return 0, ctx.Err()
+				return Server{}, ctx.Err()
 			}
 			time.Sleep(20 * time.Millisecond)
-			return 7 * time.Millisecond, nil
+			switch addr {
+			case "10.0.0.a:1":
+				return Server{}, errors.New("refused")
+			case "extra:1":
+				return Server{Name: "\u202eevil\x1b[2J", MaxPlayers: 8}, nil
+			}
+			return Server{Addr: "elsewhere:1", Name: "now", Players: 2, MaxPlayers: 8, Ping: 7 * time.Millisecond}, nil
 		},
 	}
 	seen := 0
@@ -135,14 +142,16 @@ func TestInternetFetcherMergesAndPings(t *testing.T) {
 	}
 	for _, s := range r.servers {
 		switch {
-		case s.Addr == "10.0.0.a:1" && s.Name != "s":
-			t.Errorf("the second master's entry replaced the first's: %+v", s)
-		case s.Addr == "extra:1" && strings.ContainsAny(s.Name, "\u202e\x1b"):
-			t.Errorf("a hostile name reached the rows: %q", s.Name)
-		case s.Addr == "silent:1" && (!s.down || s.pinged):
-			t.Errorf("the silent server: %+v, want down", s)
-		case s.Addr != "silent:1" && (!s.pinged || s.Ping != 7*time.Millisecond):
-			t.Errorf("%s: %+v, want pinged 7 ms", s.Addr, s)
+		case s.Addr == "silent:1" || s.Addr == "10.0.0.a:1":
+			if !s.down || s.pinged || s.Name != map[string]string{"silent:1": "silent:1", "10.0.0.a:1": "s"}[s.Addr] {
+				t.Errorf("%s: %+v, want down, as its first master listed it (a name cleaned to nothing shows the address)", s.Addr, s)
+			}
+		case s.Addr == "extra:1":
+			if !s.pinged || strings.ContainsAny(s.Name, "\u202e\x1b") || s.Name == "" {
+				t.Errorf("a hostile name from /status reached the rows: %q", s.Name)
+			}
+		case !s.pinged || s.Ping != 7*time.Millisecond || s.Name != "now" || s.Players != 2:
+			t.Errorf("%s: %+v, want its /status: pinged 7 ms, 2 players", s.Addr, s)
 		}
 		if pinged[s.Addr] != 1 {
 			t.Errorf("%s pinged %d times", s.Addr, pinged[s.Addr])
@@ -174,7 +183,15 @@ func newInternetMenu(t *testing.T, servers []Server, joins *[]JoinOptions) (*Men
 			}
 			return slices.Clone(servers), nil
 		},
-		Ping: func(context.Context, string) (time.Duration, error) { return 3 * time.Millisecond, nil },
+		Status: func(_ context.Context, addr string) (Server, error) {
+			for _, s := range servers {
+				if s.Addr == addr {
+					s.Ping = 3 * time.Millisecond
+					return s, nil
+				}
+			}
+			return Server{}, errors.New("no server at " + addr)
+		},
 		Join: func(o JoinOptions) { *joins = append(*joins, o) }})
 	return m, con, dir
 }

@@ -90,13 +90,13 @@ type Options struct {
 	// given (one of cl_master's; package net/master's Fetch); nil: no
 	// internet list. The menu calls it on a goroutine of its own, with a
 	// deadline (fetchTimeout), never in a frame; the Servers' Ping is
-	// unused.
+	// unused (Status measures it).
 	Internet func(ctx context.Context, masterURL string) ([]Server, error)
-	// Ping measures the round trip to the server at addr (HOST:PORT; a
-	// GET of its /status), for the internet list; nil: no pings. Called on
-	// goroutines of the menu's, pingWorkers at a time, each with a
-	// deadline (pingTimeout).
-	Ping func(ctx context.Context, addr string) (time.Duration, error)
+	// Status reads the server at addr (HOST:PORT) for the internet list:
+	// what its /status says now, and the request's round trip in Ping
+	// (net/lan's GetStatus); nil: no pings. Called on goroutines of the
+	// menu's, pingWorkers at a time, each with a deadline (pingTimeout).
+	Status func(ctx context.Context, addr string) (Server, error)
 	// Maps are the maps a hosted game may use; the first is the default.
 	Maps []string
 	// MaxPlayersLimit, MinTickRate, MaxTickRate bound the host settings.
@@ -182,7 +182,7 @@ func New(opt Options) *Menu {
 	m.host, m.roots[scrHost] = newHostScreen(m.k, m.prefs, newHostChoice(opt), opt.HostPassword, opt.Host, m.show)
 	m.join, m.roots[scrJoin] = newJoinScreen(m.k, m.prefs, opt.Servers, opt.CanSpectate, opt.Join,
 		func(addr, server string) { m.askPassword(scrJoin, addr, server) }, m.show)
-	m.inet, m.roots[scrInternet] = newInternetScreen(m.k, m.prefs, opt.Internet, opt.Ping, opt.CanSpectate, &m.join.spectate,
+	m.inet, m.roots[scrInternet] = newInternetScreen(m.k, m.prefs, opt.Internet, opt.Status, opt.CanSpectate, &m.join.spectate,
 		m.join.joinWith, func(addr, server string) { m.askPassword(scrInternet, addr, server) }, m.show)
 	m.settings, m.roots[scrSettings] = newSettingsScreen(m.k, m.prefs, m.show)
 	m.pass, m.roots[scrPassword] = newPasswordScreen(m.k, m.join.joinWith, func() { m.show(m.passBack) })

@@ -347,8 +347,14 @@ func TestScreenshots(t *testing.T) {
 	m := newMenu(Options{Dir: t.TempDir(), DefaultName: "bob", Console: con, Maps: []string{"arena", "range"}, CanSpectate: true,
 		Servers:  func() []Server { return list },
 		Internet: func(context.Context, string) ([]Server, error) { return inet, nil },
-		Ping: func(_ context.Context, addr string) (time.Duration, error) {
-			return time.Duration(len(addr)) * 3 * time.Millisecond, nil
+		Status: func(_ context.Context, addr string) (Server, error) {
+			for _, s := range inet {
+				if s.Addr == addr {
+					s.Ping = time.Duration(len(addr)) * 3 * time.Millisecond
+					return s, nil
+				}
+			}
+			return Server{}, os.ErrNotExist
 		}})
 	for _, s := range []screen{scrMain, scrHost, scrJoin, scrSettings, scrInternet} {
 		do(func() { m.show(s) })

@@ -60,16 +60,16 @@ type internetScreen struct {
 	lock, blank, star, unstar *ebiten.Image
 }
 
-// newInternetScreen builds the Internet tab. fetch and ping are
-// Options.Internet and Options.Ping; spectate is the join page's choice;
+// newInternetScreen builds the Internet tab. fetch and status are
+// Options.Internet and Options.Status; spectate is the join page's choice;
 // join joins; askPassword goes to the password page; show switches pages.
 func newInternetScreen(k *kit, p *prefs, fetch func(context.Context, string) ([]Server, error),
-	ping func(context.Context, string) (time.Duration, error), canSpectate bool, spectate *bool,
+	status func(context.Context, string) (Server, error), canSpectate bool, spectate *bool,
 	join func(addr, password string), askPassword func(addr, server string), show func(screen)) (*internetScreen, *widget.Container) {
 	s := &internetScreen{k: k, prefs: p, rowList: newRowList(k), spectate: spectate, now: time.Now, join: join, askPassword: askPassword,
 		lock: lockImage(palette.Warn), blank: ebiten.NewImage(18, 20), star: starImage(palette.Me, true), unstar: starImage(palette.Dim, false)}
 	if fetch != nil {
-		s.fetcher = &inetFetcher{fetch: fetch, ping: ping}
+		s.fetcher = &inetFetcher{fetch: fetch, status: status}
 	}
 	root, col := k.page("", wideWidth)
 	col.AddChild(tabs(scrInternet, show))
