@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"tickshot/client/config"
 	"tickshot/net/master"
 	"tickshot/server"
 )
@@ -99,7 +100,7 @@ type internetFlags struct {
 func addInternetFlags(fs *flag.FlagSet) internetFlags {
 	return internetFlags{
 		internet: fs.Bool("internet", false, "list the servers of a master server (--master) instead of the LAN's, with each one's ping"),
-		master:   fs.String("master", "", "with --internet: the master server's URL, e.g. http://master.example:8300 (no public master is built in)"),
+		master:   fs.String("master", "", "with --internet: the master server's URL, e.g. http://master.example:8300; default: the game's cl_master (the menu's Internet tab), whose masters are all listed. No public master is built in"),
 	}
 }
 
@@ -110,20 +111,28 @@ type internetServerJSON struct {
 	Region string `json:"region,omitempty"`
 }
 
-// list prints the internet list: the master's servers that answer a
-// /status within timeout each, nearest first, in the LAN list's formats.
+// list prints the internet list: the servers of the master at --master
+// (or of those in the game's cl_master) that answer a /status within
+// timeout each, nearest first, in the LAN list's formats.
 func (f internetFlags) list(timeout time.Duration, asJSON bool, stdout, stderr io.Writer) int {
+	masters := []string{*f.master}
 	if *f.master == "" {
-		fmt.Fprintf(stderr, "%s servers: --internet needs --master URL: no public master server is built in (run one with: tickshot-server master; docs/HOSTING.md)\n", prog)
+		masters = savedMasters()
+	}
+	if len(masters) == 0 {
+		fmt.Fprintf(stderr, "%s servers: --internet needs --master URL (or cl_master in the game's settings: the menu's Internet tab): "+
+			"no public master server is built in (run one with: tickshot-server master; docs/HOSTING.md)\n", prog)
 		return 2
 	}
-	if refused(stderr, "servers", server.CheckMasterURL(*f.master)) {
-		return 2
+	for _, m := range masters {
+		if refused(stderr, "servers", server.CheckMasterURL(m)) {
+			return 2
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fctx, cancel := context.WithTimeout(ctx, max(timeout, 5*time.Second))
-	entries, err := master.Fetch(fctx, &http.Client{}, *f.master)
+	entries, err := fetchAll(fctx, masters, stderr)
 	cancel()
 	if failed(stderr, "servers", err) {
 		return 1
@@ -141,7 +150,7 @@ func (f internetFlags) list(timeout time.Duration, asJSON bool, stdout, stderr i
 		b, _ := json.MarshalIndent(out, "", "  ")
 		fmt.Fprintln(stdout, string(b))
 	} else if len(list) == 0 {
-		fmt.Fprintf(stdout, "no servers found (the master at %s lists %d; none answered within %v)\n", *f.master, len(entries), timeout)
+		fmt.Fprintf(stdout, "no servers found (the masters at %s list %d; none answered within %v)\n", strings.Join(masters, " "), len(entries), timeout)
 	} else {
 		writeServersTable(stdout, list)
 	}
@@ -150,6 +159,50 @@ func (f internetFlags) list(timeout time.Duration, asJSON bool, stdout, stderr i
 			len(silent), timeout, silentAddrs(silent))
 	}
 	return 0
+}
+
+// savedMasters returns the masters of the game's cl_master (saved in
+// config.cfg by the menu's Internet tab or the console), or none.
+func savedMasters() []string {
+	dir, err := config.Dir()
+	if err != nil {
+		return nil
+	}
+	c, err := config.Load(dir)
+	if err != nil {
+		return nil
+	}
+	v, _ := c.Get("cl_master")
+	return strings.Fields(v)
+}
+
+// fetchAll reads the lists of masters (master.Fetch) and merges them by
+// address, the first master's entry kept; a master that fails is said on
+// stderr. Error: every master failed (the first's error).
+func fetchAll(ctx context.Context, masters []string, stderr io.Writer) ([]master.Entry, error) {
+	var all []master.Entry
+	seen := map[string]bool{}
+	var errs []error
+	for _, m := range masters {
+		l, err := master.Fetch(ctx, &http.Client{}, m)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, e := range l {
+			if !seen[e.Addr] {
+				seen[e.Addr] = true
+				all = append(all, e)
+			}
+		}
+	}
+	if len(errs) == len(masters) {
+		return nil, errs[0]
+	}
+	for _, err := range errs {
+		fmt.Fprintf(stderr, "%s servers: %v\n", prog, err)
+	}
+	return all, nil
 }
 
 // silentAddrs names up to 5 entries' addresses.

@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,8 +23,9 @@ import (
 // with --master (one with bots and --region), and `servers --internet`:
 // the servers register at start, the master lists them with what their
 // /status says, and the list shows them, pinged, in JSON (with the region)
-// and in the LAN list's table. Without --master, --internet is refused
-// with a sentence; SIGTERM stops the master with status 0.
+// and in the LAN list's table. Without --master it lists the masters of
+// the game's cl_master, and with none is refused with a sentence; SIGTERM
+// stops the master with status 0.
 func TestInternetServers(t *testing.T) {
 	_, headless := binaries(t)
 	url := "http://127.0.0.1:" + strconv.Itoa(pickPort(t))
@@ -95,9 +98,24 @@ func TestInternetServers(t *testing.T) {
 		}
 	}
 
-	res = runBin(t, headless, nil, "servers", "--internet")
+	// Without --master: the masters of the game's cl_master (config.cfg,
+	// saved by the menu's Internet tab), a dead one beside the live one
+	// said on stderr; with none saved, a sentence and status 2.
+	saved := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(saved, "tickshot"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://127.0.0.1:" + strconv.Itoa(pickPort(t))
+	if err := os.WriteFile(filepath.Join(saved, "tickshot", "config.cfg"), []byte(`cl_master "`+dead+` `+url+`"`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = runBin(t, headless, append(os.Environ(), "XDG_CONFIG_HOME="+saved), "servers", "--internet", "--json")
+	if err := json.Unmarshal([]byte(res.stdout), &list); res.code != 0 || err != nil || len(list) != 2 || !strings.Contains(res.stderr, dead) {
+		t.Errorf("servers --internet with cl_master %q: want both servers and the dead master named on stderr, got %s", dead+" "+url, res)
+	}
+	res = runBin(t, headless, append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir()), "servers", "--internet")
 	if res.code != 2 || !strings.Contains(res.stderr, "--internet needs --master URL") {
-		t.Errorf("servers --internet without --master: want status 2 and a sentence, got %s", res)
+		t.Errorf("servers --internet without --master nor cl_master: want status 2 and a sentence, got %s", res)
 	}
 	res = runBin(t, headless, nil, "server", "--master", "master.example")
 	if res.code != 2 || !strings.Contains(res.stderr, "want an URL such as http://") {

@@ -551,14 +551,10 @@ type pageRow struct {
 func pageRows(list []Entry) []pageRow {
 	rows := make([]pageRow, len(list))
 	for i, e := range list {
-		p := fmt.Sprintf("%d/%d", e.Players+e.Bots, e.MaxPlayers)
-		if e.Bots > 0 {
-			p += fmt.Sprintf(" (%d bots)", e.Bots)
-		}
 		if e.Name == "" {
 			e.Name = e.Addr
 		}
-		rows[i] = pageRow{Entry: e, URL: template.URL("http://" + e.Addr + "/"), Players: p}
+		rows[i] = pageRow{Entry: e, URL: template.URL("http://" + e.Addr + "/"), Players: proto.PlayersText(e.Players, e.Bots, e.MaxPlayers)}
 	}
 	return rows
 }
