@@ -93,17 +93,27 @@ func (es *endScreen) update(c *netclient.Client, human, typing bool) {
 }
 
 // voteInput is the candidate (1..n) chosen this frame by a key 1..9 (top
-// row or keypad) or a left click in one of boxes; 0 for none.
+// row or keypad), a left click or a tap in one of boxes; 0 for none.
 func voteInput(n int, boxes []frect) int {
 	for i := 0; i < n && i < 9; i++ {
 		if inpututil.IsKeyJustPressed(ebiten.Key1+ebiten.Key(i)) || inpututil.IsKeyJustPressed(ebiten.KeyNumpad1+ebiten.Key(i)) {
 			return i + 1
 		}
 	}
+	var at [][2]int
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
 		x, y := ebiten.CursorPosition()
+		at = append(at, [2]int{x, y})
+	}
+	touchBuf = inpututil.AppendJustPressedTouchIDs(touchBuf[:0])
+	for _, id := range touchBuf {
+		x, y := ebiten.TouchPosition(id)
+		at = append(at, [2]int{x, y})
+	}
+	for _, p := range at {
+		x, y := float64(p[0]), float64(p[1])
 		for i, b := range boxes {
-			if float64(x) >= b.x && float64(x) < b.x+b.w && float64(y) >= b.y && float64(y) < b.y+b.h {
+			if x >= b.x && x < b.x+b.w && y >= b.y && y < b.y+b.h {
 				return i + 1
 			}
 		}

@@ -338,11 +338,15 @@ func sortedIDs(m map[uint16]*camTrack) []uint16 {
 	return ids
 }
 
-// pressedAny reports whether a key or a mouse button went down this frame
-// (not one held since before): what skips the kill cam.
+// pressedAny reports whether a key, a mouse button or a finger went down
+// this frame (not one held since before): what skips the kill cam.
 func pressedAny() bool {
 	keyBuf = inpututil.AppendJustPressedKeys(keyBuf[:0])
 	if len(keyBuf) > 0 {
+		return true
+	}
+	touchBuf = inpututil.AppendJustPressedTouchIDs(touchBuf[:0])
+	if len(touchBuf) > 0 {
 		return true
 	}
 	for _, b := range []ebiten.MouseButton{ebiten.MouseButtonLeft, ebiten.MouseButtonRight, ebiten.MouseButtonMiddle} {
@@ -353,7 +357,10 @@ func pressedAny() bool {
 	return false
 }
 
-var keyBuf []ebiten.Key
+var (
+	keyBuf   []ebiten.Key
+	touchBuf []ebiten.TouchID
+)
 
 // Kill cam overlay, pixels.
 const killCamBar = 44 // the letterbox bars' height
@@ -393,7 +400,7 @@ func (k *killCam) draw(v *frameView, card *deathCard, players *playersLayer) {
 	frac := math.Max(0, math.Min(1, (k.t-from)/(k.end-from)))
 	b.rect(0, killCamBar-3, f32(v.W*frac), 3, palette.HPBad)
 	drawText(v.screen, "KILL CAM", 22, true, 20, 11, 0, palette.HPBad)
-	drawText(v.screen, "any key: skip", 16, false, v.W-20, 14, 2, palette.Dim)
+	drawText(v.screen, "any key or tap: skip", 16, false, v.W-20, 14, 2, palette.Dim)
 	card.draw(v, v.H-killCamBar-card.height()-16, false)
 }
 

@@ -216,7 +216,7 @@ func (t *touchpad) update(W, H float64, points []touchPoint, just []ebiten.Touch
 		}
 		return touchPoint{}, false
 	}
-	for _, s := range []*touchStick{&t.move, &t.aim} {
+	for _, s := range [2]*touchStick{&t.move, &t.aim} {
 		if p, ok := find(s.id); s.held && ok {
 			s.x, s.y = p.X, p.Y
 		} else {
