@@ -118,8 +118,12 @@ func (s *handshaker) serve(t transport.Transport, client clientAddr, gotHello fu
 	gotHello()
 	// Every Hello takes a join token, wrong passwords too: guessing runs at
 	// the join rate of its address.
-	if !client.exempt && !s.joinLimit.allow(client.key, time.Now(), s.log) { // joinlimit.go
-		s.sendReject(conn, refusal{refuseJoinRate, JoinTooFastReason}) // counted and logged once per address
+	if now := time.Now(); !client.exempt && !s.joinLimit.allow(client.key, now) { // joinlimit.go
+		if n := s.addrLog.note("join rate "+client.key, now); n > 0 {
+			s.log.Warn("joins refused: "+JoinTooFastReason, "ip", client.key, "refused", n, "burst", JoinBurst,
+				"per_second", JoinsPerSecond, "logged_at_most_every", addrLogEvery)
+		}
+		s.sendReject(conn, refusal{refuseJoinRate, JoinTooFastReason}) // counted, logged spaced per address
 		return
 	}
 	if r := s.checkHello(hello); r.refused() {

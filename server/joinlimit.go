@@ -1,7 +1,6 @@
 package server
 
 import (
-	"log/slog"
 	"sync"
 	"time"
 )
@@ -13,8 +12,9 @@ import (
 // throttles, e.g. ioquake3's SVC_RateLimitAddress): JoinBurst joins at
 // once, then JoinsPerSecond. A Hello that finds the bucket empty gets
 // Reject JoinTooFastReason and does not join; the refusals are counted,
-// the first from an address logged, and the count logged when that
-// address next joins. A connection straight from loopback (127.0.0.0/8,
+// and logged at most once per address per addrLogEvery with their count
+// (serve, clientaddr.go's addrLog): a guesser at the limit once wrote two
+// lines a token, four a second. A connection straight from loopback (127.0.0.0/8,
 // ::1) is exempt, as for sv_maxplayers_per_ip (squat.go): it is the
 // host's own (the listen server's own player, loadtest, hitreg, the
 // tests); the event budget (events.go) still bounds what any churn costs
@@ -36,16 +36,14 @@ type joinLimiter struct {
 }
 
 type joinBucket struct {
-	tokens  float64
-	at      time.Time // when tokens was last brought up to date
-	refused int       // joins refused since the last one allowed
+	tokens float64
+	at     time.Time // when tokens was last brought up to date
 }
 
 // allow takes a join token for the address key ip at now; it returns
-// false when the address must wait. log receives the first refusal from
-// an address, and how many there were once it joins again. The caller
-// skips exempt clients (clientAddr.exempt); "" (no address) is allowed.
-func (l *joinLimiter) allow(ip string, now time.Time, log *slog.Logger) bool {
+// false when the address must wait. The caller skips exempt clients
+// (clientAddr.exempt); "" (no address) is allowed.
+func (l *joinLimiter) allow(ip string, now time.Time) bool {
 	if ip == "" {
 		return true
 	}
@@ -59,15 +57,8 @@ func (l *joinLimiter) allow(ip string, now time.Time, log *slog.Logger) bool {
 	b.tokens = min(b.tokens+now.Sub(b.at).Seconds()*JoinsPerSecond, JoinBurst)
 	b.at = now
 	if b.tokens < 1 {
-		if b.refused++; b.refused == 1 {
-			log.Warn("joins refused: "+JoinTooFastReason, "ip", ip, "burst", JoinBurst, "per_second", JoinsPerSecond)
-		}
 		return false
 	}
 	b.tokens--
-	if b.refused > 0 {
-		log.Info("join allowed again after refusals", "ip", ip, "refused", b.refused)
-		b.refused = 0
-	}
 	return true
 }

@@ -241,7 +241,8 @@ func TestTrustedProxyPlayersPerAddress(t *testing.T) {
 // trusted proxy run at the join rate of the forwarded address (each
 // Hello takes a join token), and are logged at most once per address per
 // interval with the count, not a line each (issue 22 measured 24 793
-// lines in 8 s from ~3 000 guesses a second behind a proxy).
+// lines in 8 s from ~3 000 guesses a second behind a proxy), and so are
+// their join-rate refusals.
 func TestTrustedProxyPasswordGuessing(t *testing.T) {
 	proxy, _, log := startProxied(t, server.Config{Password: "sesame", TrustedProxies: trust("127.0.0.1/32")})
 	start := time.Now()
@@ -279,6 +280,11 @@ func TestTrustedProxyPasswordGuessing(t *testing.T) {
 	}
 	if log.count("client rejected", "remote=203.0.113.20") != 1 {
 		t.Errorf("the wrong passwords were not logged with the forwarded address:\n%s", log.b.String())
+	}
+	// Every line about the guessers, the join-rate refusals too: two kinds
+	// of line, two addresses, once per 10 s each.
+	if all, bound := log.count("203.0.113.2"), 2*2*(1+int(took/(10*time.Second))); all > bound {
+		t.Errorf("%d log lines about 2 guessing addresses in %v, want at most %d:\n%s", all, took, bound, log.b.String())
 	}
 	// The right password from a third address joins.
 	if ok, reason := dialVia(t, proxy, "203.0.113.22", "").hello("friend", "sesame"); !ok {
