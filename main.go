@@ -317,6 +317,7 @@ type serverFlags struct {
 	publicIP   *string
 	master     masterFlags // main_master.go
 	proxies    *proxyFlags // main_trustedproxy.go
+	upnp       *bool
 }
 
 // cvarFlags collects repeated --cvar name=value flags.
@@ -358,6 +359,7 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		publicIP:   fs.String("public-ip", "", "IP addresses (comma-separated) to advertise for the UDP port instead of the interfaces' own: behind a 1:1 NAT, or in a container whose port is published"),
 		master:     addMasterFlags(fs),
 		proxies:    trustedProxyVar(fs),
+		upnp:       upnpFlag(fs, false, "(sv_upnp in --config; for a server at home behind a router)"), // main_portmap.go
 		mapcycle:   fs.String("mapcycle", "", "maps played in turn, one per match, separated by commas or spaces (e.g. arena,bunker); at the end of each match's intermission the next is loaded (Source's mapcycle; the file's mapcycle line); one map keeps it. Empty: the playable maps in turn, "+strings.Join(game.DefaultMapCycle(), ",")+", when --map is empty or one of them; on another map (range, lab) the map stays"),
 	}
 }
@@ -437,6 +439,7 @@ func (f serverFlags) fields(cfg *server.Config) []flagField {
 		{"master", func() { cfg.Masters = *f.master.masters }},
 		{"region", func() { cfg.Region = *f.master.region }},
 		{"trusted-proxy", func() { cfg.TrustedProxies = realip.Proxies(*f.proxies) }},
+		{"upnp", func() { cfg.UPnP = *f.upnp }},
 	}
 }
 

@@ -143,6 +143,7 @@ func cmdPlay(args []string, _, stderr io.Writer) int {
 	svConfig := fs.String("server-config", "", "a server config file for the local server, as 'server --config' takes (hostname, sv_password, maxplayers, bot_quota, map, mapcycle, server cvars); flags given here override it")
 	announce := fs.Bool("lan", true, "announce the local server on the network (only to this computer while --addr is a loopback address), so 'tickshot servers' and server lists find it")
 	mf := addMasterFlags(fs) // main_master.go
+	upnp := upnpFlag(fs, true, "when --addr listens beyond loopback (e.g. :27015); --upnp=false leaves the router alone")
 	cf := addClientFlags(fs)
 	if code, done := parse(fs, args); done {
 		return code
@@ -157,7 +158,8 @@ func cmdPlay(args []string, _, stderr io.Writer) int {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	marker := firstGameMarker()
 	scfg := server.Config{Addr: *addr, TickRate: *tickrate, Bots: *bots, Map: *mapName, Logger: logger,
-		LAN: *announce, Hostname: *cf.name + "'s game", Password: *cf.password, Masters: *mf.masters, Region: *mf.region}
+		LAN: *announce, Hostname: *cf.name + "'s game", Password: *cf.password, Masters: *mf.masters, Region: *mf.region,
+		UPnP: *upnp && beyondLoopback(*addr), PortMapped: printInviteLink(stderr)}
 	if err := playServerConfig(fs, *svConfig, &scfg); err != nil {
 		fmt.Fprintf(stderr, "%s play: %v\n", prog, err)
 		return 2
@@ -259,7 +261,7 @@ func cmdPlaydemo(args []string, _, stderr io.Writer) int {
 	}
 	opts := cf.options("", "Tickshot - demo "+filepath.Base(path))
 	opts.Quit = interrupted()
-	useMenu(&opts, cf, server.DefaultAddr, "playdemo", stderr) // Esc leaves the demo for the menu
+	defer useMenu(&opts, cf, server.DefaultAddr, true, "playdemo", stderr)() // Esc leaves the demo for the menu
 	opts.Start = client.PlayDemo(d, path)
 	fmt.Fprintln(stderr, "playing", d.Describe())
 	if failed(stderr, "playdemo", client.Run(opts)) {

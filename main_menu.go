@@ -27,6 +27,7 @@ import (
 func cmdMenu(args []string, _, stderr io.Writer) int {
 	fs := newFlags("menu", "Usage: tickshot menu [flags]\n\nOpens the main menu (what `tickshot` without arguments does): type a name, then\nplay against bots, host a game others on your network can join, join one from\nthe list of servers on your network, the internet list of a master server\n(cl_master), or by address, or change the settings.\nThe name, settings and key bindings are kept in config.cfg in the user config\ndirectory (tickshot/), the servers joined in recent.txt beside it.", stderr)
 	hostAddr := fs.String("addr", server.DefaultAddr, "listen address of a game hosted from the menu (Host a game), HOST:PORT")
+	upnp := upnpFlag(fs, true, "for a game hosted from the menu, asked when the Host a game page opens (the page shows the invite link, with a Copy button); --upnp=false leaves the router alone") // main_portmap.go
 	cf := addClientFlags(fs)
 	if code, done := parse(fs, args); done {
 		return code
@@ -36,7 +37,7 @@ func cmdMenu(args []string, _, stderr io.Writer) int {
 	}
 	opts := cf.options("", "Tickshot")
 	opts.Quit = interrupted()
-	useMenu(&opts, cf, *hostAddr, "menu", stderr)
+	defer useMenu(&opts, cf, *hostAddr, *upnp, "menu", stderr)()
 	if err := client.Run(opts); err != nil {
 		fmt.Fprintf(stderr, "%s: %s\n", prog, explain(err, opts.Addr))
 		return 1
@@ -46,9 +47,11 @@ func cmdMenu(args []string, _, stderr io.Writer) int {
 
 // useMenu makes the main menu opts' first scene and the one a player who
 // leaves a game returns to (client.UseMenu), with the games it starts:
-// against bots on loopback, or hosted on hostAddr. cmd names the command
-// in a warning about config.cfg.
-func useMenu(opts *client.Options, cf clientFlags, hostAddr, cmd string, stderr io.Writer) {
+// against bots on loopback, or hosted on hostAddr, whose ports the router
+// is asked to forward when upnp is set (menuReach). cmd names the command
+// in a warning about config.cfg. The function returned deletes the port
+// mappings: call it when the program ends.
+func useMenu(opts *client.Options, cf clientFlags, hostAddr string, upnp bool, cmd string, stderr io.Writer) (release func()) {
 	dir, err := config.Dir()
 	if err != nil {
 		dir = "" // nothing is kept
@@ -58,7 +61,9 @@ func useMenu(opts *client.Options, cf clientFlags, hostAddr, cmd string, stderr 
 	settings, name := cf.settings, *cf.name // the name: --name, config.cfg's, or $USER
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	opts.Config.Name = name
+	reach := newMenuReach(hostAddr, upnp && beyondLoopback(hostAddr), logger) // main_menu_reach.go
 	client.UseMenu(opts, client.MenuOptions{
+		Reach: reach.get(), Copy: copyText,
 		Dir: dir, Settings: settings, DefaultName: name,
 		Servers: lanServers(), Internet: internetServers, Status: serverStatus, CanSpectate: true,
 		Maps: hostMaps(), MaxPlayersLimit: server.MaxPlayersLimit,
@@ -77,6 +82,7 @@ func useMenu(opts *client.Options, cf clientFlags, hostAddr, cmd string, stderr 
 			return startLocal(cfg, "")
 		},
 	})
+	return reach.release
 }
 
 // lanServers returns the menu's LAN list: a net/lan browser, started

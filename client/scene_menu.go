@@ -50,6 +50,10 @@ type MenuOptions struct {
 	PlayBots func(player string) (LocalServer, error)
 	// Host starts a listen server others can join.
 	Host func(o menu.HostOptions) (LocalServer, error)
+	// Reach and Copy are the host page's line about friends on the
+	// internet and its clipboard (menu.Options.Reach, Copy; nil: none).
+	Reach func() (sentence, link string)
+	Copy  func(text string) error
 }
 
 // UseMenu makes the main menu the window's first scene and the scene a
@@ -85,7 +89,7 @@ func newMenuScene(ctx *SceneContext, mo MenuOptions) *menuScene {
 		Dir: mo.Dir, Config: mo.Settings, DefaultName: mo.DefaultName, Console: menuConsole{g},
 		Servers: mo.Servers, Internet: mo.Internet, Status: mo.Status, Maps: mo.Maps, MaxPlayersLimit: mo.MaxPlayersLimit,
 		MinTickRate: mo.MinTickRate, MaxTickRate: mo.MaxTickRate, CanSpectate: mo.CanSpectate,
-		HostPassword: true,
+		HostPassword: true, Reach: mo.Reach, Copy: mo.Copy,
 		PlayBots: func(name string) {
 			s.startLocal(name, "", func() (LocalServer, error) { return mo.PlayBots(name) })
 		},

@@ -35,6 +35,7 @@ import (
 //	sv_trusted_proxy CIDR [CIDR ...]  reverse proxies whose X-Forwarded-For
 //	                         counts; each line adds (Config.TrustedProxies;
 //	                         an address is a /32 or /128; --trusted-proxy)
+//	sv_upnp 0|1              ask the router to forward the ports (Config.UPnP)
 //	any server cvar VALUE    sv_*, mp_*, bot_*, net_fake* (cvarlist)
 //
 // Every line is checked: an unknown name, a missing or extra value, or a
@@ -201,6 +202,10 @@ func (p *configParser) apply(key string, vals []string) {
 		if n, ok := p.intIn(key, v, 0, MaxPlayersLimit); ok {
 			cfg.Bots, p.botsLine = n, p.line
 		}
+	case "sv_upnp":
+		if n, ok := p.intIn(key, v, 0, 1); ok {
+			cfg.UPnP = n == 1
+		}
 	case "map":
 		if p.checkMap(v) {
 			cfg.Map = v
@@ -234,7 +239,7 @@ func (p *configParser) apply(key string, vals []string) {
 // known tells whether key is a name the file takes.
 func (p *configParser) known(key string) bool {
 	switch key {
-	case "hostname", "sv_password", "rcon_password", "maxplayers", "sv_tickrate", "bot_quota", "map", "mapcycle", "sv_master", "sv_region", "sv_trusted_proxy":
+	case "hostname", "sv_password", "rcon_password", "maxplayers", "sv_tickrate", "bot_quota", "map", "mapcycle", "sv_master", "sv_region", "sv_trusted_proxy", "sv_upnp":
 		return true
 	}
 	return p.reg.Lookup(key) != nil

@@ -70,10 +70,13 @@ func (s *Server) Run(ctx context.Context) error {
 	s.start = time.Now()
 	s.log.Info("server started", "addr", s.Addr(), "map", s.w.Map.Name, "tickrate", s.cfg.TickRate,
 		"maxplayers", s.cfg.MaxPlayers, "bots", s.cfg.Bots, "name", s.cfg.Hostname)
+	udpAddr := ""
 	if s.hs.rtc != nil {
-		s.log.Info("webrtc: snapshots and usercmds as datagrams on one UDP port (open it beside the TCP port)", "udp", s.hs.rtc.Addr())
+		udpAddr = s.hs.rtc.Addr()
+		s.log.Info("webrtc: snapshots and usercmds as datagrams on one UDP port (open it beside the TCP port)", "udp", udpAddr)
 		defer s.hs.rtc.Close()
 	}
+	stopPortMap := startPortMap(&s.cfg, s.Addr(), udpAddr, s.log) // portmap.go
 	if wc := webClient(); wc.Available() {
 		raw, gz := wc.Sizes()
 		s.log.Info("browser client: players open http://"+browserHost(s.Addr())+"/", "lag_lab", "http://"+browserHost(s.Addr())+"/lab",
@@ -89,6 +92,8 @@ func (s *Server) Run(ctx context.Context) error {
 	err := s.loop(ctx, httpErr)
 	stopAnnounce() // first, so that browsers drop the server at once
 	stopRegister()
+	portMapDeleted := make(chan struct{})
+	go func() { stopPortMap(); close(portMapDeleted) }() // the router is told beside the goodbyes
 
 	// Everyone is told why: players by a Disconnect, connections still in
 	// their handshake by a Reject and a Disconnect (serve sees stopped).
@@ -118,6 +123,7 @@ func (s *Server) Run(ctx context.Context) error {
 	case <-handshakes:
 	case <-deadline:
 	}
+	<-portMapDeleted
 	s.log.Info("server stopped", "ticks", s.w.Tick)
 	return err
 }

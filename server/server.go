@@ -122,6 +122,18 @@ type Config struct {
 	// then counts the forwarded address (clientaddr.go). Empty: headers
 	// are ignored, every connection is its TCP peer's.
 	TrustedProxies realip.Proxies
+	// UPnP asks the router, while Run runs, to forward the TCP port and
+	// the UDP port to this computer (UPnP IGD or NAT-PMP, package
+	// net/portmap, in native builds), in the background: the game starts
+	// at once, and the outcome is logged in one line. Off by default (a
+	// dedicated server usually has a public address); --upnp, sv_upnp 1
+	// in server.cfg, and a game hosted from the menu or with
+	// `tickshot play --addr` beyond loopback turn it on.
+	UPnP bool
+	// PortMapped, when set, hears the outcome of UPnP once, from another
+	// goroutine: a sentence for people (portmap.Outcome.Sentence) and the
+	// invite link ("" unless the router forwards the ports).
+	PortMapped func(sentence, link string)
 }
 
 // sv_transports values.

@@ -107,6 +107,13 @@ type Options struct {
 	// must support one).
 	HostPassword bool
 
+	// Reach, when set, says whether friends on the internet can join a
+	// hosted game: the port mapping's sentence and the invite link ("" when
+	// none), shown on the host page (package net/portmap's Outcome).
+	Reach func() (sentence, link string)
+	// Copy puts text on the system clipboard (nil: no Copy button).
+	Copy func(text string) error
+
 	// PlayBots starts a local game against bots (tickshot play).
 	PlayBots func(player string)
 	// Host starts a listen server and joins it.
@@ -179,7 +186,8 @@ func New(opt Options) *Menu {
 	m.message = widget.NewText(widget.TextOpts.Text("", &m.k.f.normal, palette.Warn))
 	m.prefs = &prefs{dir: opt.Dir, cfg: cfg, console: opt.Console, warn: func(s string) { m.message.Label = s }}
 	m.main, m.roots[scrMain] = newMainScreen(m.k, m.prefs, m.message, opt.PlayBots, opt.Quit, m.show)
-	m.host, m.roots[scrHost] = newHostScreen(m.k, m.prefs, newHostChoice(opt), opt.HostPassword, opt.Host, m.show)
+	m.host, m.roots[scrHost] = newHostScreen(m.k, m.prefs, newHostChoice(opt), opt.HostPassword, opt.Host, m.show,
+		newHostReach(m.k, opt.Reach, opt.Copy))
 	m.join, m.roots[scrJoin] = newJoinScreen(m.k, m.prefs, opt.Servers, opt.CanSpectate, opt.Join,
 		func(addr, server string) { m.askPassword(scrJoin, addr, server) }, m.show)
 	m.inet, m.roots[scrInternet] = newInternetScreen(m.k, m.prefs, opt.Internet, opt.Status, opt.CanSpectate, &m.join.spectate,
@@ -285,6 +293,9 @@ func (m *Menu) Update() {
 	case scrInternet:
 		m.inet.update()
 	}
+	if m.scr == scrHost && m.host.reach != nil {
+		m.host.reach.refresh()
+	}
 	m.k.ui.Update()
 	switch m.scr {
 	case scrJoin:
@@ -337,6 +348,15 @@ func (m *Menu) JoinAddr(addr string) { m.join.joinAddr(addr) }
 
 // Host starts a listen server with the host page's settings.
 func (m *Menu) Host() { m.host.start() }
+
+// HostReach is the host page's line about friends on the internet and
+// whether its Copy button works ("", false without Options.Reach).
+func (m *Menu) HostReach() (string, bool) {
+	if m.host.reach == nil {
+		return "", false
+	}
+	return m.host.reach.text.Label, !m.host.reach.copyB.GetWidget().Disabled
+}
 
 // SetCvar sets a setting as the settings page does (tests and scripts).
 func (m *Menu) SetCvar(name, value string) { m.settings.setCvar(name, value) }

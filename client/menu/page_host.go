@@ -94,12 +94,14 @@ type hostScreen struct {
 	hostname, password *widget.TextInput // password nil without Options.HostPassword
 	startButton        *widget.Button
 	onHost             func(HostOptions) // Options.Host (nil: none)
+	reach              *hostReach        // nil without Options.Reach
 }
 
-// newHostScreen builds the host page; show switches pages.
+// newHostScreen builds the host page; show switches pages; reach (nil:
+// none) is the line about friends on the internet.
 func newHostScreen(k *kit, p *prefs, c hostChoice, withPassword bool, host func(HostOptions),
-	show func(screen)) (*hostScreen, *widget.Container) {
-	h := &hostScreen{hostChoice: c, k: k, prefs: p, onHost: host}
+	show func(screen), reach *hostReach) (*hostScreen, *widget.Container) {
+	h := &hostScreen{hostChoice: c, k: k, prefs: p, onHost: host, reach: reach}
 	root, col := k.page("Host a game", colWidth)
 	col.AddChild(label("Server name", &k.f.small, palette.Dim))
 	h.hostname = widget.NewTextInput(widget.TextInputOpts.WidgetOpts(stretch()), widget.TextInputOpts.Placeholder("NAME's game"),
@@ -118,6 +120,9 @@ func newHostScreen(k *kit, p *prefs, c hostChoice, withPassword bool, host func(
 		col.AddChild(h.password)
 	}
 	col.AddChild(label("Others on your network see it under Join a game.", &k.f.small, palette.Dim))
+	if reach != nil {
+		col.AddChild(reach.widgets()...)
+	}
 	h.startButton = button("Start", h.start)
 	col.AddChild(row(button("Back", func() { show(scrMain) }), h.startButton))
 	return h, root

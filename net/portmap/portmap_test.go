@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tickshot/net/portmap/portmaptest"
 )
 
 // The tests never touch the real network: UPnP goes to a fake IGD on
@@ -50,9 +52,9 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // with the lease asked; the outcome is the invite link; the mappings are
 // renewed before the lease ends and deleted on Close.
 func TestUPnPMapsRenewsAndDeletes(t *testing.T) {
-	igd := newFakeIGD(t, "WANIPConnection:2", "203.0.113.7")
+	igd := portmaptest.NewIGD(t, "WANIPConnection:2", "203.0.113.7")
 	m := Start(Config{Port: testPort, UDPPort: testPort, Lease: testLease, Timeout: 3 * time.Second,
-		SSDPAddr: igd.serveSSDP(), NoNATPMP: true})
+		SSDPAddr: igd.ServeSSDP(), NoNATPMP: true})
 	defer m.Close()
 	out := waitDone(t, m)
 	if out.Result != Mapped {
@@ -64,7 +66,7 @@ func TestUPnPMapsRenewsAndDeletes(t *testing.T) {
 	if out.Method != "UPnP IGD WANIPConnection:2" || out.Lease != testLease {
 		t.Errorf("method %q lease %v, want UPnP IGD WANIPConnection:2 and %v", out.Method, out.Lease, testLease)
 	}
-	adds := igd.callsOf("AddPortMapping")
+	adds := igd.Calls("AddPortMapping")
 	if len(adds) != 2 {
 		t.Fatalf("%d AddPortMapping calls, want 2 (TCP and UDP): %v", len(adds), adds)
 	}
@@ -77,14 +79,14 @@ func TestUPnPMapsRenewsAndDeletes(t *testing.T) {
 		}
 	}
 	waitFor(t, "a renewal", func() bool { return m.Renewals() >= 1 })
-	if n := len(igd.callsOf("AddPortMapping")); n < 4 {
+	if n := len(igd.Calls("AddPortMapping")); n < 4 {
 		t.Errorf("%d AddPortMapping calls after a renewal, want at least 4", n)
 	}
-	if n := len(igd.callsOf("DeletePortMapping")); n != 0 {
+	if n := len(igd.Calls("DeletePortMapping")); n != 0 {
 		t.Errorf("%d deletions while running, want none", n)
 	}
 	m.Close()
-	dels := igd.callsOf("DeletePortMapping")
+	dels := igd.Calls("DeletePortMapping")
 	got := map[string]bool{}
 	for _, d := range dels {
 		if d.Args["NewExternalPort"] == "27015" {
@@ -104,18 +106,18 @@ func TestUPnPMapsRenewsAndDeletes(t *testing.T) {
 func TestUPnPServices(t *testing.T) {
 	for _, svc := range []string{"WANIPConnection:1", "WANIPConnection:2", "WANPPPConnection:1"} {
 		t.Run(svc, func(t *testing.T) {
-			igd := newFakeIGD(t, svc, "198.51.100.20")
-			m := Start(Config{Port: 28000, Timeout: 3 * time.Second, UPnPRoot: igd.root(), NoNATPMP: true})
+			igd := portmaptest.NewIGD(t, svc, "198.51.100.20")
+			m := Start(Config{Port: 28000, Timeout: 3 * time.Second, UPnPRoot: igd.Root(), NoNATPMP: true})
 			out := waitDone(t, m)
 			m.Close()
 			if out.Result != Mapped || out.Link() != "http://198.51.100.20:28000/" || out.Method != "UPnP IGD "+svc {
 				t.Fatalf("outcome %+v, want mapped at http://198.51.100.20:28000/ by %s", out, svc)
 			}
-			adds := igd.callsOf("AddPortMapping")
+			adds := igd.Calls("AddPortMapping")
 			if len(adds) != 1 || adds[0].Args["NewProtocol"] != "TCP" || adds[0].Args["NewLeaseDuration"] != "3600" {
 				t.Errorf("mappings %v, want one TCP mapping for 3600 s (no UDP port given)", adds)
 			}
-			if dels := igd.callsOf("DeletePortMapping"); len(dels) != 1 || dels[0].Args["NewExternalPort"] != "28000" {
+			if dels := igd.Calls("DeletePortMapping"); len(dels) != 1 || dels[0].Args["NewExternalPort"] != "28000" {
 				t.Errorf("deletions %v, want TCP 28000", dels)
 			}
 		})
@@ -126,9 +128,9 @@ func TestUPnPServices(t *testing.T) {
 // AddPortMapping with a UPnPError (718, ConflictInMappingEntry) yields
 // the sentence that says what to forward by hand, and where to.
 func TestUPnPRefusedGivesForwardingSentence(t *testing.T) {
-	igd := newFakeIGD(t, "WANIPConnection:1", "203.0.113.7")
-	igd.refuse = 718
-	m := Start(Config{Port: testPort, UDPPort: testPort, Timeout: 3 * time.Second, UPnPRoot: igd.root(), NoNATPMP: true})
+	igd := portmaptest.NewIGD(t, "WANIPConnection:1", "203.0.113.7")
+	igd.SetRefuse(718)
+	m := Start(Config{Port: testPort, UDPPort: testPort, Timeout: 3 * time.Second, UPnPRoot: igd.Root(), NoNATPMP: true})
 	defer m.Close()
 	out := waitDone(t, m)
 	want := "Your router did not accept a port mapping: forward TCP and UDP 27015 to 127.0.0.1 (how: docs/HOSTING.md)"
@@ -145,15 +147,15 @@ func TestUPnPRefusedGivesForwardingSentence(t *testing.T) {
 // asked (it would not reach the internet).
 func TestCarrierGradeNAT(t *testing.T) {
 	for _, ext := range []string{"100.72.1.5", "192.168.0.2", "10.1.2.3", "172.20.0.9"} {
-		igd := newFakeIGD(t, "WANIPConnection:2", ext)
-		m := Start(Config{Port: testPort, UDPPort: testPort, Timeout: 3 * time.Second, UPnPRoot: igd.root(), NoNATPMP: true})
+		igd := portmaptest.NewIGD(t, "WANIPConnection:2", ext)
+		m := Start(Config{Port: testPort, UDPPort: testPort, Timeout: 3 * time.Second, UPnPRoot: igd.Root(), NoNATPMP: true})
 		out := waitDone(t, m)
 		m.Close()
 		want := "Your router has no public address (carrier-grade NAT): use a server with a public address or a VPN such as Tailscale"
 		if out.Result != NoPublicAddress || out.Sentence() != want || out.External.String() != ext {
 			t.Errorf("external %s: outcome %v %q (external %v), want NoPublicAddress %q", ext, out.Result, out.Sentence(), out.External, want)
 		}
-		if n := len(igd.callsOf("AddPortMapping")); n != 0 {
+		if n := len(igd.Calls("AddPortMapping")); n != 0 {
 			t.Errorf("external %s: %d mappings asked, want none", ext, n)
 		}
 	}
