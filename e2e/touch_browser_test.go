@@ -50,14 +50,26 @@ func touch(ctx context.Context, typ input.TouchType, points ...*input.TouchPoint
 	return chromedp.Run(ctx, input.DispatchTouchEvent(typ, points))
 }
 
-// drag puts finger id down at (x, y), waits for the game to see it (a
-// few frames: the stick's base is where the finger went down), slides it
-// by (dx, dy) in steps, holds it there for hold, and lifts it.
+// drag puts finger id down at (x, y), waits for the game to see it (the
+// stick's base is where the game first sees the finger: the game's state
+// published anew since, frames later, however slow the machine), slides
+// it by (dx, dy) in steps, holds it there for hold, and lifts it.
 func drag(ctx context.Context, id, x, y, dx, dy float64, hold time.Duration) error {
 	if err := touch(ctx, input.TouchStart, &input.TouchPoint{X: x, Y: y, ID: id}); err != nil {
 		return err
 	}
-	time.Sleep(250 * time.Millisecond)
+	r0, err := pageState(ctx) // published before or after the touch
+	if err != nil {
+		return err
+	}
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if r, err := pageState(ctx); err == nil && r.Frames >= r0.Frames+2 {
+			break // published after the touch: an Update has seen it
+		}
+		if time.Now().After(end) {
+			return fmt.Errorf("the game drew no frames in 10 s after the finger went down")
+		}
+	}
 	const steps = 5
 	for i := 1; i <= steps; i++ {
 		k := float64(i) / steps
@@ -239,7 +251,30 @@ func TestBrowserTouchPhone(t *testing.T) {
 		`(() => { const b = document.querySelector("canvas").getBoundingClientRect(); return [b.width, b.height]; })()`, &canvas)); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("joined; full screen %v; canvas %.0f×%.0f CSS px", fullscreen, canvas[0], canvas[1])
+	// The download showed its progress on the phone's page: the bar
+	// filled (the streamed path, not the size-less fallback) in text
+	// readable without zoom.
+	var progress struct {
+		Bar  float64 `json:"bar"` // percent
+		Text string  `json:"text"`
+		Font float64 `json:"font"`
+	}
+	var ps string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`JSON.stringify({bar: parseFloat(document.querySelector("#bar div").style.width),
+  text: document.getElementById("progress-text").textContent,
+  font: parseFloat(getComputedStyle(document.getElementById("progress-text")).fontSize)})`, &ps)); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(ps), &progress); err != nil {
+		t.Fatal(err)
+	}
+	if progress.Bar < 99.9 || progress.Font < 16 {
+		t.Errorf("the download's progress: bar at %.1f%%, text %q at %.0f px; want the bar full and 16 px text", progress.Bar, progress.Text, progress.Font)
+	}
+	t.Logf("joined; full screen %v; canvas %.0f×%.0f CSS px; progress bar at %.0f%%, %q", fullscreen, canvas[0], canvas[1], progress.Bar, progress.Text)
+	if !fullscreen {
+		t.Error("the tap on Play did not take the page full screen")
+	}
 	if canvas[0] < phoneH-1 || canvas[1] < phoneW-1 {
 		t.Errorf("the canvas is %.0f×%.0f in a %d×%d screen: want it to fill the screen", canvas[0], canvas[1], phoneH, phoneW)
 	}
