@@ -338,6 +338,19 @@ func TestBrowserTouchPhone(t *testing.T) {
 		t.Errorf("%d prediction corrections while nothing hit the player: the sticks' usercmds and the prediction disagree", fired.Corrections)
 	}
 	saveScreenshot(t, ctx, "browser-phone-game.png")
+	if os.Getenv("TICKSHOT_SCREENSHOT_DIR") != "" {
+		// The SCORES button, top of the column at the right edge
+		// (client.layoutTouch on 844×390): the scoreboard, toggled on.
+		if err := touch(ctx, input.TouchStart, &input.TouchPoint{X: phoneH - 45, Y: 85, ID: 3}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+		if err := touch(ctx, input.TouchEnd); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
+		saveScreenshot(t, ctx, "browser-phone-scores.png")
+	}
 	st, err := getStatus(hc, addr)
 	if err != nil {
 		t.Fatal(err)
