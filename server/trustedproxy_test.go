@@ -338,3 +338,32 @@ func TestTrustedProxyWithoutHeader(t *testing.T) {
 		t.Errorf("%d warnings about the missing header, want 1 (spaced):\n%s", n, log.b.String())
 	}
 }
+
+// TestHandshakeRefusalsLoggedSpaced: a client at one address that opens
+// connection after connection and sends junk instead of a Hello, or says
+// nothing and leaves, gets a Reject or is dropped each time, but the log
+// has one line of each kind for the address, not one per connection.
+func TestHandshakeRefusalsLoggedSpaced(t *testing.T) {
+	proxy, _, log := startProxied(t, server.Config{TrustedProxies: trust("127.0.0.1")})
+	const n = 30
+	for range n {
+		c := dialVia(t, proxy, "203.0.113.40", "")
+		c.mustSend(cmdsFrame(0))
+		if end := c.readEnd(5 * time.Second); !end.rejected || !end.mentions("expected hello") {
+			t.Fatalf("junk instead of a hello: %v", end)
+		}
+	}
+	for range n {
+		c := dialVia(t, proxy, "203.0.113.40", "")
+		c.ws.Close()
+	}
+	waitFor(t, 5*time.Second, "the server to see the leavers", func() bool {
+		return log.count("client left during handshake", "remote=203.0.113.40") > 0
+	})
+	if got := log.count("client rejected", "expected hello", "remote=203.0.113.40"); got != 1 {
+		t.Errorf("%d log lines for %d refusals from one address, want 1:\n%s", got, n, log.b.String())
+	}
+	if got := log.count("client left during handshake", "remote=203.0.113.40"); got != 1 {
+		t.Errorf("%d log lines for %d connections that left, want 1", got, n)
+	}
+}
