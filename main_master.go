@@ -18,6 +18,7 @@ import (
 
 	"tickshot/client/config"
 	"tickshot/net/master"
+	"tickshot/net/realip"
 	"tickshot/server"
 )
 
@@ -34,6 +35,10 @@ func cmdMaster(args []string, _, stderr io.Writer) int {
 	expiry := fs.Duration("expiry", master.DefaultExpiry, "drop a server not registered again within this (3 missed registers; 1s..1h)")
 	checkTimeout := fs.Duration("check-timeout", master.DefaultCheckTimeout, "how long the master waits for a registering server's /status (100ms..30s)")
 	logLevel := fs.String("log", "info", "log level: debug (every refused register), info, warn or error")
+	proxies := &proxyFlags{} // main_trustedproxy.go
+	fs.Var(proxies, "trusted-proxy", "a reverse proxy in front of the master (an ingress terminating TLS), as an IP address or CIDR prefix, repeatable:\n"+
+		"  from these peers only, a register's address (the one listed and checked) is taken from X-Forwarded-For or\n"+
+		"  Forwarded; a register through one that forwards none is refused. Without it the headers are ignored")
 	if code, done := parse(fs, args); done {
 		return code
 	}
@@ -50,7 +55,7 @@ func cmdMaster(args []string, _, stderr io.Writer) int {
 		return 2
 	}
 	m := master.New(master.Config{Addr: *addr, MaxServers: *maxServers, MaxPerAddr: *maxPerAddr, Expiry: *expiry,
-		CheckTimeout: *checkTimeout, Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))})
+		CheckTimeout: *checkTimeout, TrustedProxies: realip.Proxies(*proxies), Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if failed(stderr, "master", m.Run(ctx)) {

@@ -465,3 +465,49 @@ func TestBadRegisters(t *testing.T) {
 		t.Errorf("listed %+v", l)
 	}
 }
+
+// TestTrustedProxy: behind a trusted proxy the master checks and lists a
+// registering server at the address the proxy forwards (a fake server on
+// 127.0.0.2, the register from 127.0.0.1 with X-Forwarded-For 127.0.0.2);
+// without the proxy trusted the header is ignored (the check goes to
+// 127.0.0.1, where nothing answers on that port); a trusted proxy that
+// forwards nothing is refused.
+func TestTrustedProxy(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("cannot listen on 127.0.0.2 here: %v", err)
+	}
+	f := newFakeStatus(t, "behind")
+	far := httptest.NewUnstartedServer(f.Config.Handler)
+	far.Listener.Close()
+	far.Listener = ln
+	far.Start()
+	defer far.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	register := func(url string, xff string) (int, master.RegisterReply) {
+		req, _ := http.NewRequest(http.MethodPost, url+master.RegisterPath, strings.NewReader(fmt.Sprintf(`{"port":%d}`, port)))
+		if xff != "" {
+			req.Header.Set("X-Forwarded-For", xff)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var rep master.RegisterReply
+		_ = json.NewDecoder(resp.Body).Decode(&rep)
+		return resp.StatusCode, rep
+	}
+	_, trusting := startMaster(t, master.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, CheckTimeout: time.Second})
+	want := "127.0.0.2:" + strconv.Itoa(port)
+	if code, rep := register(trusting.URL, "192.0.2.9, 127.0.0.2"); code != 200 || rep.Addr != want {
+		t.Errorf("through the trusted proxy: %d %+v, want listed as %s", code, rep, want)
+	}
+	if code, rep := register(trusting.URL, ""); code != http.StatusBadRequest || rep.Code != master.CodeBadRequest {
+		t.Errorf("a trusted proxy forwarding nothing: %d %+v, want 400", code, rep)
+	}
+	_, plain := startMaster(t, master.Config{CheckTimeout: time.Second})
+	if code, rep := register(plain.URL, "127.0.0.2"); code == 200 || rep.Addr == want {
+		t.Errorf("X-Forwarded-For from a peer not trusted was taken: %d %+v", code, rep)
+	}
+}

@@ -25,6 +25,7 @@ import (
 
 	"tickshot/net/lan"
 	"tickshot/net/proto"
+	"tickshot/net/realip"
 )
 
 // Master defaults (Config's zero values take them).
@@ -84,6 +85,12 @@ type Config struct {
 	// Logger receives the master's log (slog.Default() when nil): a line
 	// when a server is listed or dropped; refused registers at debug.
 	Logger *slog.Logger
+	// TrustedProxies are reverse proxies in front of the master (an ingress
+	// terminating TLS): from these peers only, a register's source address
+	// is the one they forward (X-Forwarded-For or Forwarded, package
+	// net/realip), and a register from one that forwards none is refused.
+	// Without them the headers are ignored: the source is the TCP peer.
+	TrustedProxies realip.Proxies
 	// LookupIP resolves a RegisterRequest's Host (net.DefaultResolver's
 	// LookupNetIP when nil).
 	LookupIP func(ctx context.Context, host string) ([]netip.Addr, error)
@@ -243,6 +250,11 @@ func (m *Master) handleRegister(w http.ResponseWriter, r *http.Request) {
 	ap, err := netip.ParseAddrPort(r.RemoteAddr)
 	if err != nil {
 		m.refuse(w, r, http.StatusBadRequest, CodeBadRequest, "", "no source address")
+		return
+	}
+	ap, _, err = m.cfg.TrustedProxies.Client(ap, r.Header.Values("X-Forwarded-For"), r.Header.Values("Forwarded"))
+	if err != nil {
+		m.refuse(w, r, http.StatusBadRequest, CodeBadRequest, "", "the proxy in front of the master forwarded no usable address: "+err.Error())
 		return
 	}
 	ip := ap.Addr().Unmap().WithZone("")
