@@ -19,8 +19,15 @@ import (
 	"tickshot/client/palette"
 )
 
-// noMaster is the internet page's line while cl_master is empty: no
-// master is built in (the project runs no public one).
+// noMaster (below) is the internet page's line while cl_master is empty:
+// no master is built in (the project runs no public one).
+
+// statusHeight is the internet page's status box, pixels: two lines.
+const statusHeight = 40
+
+// maxStatus is the most runes of the status line: about two lines.
+const maxStatus = 200
+
 const noMaster = "No master server set: type its URL above (http://HOST:PORT) and press Enter. " +
 	"docs/HOSTING.md says how to run one."
 
@@ -96,7 +103,10 @@ func newInternetScreen(k *kit, p *prefs, fetch func(context.Context, string) ([]
 		filterBox("No password", &s.filter.noPassword)))
 	col.AddChild(label(fmt.Sprintf("%-6s%-23s%-11s%-15s%7s", "", "Internet server", "Map", "Players", "Ping"), &k.f.mono, palette.Dim))
 	col.AddChild(s.scroll)
-	s.status = label("", &k.f.small, palette.Dim)
+	// The status line wraps within the column, in a box of two lines, so
+	// that a long error moves nothing (inetStatus keeps it to two).
+	s.status = widget.NewText(widget.TextOpts.Text("", &k.f.small, palette.Dim), widget.TextOpts.MaxWidth(wideWidth),
+		widget.TextOpts.WidgetOpts(stretch(), widget.WidgetOpts.MinSize(0, statusHeight)))
 	col.AddChild(s.status)
 	s.spec = spectateBox(canSpectate, spectate)
 	col.AddChild(backRow(button("Back", func() { show(scrMain) }), s.spec))
@@ -254,7 +264,7 @@ func inetStatus(r inetResult, shown int) string {
 	var b strings.Builder
 	switch n := len(r.servers); {
 	case n == 0 && len(r.errs) > 0:
-		return "No list: " + strings.Join(r.errs, "; ")
+		return clip("No list: "+strings.Join(r.errs, "; "), maxStatus)
 	case n == 0:
 		b.WriteString("The master server lists no servers.")
 	case shown < n:
@@ -270,7 +280,7 @@ func inetStatus(r inetResult, shown int) string {
 	if len(r.errs) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(r.errs, "; "))
 	}
-	return b.String()
+	return clip(b.String(), maxStatus)
 }
 
 // starImage is a five-pointed star, filled (a favourite) or outlined,
