@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strconv"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -87,8 +87,10 @@ func (s *Server) Run(ctx context.Context) error {
 
 	s.publishStatus() // /status answers with the server's name from the start
 	stopAnnounce := s.announce()
+	host, port := splitPort(s.Addr()) // portmap.go
+	ip, _ := netip.ParseAddr(host)
 	stopRegister := master.StartRegister(master.RegisterConfig{Masters: s.cfg.Masters, Every: s.cfg.MasterEvery, Logger: s.log,
-		Request: master.RegisterRequest{Port: addrPort(s.Addr()), Region: s.cfg.Region}})
+		Request: master.RegisterRequest{Port: port, Region: s.cfg.Region}, Loopback: ip.IsLoopback()})
 	err := s.loop(ctx, httpErr)
 	stopAnnounce() // first, so that browsers drop the server at once
 	stopRegister()
@@ -301,11 +303,4 @@ func (c *limitConn) CloseWrite() error {
 		return cw.CloseWrite()
 	}
 	return nil
-}
-
-// addrPort is the port of a HOST:PORT address, 0 when it has none.
-func addrPort(addr string) int {
-	_, p, _ := net.SplitHostPort(addr)
-	n, _ := strconv.Atoi(p)
-	return n
 }

@@ -511,3 +511,26 @@ func TestTrustedProxy(t *testing.T) {
 		t.Errorf("X-Forwarded-For from a peer not trusted was taken: %d %+v", code, rep)
 	}
 }
+
+// TestRegisterFromLoopbackOnly: a server listening on loopback registers
+// only with masters on loopback; one elsewhere, which could never reach
+// it, is named in one warning and never asked.
+func TestRegisterFromLoopbackOnly(t *testing.T) {
+	f := newFakeStatus(t, "local")
+	_, ts := startMaster(t, master.Config{})
+	var asked atomic.Int64
+	far := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { asked.Add(1) }))
+	defer far.Close()
+	farURL := strings.Replace(far.URL, "127.0.0.1", "127.0.0.1.nip.invalid", 1) // not a loopback name: never resolved
+	var logs syncBuffer
+	stop := master.StartRegister(master.RegisterConfig{Masters: []string{farURL, ts.URL}, Loopback: true, Every: time.Hour,
+		Request: master.RegisterRequest{Port: f.port()}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	defer stop()
+	waitList(t, ts.URL, 5*time.Second, "the loopback server", func(l []master.Entry) bool { return len(l) == 1 })
+	if n := strings.Count(logs.String(), "listens on loopback only"); n != 1 || !strings.Contains(logs.String(), farURL) {
+		t.Errorf("want one warning naming %s:\n%s", farURL, logs.String())
+	}
+	if strings.Contains(logs.String(), "cannot register") || asked.Load() != 0 {
+		t.Errorf("the far master was asked:\n%s", logs.String())
+	}
+}

@@ -10,7 +10,10 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -74,6 +77,11 @@ type RegisterConfig struct {
 	// Request is what each register says: the server's HTTP port, and
 	// optionally Host and Region.
 	Request RegisterRequest
+	// Loopback says the server listens on a loopback address only: a
+	// master elsewhere could never reach it, so only masters on loopback
+	// (a test, a master on this computer) are registered with, and the
+	// others are named in one warning.
+	Loopback bool
 	// Every is how often to register (RegisterEvery when 0).
 	Every time.Duration
 	// Logger receives one line per change of each master's outcome
@@ -101,6 +109,24 @@ func StartRegister(cfg RegisterConfig) (stop func()) {
 	if cfg.Client == nil {
 		cfg.Client = &http.Client{Timeout: RegisterTimeout}
 	}
+	if cfg.Loopback {
+		var near, far []string
+		for _, u := range cfg.Masters {
+			if p, err := url.Parse(u); err == nil && isLoopback(p.Hostname()) {
+				near = append(near, u)
+			} else {
+				far = append(far, u)
+			}
+		}
+		if len(far) > 0 {
+			cfg.Logger.Warn("not registered with the master servers: this server listens on loopback only, where nobody else can join; "+
+				"listen on :PORT (--addr :27015)", "masters", strings.Join(far, " "))
+		}
+		cfg.Masters = near
+		if len(near) == 0 {
+			return func() {}
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for _, u := range cfg.Masters {
@@ -114,6 +140,14 @@ func StartRegister(cfg RegisterConfig) (stop func()) {
 		cancel()
 		wg.Wait()
 	}
+}
+
+// isLoopback reports whether host is a loopback IP address or localhost.
+func isLoopback(host string) bool {
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return ip.IsLoopback()
+	}
+	return host == "localhost"
 }
 
 // registerLoop registers with the master at u until ctx ends.
