@@ -76,7 +76,7 @@ func (s *Server) Run(ctx context.Context) error {
 		s.log.Info("webrtc: snapshots and usercmds as datagrams on one UDP port (open it beside the TCP port)", "udp", udpAddr)
 		defer s.hs.rtc.Close()
 	}
-	stopPortMap := startPortMap(&s.cfg, s.Addr(), udpAddr, s.log) // portmap.go
+	stopPortMap := startPortMap(&s.cfg, s.Addr(), udpAddr, s.hs.rtc, s.log) // portmap.go
 	if wc := webClient(); wc.Available() {
 		raw, gz := wc.Sizes()
 		s.log.Info("browser client: players open http://"+browserHost(s.Addr())+"/", "lag_lab", "http://"+browserHost(s.Addr())+"/lab",

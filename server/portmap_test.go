@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,11 +46,18 @@ func withFakeRouter(t *testing.T, igd *portmaptest.IGD) {
 	t.Cleanup(func() { portMapConfig = old })
 }
 
-// runUPnPServer runs a server with UPnP on addr until the test's stop;
-// it returns the port, the outcome heard and the stop.
-func runUPnPServer(t *testing.T, addr string, log *lockedBuffer) (port int, heard chan [2]string, stop func()) {
+// upnpServer is a server with UPnP, running until stop.
+type upnpServer struct {
+	*Server
+	port  int
+	heard chan [2]string // the outcome's sentence and link
+	stop  func()
+}
+
+// runUPnPServer runs a server with UPnP on addr until the test's stop.
+func runUPnPServer(t *testing.T, addr string, log *lockedBuffer) upnpServer {
 	t.Helper()
-	heard = make(chan [2]string, 1)
+	heard := make(chan [2]string, 1)
 	srv, err := New(Config{Addr: addr, UPnP: true, Logger: slog.New(slog.NewTextHandler(log, nil)),
 		PortMapped: func(sentence, link string) { heard <- [2]string{sentence, link} }})
 	if err != nil {
@@ -58,12 +66,12 @@ func runUPnPServer(t *testing.T, addr string, log *lockedBuffer) (port int, hear
 	if err := srv.Listen(); err != nil {
 		t.Fatal(err)
 	}
-	_, port = splitPort(srv.Addr())
+	_, port := splitPort(srv.Addr())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx) }()
 	var once sync.Once
-	stop = func() {
+	stop := func() {
 		once.Do(func() {
 			cancel()
 			if err := <-done; err != nil {
@@ -72,21 +80,23 @@ func runUPnPServer(t *testing.T, addr string, log *lockedBuffer) (port int, hear
 		})
 	}
 	t.Cleanup(stop)
-	return port, heard, stop
+	return upnpServer{Server: srv, port: port, heard: heard, stop: stop}
 }
 
 // TestPortMapServer: a server with UPnP on, listening beyond loopback,
 // maps its TCP and UDP port on the router without delaying its start,
-// logs the invite link in one INFO line, gives it to PortMapped, and
-// deletes both mappings when it stops.
+// logs the invite link in one INFO line, gives it to PortMapped,
+// advertises the router's address to WebRTC clients, and deletes both
+// mappings when it stops.
 func TestPortMapServer(t *testing.T) {
 	igd := portmaptest.NewIGD(t, "WANIPConnection:2", "203.0.113.7")
 	withFakeRouter(t, igd)
 	var log lockedBuffer
-	port, heard, stop := runUPnPServer(t, ":0", &log)
+	srv := runUPnPServer(t, ":0", &log)
+	port := srv.port
 	var got [2]string
 	select {
-	case got = <-heard:
+	case got = <-srv.heard:
 	case <-time.After(10 * time.Second):
 		t.Fatalf("no port mapping outcome in 10 s; log:\n%s", log.String())
 	}
@@ -107,7 +117,10 @@ func TestPortMapServer(t *testing.T) {
 	if !strings.Contains(log.String(), "level=INFO msg=\"port mapping: Friends can join at "+link) {
 		t.Errorf("log has no INFO line with the link:\n%s", log.String())
 	}
-	stop()
+	if srv.hs.rtc == nil || !slices.Equal(srv.hs.rtc.Added(), []string{"203.0.113.7"}) {
+		t.Error("the router's address was not advertised to WebRTC clients (rtc.Host.AddPublic)")
+	}
+	srv.stop()
 	if dels := igd.Calls("DeletePortMapping"); len(dels) != 2 {
 		t.Errorf("deletions at shutdown %v, want TCP and UDP", dels)
 	}
@@ -120,15 +133,18 @@ func TestPortMapServerRefused(t *testing.T) {
 	igd.SetRefuse(718)
 	withFakeRouter(t, igd)
 	var log lockedBuffer
-	port, heard, _ := runUPnPServer(t, ":0", &log)
+	srv := runUPnPServer(t, ":0", &log)
 	select {
-	case got := <-heard:
-		want := "Your router did not accept a port mapping: forward TCP and UDP " + strconv.Itoa(port) + " to "
+	case got := <-srv.heard:
+		want := "Your router did not accept a port mapping: forward TCP and UDP " + strconv.Itoa(srv.port) + " to "
 		if !strings.HasPrefix(got[0], want) || got[1] != "" {
 			t.Errorf("heard %q, want %q... and no link", got, want)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no outcome in 10 s")
+	}
+	if srv.hs.rtc != nil && srv.hs.rtc.Added() != nil {
+		t.Errorf("a refused mapping advertised %v to WebRTC clients", srv.hs.rtc.Added())
 	}
 	if !strings.Contains(log.String(), "level=WARN msg=\"port mapping: Your router did not accept a port mapping") {
 		t.Errorf("log has no WARN line:\n%s", log.String())
@@ -141,8 +157,7 @@ func TestPortMapServerLoopback(t *testing.T) {
 	igd := portmaptest.NewIGD(t, "WANIPConnection:2", "203.0.113.7")
 	withFakeRouter(t, igd)
 	var log lockedBuffer
-	_, _, stop := runUPnPServer(t, "127.0.0.1:0", &log)
-	stop()
+	runUPnPServer(t, "127.0.0.1:0", &log).stop()
 	if n := len(igd.Calls("AddPortMapping")) + len(igd.Calls("GetExternalIPAddress")); n != 0 {
 		t.Errorf("%d calls to the router, want none", n)
 	}

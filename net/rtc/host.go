@@ -21,7 +21,8 @@ import (
 // (pion's ICE UDP mux: the ice-single-port example). Make one with
 // NewHost; a nil *Host refuses every offer.
 type Host struct {
-	api      *webrtc.API
+	api      atomic.Pointer[webrtc.API] // replaced by AddPublic
+	added    atomic.Pointer[[]string]   // AddPublic's addresses
 	mux      ice.UDPMux
 	conn     net.PacketConn
 	oversize atomic.Uint64 // every connection's Conn.Oversize
@@ -43,21 +44,62 @@ func NewHost(cfg HostConfig) (*Host, error) {
 			return nil, fmt.Errorf("webrtc: listen on %s/udp: %w", cfg.Addr, err)
 		}
 	}
-	mux := webrtc.NewICEUDPMux(nil, conn)
+	h := &Host{mux: webrtc.NewICEUDPMux(nil, conn), conn: conn}
+	api, err := h.newAPI(cfg.Public, webrtc.ICEAddressRewriteReplace)
+	if err != nil {
+		_ = h.mux.Close()
+		return nil, err
+	}
+	h.api.Store(api)
+	return h, nil
+}
+
+// newAPI makes the peer connections' settings on the host's port; public
+// addresses (when any) rewrite the host candidates by mode: Replace for
+// HostConfig.Public, Append for AddPublic.
+func (h *Host) newAPI(public []string, mode webrtc.ICEAddressRewriteMode) (*webrtc.API, error) {
 	var se webrtc.SettingEngine
 	se.SetLite(true)
-	se.SetICEUDPMux(mux)
+	se.SetICEUDPMux(h.mux)
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
 	se.SetIncludeLoopbackCandidate(true) // a client on this host, and tests
 	se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
-	if len(cfg.Public) > 0 {
-		if err := se.SetICEAddressRewriteRules(webrtc.ICEAddressRewriteRule{External: cfg.Public,
-			AsCandidateType: webrtc.ICECandidateTypeHost, Mode: webrtc.ICEAddressRewriteReplace}); err != nil {
-			_ = mux.Close()
+	if len(public) > 0 {
+		if err := se.SetICEAddressRewriteRules(webrtc.ICEAddressRewriteRule{External: public,
+			AsCandidateType: webrtc.ICECandidateTypeHost, Mode: mode}); err != nil {
 			return nil, err
 		}
 	}
-	return &Host{api: webrtc.NewAPI(webrtc.WithSettingEngine(se)), mux: mux, conn: conn}, nil
+	return webrtc.NewAPI(webrtc.WithSettingEngine(se)), nil
+}
+
+// AddPublic advertises ips beside the interfaces' own addresses in the
+// answers made from now on: a router's external address once it forwards
+// the UDP port (server.Config.UPnP, package net/portmap). A player on
+// the LAN still has the LAN candidates; one on the internet gets the
+// router's. It replaces HostConfig.Public: call it only without one.
+func (h *Host) AddPublic(ips []string) error {
+	for _, ip := range ips {
+		if net.ParseIP(ip) == nil {
+			return fmt.Errorf("public address %q is not an IP address", ip)
+		}
+	}
+	api, err := h.newAPI(ips, webrtc.ICEAddressRewriteAppend)
+	if err != nil {
+		return err
+	}
+	h.api.Store(api)
+	ips = append([]string(nil), ips...)
+	h.added.Store(&ips)
+	return nil
+}
+
+// Added returns the addresses AddPublic advertises (nil: none).
+func (h *Host) Added() []string {
+	if p := h.added.Load(); p != nil {
+		return append([]string(nil), (*p)...)
+	}
+	return nil
 }
 
 // Addr is the bound UDP address.
@@ -85,7 +127,7 @@ func (h *Host) answer(c *Conn, sdp string) error {
 		c.ended = true
 		return nil
 	}
-	pc, err := h.api.NewPeerConnection(webrtc.Configuration{})
+	pc, err := h.api.Load().NewPeerConnection(webrtc.Configuration{})
 	if err == nil {
 		err = h.negotiate(c, pc, sdp)
 	}
