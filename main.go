@@ -309,6 +309,7 @@ type serverFlags struct {
 	lan        *bool
 	password   *string
 	maxconns   *int
+	downloads  *int
 	httpIdle   *time.Duration
 	cfgFile    *string
 	mapcycle   *string
@@ -347,6 +348,7 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		hostname:   fs.String("name", server.DefaultHostname, "server name shown on the browser page, in the LAN server list and in /status (Source's hostname), at most 64 bytes"),
 		password:   fs.String("password", "", fmt.Sprintf("join password (Source's sv_password): players must give it to join (connect --password, or the console's password cvar); it is never announced. At most %d bytes; empty: anyone may join", proto.MaxPasswordLen)),
 		maxconns:   fs.Int("maxconns", server.DefaultMaxConns, "most TCP connections held at once, HTTP and players together; one more is closed on accept"),
+		downloads:  fs.Int("max-downloads", server.DefaultMaxDownloads, fmt.Sprintf("most downloads of the browser game (the wasm, a few MB) sent at once; more wait their turn (at most %v, then 503 with Retry-After), so /status and /metrics stay quick under a rush of players", server.DefaultDownloadWait)),
 		httpIdle:   fs.Duration("http-idle-timeout", server.DefaultHTTPIdleTimeout, "close an HTTP keep-alive connection idle this long (e.g. 30s)"),
 		lan:        fs.Bool("lan", true, "announce the server on the local network (mDNS/DNS-SD) so that 'tickshot servers' and the game's server list find it"),
 		cfgFile: fs.String("config", "", "server config file run at start, as Source's server.cfg: one console line each, e.g.\n"+
@@ -376,6 +378,7 @@ func (f serverFlags) check(fs *flag.FlagSet) error {
 		outOfRange(*f.bots >= 0 && *f.bots <= *f.maxplayers, "bots", *f.bots,
 			fmt.Sprintf("0..%d bots (at most --maxplayers)", *f.maxplayers)),
 		outOfRange(*f.maxconns >= 1, "maxconns", *f.maxconns, "at least 1 connection"),
+		outOfRange(*f.downloads >= 1, "max-downloads", *f.downloads, "at least 1 download"),
 		outOfRange(*f.httpIdle > 0, "http-idle-timeout", *f.httpIdle, "more than 0"),
 		outOfRange(*f.transports == server.TransportsBoth || *f.transports == server.TransportsWebSocket, "transports", *f.transports,
 			server.TransportsBoth+" or "+server.TransportsWebSocket),
@@ -431,6 +434,7 @@ func (f serverFlags) fields(cfg *server.Config) []flagField {
 		{"lan", func() { cfg.LAN = *f.lan }},
 		{"password", func() { cfg.Password = *f.password }},
 		{"maxconns", func() { cfg.MaxConns = *f.maxconns }},
+		{"max-downloads", func() { cfg.MaxDownloads = *f.downloads }},
 		{"http-idle-timeout", func() { cfg.HTTPIdleTimeout = *f.httpIdle }},
 		{"mapcycle", func() { cfg.MapCycle = mapList(*f.mapcycle) }},
 		{"transports", func() { cfg.Transports = *f.transports }},

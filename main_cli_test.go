@@ -246,6 +246,7 @@ func TestCLIRefusesBadValues(t *testing.T) {
 		{[]string{"server", "--addr", "27015"}, "--addr \"27015\""},
 		{[]string{"server", "--log", "loud"}, "--log \"loud\""},
 		{[]string{"server", "--maxconns", "0"}, "--maxconns 0"},
+		{[]string{"server", "--max-downloads", "0"}, "--max-downloads 0"},
 		{[]string{"server", "--http-idle-timeout", "0s"}, "--http-idle-timeout 0s"},
 		{[]string{"server", "extra"}, "\"extra\""},
 		{[]string{"hitreg", "--loss", "150"}, "--loss 150"},

@@ -38,4 +38,8 @@ func (c *Config) fillHTTP() {
 	if c.MaxConns <= 0 {
 		c.MaxConns = DefaultMaxConns
 	}
+	if c.MaxDownloads <= 0 {
+		c.MaxDownloads = DefaultMaxDownloads
+	}
+	def(&c.DownloadWait, DefaultDownloadWait)
 }

@@ -132,13 +132,15 @@ func (s *Server) Run(ctx context.Context) error {
 
 // Handler returns the server's HTTP endpoints: /ws (the game), /status
 // (JSON), /metrics (Prometheus, metrics.go) and the browser client (package web: / is its page,
-// /tickshot.wasm and /wasm_exec.js its files).
+// /tickshot.wasm and /wasm_exec.js its files). The wasm's downloads are
+// capped (Config.MaxDownloads, downloads.go); /status and /metrics share
+// no lock nor queue with them.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", s.hs.handleWS) // handshake.go
 	mux.HandleFunc("/status", s.handleStatus)
 	mux.Handle("/metrics", s.metrics.handler()) // metrics.go
-	webClient().Register(mux)
+	webClient().RegisterGated(mux, s.downloads.gate(s.cfg.HTTPWriteTimeout))
 	return mux
 }
 

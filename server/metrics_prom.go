@@ -63,11 +63,14 @@ var (
 	descMatches      = prometheus.NewDesc("tickshot_matches_total", "Matches played to their end (frag or time limit).", nil, nil)
 	descTransports   = prometheus.NewDesc("tickshot_clients_by_transport", "Connected players and spectators by transport (webrtc: snapshots and usercmds on a data channel; websocket).", []string{"transport"}, nil)
 	descOversize     = prometheus.NewDesc("tickshot_datagrams_oversize_total", "Snapshots sent on the WebSocket instead of the data channel because they were over 1200 bytes.", nil, nil)
+	descDownloads    = prometheus.NewDesc("tickshot_downloads", "Downloads of the browser client (the wasm) by state: active (being sent, at most --max-downloads) and waiting (for a turn).", []string{"state"}, nil)
+	descDownloadBusy = prometheus.NewDesc("tickshot_downloads_refused_total", "Downloads of the browser client answered 503 (Retry-After) after waiting their turn for the longest wait.", nil, nil)
 )
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descPlayers, descMaxPlayers, descTicks, descTicksBehind, descBytes, descPackets,
-		descSnapshots, descSnapBytes, descChoked, descKicks, descRefused, descDecodeErrors, descMatches, descTransports, descOversize} {
+		descSnapshots, descSnapBytes, descChoked, descKicks, descRefused, descDecodeErrors, descMatches, descTransports, descOversize,
+		descDownloads, descDownloadBusy} {
 		ch <- d
 	}
 }
@@ -127,4 +130,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	counter(descDecodeErrors, m.decodeErrors.Load())
 	counter(descMatches, m.matches.Load())
+	gauge(descDownloads, float64(c.s.downloads.active()), "active")
+	gauge(descDownloads, float64(c.s.downloads.waiting.Load()), "waiting")
+	counter(descDownloadBusy, c.s.downloads.refused.Load())
 }

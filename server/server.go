@@ -84,6 +84,12 @@ type Config struct {
 	// accept. Zero takes the Default* values (httplimits.go).
 	HTTPReadHeaderTimeout, HTTPIdleTimeout, HTTPReadTimeout, HTTPWriteTimeout time.Duration
 	MaxConns                                                                  int
+	// MaxDownloads caps the browser client's downloads sent at once; one
+	// more waits for a turn, at most DownloadWait, then is answered 503
+	// with Retry-After (downloads.go). Zero takes DefaultMaxDownloads and
+	// DefaultDownloadWait.
+	MaxDownloads int
+	DownloadWait time.Duration
 	// LAN announces the server on the local network while it runs (DNS-SD
 	// over multicast DNS, package net/lan), so `tickshot servers` and the
 	// menu's server list find it. Off by default; the commands turn it on
@@ -265,9 +271,11 @@ type Server struct {
 	statusMu sync.Mutex
 	status   Status
 
-	ln       net.Listener // Listen's (listen.go)
-	stopOnce sync.Once
-	stopped  chan struct{} // closed when the tick loop has stopped
+	ln net.Listener // Listen's (listen.go)
+	// downloads caps the browser client's downloads sent at once (downloads.go).
+	downloads *downloadSlots
+	stopOnce  sync.Once
+	stopped   chan struct{} // closed when the tick loop has stopped
 }
 
 // New loads the map and prepares a server; Run starts it.
@@ -290,6 +298,7 @@ func New(cfg Config) (*Server, error) {
 		events:  newEventQueue(cfg.TickRate),
 	}
 	s.metrics = newMetrics(s)
+	s.downloads = newDownloadSlots(cfg.MaxDownloads, cfg.DownloadWait)
 	s.hs = handshaker{log: s.log, metrics: s.metrics, password: cfg.Password, stopped: s.stopped, proxies: cfg.TrustedProxies,
 		join: func(req joinReq) bool { return s.call(func(s *Server) { req.reply <- s.admit(req) }, nil) }}
 	s.vars.setFake(cfg.Fake.Clamp())

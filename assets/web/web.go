@@ -64,10 +64,22 @@ type Client struct {
 // Load reads the embedded files. A build without the wasm gives a Client
 // whose Available is false.
 func Load() *Client {
-	c := &Client{page: pages()}
 	gz, err1 := dist.ReadFile("dist/tickshot.wasm.gz")
 	js, err2 := dist.ReadFile("dist/wasm_exec.js")
-	if err1 != nil || err2 != nil || len(gz) < 18 {
+	if err1 != nil || err2 != nil {
+		return New(nil, nil)
+	}
+	return New(gz, js)
+}
+
+// New makes a Client of a gzip-compressed wasm gz (RFC 1952) and the
+// wasm_exec.js js that goes with it (Load reads them from the embedded
+// dist/; tests pass their own, e.g. a synthetic wasm of a real one's
+// size). A gz shorter than a gzip header and trailer (18 bytes) makes
+// a Client whose Available is false.
+func New(gz, js []byte) *Client {
+	c := &Client{page: pages()}
+	if len(gz) < 18 {
 		return c
 	}
 	c.wasmGz, c.execJS = gz, js
@@ -92,10 +104,23 @@ func (c *Client) Sizes() (raw, compressed int) { return c.wasmSize, len(c.wasmGz
 // Register adds the pages and the client's files to mux: "/" (index page;
 // any other unknown path is 404), "/lab" (the lag lab; ?preset=NAME opens
 // an experiment), "/tickshot.wasm" and "/wasm_exec.js".
-func (c *Client) Register(mux *http.ServeMux) {
+func (c *Client) Register(mux *http.ServeMux) { c.RegisterGated(mux, nil) }
+
+// WasmPath is the URL path of the wasm client, the one large download
+// (a few MB; the pages and wasm_exec.js are a few kB).
+const WasmPath = "/tickshot.wasm"
+
+// RegisterGated is Register with gate wrapping the wasm's handler (WasmPath)
+// when gate is not nil: the server caps how many are sent at once
+// (server/downloads.go), so that its health endpoints stay quick.
+func (c *Client) RegisterGated(mux *http.ServeMux, gate func(http.Handler) http.Handler) {
+	var wasm http.Handler = http.HandlerFunc(c.serveWasm)
+	if gate != nil {
+		wasm = gate(wasm)
+	}
 	mux.HandleFunc("/", c.serveIndex)
 	mux.HandleFunc("/lab", c.serveLab)
-	mux.HandleFunc("/tickshot.wasm", c.serveWasm)
+	mux.Handle(WasmPath, wasm)
 	mux.HandleFunc("/wasm_exec.js", c.serveExec)
 }
 
