@@ -99,11 +99,11 @@ func (p *playScene) Draw(screen *ebiten.Image) {
 	case p.fx.bannerLeft > 0 && p.fx.banner != "New match":
 		p.scores.draw(v)
 	}
-	tp := touchOf(g.input)
-	if tp != nil && !p.pause.open {
-		tp.draw(v) // touch_draw.go: the sticks and buttons, once touched
-	}
 	p.pause.draw(v, p.addr)
+	tp := touchOf(g.input)
+	if tp != nil {
+		tp.draw(v, p.pause.open) // touch_draw.go: the sticks and buttons once touched; RESUME and QUIT when paused
+	}
 	p.hint.draw(v, p.human && (tp == nil || !tp.on), p.held&KeyHelp != 0) // the keys' hint: not for a touch screen
 	g.chat.draw(v)
 	g.stats.trouble.draw(v)

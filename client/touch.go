@@ -71,17 +71,30 @@ func stickDeflection(dx, dy, radius float64) (x, y, push float64) {
 // touchButton names a touch button.
 type touchButton int
 
-// The touch buttons, top to bottom along the right edge.
+// The touch buttons: four top to bottom along the right edge and MENU at
+// the left while playing; RESUME and QUIT on the pause screen.
 const (
 	touchScores touchButton = iota // the scoreboard, on or off (Tab held)
 	touchWeapon                    // the next weapon (invnext)
 	touchReload                    // +reload
 	touchDash                      // +dash
+	touchMenu                      // the pause screen (Esc)
+	touchResume                    // on the pause screen: back to the game (Esc)
+	touchQuit                      // on the pause screen: leave the game (Q)
 	numTouchButtons
 )
 
+// touchColumn is how many buttons stand in the column at the right edge.
+const touchColumn = touchDash + 1
+
 // touchLabels are the buttons' captions.
-var touchLabels = [numTouchButtons]string{"SCORES", "WEAPON", "RELOAD", "DASH"}
+var touchLabels = [numTouchButtons]string{"SCORES", "WEAPON", "RELOAD", "DASH", "MENU", "RESUME", "QUIT"}
+
+// live reports whether button b can be tapped: the pause screen's two
+// while it is shown (paused), the others while not.
+func (b touchButton) live(paused bool) bool {
+	return paused == (b == touchResume || b == touchQuit)
+}
 
 // touchLayout is where the controls are on a screen of W×H pixels.
 type touchLayout struct {
@@ -100,7 +113,8 @@ type touchLayout struct {
 // layoutTouch places the controls on a W×H screen: sizes from the
 // screen's height (a thumb spans about a sixth of a phone held
 // sideways), never below touchMinButton; the buttons in a column at the
-// right edge, below the HUD's top bar.
+// right edge, below the HUD's top bar, MENU at the same height on the
+// left, RESUME and QUIT side by side under the pause screen's text.
 func layoutTouch(W, H float64) touchLayout {
 	l := touchLayout{W: W, H: H}
 	l.Button = min(max(0.13*H, touchMinButton), 80)
@@ -108,19 +122,26 @@ func layoutTouch(W, H float64) touchLayout {
 	l.Radius = min(max(0.17*H, touchMinButton*1.25), 120)
 	gap := l.Button / 5
 	x := W - l.ButtonW - gap
-	y := max(0.16*H, 48)
-	for i := range l.Buttons {
-		l.Buttons[i] = [2]float64{x, y}
-		y += l.Button + gap
+	top := max(0.16*H, 48)
+	for i := range touchColumn {
+		l.Buttons[i] = [2]float64{x, top + float64(i)*(l.Button+gap)}
 	}
+	l.Buttons[touchMenu] = [2]float64{gap, top}
+	y := min(H/2+84, H-l.Button-gap) // pauseScreen's last line is at H/2+60
+	l.Buttons[touchResume] = [2]float64{W/2 - gap/2 - l.ButtonW, y}
+	l.Buttons[touchQuit] = [2]float64{W/2 + gap/2, y}
 	l.MoveX, l.MoveY = l.Radius+0.08*W, H-l.Radius-0.1*H
 	l.AimX, l.AimY = W-l.Radius-0.22*W, l.MoveY
 	return l
 }
 
-// buttonAt returns the button at x, y, or -1.
-func (l *touchLayout) buttonAt(x, y float64) touchButton {
+// buttonAt returns the live button at x, y (paused: the pause screen is
+// shown), or -1.
+func (l *touchLayout) buttonAt(x, y float64, paused bool) touchButton {
 	for i, p := range l.Buttons {
+		if !touchButton(i).live(paused) {
+			continue
+		}
 		if x >= p[0] && x < p[0]+l.ButtonW && y >= p[1] && y < p[1]+l.Button {
 			return touchButton(i)
 		}
@@ -156,13 +177,17 @@ func (s *touchStick) deflection(r float64) (x, y, push float64) {
 type touchpad struct {
 	// on: a finger has touched the screen since the window opened; the
 	// controls are drawn and their input counts.
-	on          bool
-	layout      touchLayout
-	move, aim   touchStick
-	buttons     [numTouchButtons]bool // held by a finger
-	buttonIDs   [numTouchButtons]ebiten.TouchID
-	scores      bool // the scoreboard toggled on
-	firing      bool // the aim stick was past touchFireAt last frame
+	on        bool
+	layout    touchLayout
+	move, aim touchStick
+	buttons   [numTouchButtons]bool // held by a finger
+	buttonIDs [numTouchButtons]ebiten.TouchID
+	scores    bool // the scoreboard toggled on
+	firing    bool // the aim stick was past touchFireAt last frame
+	// paused: the pause screen was drawn with its buttons last frame
+	// (draw): RESUME and QUIT are live, the others not. A button can be
+	// tapped when it is on screen, not otherwise.
+	paused      bool
 	ids, justID []ebiten.TouchID
 	points      []touchPoint
 }
@@ -182,6 +207,9 @@ type touchInput struct {
 	Tapped [numTouchButtons]bool
 	// Scores: the scoreboard is toggled on.
 	Scores bool
+	// Keys are the window's keys the buttons pressed (MENU and RESUME:
+	// KeyPause, QUIT: KeyQuit).
+	Keys UIKeys
 }
 
 // read takes this frame's touches from Ebiten for a W×H screen.
@@ -234,11 +262,16 @@ func (t *touchpad) update(W, H float64, points []touchPoint, just []ebiten.Touch
 		if !ok {
 			continue
 		}
-		if b := l.buttonAt(p.X, p.Y); b >= 0 {
+		if b := l.buttonAt(p.X, p.Y, t.paused); b >= 0 {
 			t.buttons[b], t.buttonIDs[b] = true, id
 			in.Tapped[b] = true
-			if b == touchScores {
+			switch b {
+			case touchScores:
 				t.scores = !t.scores
+			case touchMenu, touchResume:
+				in.Keys |= KeyPause
+			case touchQuit:
+				in.Keys |= KeyQuit
 			}
 			continue
 		}
@@ -266,8 +299,10 @@ func (t *touchpad) update(W, H float64, points []touchPoint, just []ebiten.Touch
 // frame: movement and fire add to the keys', the aim stick overrides the
 // mouse's aim (kept in *aim, radians) and the crosshair follows it;
 // WEAPON steps *weapon as invnext does. The crosshair's screen position
-// comes from v (the player's). Typing or paused: only the scoreboard.
+// comes from v (the player's). Typing or paused: only the scoreboard and
+// the window's keys (MENU, RESUME, QUIT).
 func (in *touchInput) apply(f *InputFrame, v *InputView, aim *float64, weapon *uint8) {
+	f.Keys |= in.Keys
 	if in.Scores {
 		f.Held |= KeyScores
 	}

@@ -23,8 +23,11 @@ var (
 // draw draws the touch controls over the game once a finger has touched
 // the screen: each stick where its finger holds it (base ring, knob at
 // the finger within the rim, the aim stick's fire threshold as an inner
-// ring), else faintly where the thumbs go; the buttons with captions.
-func (t *touchpad) draw(v *frameView) {
+// ring), else faintly where the thumbs go; the buttons with captions. Over
+// the pause screen (paused), only its RESUME and QUIT. What it draws is
+// what the next frame's touches can tap (touchpad.paused).
+func (t *touchpad) draw(v *frameView, paused bool) {
+	t.paused = paused && t.on
 	if !t.on {
 		return
 	}
@@ -34,6 +37,10 @@ func (t *touchpad) draw(v *frameView) {
 	}
 	b := &batch
 	b.use(v.screen)
+	if paused {
+		t.drawButtons(v, l)
+		return
+	}
 	r := float32(l.Radius)
 	stick := func(s *touchStick, idleX, idleY float64, aim bool) {
 		x, y := idleX, idleY
@@ -59,8 +66,17 @@ func (t *touchpad) draw(v *frameView) {
 	}
 	stick(&t.move, l.MoveX, l.MoveY, false)
 	stick(&t.aim, l.AimX, l.AimY, true)
+	t.drawButtons(v, l)
+}
+
+// drawButtons draws the live buttons (touchButton.live) with captions.
+func (t *touchpad) drawButtons(v *frameView, l *touchLayout) {
+	b := &batch
 	bw, bh := float32(l.ButtonW), float32(l.Button)
 	for i, p := range l.Buttons {
+		if !touchButton(i).live(t.paused) {
+			continue
+		}
 		bg := touchButtonBG
 		if t.buttons[i] || (touchButton(i) == touchScores && t.scores) {
 			bg = touchButtonOn
@@ -70,6 +86,9 @@ func (t *touchpad) draw(v *frameView) {
 	}
 	size := max(l.Button/4, 13)
 	for i, p := range l.Buttons {
+		if !touchButton(i).live(t.paused) {
+			continue
+		}
 		drawText(v.screen, touchLabels[i], size, true, p[0]+l.ButtonW/2, p[1]+l.Button/2-size*0.6, 1, palette.Text)
 	}
 }

@@ -182,6 +182,52 @@ func TestTouchpadButtons(t *testing.T) {
 	}
 }
 
+// TestTouchpadPauseButtons: MENU opens the pause screen; on it (drawn
+// with its buttons) RESUME and QUIT are the live buttons and the others
+// are not; off it, a finger where QUIT would be is a stick.
+func TestTouchpadPauseButtons(t *testing.T) {
+	f := &touchFrames{t: t}
+	f.frame()
+	f.pad.layout = layoutTouch(phoneW, phoneH)
+	l := &f.pad.layout
+	at := func(b touchButton) (float64, float64) {
+		p := l.Buttons[b]
+		return p[0] + l.ButtonW/2, p[1] + l.Button/2
+	}
+	tap := func(id ebiten.TouchID, b touchButton) touchInput {
+		x, y := at(b)
+		f.put(id, x, y)
+		in := f.frame(id)
+		f.lift(id)
+		f.frame()
+		return in
+	}
+	if in := tap(1, touchQuit); in.Keys != 0 || in.Tapped[touchQuit] {
+		t.Errorf("QUIT tapped while playing (not shown): %+v", in)
+	}
+	if in := tap(2, touchMenu); in.Keys != KeyPause {
+		t.Errorf("MENU tapped: keys %b, want KeyPause", in.Keys)
+	}
+	f.pad.paused = true // as draw sets it under the pause screen
+	if in := tap(3, touchReload); in.Tapped[touchReload] {
+		t.Error("RELOAD tapped on the pause screen (not shown there)")
+	}
+	if in := tap(4, touchQuit); in.Keys != KeyQuit {
+		t.Errorf("QUIT tapped on the pause screen: keys %b, want KeyQuit", in.Keys)
+	}
+	if in := tap(5, touchResume); in.Keys != KeyPause {
+		t.Errorf("RESUME tapped: keys %b, want KeyPause", in.Keys)
+	}
+	// The keys pass while paused, when the game's input does not.
+	var fr InputFrame
+	aim, weapon := 0.0, uint8(0)
+	in := touchInput{Keys: KeyQuit, MoveX: 1}
+	in.apply(&fr, &InputView{Paused: true}, &aim, &weapon)
+	if fr.Keys != KeyQuit || fr.Input.MoveX != 0 {
+		t.Errorf("paused: keys %b, move %v; want KeyQuit and no move", fr.Keys, fr.Input.MoveX)
+	}
+}
+
 // TestTouchInputApply: the touch frame becomes the same usercmd input a
 // keyboard and mouse make: axes, aim, the trigger as a tap then held,
 // reload and dash as taps, the next weapon, the scoreboard held; paused,
@@ -244,17 +290,30 @@ func TestTouchLayoutFitsScreens(t *testing.T) {
 			t.Errorf("%v: button %v, stick radius %v, want ≥ %d", s, l.Button, l.Radius, touchMinButton)
 		}
 		for i, p := range l.Buttons {
-			if p[0] < s[0]/2 || p[0]+l.ButtonW > s[0] || p[1] < 0 || p[1]+l.Button > s[1] {
+			if i < int(touchColumn) && p[0] < s[0]/2 {
 				t.Errorf("%v: button %d at %v outside the screen's right half", s, i, p)
 			}
-			if i > 0 && p[1] < l.Buttons[i-1][1]+l.Button {
+			if p[0] < 0 || p[0]+l.ButtonW > s[0] || p[1] < 0 || p[1]+l.Button > s[1] {
+				t.Errorf("%v: button %d at %v off the screen", s, i, p)
+			}
+			if i > 0 && i < int(touchColumn) && p[1] < l.Buttons[i-1][1]+l.Button {
 				t.Errorf("%v: button %d overlaps the one above", s, i)
 			}
-			if b := l.buttonAt(p[0]+1, p[1]+1); b != touchButton(i) {
+			paused := touchButton(i) == touchResume || touchButton(i) == touchQuit
+			if b := l.buttonAt(p[0]+1, p[1]+1, paused); b != touchButton(i) {
 				t.Errorf("%v: buttonAt on button %d gives %d", s, i, b)
 			}
+			if b := l.buttonAt(p[0]+1, p[1]+1, !paused); b == touchButton(i) {
+				t.Errorf("%v: button %d is live when it is not shown", s, i)
+			}
 		}
-		if b := l.buttonAt(l.AimX, l.AimY); b >= 0 {
+		if p := l.Buttons[touchResume]; p[1] < s[1]/2+74 || l.Buttons[touchQuit][0] < p[0]+l.ButtonW {
+			t.Errorf("%v: RESUME at %v over the pause screen's text or QUIT (%v) on it", s, p, l.Buttons[touchQuit])
+		}
+		if m := l.Buttons[touchMenu]; m[1]+l.Button > l.MoveY-l.Radius {
+			t.Errorf("%v: MENU (%v) reaches into the move stick's resting place", s, m)
+		}
+		if b := l.buttonAt(l.AimX, l.AimY, false); b >= 0 {
 			t.Errorf("%v: the aim stick rests on button %d", s, b)
 		}
 		if l.MoveX-l.Radius < 0 || l.MoveY+l.Radius > s[1] || l.MoveX+l.Radius > s[0]/2 || l.AimX-l.Radius < s[0]/2 {

@@ -58,17 +58,8 @@ func drag(ctx context.Context, id, x, y, dx, dy float64, hold time.Duration) err
 	if err := touch(ctx, input.TouchStart, &input.TouchPoint{X: x, Y: y, ID: id}); err != nil {
 		return err
 	}
-	r0, err := pageState(ctx) // published before or after the touch
-	if err != nil {
+	if err := waitDrawn(ctx); err != nil {
 		return err
-	}
-	for end := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if r, err := pageState(ctx); err == nil && r.Frames >= r0.Frames+2 {
-			break // published after the touch: an Update has seen it
-		}
-		if time.Now().After(end) {
-			return fmt.Errorf("the game drew no frames in 10 s after the finger went down")
-		}
 	}
 	const steps = 5
 	for i := 1; i <= steps; i++ {
@@ -80,6 +71,38 @@ func drag(ctx context.Context, id, x, y, dx, dy float64, hold time.Duration) err
 	}
 	time.Sleep(hold)
 	return touch(ctx, input.TouchEnd)
+}
+
+// waitDrawn waits until the game has run an Update after the input
+// just sent: its state published anew, frames later.
+func waitDrawn(ctx context.Context) error {
+	r0, err := pageState(ctx) // published before or after the input
+	if err != nil {
+		return err
+	}
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if r, err := pageState(ctx); err == nil && r.Frames >= r0.Frames+2 {
+			return nil // published after the input: an Update has seen it
+		}
+		if time.Now().After(end) {
+			return fmt.Errorf("the game drew no frames in 10 s after the input")
+		}
+	}
+}
+
+// tapGame taps the game's canvas at (x, y), the game seeing the finger
+// down and then up.
+func tapGame(ctx context.Context, x, y float64) error {
+	if err := touch(ctx, input.TouchStart, &input.TouchPoint{X: x, Y: y, ID: 4}); err != nil {
+		return err
+	}
+	if err := waitDrawn(ctx); err != nil {
+		return err
+	}
+	if err := touch(ctx, input.TouchEnd); err != nil {
+		return err
+	}
+	return waitDrawn(ctx)
 }
 
 // lagCompShots reads the server's count of lag-compensated shots
@@ -361,6 +384,29 @@ func TestBrowserTouchPhone(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("/status does not list the phone player: %+v", st.Players)
+	}
+
+	// MENU, then the pause screen's QUIT: the game ends and the page says
+	// so (client.layoutTouch on 844×390: MENU at the left below the top
+	// bar, QUIT right of the centre under the pause screen's text).
+	if err := tapGame(ctx, 45, 85); err != nil {
+		t.Fatal(err)
+	}
+	saveScreenshot(t, ctx, "browser-phone-pause.png")
+	if err := touch(ctx, input.TouchStart, &input.TouchPoint{X: phoneH/2 + 45, Y: 300, ID: 5}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if err := touch(ctx, input.TouchEnd); err != nil {
+		t.Fatal(err)
+	}
+	var title string
+	if err := chromedp.Run(ctx, chromedp.Poll(`document.getElementById("overlay").style.display === "flex"`, nil,
+		chromedp.WithPollingTimeout(10*time.Second)), chromedp.Text("#overlay-title", &title, chromedp.ByID)); err != nil {
+		t.Fatalf("MENU then QUIT: the page shows no overlay: %v\nconsole:\n%s", err, logs)
+	}
+	if title != "Game closed" {
+		t.Errorf("MENU then QUIT: the page says %q, want \"Game closed\"", title)
 	}
 }
 
