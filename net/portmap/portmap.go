@@ -223,7 +223,8 @@ type Mapper struct {
 }
 
 // Start begins port mapping in the background and returns at once: the
-// game starts while the router is asked. Port must be 1..65535.
+// game starts while the router is asked. A Port outside 1..65535 (or a
+// UDPPort outside 0..65535) is refused at once, without asking.
 func Start(cfg Config) *Mapper {
 	return start(cfg, findGateways)
 }
@@ -301,6 +302,10 @@ func (m *Mapper) run() {
 // establish finds a gateway and maps the ports on the first that accepts.
 func (m *Mapper) establish(ctx context.Context) (Outcome, gateway) {
 	out := Outcome{Result: Refused, Port: m.cfg.Port, UDPPort: m.cfg.UDPPort}
+	if m.cfg.Port < 1 || m.cfg.Port > 65535 || m.cfg.UDPPort < 0 || m.cfg.UDPPort > 65535 {
+		out.Err = fmt.Errorf("no port to map: TCP %d, UDP %d (want 1..65535)", m.cfg.Port, m.cfg.UDPPort)
+		return out, nil
+	}
 	gws := m.find(ctx, m.cfg)
 	if len(gws) == 0 {
 		out.Err = fmt.Errorf("no router answered UPnP or NAT-PMP within %v", m.cfg.Timeout)

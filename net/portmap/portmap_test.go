@@ -291,3 +291,18 @@ func TestProcRouteGateway(t *testing.T) {
 		t.Errorf("no file: %v, want none", gw)
 	}
 }
+
+// TestNoPort: a port that is not one (0: the server's was unknown) is
+// refused without asking any router.
+func TestNoPort(t *testing.T) {
+	igd := portmaptest.NewIGD(t, "WANIPConnection:2", "203.0.113.7")
+	m := Start(Config{Port: 0, UPnPRoot: igd.Root(), NoNATPMP: true})
+	out := waitDone(t, m)
+	m.Close()
+	if out.Result != Refused || out.Err == nil || !strings.Contains(out.Err.Error(), "no port to map") {
+		t.Errorf("outcome %v (%v), want Refused: no port to map", out.Result, out.Err)
+	}
+	if n := len(igd.Calls("GetExternalIPAddress")) + len(igd.Calls("AddPortMapping")); n != 0 {
+		t.Errorf("%d calls to the router, want none", n)
+	}
+}
