@@ -5,6 +5,7 @@ package menu
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -283,5 +284,22 @@ func TestInternetTab(t *testing.T) {
 	do(func() { m.show(m.passBack) })
 	if m.Screen() != "internet" {
 		t.Errorf("back from the password page: %s", m.Screen())
+	}
+}
+
+// A master listing more than maxRows servers: the first maxRows in the
+// list's order are shown, and the line under the list says so.
+func TestInternetTabShowsAtMostMaxRows(t *testing.T) {
+	var servers []Server
+	for i := range maxRows + 50 {
+		servers = append(servers, Server{Addr: fmt.Sprintf("10.0.%d.%d:27015", i/256, i%256), Name: fmt.Sprintf("s%04d", i), MaxPlayers: 8})
+	}
+	var joins []JoinOptions
+	m, con, _ := newInternetMenu(t, servers, &joins)
+	con.cvars["cl_master"] = "http://127.0.0.1:8300"
+	do(func() { m.show(scrInternet) })
+	waitRows(t, m, maxRows)
+	if m.inet.shown[0].Name != "s0000" || !strings.Contains(m.inet.status.Label, fmt.Sprintf("%d servers listed, the first %d shown", maxRows+50, maxRows)) {
+		t.Errorf("first row %q, status %q", m.inet.shown[0].Name, m.inet.status.Label)
 	}
 }

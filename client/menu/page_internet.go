@@ -28,6 +28,15 @@ const statusHeight = 40
 // maxStatus is the most runes of the status line: about two lines.
 const maxStatus = 200
 
+// The internet list's rows.
+const (
+	// maxRows is the most rows shown (a master may list thousands): the
+	// first in the list's order; the filters narrow the rest.
+	maxRows = 200
+	// rearrangeEvery is how often the rows follow the pings coming in.
+	rearrangeEvery = 250 * time.Millisecond
+)
+
 const noMaster = "No master server set: type its URL above (http://HOST:PORT) and press Enter. " +
 	"docs/HOSTING.md says how to run one."
 
@@ -49,6 +58,7 @@ type internetScreen struct {
 	filter  inetFilter
 	found   inetResult   // the fetcher's result as last taken
 	seen    int          // the fetcher's version of found
+	taken   time.Time    // when found was taken
 	shown   []inetServer // the rows, arranged
 	rowsKey string       // the rows' key, to rebuild them only on a change
 	favs    []string     // favourites.txt, as read on entering and starring
@@ -165,9 +175,13 @@ func (s *internetScreen) update() {
 	if s.fetcher == nil {
 		return
 	}
-	if r, ok := s.fetcher.take(&s.seen); ok {
-		s.found = r
-		s.rearrange()
+	// While the pings come in, the rows follow them at most every
+	// rearrangeEvery: a long list is not sorted and rebuilt every frame.
+	if now := s.now(); s.found.pinging == 0 || now.Sub(s.taken) >= rearrangeEvery {
+		if r, ok := s.fetcher.take(&s.seen); ok {
+			s.found, s.taken = r, now
+			s.rearrange()
+		}
 	}
 }
 
@@ -177,6 +191,7 @@ func (s *internetScreen) update() {
 // lose the click).
 func (s *internetScreen) rearrange() {
 	s.shown = arrange(s.found.servers, s.by, s.filter, s.favs, s.recent)
+	s.shown = s.shown[:min(len(s.shown), maxRows)]
 	s.status.Label = inetStatus(s.found, len(s.shown))
 	var key strings.Builder
 	for _, v := range s.shown {
@@ -267,6 +282,8 @@ func inetStatus(r inetResult, shown int) string {
 		return clip("No list: "+strings.Join(r.errs, "; "), maxStatus)
 	case n == 0:
 		b.WriteString("The master server lists no servers.")
+	case shown == maxRows && n > maxRows:
+		fmt.Fprintf(&b, "%d servers listed, the first %d shown (the filters narrow the list).", n, shown)
 	case shown < n:
 		fmt.Fprintf(&b, "%d servers listed, %d shown (the filters hide the rest).", n, shown)
 	case n == 1:
