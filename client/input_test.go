@@ -28,24 +28,32 @@ func TestScriptedInputDrivesGame(t *testing.T) {
 	srv := testserver.Start(t, server.Config{TickRate: 64, Bots: 0, Map: "arena"})
 
 	// The script's legs: first along x, then along y, towards open space
-	// (decided once the spawn is known), each leg legTime long.
-	const legTime = 500 * time.Millisecond
+	// (decided once the spawn is known), each legCmds commands long (half a
+	// second at 64 ticks/s), then one tap of attack and a second of
+	// standing. The legs count the commands the client made, not wall
+	// time: on a loaded machine a frame can come late and make many
+	// commands at once (a leg timed by the wall clock then got a third of
+	// its movement), or two frames can fall in a tap's window (two shots)
+	// or none (no shot).
+	const legCmds = 32
 	var (
 		mu         sync.Mutex
-		start      time.Duration = -1 // elapsed when the script starts
+		started    bool
+		cmd0       uint32 // the command number when the script started
+		tapped     bool
 		dirX, dirY float32
 		marks      [3][2]float64 // predicted position at the start, after leg 1, after leg 2
 		marked     [3]bool
 		c          *netclient.Client
 	)
-	script := ScriptedInput(func(el time.Duration) InputFrame {
+	script := ScriptedInput(func(time.Duration) InputFrame {
 		mu.Lock()
 		defer mu.Unlock()
 		f := InputFrame{}
-		if start < 0 || c == nil {
+		if !started || c == nil {
 			return f
 		}
-		t := el - start
+		n := c.View().CommandNumber - cmd0
 		mark := func(i int) {
 			if !marked[i] {
 				st := c.View().Predicted
@@ -53,15 +61,16 @@ func TestScriptedInputDrivesGame(t *testing.T) {
 			}
 		}
 		switch {
-		case t < legTime:
+		case n < legCmds:
 			mark(0)
 			f.Input.MoveX = dirX
-		case t < 2*legTime:
+		case n < 2*legCmds:
 			mark(1)
 			f.Input.MoveY = dirY
-		case t < 2*legTime+time.Second:
+		case n < 4*legCmds:
 			mark(2)
-			if t < 2*legTime+100*time.Millisecond {
+			if !tapped {
+				tapped = true
 				f.Input.Pressed = shared.ButtonAttack // a tap: latched once
 			}
 		default:
@@ -107,7 +116,7 @@ func TestScriptedInputDrivesGame(t *testing.T) {
 			if st.Y > m.Height/2 {
 				dirY = -1
 			}
-			start = time.Since(g.started)
+			started, cmd0 = true, c.View().CommandNumber
 			mu.Unlock()
 			break
 		}
@@ -141,8 +150,8 @@ func TestScriptedInputDrivesGame(t *testing.T) {
 	leg2X, leg2Y := marks[2][0]-marks[1][0], marks[2][1]-marks[1][1]
 	t.Logf("direction (%v, %v); leg 1 moved (%.1f, %.1f), leg 2 (%.1f, %.1f); shots %d, corrections %d",
 		dirX, dirY, leg1X, leg1Y, leg2X, leg2Y, g.stats.shotsFired, c.View().Stats.Corrections)
-	// 0.5 s at up to 280 units/s, after a 0.1 s acceleration; a frame of
-	// slack at each end.
+	// At least 32 commands (0.5 s) at up to 280 units/s, after a 0.1 s
+	// acceleration: more when the leg's last frame made several.
 	if float64(dirX)*leg1X < 80 || math.Abs(leg1Y) > 8 {
 		t.Errorf("leg 1 (x %+v) moved (%.1f, %.1f)", dirX, leg1X, leg1Y)
 	}
