@@ -11,7 +11,7 @@ import (
 	"tickshot/shared"
 )
 
-// Touch controls (issue 22): twin virtual sticks and four buttons, the
+// Touch controls (issue 22): twin virtual sticks and buttons, the
 // input of a phone or tablet. A finger that goes down in the left half of
 // the screen is the move stick, in the right half the aim stick, unless it
 // lands on a button. A stick's base is where its finger went down (a
@@ -21,8 +21,9 @@ import (
 // The move stick's deflection is the movement axes (analog, as a gamepad's
 // stick: netclient.Input.MoveX/MoveY are [-1, 1]); the aim stick's
 // direction is the aim, and pushed past touchFireAt of its radius it holds
-// the trigger. The buttons are reload, weapon switch, dash (taps) and the
-// scoreboard (a toggle).
+// the trigger. The buttons are reload, weapon switch, dash (taps), the
+// scoreboard (a toggle) and MENU (the pause screen, whose RESUME and QUIT
+// are buttons as well).
 //
 // KeyboardMouse reads the touches every frame (touchpad.read) and, once a
 // finger has touched the screen, merges the sticks and buttons into its
