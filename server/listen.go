@@ -76,6 +76,9 @@ func (s *Server) Run(ctx context.Context) error {
 		s.log.Info("webrtc: snapshots and usercmds as datagrams on one UDP port (open it beside the TCP port)", "udp", udpAddr)
 		defer s.hs.rtc.Close()
 	}
+	host, port := splitPort(s.Addr()) // portmap.go
+	ip, _ := netip.ParseAddr(host)
+	portMapped := awaitPortMap(&s.cfg, ip.IsLoopback())                     // before startPortMap, which reads cfg.PortMapped
 	stopPortMap := startPortMap(&s.cfg, s.Addr(), udpAddr, s.hs.rtc, s.log) // portmap.go
 	if wc := webClient(); wc.Available() {
 		raw, gz := wc.Sizes()
@@ -87,10 +90,8 @@ func (s *Server) Run(ctx context.Context) error {
 
 	s.publishStatus() // /status answers with the server's name from the start
 	stopAnnounce := s.announce()
-	host, port := splitPort(s.Addr()) // portmap.go
-	ip, _ := netip.ParseAddr(host)
 	stopRegister := master.StartRegister(master.RegisterConfig{Masters: s.cfg.Masters, Every: s.cfg.MasterEvery, Logger: s.log,
-		Request: master.RegisterRequest{Port: port, Region: s.cfg.Region}, Loopback: ip.IsLoopback()})
+		Request: master.RegisterRequest{Port: port, Region: s.cfg.Region}, Loopback: ip.IsLoopback(), After: portMapped})
 	err := s.loop(ctx, httpErr)
 	stopAnnounce() // first, so that browsers drop the server at once
 	stopRegister()
@@ -305,4 +306,24 @@ func (c *limitConn) CloseWrite() error {
 		return cw.CloseWrite()
 	}
 	return nil
+}
+
+// awaitPortMap returns what closes when the port mapping of cfg (UPnP) has
+// its outcome, for the first register with the masters to wait for: it
+// wraps cfg.PortMapped. Nil (nothing to wait for) without masters, without
+// UPnP, or on loopback, where nothing is mapped.
+func awaitPortMap(cfg *Config, loopback bool) <-chan struct{} {
+	if !cfg.UPnP || len(cfg.Masters) == 0 || loopback {
+		return nil
+	}
+	done := make(chan struct{})
+	heard := cfg.PortMapped
+	var once sync.Once
+	cfg.PortMapped = func(sentence, link string) {
+		if heard != nil {
+			heard(sentence, link)
+		}
+		once.Do(func() { close(done) })
+	}
+	return done
 }

@@ -534,3 +534,20 @@ func TestRegisterFromLoopbackOnly(t *testing.T) {
 		t.Errorf("the far master was asked:\n%s", logs.String())
 	}
 }
+
+// TestRegisterAfter: with After the first register waits until it closes
+// (the server's port mapping has its outcome), then goes at once.
+func TestRegisterAfter(t *testing.T) {
+	f := newFakeStatus(t, "mapped")
+	_, ts := startMaster(t, master.Config{})
+	after := make(chan struct{})
+	stop := master.StartRegister(master.RegisterConfig{Masters: []string{ts.URL}, Every: time.Hour, After: after,
+		Request: master.RegisterRequest{Port: f.port()}, Logger: quiet})
+	defer stop()
+	time.Sleep(300 * time.Millisecond)
+	if h := f.hits.Load(); h != 0 {
+		t.Fatalf("registered (%d checks) before After closed", h)
+	}
+	close(after)
+	waitList(t, ts.URL, 5*time.Second, "listed once After closed", func(l []master.Entry) bool { return len(l) == 1 })
+}

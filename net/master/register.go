@@ -77,6 +77,11 @@ type RegisterConfig struct {
 	// Request is what each register says: the server's HTTP port, and
 	// optionally Host and Region.
 	Request RegisterRequest
+	// After, when not nil, holds the first register back until it is
+	// closed (or RegisterEvery has passed): the server's port mapping
+	// (--upnp), so that a master does not check the port before the
+	// router forwards it and report it unreachable.
+	After <-chan struct{}
 	// Loopback says the server listens on a loopback address only: a
 	// master elsewhere could never reach it, so only masters on loopback
 	// (a test, a master on this computer) are registered with, and the
@@ -154,6 +159,15 @@ func isLoopback(host string) bool {
 func registerLoop(ctx context.Context, cfg RegisterConfig, u string) {
 	log := cfg.Logger.With("master", u)
 	last := "" // the last outcome logged: "listed ADDR" or the error
+	if cfg.After != nil {
+		wait := time.NewTimer(RegisterEvery)
+		select {
+		case <-cfg.After:
+		case <-wait.C:
+		case <-ctx.Done():
+		}
+		wait.Stop()
+	}
 	t := time.NewTicker(cfg.Every)
 	defer t.Stop()
 	for {
