@@ -347,7 +347,7 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		rcon:       fs.String("rcon-password", "", "password that lets players run server commands from their console (rcon); empty disables rcon"),
 		hostname:   fs.String("name", server.DefaultHostname, "server name shown on the browser page, in the LAN server list and in /status (Source's hostname), at most 64 bytes"),
 		password:   fs.String("password", "", fmt.Sprintf("join password (Source's sv_password): players must give it to join (connect --password, or the console's password cvar); it is never announced. At most %d bytes; empty: anyone may join", proto.MaxPasswordLen)),
-		maxconns:   fs.Int("maxconns", server.DefaultMaxConns, "most TCP connections held at once, HTTP and players together; one more is closed on accept"),
+		maxconns:   fs.Int("maxconns", server.DefaultMaxConns, fmt.Sprintf("most TCP connections held at once, HTTP and players together; %d more are kept for /status and /metrics alone (health checks), and one beyond those is closed on accept", server.HealthReserveConns)),
 		downloads:  fs.Int("max-downloads", server.DefaultMaxDownloads, fmt.Sprintf("most downloads of the browser game (the wasm, a few MB) sent at once; more wait their turn (at most %v, then 503 with Retry-After), so /status and /metrics stay quick under a rush of players", server.DefaultDownloadWait)),
 		httpIdle:   fs.Duration("http-idle-timeout", server.DefaultHTTPIdleTimeout, "close an HTTP keep-alive connection idle this long (e.g. 30s)"),
 		lan:        fs.Bool("lan", true, "announce the server on the local network (mDNS/DNS-SD) so that 'tickshot servers' and the game's server list find it"),

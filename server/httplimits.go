@@ -24,6 +24,16 @@ const (
 	DefaultMaxConns = 1024
 )
 
+// HealthReserveConns is how many TCP connections beyond MaxConns are
+// accepted for the health endpoints alone: on such a spare connection
+// GET /status and GET /metrics are answered (and the connection closed
+// after the answer); any other request is answered 503 with Retry-After
+// and counted as refused for the connection cap. So a container's health
+// check or a master server's reachability check still gets an answer from
+// a server whose connections are all taken by players and downloads.
+// A connection beyond MaxConns + HealthReserveConns is closed on accept.
+const HealthReserveConns = 8
+
 // fillHTTP applies the HTTP defaults.
 func (c *Config) fillHTTP() {
 	def := func(d *time.Duration, v time.Duration) {

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -12,7 +13,8 @@ import (
 )
 
 // keepAlive opens a TCP connection to addr and makes one keep-alive GET
-// /status on it, reading the whole answer; the connection stays open.
+// /status on it, reading the whole answer; the connection stays open. An
+// answer other than 200 that keeps the connection is an error.
 func keepAlive(t *testing.T, addr string) (net.Conn, error) {
 	t.Helper()
 	c, err := net.DialTimeout("tcp", addr, 2*time.Second)
@@ -33,7 +35,8 @@ func keepAlive(t *testing.T, addr string) (net.Conn, error) {
 		return c, err
 	}
 	if resp.StatusCode != http.StatusOK || resp.Close {
-		t.Fatalf("/status: %s, close %v", resp.Status, resp.Close)
+		// Close: a spare connection over MaxConns (HealthReserveConns).
+		return c, fmt.Errorf("/status: %s, close %v", resp.Status, resp.Close)
 	}
 	return c, nil
 }
@@ -95,8 +98,33 @@ func TestHTTPIdleConnectionsClosed(t *testing.T) {
 	good.healthy(t, time.Second) // the websocket has no HTTP deadline
 }
 
-// TestMaxConns: with MaxConns 4, a fifth connection is closed at once while
-// four are held, and is served again when one of them closes.
+// getOnce opens a connection to addr, GETs path on it and reads the
+// whole answer.
+func getOnce(addr, path string) (*http.Response, error) {
+	c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(3 * time.Second))
+	if _, err := io.WriteString(c, "GET "+path+" HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		return nil, err
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return nil, err
+	}
+	_, err = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp, err
+}
+
+// TestMaxConns: with MaxConns 4, while four connections are held, a fifth
+// is served the health endpoints only (one of HealthReserveConns spare
+// connections: /status is answered and the connection closed; a page is
+// answered 503 and counted as refused), a connection beyond the spare ones
+// is closed at once, and the cap's slot is served again when one of the
+// four closes.
 func TestMaxConns(t *testing.T) {
 	const max = 4
 	_, addr := startServer(t, server.Config{MaxConns: max, HTTPIdleTimeout: time.Minute})
@@ -112,9 +140,33 @@ func TestMaxConns(t *testing.T) {
 		held = append(held, c)
 		return len(held) == max
 	})
-	if _, err := keepAlive(t, addr); err == nil {
-		t.Fatalf("connection %d served with MaxConns %d", max+1, max)
+	for _, path := range []string{"/status", "/metrics"} {
+		resp, err := getOnce(addr, path)
+		if err != nil || resp.StatusCode != http.StatusOK || !resp.Close {
+			t.Fatalf("%s on a spare connection: %v, %v: want 200 OK and the connection closed", path, resp, err)
+		}
 	}
+	resp, err := getOnce(addr, "/")
+	if err != nil || resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !resp.Close {
+		t.Fatalf("the page on a spare connection: %v, %v: want 503 with Retry-After, and the connection closed", resp, err)
+	}
+	// Every spare connection taken (by connections that send nothing):
+	// one more is closed on accept (connections are accepted in order).
+	for i := 0; i < server.HealthReserveConns; i++ {
+		c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		held = append(held, c)
+	}
+	if _, err := keepAlive(t, addr); err == nil {
+		t.Fatalf("connection %d served with MaxConns %d and %d spare", len(held)+1, max, server.HealthReserveConns)
+	}
+	for _, c := range held[max:] {
+		c.Close()
+	}
+	held = held[:max]
 	held[0].Close()
 	waitFor(t, 3*time.Second, "a slot given back", func() bool {
 		_, err := keepAlive(t, addr)

@@ -34,7 +34,7 @@ func (s *Server) Listen() error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
 	}
-	s.ln = &limitListener{Listener: ln, max: int64(s.cfg.MaxConns)}
+	s.ln = &limitListener{Listener: ln, max: int64(s.cfg.MaxConns), spare: HealthReserveConns}
 	if s.cfg.Transports == TransportsWebSocket {
 		return nil
 	}
@@ -230,8 +230,13 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 // websocket of a game in progress: withDeadlines sets them per request on
 // every route but /ws.
 func (s *Server) httpServer() *http.Server {
+	var h http.Handler = withDeadlines(s.Handler(), s.cfg.HTTPReadTimeout, s.cfg.HTTPWriteTimeout)
+	if l, ok := s.ln.(*limitListener); ok {
+		h = l.healthLane(h) // healthlane.go
+	}
 	return &http.Server{
-		Handler:           withDeadlines(s.Handler(), s.cfg.HTTPReadTimeout, s.cfg.HTTPWriteTimeout),
+		Handler:           h,
+		ConnContext:       connContext,
 		ReadHeaderTimeout: s.cfg.HTTPReadHeaderTimeout,
 		IdleTimeout:       s.cfg.HTTPIdleTimeout,
 	}
@@ -254,15 +259,16 @@ func withDeadlines(h http.Handler, read, write time.Duration) http.Handler {
 	})
 }
 
-// limitListener accepts at most max connections at once; one over the cap
-// is closed at once (the peer sees the connection reset or closed rather
-// than waiting in the kernel's backlog), and counted. Like
+// limitListener accepts at most max connections at once, and spare more
+// that serve only the health endpoints (healthlane.go); one over both is
+// closed at once (the peer sees the connection reset or closed rather than
+// waiting in the kernel's backlog), and counted. Like
 // golang.org/x/net/netutil.LimitListener, but refusing instead of blocking.
 type limitListener struct {
 	net.Listener
-	max     int64
-	open    atomic.Int64
-	refused atomic.Int64
+	max, spare int64
+	open       atomic.Int64
+	refused    atomic.Int64
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
@@ -271,21 +277,24 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if l.open.Add(1) > l.max {
+		n := l.open.Add(1)
+		if n > l.max+l.spare {
 			l.open.Add(-1)
 			l.refused.Add(1)
 			_ = c.Close()
 			continue
 		}
-		return &limitConn{Conn: c, l: l}, nil
+		return &limitConn{Conn: c, l: l, spare: n > l.max}, nil
 	}
 }
 
-// limitConn gives its slot back once, on the first Close.
+// limitConn gives its slot back once, on the first Close. A spare one was
+// accepted over max: it serves only the health endpoints.
 type limitConn struct {
 	net.Conn
-	l    *limitListener
-	once sync.Once
+	l     *limitListener
+	spare bool
+	once  sync.Once
 }
 
 // NetConn returns the accepted connection, so the websocket transport can
