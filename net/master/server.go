@@ -481,7 +481,7 @@ func (m *Master) current() *rendered {
 	if m.out != nil && m.out.version == m.version {
 		return m.out
 	}
-	list := m.sorted()
+	list := fitList(m.sorted(), MaxListBytes)
 	js, _ := json.Marshal(List{Servers: list})
 	var gz bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
@@ -493,6 +493,26 @@ func (m *Master) current() *rendered {
 	// Weak: the gzipped and the plain body are one content.
 	m.out = &rendered{version: m.version, json: js, gz: gz.Bytes(), etag: `W/"` + hex.EncodeToString(sum[:12]) + `"`, page: page.Bytes()}
 	return m.out
+}
+
+// fitList returns the longest head of list whose /servers.json body
+// ({"servers":[...]}) is at most budget bytes. Clients read at most
+// MaxListBytes of it (Fetch): a longer body would reach none of them, and
+// 4096 servers with names of escaped characters (a '<' is 6 bytes of JSON)
+// and 253-byte hosts would make one. The list is in its order, so the
+// servers cut are those with the fewest players.
+func fitList(list []Entry, budget int) []Entry {
+	n := len(`{"servers":[]}`)
+	for i, e := range list {
+		b, _ := json.Marshal(e)
+		if i > 0 {
+			n++ // the comma
+		}
+		if n += len(b); n > budget {
+			return list[:i]
+		}
+	}
+	return list
 }
 
 func (m *Master) handleList(w http.ResponseWriter, r *http.Request) {
