@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/huin/goupnp"
@@ -21,8 +22,10 @@ import (
 )
 
 // maxIGDs is the most root devices whose descriptions are fetched from
-// one SSDP search (a LAN may hold TVs and printers that answer too).
-const maxIGDs = 4
+// one SSDP search. Every UPnP device of a home LAN answers it (TVs,
+// speakers, printers, a NAS), often before the router: the descriptions
+// are fetched at once, so one that hangs delays none of the others.
+const maxIGDs = 16
 
 // upnpOnlyPermanent is the UPnP IGD error 725, OnlyPermanentLeasesSupported
 // (WANIPConnection:1 §2.4.16): the router takes lease 0 (no expiry) only.
@@ -92,13 +95,29 @@ func findUPnP(ctx context.Context, cfg Config) []gateway {
 	if cfg.UPnPRoot == nil {
 		locs = ssdpSearch(ctx, cfg.SSDPAddr)
 	}
+	// A description that has not come in half the time left is given up,
+	// leaving the other half for the router's SOAP actions.
+	dctx := ctx
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
+		defer cancel()
+	}
+	found := make([][]gateway, len(locs)) // by answer, the earliest first
+	var wg sync.WaitGroup
+	for i, loc := range locs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if root, err := goupnp.DeviceByURLCtx(dctx, loc); err == nil {
+				found[i] = igdServices(root, loc)
+			}
+		}()
+	}
+	wg.Wait()
 	var out []gateway
-	for _, loc := range locs {
-		root, err := goupnp.DeviceByURLCtx(ctx, loc)
-		if err != nil {
-			continue
-		}
-		out = append(out, igdServices(root, loc)...)
+	for _, g := range found {
+		out = append(out, g...)
 	}
 	return out
 }
