@@ -274,6 +274,8 @@ func TestCLIRefusesBadValues(t *testing.T) {
 		{[]string{"servers", "--timeout", "0s"}, "--timeout 0s"},
 		{[]string{"servers", "--timeout", "2h"}, "--timeout 2h0m0s"},
 		{[]string{"servers", "extra"}, "\"extra\""},
+		{[]string{"master", "--check-timeout", "5s"}, "--check-timeout 5s"}, // past the registering server's wait for the answer
+		{[]string{"master", "--max-servers", "0"}, "--max-servers 0"},
 		{[]string{"help", "nothing"}, "\"nothing\""},
 		{[]string{"nothing"}, "\"nothing\""},
 	}

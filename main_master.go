@@ -33,7 +33,8 @@ func cmdMaster(args []string, _, stderr io.Writer) int {
 	maxServers := fs.Int("max-servers", master.DefaultMaxServers, "the most servers listed (1..1000000)")
 	maxPerAddr := fs.Int("max-per-addr", master.DefaultMaxPerAddr, "the most servers listed from one IPv4 address or IPv6 /64 (1..10000)")
 	expiry := fs.Duration("expiry", master.DefaultExpiry, "drop a server not registered again within this (3 missed registers; 1s..1h)")
-	checkTimeout := fs.Duration("check-timeout", master.DefaultCheckTimeout, "how long the master waits for a registering server's /status (100ms..30s)")
+	checkTimeout := fs.Duration("check-timeout", master.DefaultCheckTimeout, "how long the master waits for a registering server's /status, and for the DNS lookup of the name it registers with (100ms.."+
+		master.MaxCheckTimeout.String()+": the server waits "+master.RegisterTimeout.String()+" for the answer to a register)")
 	logLevel := fs.String("log", "info", "log level: debug (every refused register), info, warn or error")
 	proxies := &proxyFlags{} // main_trustedproxy.go
 	fs.Var(proxies, "trusted-proxy", "a reverse proxy in front of the master (an ingress terminating TLS), as an IP address or CIDR prefix, repeatable:\n"+
@@ -51,7 +52,7 @@ func cmdMaster(args []string, _, stderr io.Writer) int {
 		outOfRange(*maxServers >= 1 && *maxServers <= 1_000_000, "max-servers", *maxServers, "1..1000000"),
 		outOfRange(*maxPerAddr >= 1 && *maxPerAddr <= 10_000, "max-per-addr", *maxPerAddr, "1..10000"),
 		outOfRange(*expiry >= time.Second && *expiry <= time.Hour, "expiry", *expiry, "1s..1h"),
-		outOfRange(*checkTimeout >= 100*time.Millisecond && *checkTimeout <= 30*time.Second, "check-timeout", *checkTimeout, "100ms..30s")) {
+		outOfRange(*checkTimeout >= 100*time.Millisecond && *checkTimeout <= master.MaxCheckTimeout, "check-timeout", *checkTimeout, "100ms.."+master.MaxCheckTimeout.String())) {
 		return 2
 	}
 	m := master.New(master.Config{Addr: *addr, MaxServers: *maxServers, MaxPerAddr: *maxPerAddr, Expiry: *expiry,

@@ -42,6 +42,12 @@ const (
 	DefaultExpiry = 3 * RegisterEvery
 	// DefaultCheckTimeout bounds the master's fetch of a server's /status.
 	DefaultCheckTimeout = 3 * time.Second
+	// MaxCheckTimeout is the longest CheckTimeout: a register may wait
+	// for two of them (RegisterRequest.Host's lookup, then the /status
+	// fetch), and its answer must come within the registering server's
+	// RegisterTimeout (10 s) and the master's own 10 s write timeout, or
+	// the server hears a broken connection instead of the reason.
+	MaxCheckTimeout = 4 * time.Second
 	// DefaultMinRecheck: a register of the same server sooner than this
 	// after its last check is answered from the list, without a new check
 	// (a flood from one address does not make the master fetch each time).
@@ -66,7 +72,8 @@ type Config struct {
 	// Expiry drops a server whose last successful check is older.
 	Expiry time.Duration
 	// CheckTimeout bounds one fetch of a server's /status (the body is
-	// read up to lan.MaxStatusBytes).
+	// read up to lan.MaxStatusBytes), and the lookup of a register's Host;
+	// at most MaxCheckTimeout.
 	CheckTimeout time.Duration
 	// MinRecheck: see DefaultMinRecheck; at most Expiry/3; negative:
 	// check every register.
@@ -116,6 +123,7 @@ func (c *Config) fill() {
 	if c.CheckTimeout <= 0 {
 		c.CheckTimeout = DefaultCheckTimeout
 	}
+	c.CheckTimeout = min(c.CheckTimeout, MaxCheckTimeout)
 	if c.MinRecheck == 0 {
 		c.MinRecheck = DefaultMinRecheck
 	}
