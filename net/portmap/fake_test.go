@@ -19,6 +19,7 @@ type fakePMP struct {
 	external [4]byte
 	refuse   uint16
 	lifetime uint32 // granted lifetime (0: the one asked)
+	shift    uint16 // the external port granted is the one asked + shift
 
 	mu   sync.Mutex
 	reqs []pmpRequest
@@ -66,7 +67,7 @@ func (f *fakePMP) serve(pc net.PacketConn) {
 		}
 		op := buf[1]
 		f.mu.Lock()
-		epoch, refuse, lifetime := uint32(100+len(f.reqs)), f.refuse, f.lifetime
+		epoch, refuse, lifetime, shift := uint32(100+len(f.reqs)), f.refuse, f.lifetime, f.shift
 		f.mu.Unlock()
 		var reply []byte
 		switch {
@@ -85,7 +86,7 @@ func (f *fakePMP) serve(pc net.PacketConn) {
 				lt = lifetime
 			}
 			if lt != 0 {
-				binary.BigEndian.PutUint16(reply[10:], req.Internal) // the port asked for
+				binary.BigEndian.PutUint16(reply[10:], req.Internal+shift) // the port asked for, or another
 			}
 			binary.BigEndian.PutUint32(reply[12:], lt)
 		default:

@@ -70,14 +70,14 @@ func (g *natpmpGateway) add(ctx context.Context, protocol string, port int, _ ne
 }
 
 // remove deletes a mapping: lifetime 0 and external port 0 (RFC 6886
-// §3.4). NAT-PMP names the mapping by its internal port, which Tickshot
-// asks to be the external one too.
-func (g *natpmpGateway) remove(ctx context.Context, protocol string, extPort int) error {
+// §3.4). NAT-PMP names the mapping by its internal port: the router may
+// have granted another external port than the one asked.
+func (g *natpmpGateway) remove(ctx context.Context, protocol string, port, _ int) error {
 	c, err := g.client(ctx)
 	if err != nil {
 		return err
 	}
-	_, err = c.AddPortMapping(strings.ToLower(protocol), extPort, 0, 0)
+	_, err = c.AddPortMapping(strings.ToLower(protocol), port, 0, 0)
 	return err
 }
 

@@ -199,8 +199,10 @@ type gateway interface {
 	// add maps the external port to port on lan for lease (protocol "TCP"
 	// or "UDP") and returns the external port and lease granted.
 	add(ctx context.Context, protocol string, port int, lan netip.Addr, lease time.Duration, desc string) (int, time.Duration, error)
-	// remove deletes the mapping of the external port.
-	remove(ctx context.Context, protocol string, extPort int) error
+	// remove deletes the mapping of the internal port to the external
+	// port extPort (UPnP names a mapping by its external port, NAT-PMP
+	// by its internal one).
+	remove(ctx context.Context, protocol string, port, extPort int) error
 }
 
 // finder finds the gateways to ask, most preferred first, within ctx.
@@ -350,7 +352,7 @@ func (m *Mapper) mapOn(ctx context.Context, gw gateway) (Outcome, error) {
 	if m.cfg.UDPPort > 0 {
 		extUDP, udpLease, err := gw.add(ctx, "UDP", m.cfg.UDPPort, out.LAN, m.cfg.Lease, m.cfg.Description)
 		if err != nil {
-			_ = gw.remove(ctx, "TCP", extPort)
+			_ = gw.remove(ctx, "TCP", m.cfg.Port, extPort)
 			return out, fmt.Errorf("map UDP %d: %w", m.cfg.UDPPort, err)
 		}
 		out.ExternalUDPPort = extUDP
@@ -390,9 +392,9 @@ func (m *Mapper) renew(gw gateway, out Outcome) time.Duration {
 func (m *Mapper) release(gw gateway, out Outcome) {
 	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.Timeout)
 	defer cancel()
-	_ = gw.remove(ctx, "TCP", out.ExternalPort)
+	_ = gw.remove(ctx, "TCP", out.Port, out.ExternalPort)
 	if out.UDPPort > 0 {
-		_ = gw.remove(ctx, "UDP", out.ExternalUDPPort)
+		_ = gw.remove(ctx, "UDP", out.UDPPort, out.ExternalUDPPort)
 	}
 }
 

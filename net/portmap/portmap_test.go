@@ -306,3 +306,28 @@ func TestNoPort(t *testing.T) {
 		t.Errorf("%d calls to the router, want none", n)
 	}
 }
+
+// TestNATPMPOtherExternalPort: a NAT-PMP router that grants another
+// external port than the one asked (its own is taken) gives the invite
+// link with that port, and on Close the mappings are deleted by their
+// internal port, as NAT-PMP names them (RFC 6886 §3.4), not by the
+// external one.
+func TestNATPMPOtherExternalPort(t *testing.T) {
+	pmp := newFakePMP(t, "203.0.113.9")
+	pmp.shift = 100
+	m := Start(Config{Port: testPort, UDPPort: testPort, Timeout: 3 * time.Second, NATPMPGateway: pmp.addr, NoUPnP: true})
+	out := waitDone(t, m)
+	m.Close()
+	if out.Result != Mapped || out.Link() != "http://203.0.113.9:27115/" || out.ExternalUDPPort != 27115 {
+		t.Fatalf("outcome %+v, want mapped at http://203.0.113.9:27115/", out)
+	}
+	var dels []pmpRequest
+	for _, r := range pmp.mappings() {
+		if r.Lifetime == 0 {
+			dels = append(dels, r)
+		}
+	}
+	if len(dels) != 2 || dels[0].Protocol != "TCP" || dels[1].Protocol != "UDP" || dels[0].Internal != testPort || dels[1].Internal != testPort {
+		t.Errorf("deletions %+v: want TCP and UDP of internal port %d", dels, testPort)
+	}
+}

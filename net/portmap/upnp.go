@@ -83,7 +83,7 @@ func (g *upnpGateway) add(ctx context.Context, protocol string, port int, lan ne
 	return port, lease, nil
 }
 
-func (g *upnpGateway) remove(ctx context.Context, protocol string, extPort int) error {
+func (g *upnpGateway) remove(ctx context.Context, protocol string, _, extPort int) error {
 	return g.conn.DeletePortMappingCtx(ctx, "", uint16(extPort), protocol)
 }
 
