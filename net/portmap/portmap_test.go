@@ -314,7 +314,9 @@ func TestNoPort(t *testing.T) {
 // external one.
 func TestNATPMPOtherExternalPort(t *testing.T) {
 	pmp := newFakePMP(t, "203.0.113.9")
-	pmp.shift = 100
+	pmp.mu.Lock()
+	pmp.shift = 100 // under the lock its serve goroutine reads it with
+	pmp.mu.Unlock()
 	m := Start(Config{Port: testPort, UDPPort: testPort, Timeout: 3 * time.Second, NATPMPGateway: pmp.addr, NoUPnP: true})
 	out := waitDone(t, m)
 	m.Close()
