@@ -551,3 +551,69 @@ func TestRegisterAfter(t *testing.T) {
 	close(after)
 	waitList(t, ts.URL, 5*time.Second, "listed once After closed", func(l []master.Entry) bool { return len(l) == 1 })
 }
+
+// TestSilentPortsLeaveChecksForListed: registers of ports that accept a
+// connection and never answer (each holds a check for CheckTimeout) take
+// at most three quarters of MaxChecks; one more is refused (503, CodeFull)
+// at once, and a listed server's register still gets its check and stays
+// listed meanwhile.
+func TestSilentPortsLeaveChecksForListed(t *testing.T) {
+	listedSrv := newFakeStatus(t, "listed")
+	_, ts := startMaster(t, master.Config{MaxChecks: 4, MinRecheck: -1, CheckTimeout: master.MaxCheckTimeout})
+	if _, err := master.Register(context.Background(), nil, ts.URL, master.RegisterRequest{Port: listedSrv.port()}); err != nil {
+		t.Fatal(err)
+	}
+	accepted := make(chan net.Conn, 8)
+	var silent []int
+	for range 4 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				accepted <- c // held open, never answered
+			}
+		}()
+		silent = append(silent, ln.Addr().(*net.TCPAddr).Port)
+	}
+	defer func() {
+		for len(accepted) > 0 {
+			(<-accepted).Close()
+		}
+	}()
+	var held []net.Conn
+	for _, port := range silent[:3] {
+		go func() { _, _ = master.Register(context.Background(), nil, ts.URL, master.RegisterRequest{Port: port}) }()
+		select {
+		case c := <-accepted:
+			held = append(held, c)
+		case <-time.After(master.MaxCheckTimeout):
+			t.Fatal("the master did not connect to a silent port to check it")
+		}
+	}
+	defer func() {
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	// Three of four checks run on silent ports: a fourth new one is
+	// refused at once, and the listed server is checked.
+	_, err := master.Register(context.Background(), nil, ts.URL, master.RegisterRequest{Port: silent[3]})
+	var re *master.RegisterError
+	if !errors.As(err, &re) || re.Status != http.StatusServiceUnavailable || re.Code != master.CodeFull {
+		t.Errorf("a fourth silent port while three are checked: %v, want 503 %s", err, master.CodeFull)
+	}
+	hits := listedSrv.hits.Load()
+	if _, err := master.Register(context.Background(), nil, ts.URL, master.RegisterRequest{Port: listedSrv.port()}); err != nil {
+		t.Errorf("the listed server's register while silent ports hold checks: %v", err)
+	}
+	if listedSrv.hits.Load() != hits+1 {
+		t.Errorf("the listed server's register was not checked (/status fetched %d times, want %d)", listedSrv.hits.Load(), hits+1)
+	}
+}

@@ -85,7 +85,8 @@ type Config struct {
 	// (CodeRate) with Retry-After, and nothing is checked.
 	RegisterRate  float64
 	RegisterBurst int
-	// MaxChecks is the most /status checks at once; MaxAddrs the most
+	// MaxChecks is the most /status checks at once, of which checks of
+	// servers not listed yet take at most three quarters (newChecks); MaxAddrs the most
 	// addresses whose rate is kept (a new one beyond them is refused
 	// until some have been idle long enough to be forgotten).
 	MaxChecks, MaxAddrs int
@@ -156,6 +157,7 @@ type Master struct {
 	servers  map[string]*listed // by the address checked (source IP:port)
 	perAddr  map[netip.Addr]int // servers listed per addrKey
 	inflight map[string]bool    // addresses being checked
+	newRun   int                // checks running of servers not listed
 	rate     *rateTable
 	version  uint64    // bumped when the list's content changes
 	out      *rendered // the list as served, for a version
@@ -329,11 +331,23 @@ func (m *Master) check(ctx context.Context, key netip.Addr, checkAddr, listAddr,
 		rep.Error, rep.Code = err.Error(), codeOf(err)
 		return statusOf(err), rep
 	}
+	isNew := l == nil
+	if isNew && m.newRun >= newChecks(m.cfg.MaxChecks) {
+		m.mu.Unlock()
+		rep.Error, rep.Code = fmt.Sprintf("the master is checking %d new servers already: try again later", m.newRun), CodeFull
+		return http.StatusServiceUnavailable, rep
+	}
+	if isNew {
+		m.newRun++
+	}
 	m.inflight[checkAddr] = true
 	m.mu.Unlock()
 	defer func() {
 		m.mu.Lock()
 		delete(m.inflight, checkAddr)
+		if isNew {
+			m.newRun--
+		}
 		m.mu.Unlock()
 	}()
 	select {
@@ -376,6 +390,14 @@ func (m *Master) check(ctx context.Context, key netip.Addr, checkAddr, listAddr,
 	rep.Entry = &e
 	return http.StatusOK, rep
 }
+
+// newChecks is how many of maxChecks checks servers not listed yet may
+// run at once: three quarters, at least one. The rest are kept for the
+// listed servers' registers, so that registers of ports where nothing
+// answers (each holds a check for CheckTimeout; the rate limit lets one
+// address start 32 at once) cannot take every check and let the listed
+// servers expire for want of one.
+func newChecks(maxChecks int) int { return max(1, maxChecks*3/4) }
 
 // errCap is a cap that refuses a new server.
 type errCap struct {
