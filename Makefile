@@ -12,7 +12,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # package at a time: several tests measure timing (RTT, snapshot rates) over loopback.
 NOWINDOW = $$($(GO) list ./... | grep -v -x -e tickshot -e tickshot/client -e tickshot/client/menu -e tickshot/client/keys)
 
-.PHONY: play test deps test-deps build server wasm vet test-unit test-loaded test-window test-browser measure-browser measure-touch measure-network measure-firstminute crosstarget container-test bench soak clean
+.PHONY: play test deps test-deps build server wasm vet test-unit test-loaded test-window test-browser measure-browser measure-touch measure-network measure-firstminute measure-scale crosstarget container-test bench soak clean
 
 play: deps build
 	./tickshot play
@@ -119,6 +119,20 @@ measure-network:
 	CGO_ENABLED=0 $(GO) build -tags headless -o $(MEASURE_BIN) .
 	$(GO) run ./scripts/netmeasure --server-bin $(MEASURE_BIN) --seconds $(MEASURE_SECONDS) --transport $(TRANSPORT) \
 		$(if $(MEASURE_QUICK),--quick,--write docs/MEASUREMENTS.md --command "make measure-network MEASURE_SECONDS=$(MEASURE_SECONDS)")
+
+# The server's cost against players and tick rate (issue 23), not part of
+# `make test`: players 64 / 256 / 1024 (on arena, sprawl, expanse) x 64 / 128
+# ticks/s, each cell a headless server process (pinned to CPU 0 with taskset
+# when there are 2 CPUs or more) loaded by `loadtest --lite` clients from
+# scripts/measurescale, SCALE_SECONDS of window after SCALE_WARMUP. Prints the
+# Markdown table for docs/MEASUREMENTS.md: tick p50/p99/max, server CPU, bytes
+# per client per second. About 1 minute at the defaults.
+SCALE_SECONDS ?= 5
+SCALE_WARMUP  ?= 2s
+SCALE_BIN     ?= $${TMPDIR:-/tmp}/tickshot-scale-server
+measure-scale:
+	CGO_ENABLED=0 $(GO) build -tags headless -o $(SCALE_BIN) .
+	$(GO) run ./scripts/measurescale --server-bin $(SCALE_BIN) --seconds $(SCALE_SECONDS) --warmup $(SCALE_WARMUP)
 
 crosstarget: test-deps
 	bash scripts/crosstarget.sh

@@ -734,15 +734,21 @@ func hitscanWeapon(name string) (uint8, error) {
 }
 
 func cmdLoadtest(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("loadtest", fmt.Sprintf(`Usage: tickshot loadtest [--server HOST:PORT] --clients N --bots M [--tickrate T] [--duration D] [--json]
+	fs := newFlags("loadtest", fmt.Sprintf(`Usage: tickshot loadtest [--server HOST:PORT] [--lite] --clients N --bots M [--tickrate T] [--duration D] [--json]
 
 Load test. Without --server it runs a server in this process on 127.0.0.1 (a free
 port) with M server bots; its player slots are raised to N+M, and the server takes
 at most %d players (clients and bots together). With --server it uses that running
 server as it is (its bots, tick rate and map). Then N headless clients join, %v
 apart, each running the real client netcode (prediction, reconciliation,
-interpolation) with the bot brain, as "tickshot bot" does. Once all have joined
-and a warm-up has passed, it measures over --duration and prints:
+interpolation) with the bot brain, as "tickshot bot" does.
+With --lite the clients speak only the wire protocol over the websocket (join, ack,
+scripted usercmds, decode snapshots), without prediction, interpolation or the bot
+brain, so that up to %d fit in one process beside the server on two cores; they join
+%v apart, at most %d handshakes at once (the server's cap on connections
+waiting for their hello from one address). Without --map, a --lite run of more than
+%d clients plays on %s (the big arena), fewer on the server's default map.
+Once all have joined and a warm-up has passed, it measures over --duration and prints:
   players (clients + bots) and tick rate;
   server tick time mean / p50 / p99 / max in µs, from the server's status at the
     end (its last 512 ticks), and the worst p99 of the statuses read each second;
@@ -752,12 +758,16 @@ and a warm-up has passed, it measures over --duration and prints:
   snapshot size mean and max in bytes (every snapshot the clients received);
   Go heap in use per client: (heap with the clients - before them) / N after a GC,
     counting both ends of each connection in-process, the client end with --server;
-  prediction corrections, snapshots lost and choked (all clients, in the window).`, loadtest.MaxServerPlayers, loadtest.JoinStagger), stderr)
+  prediction corrections (or with --lite, frames that did not decode), snapshots
+    lost and choked (all clients, in the window).`, loadtest.MaxServerPlayers, loadtest.JoinStagger,
+		loadtest.MaxLiteClients, loadtest.LiteJoinStagger, loadtest.LiteHandshakes, loadtest.LiteBigMapFrom, loadtest.LiteBigMap), stderr)
 	addr := fs.String("server", "", "HOST:PORT of a running server to load; empty runs one in this process")
-	clients := fs.Int("clients", 0, fmt.Sprintf("headless network clients to connect (0..%d)", loadtest.MaxClients))
+	clients := fs.Int("clients", 0, fmt.Sprintf("headless network clients to connect (0..%d; 0..%d with --lite)", loadtest.MaxClients, loadtest.MaxLiteClients))
+	lite := fs.Bool("lite", false, "wire-only clients: no prediction, interpolation or bot brain, scripted usercmds, the websocket only")
 	bots := fs.Int("bots", 0, fmt.Sprintf("server bots of the in-process server (0..%d; clients + bots at most %d); refused with --server", loadtest.MaxBots, loadtest.MaxServerPlayers))
 	tickrate := fs.Int("tickrate", server.DefaultTickRate, fmt.Sprintf("sv_tickrate of the in-process server, ticks/s (%d..%d); refused with --server", server.MinTickRate, server.MaxTickRate))
-	mapName := fs.String("map", game.DefaultMap, "map of the in-process server (available: "+strings.Join(game.MapNames(), ", ")+"); refused with --server")
+	mapName := fs.String("map", game.DefaultMap, fmt.Sprintf("map of the in-process server (available: %s; with --lite and more than %d clients the default is %s); refused with --server",
+		strings.Join(game.MapNames(), ", "), loadtest.LiteBigMapFrom, loadtest.LiteBigMap))
 	updaterate := fs.Int("updaterate", loadtest.DefaultUpdateRate, fmt.Sprintf("cl_updaterate of every client: snapshots/s wanted (1..%d)", server.MaxTickRate))
 	dur := fs.Duration("duration", loadtest.DefaultDuration, "length of the measuring window, a Go duration such as 20s or 1m (more than 0)")
 	warmup := fs.Duration("warmup", loadtest.DefaultWarmup, "time between the last client's join and the start of the window, e.g. 3s (0 for none)")
@@ -798,12 +808,15 @@ and a warm-up has passed, it measures over --duration and prints:
 		return 2
 	}
 	opt := loadtest.Options{Server: *addr, Clients: *clients, UpdateRate: *updaterate, Duration: *dur,
-		Warmup: *warmup, ServerPID: *pid, NoDelta: *nodelta, Seed: uint64(time.Now().UnixNano()), Transport: tr.mode()}
+		Warmup: *warmup, ServerPID: *pid, NoDelta: *nodelta, Seed: uint64(time.Now().UnixNano()), Transport: tr.mode(), Lite: *lite}
 	if opt.Warmup == 0 {
 		opt.Warmup = -1 // none
 	}
 	if *addr == "" {
 		opt.Bots, opt.TickRate, opt.Map = *bots, *tickrate, *mapName
+		if !set["map"] {
+			opt.Map = loadtest.DefaultMap(*lite, *clients) // "": the server's default
+		}
 	}
 	if err := opt.Validate(); err != nil {
 		fmt.Fprintln(stderr, prog+" loadtest:", err)

@@ -5,6 +5,8 @@
 // does. After every client has joined and a warm-up has passed, it measures
 // over a window: the server's tick time (its /status), CPU, each client's
 // traffic and snapshot sizes, memory per client and prediction corrections.
+// With Options.Lite the clients speak only the wire protocol (lite.go), so
+// that 1 024 of them fit beside the server on a 2-core machine.
 package loadtest
 
 import (
@@ -53,10 +55,10 @@ type Options struct {
 	// Server is HOST:PORT of a running server; empty runs one in-process
 	// on 127.0.0.1 with Bots bots, TickRate and Map.
 	Server     string
-	Clients    int    // headless network clients, 0..MaxClients
+	Clients    int    // headless network clients, 0..MaxClients (0..MaxLiteClients with Lite)
 	Bots       int    // server bots (in-process only), 0..MaxBots
 	TickRate   int    // sv_tickrate (in-process only), 0 = 64
-	Map        string // map (in-process only), "" = the default
+	Map        string // map (in-process only), "" = DefaultMap
 	UpdateRate int    // the clients' cl_updaterate, 0 = 20
 	NoDelta    bool   // the clients ask for full snapshots only (cl_nodelta)
 	// Transport is the clients' cl_transport; "" is rtc.ModeWebSocket,
@@ -68,6 +70,9 @@ type Options struct {
 	// read from /proc (Linux). 0 leaves the server's CPU unmeasured.
 	ServerPID int
 	Seed      uint64
+	// Lite runs wire-only clients (lite.go): no prediction, interpolation
+	// or bot brain; scripted usercmds; the websocket only.
+	Lite bool
 	// Progress, if not nil, gets a line at each phase.
 	Progress io.Writer
 }
@@ -128,6 +133,11 @@ type Report struct {
 	DeltaShare      float64 `json:"delta_share"`
 	SnapshotsChoked int     `json:"snapshots_choked"` // held back by rate, all clients
 	Corrections     int     `json:"prediction_corrections"`
+	// Lite is true for wire-only clients (--lite); DecodeErrors counts
+	// the frames from the server they could not decode (all clients, in
+	// the window; always 0 for full clients, whose connection ends on one).
+	Lite         bool `json:"lite"`
+	DecodeErrors int  `json:"decode_errors"`
 
 	// HeapPerClientBytes is (Go heap in use with the clients - before
 	// them) / clients, each after a GC; HeapScope says what it covers.
@@ -137,9 +147,15 @@ type Report struct {
 
 // Validate checks the options' ranges and combinations.
 func (o Options) Validate() error {
+	most, which := MaxClients, fmt.Sprintf(" (0..%d with --lite)", MaxLiteClients)
+	if o.Lite {
+		most, which = MaxLiteClients, " with --lite"
+	}
 	switch {
-	case o.Clients < 0 || o.Clients > MaxClients:
-		return fmt.Errorf("--clients must be 0..%d, got %d", MaxClients, o.Clients)
+	case o.Clients < 0 || o.Clients > most:
+		return fmt.Errorf("--clients must be 0..%d%s, got %d", most, which, o.Clients)
+	case o.Lite && o.Transport != "" && o.Transport != rtc.ModeWebSocket:
+		return fmt.Errorf("--lite clients speak the websocket only, not --transport %s", o.Transport)
 	case o.Bots < 0 || o.Bots > MaxBots:
 		return fmt.Errorf("--bots must be 0..%d, got %d", MaxBots, o.Bots)
 	case o.TickRate != 0 && (o.TickRate < server.MinTickRate || o.TickRate > server.MaxTickRate):
@@ -164,22 +180,54 @@ func (o Options) Validate() error {
 	return nil
 }
 
-// client is one headless player; mu guards everything the coordinator reads.
-type client struct {
-	name string
-	mu   sync.Mutex
-	c    *netclient.Client
-	err  error // why it stopped early
-
-	graphHead int
-	// Window accumulators, reset by mark.
-	sizeSum, sizeN, sizeMax int
+// member is one load-test client as the coordinator sees it: a full
+// client (client) or a --lite one (liteClient).
+type member interface {
+	name() string
+	// state reports whether it has a first snapshot, and why it stopped
+	// early (nil while it plays).
+	state() (bool, error)
+	stopped() error
+	// mark reads the counters and starts the window's largest snapshot.
+	mark() counters
+	read() counters
 }
 
+// client is one headless player; mu guards everything the coordinator reads.
+type client struct {
+	label string
+	mu    sync.Mutex
+	c     *netclient.Client
+	err   error // why it stopped early
+
+	graphHead int
+	sizeSum   uint64 // snapshot bytes on the wire, since the join
+	sizeN     int    // snapshots measured, since the join
+	sizeMax   int    // largest snapshot since mark
+}
+
+// counters are a client's totals since its join (sizeMax: since mark).
 type counters struct {
 	snaps, lost, corr, choked int
 	bytesIn, bytesOut         uint64
 	tick                      uint32 // the newest snapshot's server tick
+	sizeSum                   uint64 // snapshot bytes on the wire
+	sizeN, sizeMax            int
+	decodeErrs                int // frames that did not decode (--lite)
+}
+
+func (cl *client) name() string { return cl.label }
+
+func (cl *client) state() (bool, error) {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	return cl.c.View().HaveSnapshot, cl.err
+}
+
+func (cl *client) stopped() error {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	return cl.err
 }
 
 func (cl *client) read() counters {
@@ -187,15 +235,36 @@ func (cl *client) read() counters {
 	defer cl.mu.Unlock()
 	st, v := cl.c.ConnStats(), cl.c.View()
 	return counters{snaps: v.Stats.SnapshotsReceived, lost: v.Stats.SnapshotsLost, corr: v.Stats.Corrections,
-		choked: cl.c.Net().ChokeTotal, bytesIn: st.BytesIn, bytesOut: st.BytesOut, tick: v.SnapshotTick}
+		choked: cl.c.Net().ChokeTotal, bytesIn: st.BytesIn, bytesOut: st.BytesOut, tick: v.SnapshotTick,
+		sizeSum: cl.sizeSum, sizeN: cl.sizeN, sizeMax: cl.sizeMax}
 }
 
-// mark reads the counters and starts the window's snapshot-size accumulators.
 func (cl *client) mark() counters {
 	cl.mu.Lock()
-	cl.sizeSum, cl.sizeN, cl.sizeMax = 0, 0, 0
+	cl.sizeMax = 0
 	cl.mu.Unlock()
 	return cl.read()
+}
+
+// startFull starts opt.Clients full clients joining addr JoinStagger
+// apart: joined gets one error (nil: joined) per client; each then plays
+// on its own goroutine until ctx ends (wg counts them).
+func startFull(ctx context.Context, opt Options, addr string, joined chan<- error, wg *sync.WaitGroup) []member {
+	members := make([]member, opt.Clients)
+	cfg := netclient.DefaultConfig("")
+	cfg.UpdateRate = opt.UpdateRate
+	cfg.NoDelta = opt.NoDelta
+	cfg.Transport = opt.Transport
+	for i := range members {
+		cl := &client{label: fmt.Sprintf("load%d", i+1)}
+		members[i] = cl
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			cl.play(ctx, addr, cfg, time.Duration(i)*JoinStagger, opt.Seed+uint64(i)*7919+1, joined)
+		}(i)
+	}
+	return members
 }
 
 // Run runs a load test.
@@ -203,41 +272,27 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 	if err := opt.Validate(); err != nil {
 		return Report{}, err
 	}
-	if opt.Duration == 0 {
-		opt.Duration = DefaultDuration
-	}
-	if opt.Warmup == 0 {
-		opt.Warmup = DefaultWarmup
-	}
-	opt.Warmup = max(opt.Warmup, 0)
-	if opt.UpdateRate == 0 {
-		opt.UpdateRate = DefaultUpdateRate
-	}
-	if opt.TickRate == 0 && opt.Server == "" {
-		opt.TickRate = server.DefaultTickRate
-	}
-	if opt.Seed == 0 {
-		opt.Seed = uint64(time.Now().UnixNano())
-	}
+	opt = opt.withDefaults()
 	progress := func(format string, a ...any) {
 		if opt.Progress != nil {
 			fmt.Fprintf(opt.Progress, "loadtest: "+format+"\n", a...)
 		}
 	}
 	rep := Report{Server: opt.Server, Clients: opt.Clients, Bots: opt.Bots, UpdateRate: opt.UpdateRate,
-		ServerCPUPct: -1}
+		ServerCPUPct: -1, Lite: opt.Lite}
+	if err := ensureFiles(opt.files()); err != nil {
+		return rep, err
+	}
 
 	// The server and how to read its status.
 	var status func() (server.Status, error)
 	addr := opt.Server
 	if opt.Server == "" {
 		rep.Server = "in-process"
-		srv, err := server.New(server.Config{Addr: "127.0.0.1:0", TickRate: opt.TickRate,
-			MaxPlayers: max(opt.Clients+opt.Bots, 1), Bots: opt.Bots, Map: opt.Map, Seed: opt.Seed,
-			Hostname: "loadtest", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		srv, err := server.New(opt.serverConfig())
 		if err != nil {
-			return rep, fmt.Errorf("the in-process server refused %d players (%d clients + %d bots) at %d ticks/s: %w",
-				opt.Clients+opt.Bots, opt.Clients, opt.Bots, opt.TickRate, err)
+			return rep, fmt.Errorf("the in-process server refused %d players (%d clients + %d bots) at %d ticks/s on map %q: %w",
+				opt.Clients+opt.Bots, opt.Clients, opt.Bots, opt.TickRate, opt.Map, err)
 		}
 		if err := srv.Listen(); err != nil {
 			return rep, err
@@ -260,17 +315,8 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	if st.MaxPlayers > 0 && len(st.Players)+opt.Clients > st.MaxPlayers {
-		bots := 0
-		for _, p := range st.Players {
-			if p.Bot {
-				bots++
-			}
-		}
-		if len(st.Players)-bots+opt.Clients > st.MaxPlayers {
-			return rep, fmt.Errorf("the server has %d of %d slots taken by people (%d players, %d bots): %d more clients do not fit",
-				len(st.Players)-bots, st.MaxPlayers, len(st.Players), bots, opt.Clients)
-		}
+	if err := roomFor(st, opt.Clients); err != nil {
+		return rep, err
 	}
 
 	if opt.Server == "" {
@@ -282,59 +328,21 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 	}
 	heapBefore := heapInUse()
 
-	// Clients: staggered joins, each then plays on its own goroutine.
+	// Clients: staggered joins, then they play until cancelClients.
 	cctx, cancelClients := context.WithCancel(ctx)
-	clients := make([]*client, opt.Clients)
 	joined := make(chan error, opt.Clients)
 	var wg sync.WaitGroup
 	defer func() { cancelClients(); wg.Wait() }()
-	cfg := netclient.DefaultConfig("")
-	cfg.UpdateRate = opt.UpdateRate
-	cfg.NoDelta = opt.NoDelta
-	cfg.Transport = opt.Transport
-	if cfg.Transport == "" {
-		cfg.Transport = rtc.ModeWebSocket
+	var clients []member
+	if opt.Lite {
+		progress("%d --lite clients joining %s, %v apart", opt.Clients, addr, LiteJoinStagger)
+		clients = startLite(cctx, opt, addr, max(st.TickRate, server.MinTickRate), joined, &wg)
+	} else {
+		progress("%d clients joining %s, %v apart", opt.Clients, addr, JoinStagger)
+		clients = startFull(cctx, opt, addr, joined, &wg)
 	}
-	progress("%d clients joining %s, %v apart", opt.Clients, addr, JoinStagger)
-	for i := range clients {
-		cl := &client{name: fmt.Sprintf("load%d", i+1)}
-		clients[i] = cl
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			cl.play(cctx, addr, cfg, time.Duration(i)*JoinStagger, opt.Seed+uint64(i)*7919+1, joined)
-		}(i)
-	}
-	for range clients {
-		select {
-		case err := <-joined:
-			if err != nil {
-				return rep, err
-			}
-		case <-ctx.Done():
-			return rep, ctx.Err()
-		}
-	}
-	// Everyone has a first snapshot before the warm-up starts.
-	deadline := time.Now().Add(10 * time.Second)
-	for _, cl := range clients {
-		for {
-			cl.mu.Lock()
-			have, err := cl.c.View().HaveSnapshot, cl.err
-			cl.mu.Unlock()
-			if err != nil {
-				return rep, fmt.Errorf("client %s stopped before its first snapshot: %w", cl.name, err)
-			}
-			if have {
-				break
-			}
-			if time.Now().After(deadline) {
-				return rep, fmt.Errorf("client %s had no snapshot 10 s after joining", cl.name)
-			}
-			if err := Sleep(ctx, 10*time.Millisecond); err != nil {
-				return rep, err
-			}
-		}
+	if err := awaitJoins(ctx, clients, joined); err != nil {
+		return rep, err
 	}
 	progress("all %d clients joined; warming up for %v", opt.Clients, opt.Warmup)
 	if err := Sleep(ctx, opt.Warmup); err != nil {
@@ -375,11 +383,8 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 			rep.TickP99WorstUs = max(rep.TickP99WorstUs, s.TickTimeUs.P99)
 		}
 		for _, cl := range clients {
-			cl.mu.Lock()
-			err := cl.err
-			cl.mu.Unlock()
-			if err != nil {
-				return rep, fmt.Errorf("client %s was disconnected during the measurement: %w", cl.name, err)
+			if err := cl.stopped(); err != nil {
+				return rep, fmt.Errorf("client %s was disconnected during the measurement: %w", cl.name(), err)
 			}
 		}
 	}
@@ -393,14 +398,8 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 		rep.ServerCPUPct = round1(100 * (scpu1 - scpu0).Seconds() / wall.Seconds())
 	}
 	after := make([]counters, len(clients))
-	sizeSum, sizeN := 0, 0
 	for i, cl := range clients {
 		after[i] = cl.read()
-		cl.mu.Lock()
-		sizeSum += cl.sizeSum
-		sizeN += cl.sizeN
-		rep.SnapshotBytesMax = max(rep.SnapshotBytesMax, cl.sizeMax)
-		cl.mu.Unlock()
 	}
 	st, err = status()
 	if err != nil {
@@ -408,6 +407,131 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 	}
 	heapWith := heapInUse()
 
+	rep.serverFigures(st, snap0, opt)
+	rep.TickP99WorstUs = max(rep.TickP99WorstUs, st.TickTimeUs.P99)
+	rep.WarmupS = opt.Warmup.Seconds()
+	rep.DurationS = round1(wall.Seconds())
+	if cpuOK {
+		rep.CPUPct = round1(100 * (cpu1 - cpu0).Seconds() / wall.Seconds())
+	} else {
+		rep.CPUPct, rep.CPUScope = -1, "not measured on this system"
+	}
+	rep.clientFigures(before, after, wall)
+	if n := len(clients); n > 0 {
+		rep.HeapPerClientBytes = math.Round((float64(heapWith) - float64(heapBefore)) / float64(n))
+	}
+	progress("done")
+	return rep, nil
+}
+
+// withDefaults fills the options left zero.
+func (o Options) withDefaults() Options {
+	if o.Duration == 0 {
+		o.Duration = DefaultDuration
+	}
+	if o.Warmup == 0 {
+		o.Warmup = DefaultWarmup
+	}
+	o.Warmup = max(o.Warmup, 0)
+	if o.UpdateRate == 0 {
+		o.UpdateRate = DefaultUpdateRate
+	}
+	if o.TickRate == 0 && o.Server == "" {
+		o.TickRate = server.DefaultTickRate
+	}
+	if o.Map == "" && o.Server == "" {
+		o.Map = DefaultMap(o.Lite, o.Clients)
+	}
+	if o.Transport == "" {
+		o.Transport = rtc.ModeWebSocket
+	}
+	if o.Seed == 0 {
+		o.Seed = uint64(time.Now().UnixNano())
+	}
+	return o
+}
+
+// serverConfig is the in-process server's configuration: its player
+// slots raised to the clients and bots, its connection cap to the clients
+// and a margin. The per-address limits (the join rate,
+// sv_maxplayers_per_ip) keep their defaults: the clients come from
+// loopback, which they exempt.
+func (o Options) serverConfig() server.Config {
+	return server.Config{Addr: "127.0.0.1:0", TickRate: o.TickRate,
+		MaxPlayers: max(o.Clients+o.Bots, 1), Bots: o.Bots, Map: o.Map, Seed: o.Seed,
+		MaxConns: max(server.DefaultMaxConns, o.Clients+spareConns),
+		Hostname: "loadtest", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+}
+
+// spareConns are the connections and files a run needs beyond one per
+// client (and one more per client for the in-process server's end).
+const spareConns = 64
+
+// files is how many file descriptors the run needs: one per client's
+// socket, another for the in-process server's end, and some to spare.
+func (o Options) files() int {
+	if o.Server == "" {
+		return 2*o.Clients + 2*spareConns
+	}
+	return o.Clients + 2*spareConns
+}
+
+// roomFor checks that clients more players fit the server of status st
+// (its bots give way to people).
+func roomFor(st server.Status, clients int) error {
+	if st.MaxPlayers <= 0 || len(st.Players)+clients <= st.MaxPlayers {
+		return nil
+	}
+	bots := 0
+	for _, p := range st.Players {
+		if p.Bot {
+			bots++
+		}
+	}
+	if len(st.Players)-bots+clients > st.MaxPlayers {
+		return fmt.Errorf("the server has %d of %d slots taken by people (%d players, %d bots): %d more clients do not fit",
+			len(st.Players)-bots, st.MaxPlayers, len(st.Players), bots, clients)
+	}
+	return nil
+}
+
+// awaitJoins waits for every client's join and then its first snapshot
+// (10 s after the last join at most).
+func awaitJoins(ctx context.Context, clients []member, joined <-chan error) error {
+	for range clients {
+		select {
+		case err := <-joined:
+			if err != nil {
+				return err
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, cl := range clients {
+		for {
+			have, err := cl.state()
+			if err != nil {
+				return fmt.Errorf("client %s stopped before its first snapshot: %w", cl.name(), err)
+			}
+			if have {
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("client %s had no snapshot 10 s after joining", cl.name())
+			}
+			if err := Sleep(ctx, 10*time.Millisecond); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// serverFigures fills what the server's status st says at the end of the
+// window, snap0 at its start.
+func (rep *Report) serverFigures(st, snap0 server.Status, opt Options) {
 	rep.Map, rep.TickRate, rep.Players = st.Map, st.TickRate, len(st.Players)
 	if opt.Server != "" {
 		rep.Bots = 0
@@ -418,7 +542,7 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 		}
 	}
 	rep.NoDelta = opt.NoDelta
-	rep.Transport = string(cfg.Transport)
+	rep.Transport = string(opt.Transport)
 	for _, p := range st.Players {
 		if p.Transport == transport.KindWebRTC {
 			rep.ClientsOnWebRTC++
@@ -436,40 +560,40 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 		rep.DeltaShare = math.Round(rep.DeltaBytesMean/rep.FullBytesMean*1000) / 1000
 	}
 	rep.TickTimeUs = st.TickTimeUs
-	rep.TickP99WorstUs = max(rep.TickP99WorstUs, st.TickTimeUs.P99)
-	rep.WarmupS = opt.Warmup.Seconds()
-	rep.DurationS = round1(wall.Seconds())
-	if cpuOK {
-		rep.CPUPct = round1(100 * (cpu1 - cpu0).Seconds() / wall.Seconds())
-	} else {
-		rep.CPUPct, rep.CPUScope = -1, "not measured on this system"
+}
+
+// clientFigures fills the per-client means from each client's counters
+// at the window's start (before) and end (after), wall apart.
+func (rep *Report) clientFigures(before, after []counters, wall time.Duration) {
+	n := len(after)
+	if n == 0 {
+		return
 	}
-	if n := len(clients); n > 0 {
-		var in, out, snaps, ticks float64
-		for i := range clients {
-			a, b := after[i], before[i]
-			ticks += float64(a.tick - b.tick)
-			in += float64(a.bytesIn - b.bytesIn)
-			out += float64(a.bytesOut - b.bytesOut)
-			snaps += float64(a.snaps - b.snaps)
-			rep.SnapshotsLost += a.lost - b.lost
-			rep.SnapshotsChoked += a.choked - b.choked
-			rep.Corrections += a.corr - b.corr
-		}
-		sec := wall.Seconds() * float64(n)
-		rep.BytesInPerClient = math.Round(in / sec)
-		rep.BytesOutPerClient = math.Round(out / sec)
-		rep.SnapshotsPerClient = round1(snaps / sec)
-		if ticks > 0 && rep.TickRate > 0 {
-			rep.SnapshotsPerServerSecond = round1(snaps / (ticks / float64(rep.TickRate)))
-		}
-		if sizeN > 0 {
-			rep.SnapshotBytesMean = round1(float64(sizeSum) / float64(sizeN))
-		}
-		rep.HeapPerClientBytes = math.Round((float64(heapWith) - float64(heapBefore)) / float64(n))
+	var in, out, snaps, ticks, sizeSum, sizeN float64
+	for i := range after {
+		a, b := after[i], before[i]
+		ticks += float64(a.tick - b.tick)
+		in += float64(a.bytesIn - b.bytesIn)
+		out += float64(a.bytesOut - b.bytesOut)
+		snaps += float64(a.snaps - b.snaps)
+		sizeSum += float64(a.sizeSum - b.sizeSum)
+		sizeN += float64(a.sizeN - b.sizeN)
+		rep.SnapshotBytesMax = max(rep.SnapshotBytesMax, a.sizeMax)
+		rep.SnapshotsLost += a.lost - b.lost
+		rep.SnapshotsChoked += a.choked - b.choked
+		rep.Corrections += a.corr - b.corr
+		rep.DecodeErrors += a.decodeErrs - b.decodeErrs
 	}
-	progress("done")
-	return rep, nil
+	sec := wall.Seconds() * float64(n)
+	rep.BytesInPerClient = math.Round(in / sec)
+	rep.BytesOutPerClient = math.Round(out / sec)
+	rep.SnapshotsPerClient = round1(snaps / sec)
+	if ticks > 0 && rep.TickRate > 0 {
+		rep.SnapshotsPerServerSecond = round1(snaps / (ticks / float64(rep.TickRate)))
+	}
+	if sizeN > 0 {
+		rep.SnapshotBytesMean = round1(sizeSum / sizeN)
+	}
 }
 
 var joinMu sync.Mutex
@@ -481,7 +605,7 @@ func (cl *client) play(ctx context.Context, addr string, cfg netclient.Config, d
 		joined <- err
 		return
 	}
-	cfg.Name = cl.name
+	cfg.Name = cl.label
 	jctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	// One join at a time: joining loads the map, and the physics library
 	// (cp.NewBody's global body counter) is not safe to use concurrently.
@@ -490,7 +614,7 @@ func (cl *client) play(ctx context.Context, addr string, cfg netclient.Config, d
 	joinMu.Unlock()
 	cancel()
 	if err != nil {
-		joined <- fmt.Errorf("client %s could not join %s: %w", cl.name, addr, err)
+		joined <- fmt.Errorf("client %s could not join %s: %w", cl.label, addr, err)
 		return
 	}
 	defer c.Close("load test over")
@@ -521,7 +645,7 @@ func (cl *client) play(ctx context.Context, addr string, cfg netclient.Config, d
 		// Each snapshot that arrived left a net_graph sample with its size on the wire.
 		for n := (c.Net().GraphHead - cl.graphHead + netclient.GraphLen) % netclient.GraphLen; n > 0; n-- {
 			size := c.Net().GraphAt(n - 1).Size
-			cl.sizeSum += size
+			cl.sizeSum += uint64(size)
 			cl.sizeN++
 			cl.sizeMax = max(cl.sizeMax, size)
 		}
@@ -590,6 +714,9 @@ func round1(v float64) float64 { return math.Round(v*10) / 10 }
 func (r Report) WriteTable(w io.Writer) {
 	row := func(k, format string, a ...any) { fmt.Fprintf(w, "%-34s "+format+"\n", append([]any{k}, a...)...) }
 	row("server", "%s (map %s)", r.Server, r.Map)
+	if r.Lite {
+		row("clients", "--lite: wire protocol only, scripted usercmds")
+	}
 	row("players (clients + bots)", "%d (%d + %d)", r.Players, r.Clients, r.Bots)
 	row("tick rate", "%d ticks/s", r.TickRate)
 	row("measured", "%.1f s after a %.1f s warm-up", r.DurationS, r.WarmupS)
@@ -621,5 +748,9 @@ func (r Report) WriteTable(w io.Writer) {
 	}
 	row("snapshots lost / choked", "%d / %d (all clients)", r.SnapshotsLost, r.SnapshotsChoked)
 	row("Go heap per client", "%.1f KiB (%s)", r.HeapPerClientBytes/1024, r.HeapScope)
+	if r.Lite {
+		row("decode errors", "%d (all clients, in the window)", r.DecodeErrors)
+		return
+	}
 	row("prediction corrections", "%d (all clients, in the window)", r.Corrections)
 }

@@ -149,6 +149,9 @@ func TestValidateRefuses(t *testing.T) {
 		{Options{Server: "127.0.0.1:27015", Clients: 1, Map: "range"}, "--map applies only"},
 		{Options{Server: "127.0.0.1:27015"}, "give --clients 1 or more"},
 		{Options{Clients: 1, ServerPID: 1}, "--server-pid needs --server"},
+		{Options{Clients: 513}, "(0..1024 with --lite)"},
+		{Options{Lite: true, Clients: 1025}, "--clients must be 0..1024 with --lite, got 1025"},
+		{Options{Lite: true, Clients: 1, Transport: rtc.ModeWebRTC}, "--lite clients speak the websocket only"},
 	} {
 		err := c.opt.Validate()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -157,6 +160,9 @@ func TestValidateRefuses(t *testing.T) {
 	}
 	if err := (Options{Clients: 512, Bots: 256, TickRate: 128}).Validate(); err != nil {
 		t.Errorf("largest values refused: %v", err)
+	}
+	if err := (Options{Lite: true, Clients: MaxLiteClients, TickRate: 128}).Validate(); err != nil {
+		t.Errorf("largest --lite values refused: %v", err)
 	}
 }
 

@@ -1,0 +1,200 @@
+package loadtest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"tickshot/client/netclient"
+	"tickshot/server"
+	"tickshot/shared"
+)
+
+// The --lite load test (issue 23, item 6): clients that speak only the
+// wire protocol (join, ack, send scripted usercmds, decode snapshots),
+// without prediction, interpolation or the bot brain, so that 1 024 of
+// them fit in one process beside the server on a 2-core machine. They
+// connect over real sockets (the websocket, as the server serves it, on
+// loopback), join LiteJoinStagger apart with at most LiteHandshakes
+// handshakes in flight, and are stepped at the tick rate by a few driver
+// goroutines (liteGroup clients each) instead of a ticker each.
+const (
+	// MaxLiteClients is the most --lite clients (the big arena's 1 024
+	// players; the server's own cap, server.MaxPlayersLimit, decides in
+	// process).
+	MaxLiteClients = 1024
+	// LiteJoinStagger is the pause between two --lite clients' connection
+	// attempts: 1 024 join in about 2 s.
+	LiteJoinStagger = 2 * time.Millisecond
+	// LiteBigMap is the in-process server's map for a --lite run of more
+	// than LiteBigMapFrom clients when no --map is given: the big arena,
+	// at the same player density as arena at 64 players and sprawl at 256.
+	LiteBigMap     = "expanse"
+	LiteBigMapFrom = 256
+
+	// LiteHandshakes is the most --lite clients between their connect and
+	// their Accept at once: half the server's cap on connections waiting
+	// for their Hello from one address (loopback is counted there too,
+	// unlike the join rate and sv_maxplayers_per_ip, which exempt it).
+	LiteHandshakes = server.MaxPreHelloPerIP / 2
+	// liteGroup is how many --lite clients one driver goroutine steps.
+	liteGroup = 64
+	// liteJoinTimeout bounds one --lite client's dial and handshake.
+	liteJoinTimeout = 15 * time.Second
+)
+
+// DefaultMap is the in-process server's map when none is given: "" (the
+// server's default, arena), or LiteBigMap for a --lite run of more than
+// LiteBigMapFrom clients.
+func DefaultMap(lite bool, clients int) string {
+	if lite && clients > LiteBigMapFrom {
+		return LiteBigMap
+	}
+	return ""
+}
+
+// liteClient is one --lite player as the coordinator and its driver see
+// it; mu guards everything.
+type liteClient struct {
+	label string
+	seed  uint64
+	mu    sync.Mutex
+	conn  liteConn // nil until joined
+	err   error    // why it stopped early
+	// sizeMax is the largest snapshot since mark, bytes on the wire.
+	sizeMax int
+	c       counters // as of the last step
+}
+
+func (cl *liteClient) name() string { return cl.label }
+
+func (cl *liteClient) state() (bool, error) {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	return cl.conn != nil && cl.conn.haveSnapshot(), cl.err
+}
+
+func (cl *liteClient) stopped() error {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	return cl.err
+}
+
+func (cl *liteClient) mark() counters {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	cl.sizeMax = 0
+	return cl.c
+}
+
+func (cl *liteClient) read() counters {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	c := cl.c
+	c.sizeMax = cl.sizeMax
+	return c
+}
+
+// step runs one tick of the client at now: what arrived is decoded and
+// acked, and the scripted usercmds due are sent.
+func (cl *liteClient) step(now time.Time, tick uint64) {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if cl.conn == nil || cl.err != nil {
+		return
+	}
+	err := cl.conn.step(now, scriptedInput(cl.seed, tick), func(size int) { cl.sizeMax = max(cl.sizeMax, size) })
+	cl.c = cl.conn.counters()
+	if err != nil {
+		cl.err = err
+	}
+}
+
+// scriptedInput is a --lite client's controls at its tick-th step: it
+// runs in a direction that turns every 2 s, aims round a full turn every
+// 4 s and fires one step in eight, so that the server moves, collides and
+// judges shots as for players, with no brain on the client.
+func scriptedInput(seed, tick uint64) netclient.Input {
+	phase := float64(seed%360) * math.Pi / 180
+	dir := phase + float64(tick/128)*math.Pi/3
+	in := netclient.Input{MoveX: float32(math.Cos(dir)), MoveY: float32(math.Sin(dir)),
+		Angle: float32(math.Mod(phase+float64(tick)*math.Pi/128, 2*math.Pi))}
+	if (tick+seed)%8 == 0 {
+		in.Buttons = shared.ButtonAttack
+	}
+	return in
+}
+
+// startLite joins opt.Clients --lite clients to addr in the background:
+// joined gets one error (nil: joined) per client, and the drivers step
+// them at tickRate until ctx ends (wg counts every goroutine).
+func startLite(ctx context.Context, opt Options, addr string, tickRate int, joined chan<- error, wg *sync.WaitGroup) []member {
+	clients := make([]*liteClient, opt.Clients)
+	members := make([]member, opt.Clients)
+	for i := range clients {
+		clients[i] = &liteClient{label: fmt.Sprintf("lite%d", i+1), seed: opt.Seed + uint64(i)*7919 + 1}
+		members[i] = clients[i]
+	}
+	for g := 0; g < len(clients); g += liteGroup {
+		group := clients[g:min(g+liteGroup, len(clients))]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			driveLite(ctx, group, tickRate)
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sem := make(chan struct{}, LiteHandshakes)
+		for i, cl := range clients {
+			if i > 0 {
+				if err := Sleep(ctx, LiteJoinStagger); err != nil {
+					joined <- err
+					continue
+				}
+			}
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				joined <- ctx.Err()
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				conn, err := joinLite(ctx, addr, cl.label, opt)
+				<-sem
+				if err != nil {
+					joined <- fmt.Errorf("client %s could not join %s: %w", cl.label, addr, err)
+					return
+				}
+				cl.mu.Lock()
+				cl.conn = conn
+				cl.mu.Unlock()
+				joined <- nil
+				<-ctx.Done()
+				conn.close("load test over")
+			}()
+		}
+	}()
+	return members
+}
+
+// driveLite steps group at tickRate until ctx ends.
+func driveLite(ctx context.Context, group []*liteClient, tickRate int) {
+	t := time.NewTicker(time.Second / time.Duration(tickRate))
+	defer t.Stop()
+	for tick := uint64(0); ; tick++ {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			for _, cl := range group {
+				cl.step(now, tick)
+			}
+		}
+	}
+}

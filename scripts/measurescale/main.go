@@ -1,0 +1,155 @@
+// Command measurescale is `make measure-scale` (issue 23): the server's
+// cost against players and tick rate, with `tickshot loadtest --lite`
+// clients. For each cell of players 64 / 256 / 1 024 (on arena, sprawl and
+// expanse: the same player density) x tick rate 64 / 128 it starts the
+// headless server binary on a free loopback port (pinned to CPU 0 with
+// taskset when there are two CPUs or more, this process then keeping to
+// the others), joins the --lite clients from this process, measures over
+// --seconds after --warmup, and stops the server. The server's CPU comes
+// from /proc (loadtest's --server-pid). It prints the Markdown table of
+// issue 23's "Done when": tick p50 / p99, server CPU, bytes per client per
+// second; a cell the server cannot hold (a player cap, a missing map) is a
+// row saying why.
+//
+// Usage:
+//
+//	CGO_ENABLED=0 go build -tags headless -o /tmp/tickshot-scale .
+//	go run ./scripts/measurescale --server-bin /tmp/tickshot-scale [--seconds 5] [--warmup 2s]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"tickshot/internal/tool/loadtest"
+	"tickshot/server"
+)
+
+func main() {
+	fs := flag.NewFlagSet("measurescale", flag.ContinueOnError)
+	bin := fs.String("server-bin", "", "tickshot binary to run as the server (CGO_ENABLED=0 go build -tags headless)")
+	seconds := fs.Int("seconds", 5, "measuring window of each cell, s (1..600)")
+	warmup := fs.Duration("warmup", 2*time.Second, "time between the last join and the window")
+	only := fs.String("players", "64,256,1024", "player counts to run, comma-separated (of 64, 256, 1024)")
+	serverLog := fs.Bool("server-log", false, "show the server's log (warnings and errors)")
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		os.Exit(2)
+	}
+	if *bin == "" || fs.NArg() > 0 || *seconds < 1 || *seconds > 600 || *warmup < 0 {
+		fmt.Fprintln(os.Stderr, "measurescale: give --server-bin PATH, --seconds 1..600 and --warmup 0 or more, and no arguments")
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	pin := pinClients()
+	var log io.Writer = io.Discard
+	if *serverLog {
+		log = os.Stderr
+	}
+	var rows []loadtest.ScaleRow
+	for _, cell := range loadtest.ScaleCells() {
+		if !strings.Contains(","+*only+",", ","+strconv.Itoa(cell.Players)+",") {
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "measurescale: %d players on %s at %d ticks/s\n", cell.Players, cell.Map, cell.TickRate)
+		rep, err := runCell(ctx, *bin, cell, pin, time.Duration(*seconds)*time.Second, *warmup, log)
+		if ctx.Err() != nil {
+			os.Exit(1)
+		}
+		rows = append(rows, loadtest.ScaleRow{Cell: cell, Report: rep, Err: err})
+	}
+	loadtest.WriteScaleTable(os.Stdout, rows)
+}
+
+// pinClients keeps this process's threads off CPU 0 and returns the
+// taskset prefix that pins the server to it, when there are two CPUs or
+// more and taskset is installed; otherwise nothing is pinned.
+func pinClients() []string {
+	if runtime.NumCPU() < 2 {
+		return nil
+	}
+	taskset, err := exec.LookPath("taskset")
+	if err != nil {
+		return nil
+	}
+	var set unix.CPUSet
+	for c := 1; c < runtime.NumCPU(); c++ {
+		set.Set(c)
+	}
+	tids, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return nil
+	}
+	for _, t := range tids {
+		if tid, err := strconv.Atoi(t.Name()); err == nil {
+			_ = unix.SchedSetaffinity(tid, &set) // threads made later inherit it
+		}
+	}
+	return []string{taskset, "-c", "0"}
+}
+
+// runCell runs the server of one cell and its --lite clients.
+func runCell(ctx context.Context, bin string, cell loadtest.ScaleCell, pin []string, window, warmup time.Duration, log io.Writer) (loadtest.Report, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return loadtest.Report{}, err
+	}
+	addr := l.Addr().String()
+	l.Close()
+	argv := append(pin, bin, "server", "--addr", addr, "--bots", "0", "--maxplayers", strconv.Itoa(cell.Players),
+		"--tickrate", strconv.Itoa(cell.TickRate), "--map", cell.Map, "--mapcycle", cell.Map,
+		"--maxconns", strconv.Itoa(max(server.DefaultMaxConns, cell.Players+64)),
+		"--transports", server.TransportsWebSocket, "--lan=false", "--log", "warn")
+	cmd := exec.Command(argv[0], argv[1:]...)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = io.MultiWriter(log, &out), io.MultiWriter(log, &out)
+	if err := cmd.Start(); err != nil {
+		return loadtest.Report{}, fmt.Errorf("could not start the server: %w", err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	defer func() {
+		_ = cmd.Process.Signal(os.Interrupt) // the server's clean shutdown
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	}()
+	hc := &http.Client{Timeout: time.Second}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		resp, err := hc.Get("http://" + addr + "/status")
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		select {
+		case <-exited:
+			return loadtest.Report{}, fmt.Errorf("the server exited at start: %s", strings.TrimSpace(out.String()))
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return loadtest.Report{}, fmt.Errorf("the server did not answer on %s within 20 s", addr)
+		}
+	}
+	if warmup == 0 {
+		warmup = -1 // none
+	}
+	return loadtest.Run(ctx, loadtest.Options{Server: addr, ServerPID: cmd.Process.Pid, Lite: true, Clients: cell.Players,
+		Duration: window, Warmup: warmup})
+}
