@@ -91,13 +91,20 @@ const (
 // its hit points, enemies the hitboxes of the others (dead ones are ignored).
 // A bot fights the nearest enemy it sees and otherwise roams.
 func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, enemies []Hitbox) BotInput {
+	return b.think(m, tickRate, self, health, enemies, nil)
+}
+
+// think is Think with the indices in enemies, ascending, of the only ones
+// that can be within botSightRange (the squad's grid query); nil: any of
+// them.
+func (b *Bot) think(m *Map, tickRate int, self shared.PlayerState, health int, enemies []Hitbox, near []int32) BotInput {
 	var in BotInput
 	if self.Dead {
 		b.target, b.seenTicks, b.hasWaypoint = -1, 0, false
 		return in
 	}
 	x, y := self.X, self.Y
-	ti, dist := b.nearestVisible(m, x, y, enemies)
+	ti, dist := b.nearestVisible(m, x, y, enemies, near)
 	b.retarget(enemies, ti)
 	if ti >= 0 {
 		in = b.fight(tickRate, x, y, health, enemies[ti], dist)
@@ -114,15 +121,32 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 
 // nearestVisible is the index in enemies of the nearest live enemy within
 // botSightRange in the bot's line of sight from (x, y), and its distance;
-// -1 when there is none.
-func (b *Bot) nearestVisible(m *Map, x, y float64, enemies []Hitbox) (int, float64) {
+// -1 when there is none. near, unless nil, are the indices in enemies,
+// ascending, of those that can be within range: the others are skipped (so
+// the first of two at the same distance still wins).
+func (b *Bot) nearestVisible(m *Map, x, y float64, enemies []Hitbox, near []int32) (int, float64) {
 	ti := -1
 	bestD := math.Inf(1)
-	for i, e := range enemies {
-		if !e.Alive || b.teammate(e) {
+	n := len(enemies)
+	if near != nil {
+		n = len(near)
+	}
+	for k := 0; k < n; k++ {
+		i := k
+		if near != nil {
+			i = int(near[k])
+		}
+		e := &enemies[i]
+		if !e.Alive || b.teammate(*e) {
 			continue
 		}
-		d := hypot(e.X-x, e.Y-y)
+		// hypot is never below the larger leg (fpmath.go), so one that
+		// already reaches bestD or the range cannot be taken: skip the root.
+		dx, dy := e.X-x, e.Y-y
+		if leg := math.Max(math.Abs(dx), math.Abs(dy)); leg >= bestD || leg >= botSightRange {
+			continue
+		}
+		d := hypot(dx, dy)
 		if d < bestD && d < botSightRange && m.LineOfSight(x, y, e.X, e.Y) {
 			ti, bestD = i, d
 		}

@@ -15,6 +15,10 @@ const ProjectileLifetimeMs = 3000
 // at once), so its splash would hurt no one.
 const explodeSkin = 1.0
 
+// rocketPad is how much wider than a hitbox a projectile's hit test on a
+// player is, world units.
+const rocketPad = 4
+
 // Projectile is a rocket in flight, simulated by the server only, tick by
 // tick, against the walls and the players' present hitboxes: projectiles are
 // not lag compensated (Bernier 2001, footnote 9), so the shooter leads the
@@ -74,8 +78,15 @@ func (f *Flight) launch(w *World, p *Player, shot shared.Shot) {
 // step advances every projectile by one tick and explodes those that hit a
 // wall or a player, or whose time is up. Projectiles are tested against the
 // players' present positions (not lag compensated), with a radius 4 units
-// wider than the hitbox.
+// wider than the hitbox (rocketPad). The players it may strike and those
+// its blast may reach come from the world's grid (indexPlayers, once a
+// step: nobody moves while rockets fly), in Players order as a loop over
+// everyone would take them.
 func (f *Flight) step(w *World) {
+	if len(f.Projectiles) == 0 {
+		return
+	}
+	w.indexPlayers()
 	dt := w.Phys.Dt()
 	kept := f.Projectiles[:0]
 	for _, pr := range f.Projectiles {
@@ -86,11 +97,15 @@ func (f *Flight) step(w *World) {
 		dx, dy := (nx-pr.X)/length, (ny-pr.Y)/length
 		best := frac * length
 		var victim uint16
-		for _, o := range w.Players {
+		// A circle the segment enters has its centre within its radius of
+		// the segment: inside the segment's box grown by the radius.
+		path := Rect{math.Min(pr.X, nx), math.Min(pr.Y, ny), math.Max(pr.X, nx), math.Max(pr.Y, ny)}.Grow(shared.PlayerRadius + rocketPad + 1)
+		for _, i := range w.playersIn(path) {
+			o := w.Players[i]
 			if !o.Alive() || o.ID == pr.Owner || (owner != nil && w.friendlySpared(owner, o)) {
 				continue // with friendly fire off a rocket passes through the owner's teammates
 			}
-			if t, ok := RayCircle(pr.X, pr.Y, dx, dy, o.State.X, o.State.Y, shared.PlayerRadius+4); ok && t <= best {
+			if t, ok := RayCircle(pr.X, pr.Y, dx, dy, o.State.X, o.State.Y, shared.PlayerRadius+rocketPad); ok && t <= best {
 				best, victim = t, o.ID
 			}
 		}
@@ -98,12 +113,12 @@ func (f *Flight) step(w *World) {
 			if victim == 0 { // a wall: explode just in front of it
 				best = math.Max(best-explodeSkin, 0)
 			}
-			f.explode(w, pr, pr.X+float64(dx*best), pr.Y+float64(dy*best), victim)
+			f.blast(w, pr, pr.X+float64(dx*best), pr.Y+float64(dy*best), victim)
 			continue
 		}
 		pr.X, pr.Y = nx, ny
 		if w.Tick >= pr.Dies {
-			f.explode(w, pr, pr.X, pr.Y, 0)
+			f.blast(w, pr, pr.X, pr.Y, 0)
 			continue
 		}
 		kept = append(kept, pr)
@@ -116,15 +131,26 @@ func (f *Flight) step(w *World) {
 
 // explode deals splash damage around (x, y): full damage to a direct hit,
 // falling off linearly to zero at SplashRange for anyone in line of sight of
-// the blast, half of that to the owner.
+// the blast, half of that to the owner (blast, after indexing the players
+// where they are now).
 func (f *Flight) explode(w *World, pr *Projectile, x, y float64, direct uint16) {
+	w.indexPlayers()
+	f.blast(w, pr, x, y, direct)
+}
+
+// blast is explode with the world's grid already indexing the players
+// where they are (step). The victims are taken from the grid, in Players
+// order: a direct hit's centre is rocketPad plus a body's radius from the
+// blast, anyone else it hurts less than SplashRange plus a body's radius.
+func (f *Flight) blast(w *World, pr *Projectile, x, y float64, direct uint16) {
 	def := &shared.Weapons[pr.Weapon]
 	w.emit(Event{Kind: EvExplode, A: pr.Owner, X: x, Y: y, Value: int(def.SplashRange)})
 	owner := w.Player(pr.Owner)
 	if owner == nil {
 		return // the owner left; the rocket harms no one
 	}
-	for _, o := range w.Players {
+	for _, i := range w.playersIn(Around(x, y, math.Max(def.SplashRange, rocketPad)+shared.PlayerRadius)) {
+		o := w.Players[i]
 		if !o.Alive() {
 			continue
 		}

@@ -23,6 +23,7 @@ type Squad struct {
 	Bots []*BotPlayer
 
 	view []Hitbox // every player's hitbox as the bots see them (think)
+	near []int32  // the indices in view of those a bot may see (sight)
 }
 
 var botNames = []string{"Bernier", "Carmack", "Romero", "Abrash", "Newell", "Fiedler", "Gaffer", "Zoid",
@@ -65,6 +66,7 @@ func (s *Squad) think(w *World) {
 		all = append(all, NewHitbox(o.ID, o.State.X, o.State.Y, o.Alive() && !o.Protected(w.Tick), o.Team))
 	}
 	s.view = all
+	w.indexPlayers() // view[i] is Players[i]: its grid is the world's
 	last := len(all) - 1
 	for _, b := range s.Bots {
 		p := b.Player
@@ -77,7 +79,7 @@ func (s *Squad) think(w *World) {
 		b.Brain.Heal = w.Stock.healthSpots(b.Brain.Heal[:0])
 		// The others: the bot's own entry swapped to the end and left out.
 		all[i], all[last] = all[last], all[i]
-		in := b.Brain.Think(w.Map, w.TickRate, p.State, p.Health, all[:last])
+		in := b.Brain.think(w.Map, w.TickRate, p.State, p.Health, all[:last], s.sight(w, i, last))
 		all[i], all[last] = all[last], all[i]
 		b.cmdNum++
 		cmd := shared.UserCmd{
@@ -86,5 +88,37 @@ func (s *Squad) think(w *World) {
 		}
 		w.RunCommand(p, cmd, nil)
 		all[i].X, all[i].Y, all[i].Alive = p.State.X, p.State.Y, p.Alive() && !p.Protected(w.Tick)
+		w.near.Put(i, p.State.X, p.State.Y)
 	}
+}
+
+// sight is the indices, ascending, in the view of the bot at view[i] (its
+// own entry swapped with view[last] and left out, as think hands it over)
+// of the others that can be within botSightRange of it: the world's grid
+// query, so a bot's search for a target is not a loop over every player.
+func (s *Squad) sight(w *World, i, last int) []int32 {
+	me := &s.view[last] // swapped there
+	near := w.playersIn(Around(me.X, me.Y, botSightRange))
+	s.near = s.near[:0]
+	if s.near == nil {
+		s.near = make([]int32, 0, 64) // nil would mean every one
+	}
+	// Ascending, so last (the greatest) can only be the final one: it
+	// takes the bot's place, i, before the first greater index.
+	moved := len(near) > 0 && int(near[len(near)-1]) == last && i != last
+	if moved {
+		near = near[:len(near)-1]
+	}
+	for _, j := range near {
+		if moved && int(j) > i {
+			s.near, moved = append(s.near, int32(i)), false
+		}
+		if int(j) != i {
+			s.near = append(s.near, j)
+		}
+	}
+	if moved {
+		s.near = append(s.near, int32(i))
+	}
+	return s.near
 }

@@ -49,6 +49,11 @@ type World struct {
 	shotBoxBuf []Hitbox       // sparedTeammates
 	pelletHits []pelletHit    // FireHitscan: damage per victim of one shot's rays
 	cmd        shared.UserCmd // the command being resolved (RunCommand)
+	near       Grid           // the players by position (grid.go: indexPlayers)
+	nearBuf    []int32        // playersIn's result
+	// bruteForce makes playersIn answer every player, the loop the grid
+	// replaced: tests run a world with it beside one without.
+	bruteForce bool
 }
 
 // Rules are the match settings the world applies; the server sets them from

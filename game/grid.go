@@ -1,0 +1,163 @@
+package game
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// GridCell is the side of a Grid's square cells, world units: about a
+// fifth of the view's width (ViewWidth), so a client's view rectangle
+// (ViewRect) covers some 9×6 cells, a bot's sight (botSightRange) some
+// 12×12 and a rocket's splash (SplashRange plus the body) one to four.
+const GridCell = 256
+
+// Grid is a uniform grid over a map (a spatial hash with one bucket per
+// cell, Ericson, "Real-Time Collision Detection", §7.1): items numbered
+// 0..n-1 (an index into the caller's slice: World.Players, a snapshot
+// frame) are put into the cell of their position, and Query returns the
+// items of the cells a rectangle touches, in ascending order. The caller
+// filters those candidates with its own exact test, so that what it finds
+// is what a loop over every item finds, in the same order: Query's result
+// holds every item whose position (as last given) lies in the rectangle.
+//
+// A position outside the map goes into the nearest edge cell and a
+// rectangle is clamped the same way (both monotone), so nothing is ever
+// missed, whatever the coordinates; NaN goes to cell 0 on both sides. No
+// map iteration and no floating point but a division and a floor:
+// deterministic, as game/ must be. Building is O(n + cells); a query is
+// O(cells touched + k + n/64) for k candidates.
+type Grid struct {
+	cols, rows int
+	cells      [][]int32 // per cell (row-major), the items in it, unordered
+	at         []int32   // each item's cell, -1 while it has none
+	marks      []uint64  // Query's set of candidates, a bit per item
+}
+
+// Reset sizes g to a width×height map (world units) and empties it for
+// items 0..n-1, none of which is in a cell until Put.
+func (g *Grid) Reset(width, height float64, n int) {
+	g.cols = max(int(math.Ceil(width/GridCell)), 1)
+	g.rows = max(int(math.Ceil(height/GridCell)), 1)
+	if nc := g.cols * g.rows; cap(g.cells) < nc {
+		g.cells = make([][]int32, nc)
+	} else {
+		g.cells = g.cells[:nc]
+	}
+	for i := range g.cells {
+		g.cells[i] = g.cells[i][:0]
+	}
+	if cap(g.at) < n {
+		g.at = make([]int32, n)
+	}
+	g.at = g.at[:n]
+	for i := range g.at {
+		g.at[i] = -1
+	}
+	words := (n + 63) / 64
+	if cap(g.marks) < words {
+		g.marks = make([]uint64, words)
+	}
+	g.marks = g.marks[:words]
+}
+
+// Len is the number of items g was Reset for.
+func (g *Grid) Len() int { return len(g.at) }
+
+// axis is the cell column (or row) of coordinate v on an axis of n cells,
+// clamped to 0..n-1 (NaN: 0).
+func axis(v float64, n int) int {
+	f := math.Floor(v / GridCell)
+	switch {
+	case f >= float64(n-1):
+		return n - 1
+	case f > 0:
+		return int(f)
+	}
+	return 0 // below 0, or NaN
+}
+
+// cellOf is the index in g.cells of the cell holding (x, y).
+func (g *Grid) cellOf(x, y float64) int32 {
+	return int32(axis(y, g.rows)*g.cols + axis(x, g.cols))
+}
+
+// Put puts item i at (x, y), taking it out of the cell it was in (an item
+// that moved: O(items in its old cell) when the cell changes, else O(1)).
+func (g *Grid) Put(i int, x, y float64) {
+	c := g.cellOf(x, y)
+	old := g.at[i]
+	if old == c {
+		return
+	}
+	if old >= 0 {
+		cell := g.cells[old]
+		k := slices.Index(cell, int32(i))
+		cell[k] = cell[len(cell)-1]
+		g.cells[old] = cell[:len(cell)-1]
+	}
+	g.cells[c] = append(g.cells[c], int32(i))
+	g.at[i] = c
+}
+
+// Query appends to dst[:0] the items in the cells r touches, in ascending
+// order, and returns it (never nil): every item whose position lies in r
+// (edges included), and others near it.
+func (g *Grid) Query(r Rect, dst []int32) []int32 {
+	dst = dst[:0]
+	if dst == nil {
+		dst = make([]int32, 0, 64)
+	}
+	if g.cols == 0 || !(r.MinX <= r.MaxX && r.MinY <= r.MaxY) {
+		return dst
+	}
+	c0, c1 := axis(r.MinX, g.cols), axis(r.MaxX, g.cols)
+	r0, r1 := axis(r.MinY, g.rows), axis(r.MaxY, g.rows)
+	// A bit per item, then the bits in order: ascending without a sort.
+	clear(g.marks)
+	for row := r0; row <= r1; row++ {
+		for _, cell := range g.cells[row*g.cols+c0 : row*g.cols+c1+1] {
+			for _, i := range cell {
+				g.marks[i>>6] |= 1 << (i & 63)
+			}
+		}
+	}
+	for w, m := range g.marks {
+		for m != 0 {
+			dst = append(dst, int32(w<<6+bits.TrailingZeros64(m)))
+			m &= m - 1
+		}
+	}
+	return dst
+}
+
+// Around is the square of half-side d+1 centred on (x, y): what Query
+// takes to find every item within distance d of a point (the extra unit
+// covers the rounding of a distance computed in floating point).
+func Around(x, y, d float64) Rect { return Rect{x - d, y - d, x + d, y + d}.Grow(1) }
+
+// indexPlayers rebuilds the world's grid of players (World.near) from
+// their positions now: item i is Players[i]. The tick's spatial queries
+// read it (bots' sight, a rocket's flight and splash); whoever moves a
+// player between a rebuild and a query puts it again (Squad.think).
+func (w *World) indexPlayers() {
+	w.near.Reset(w.Map.Width, w.Map.Height, len(w.Players))
+	for i, p := range w.Players {
+		w.near.Put(i, p.State.X, p.State.Y)
+	}
+}
+
+// playersIn is the indices in Players, ascending, of the players that
+// World.near holds in or near r (Grid.Query); the slice is reused by the
+// next call.
+func (w *World) playersIn(r Rect) []int32 {
+	if w.bruteForce {
+		w.nearBuf = w.nearBuf[:0]
+		for i := range w.Players {
+			w.nearBuf = append(w.nearBuf, int32(i))
+		}
+		return w.nearBuf
+	}
+	w.nearBuf = w.near.Query(r, w.nearBuf)
+	return w.nearBuf
+}
