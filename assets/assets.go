@@ -4,6 +4,10 @@ package assets
 
 import "embed"
 
+// maps/expanse.tmx is generated (internal/tool/mapgen).
+//
+//go:generate go run gen_expanse.go
+
 // FS holds maps/*.tmx.
 //
 //go:embed maps/*.tmx

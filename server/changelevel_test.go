@@ -115,7 +115,7 @@ func TestChangelevelOverRcon(t *testing.T) {
 		return strings.Join(got, "\n")
 	}
 
-	if got, want := reply("changelevel nowhere"), `changelevel: no map "nowhere" (available: arena, bunker, foundry, lab, plaza, range, sprawl)`; got != want {
+	if got, want := reply("changelevel nowhere"), `changelevel: no map "nowhere" (available: arena, bunker, expanse, foundry, lab, plaza, range, sprawl)`; got != want {
 		t.Errorf("unknown map: reply %q, want %q", got, want)
 	}
 	play(t, c, 300*time.Millisecond, func() bool { return false })

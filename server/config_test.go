@@ -80,11 +80,11 @@ func TestConfigFileRefusesBadLines(t *testing.T) {
 		{"cvar out of range", "mp_fraglimit 20\nmp_fraglimit 5000\n", `server.cfg:2: mp_fraglimit: 5000 is outside 0..1000`},
 		{"float cvar not a number", "sv_maxunlag fast\n", `server.cfg:1: sv_maxunlag: "fast" is not a number (range 0..1)`},
 		{"enum cvar", "mp_gamemode ctf\n", `server.cfg:1: mp_gamemode: "ctf" is not one of dm, tdm`},
-		{"maxplayers", "maxplayers 0\n", `server.cfg:1: maxplayers: 0 is outside 1..256`},
+		{"maxplayers", "maxplayers 0\n", `server.cfg:1: maxplayers: 0 is outside 1..1024`},
 		{"tickrate", "\nsv_tickrate 1000\n", `server.cfg:2: sv_tickrate: 1000 is outside 20..128`},
 		{"bots above maxplayers", "bot_quota 9\nmaxplayers 4\n", `server.cfg:1: bot_quota 9 is more than maxplayers (4)`},
-		{"unknown map", "map dust2\n", `server.cfg:1: no map "dust2" (available: arena, bunker, foundry, lab, plaza, range, sprawl)`},
-		{"unknown map in cycle", "mapcycle arena dust2\n", `server.cfg:1: no map "dust2" (available: arena, bunker, foundry, lab, plaza, range, sprawl)`},
+		{"unknown map", "map dust2\n", `server.cfg:1: no map "dust2" (available: arena, bunker, expanse, foundry, lab, plaza, range, sprawl)`},
+		{"unknown map in cycle", "mapcycle arena dust2\n", `server.cfg:1: no map "dust2" (available: arena, bunker, expanse, foundry, lab, plaza, range, sprawl)`},
 		{"empty cycle", "mapcycle\n", `server.cfg:1: mapcycle takes one or more map names`},
 		{"no trusted proxy", "sv_trusted_proxy\n", `server.cfg:1: sv_trusted_proxy takes one or more IP addresses or CIDR prefixes`},
 		{"trusted proxy by name", "sv_trusted_proxy 127.0.0.1 localhost\n", `server.cfg:1: sv_trusted_proxy: trusted proxy "localhost": want an IP address or CIDR prefix`},
@@ -101,8 +101,8 @@ func TestConfigFileRefusesBadLines(t *testing.T) {
 	}
 	// Every bad line is reported, in file order.
 	var cfg server.Config
-	err := server.ParseConfig("x.cfg", "sv_foo 1\nmp_fraglimit 20\nmaxplayers 999\n", &cfg)
-	if err == nil || err.Error() != "x.cfg:1: unknown cvar \"sv_foo\"\nx.cfg:3: maxplayers: 999 is outside 1..256" {
+	err := server.ParseConfig("x.cfg", "sv_foo 1\nmp_fraglimit 20\nmaxplayers 1025\n", &cfg)
+	if err == nil || err.Error() != "x.cfg:1: unknown cvar \"sv_foo\"\nx.cfg:3: maxplayers: 1025 is outside 1..1024" {
 		t.Errorf("two bad lines: %v", err)
 	}
 }

@@ -155,7 +155,7 @@ const (
 	DefaultMaxPlayers = 16
 	DefaultHostname   = "Tickshot server"
 	// MaxPlayersLimit is the most player slots a server may have.
-	MaxPlayersLimit = 256
+	MaxPlayersLimit = 1024
 	MinTickRate     = shared.MinTickRate // the sv_tickrate range (shared owns it)
 	MaxTickRate     = shared.MaxTickRate
 	// MaxMapCycle is the most maps Config.MapCycle holds.

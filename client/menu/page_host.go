@@ -16,7 +16,7 @@ import (
 
 // The host page's steps: player slots and tick rates (ticks/s).
 var (
-	hostSizes     = []int{2, 4, 8, 12, 16, 24, 32, 48, 64}
+	hostSizes     = []int{2, 4, 8, 12, 16, 24, 32, 48, 64, 128, 256, 512, 1024}
 	hostTickRates = []int{20, 32, 64, 100, 128}
 )
 
@@ -42,8 +42,22 @@ func newHostChoice(opt Options) hostChoice {
 
 func (c *hostChoice) nextMap() { c.mapIdx = (c.mapIdx + 1) % len(c.maps) }
 
-// nextBots steps the bots from 0 to the slots, then back to 0.
-func (c *hostChoice) nextBots() { c.bots = (c.bots + 1) % (c.maxPlayers + 1) }
+// nextBots steps the bots from 0 to the slots, then back to 0: one at a
+// time up to 8, then through the slot sizes (12, 16, ... 1024), so that a
+// big server's bots are a few clicks away.
+func (c *hostChoice) nextBots() {
+	next := c.bots + 1
+	if c.bots >= 8 {
+		next = c.maxPlayers
+		if i := slices.IndexFunc(hostSizes, func(v int) bool { return v > c.bots }); i >= 0 {
+			next = min(hostSizes[i], c.maxPlayers)
+		}
+		if c.bots == c.maxPlayers {
+			next = 0
+		}
+	}
+	c.bots = next % (c.maxPlayers + 1)
+}
 
 // nextMaxPlayers steps the slots under the limit; the bots never
 // outnumber them.

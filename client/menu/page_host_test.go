@@ -31,6 +31,23 @@ func TestHostChoiceSteps(t *testing.T) {
 	if c.maxPlayers != 2 || c.bots != 2 {
 		t.Errorf("after 8 slots: %d slots, %d bots; want 2 and 2", c.maxPlayers, c.bots)
 	}
+	big := newHostChoice(Options{Maps: []string{"expanse"}, MaxPlayersLimit: 1024})
+	for big.maxPlayers != 1024 {
+		big.nextMaxPlayers()
+	}
+	var bots []int
+	for range 14 {
+		big.nextBots()
+		bots = append(bots, big.bots)
+	}
+	if want := []int{4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64, 128, 256, 512}; !slices.Equal(bots, want) {
+		t.Errorf("bots of 1024 slots step %v, want %v", bots, want)
+	}
+	big.nextBots()
+	big.nextBots()
+	if big.bots != 0 {
+		t.Errorf("after 1024 bots: %d, want 0", big.bots)
+	}
 	var rates []int
 	for range 4 {
 		c.nextTickRate()

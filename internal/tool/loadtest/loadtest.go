@@ -32,10 +32,10 @@ import (
 // Limits of the options.
 const (
 	MaxClients = 512
-	MaxBots    = 256
+	MaxBots    = MaxServerPlayers
 	// MaxServerPlayers is what server.Config accepts as MaxPlayers today
-	// (1..64), so an in-process run holds at most this many players, clients
-	// and bots together. The server's own check decides; this is for help
+	// (1..1024), so an in-process run holds at most this many players,
+	// clients and bots together. The server's own check decides; this is for help
 	// texts (TestMaxServerPlayersMatchesServer keeps it honest).
 	MaxServerPlayers = server.MaxPlayersLimit
 

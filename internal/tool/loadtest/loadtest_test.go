@@ -139,7 +139,7 @@ func TestValidateRefuses(t *testing.T) {
 	}{
 		{Options{Clients: -1}, "--clients must be 0..512"},
 		{Options{Clients: 513}, "--clients must be 0..512"},
-		{Options{Clients: 1, Bots: 257}, "--bots must be 0..256"},
+		{Options{Clients: 1, Bots: 1025}, "--bots must be 0..1024"},
 		{Options{Clients: 1, TickRate: 19}, "--tickrate must be 20..128"},
 		{Options{Clients: 1, TickRate: 129}, "--tickrate must be 20..128"},
 		{Options{Clients: 1, Duration: -time.Second}, "--duration must be more than 0"},
@@ -158,7 +158,7 @@ func TestValidateRefuses(t *testing.T) {
 			t.Errorf("%+v: got %v, want an error with %q", c.opt, err, c.want)
 		}
 	}
-	if err := (Options{Clients: 512, Bots: 256, TickRate: 128}).Validate(); err != nil {
+	if err := (Options{Clients: 512, Bots: 1024, TickRate: 128}).Validate(); err != nil {
 		t.Errorf("largest values refused: %v", err)
 	}
 	if err := (Options{Lite: true, Clients: MaxLiteClients, TickRate: 128}).Validate(); err != nil {
@@ -168,7 +168,7 @@ func TestValidateRefuses(t *testing.T) {
 
 // TestTooManyPlayersInProcess: the in-process server's cap is reported as a sentence.
 func TestTooManyPlayersInProcess(t *testing.T) {
-	_, err := Run(context.Background(), Options{Clients: MaxServerPlayers, Bots: 1, Duration: time.Second})
+	_, err := Run(context.Background(), Options{Clients: 1, Bots: MaxServerPlayers, Duration: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "the in-process server refused") {
 		t.Errorf("got %v", err)
 	}
