@@ -235,7 +235,7 @@ func TestCLIRefusesBadValues(t *testing.T) {
 		want string // in the message
 	}{
 		{[]string{"server", "--maxplayers", "0"}, "--maxplayers 0"},
-		{[]string{"server", "--maxplayers", "300"}, "--maxplayers 300"},
+		{[]string{"server", "--maxplayers", "1025"}, "--maxplayers 1025"},
 		{[]string{"server", "--tickrate", "0"}, "--tickrate 0"},
 		{[]string{"server", "--tickrate", "500"}, "--tickrate 500"},
 		{[]string{"server", "--bots", "-1"}, "--bots -1"},
