@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"slices"
 
 	"tickshot/game"
@@ -202,10 +203,15 @@ func (q *eventQueue) pick(ss *session, tick uint32, view game.Rect, out []proto.
 	noticeBudget := max(allowance/NoticeBudgetDiv, MinNoticeBudget)
 	picks := ss.out.evPick[:0]
 
+	// Events up to the client's acknowledged one are settled (dueTo): the
+	// IDs ascend, so the search starts past them, not at the oldest of
+	// EventLifetime's worth of everyone's events.
+	from, _ := slices.BinarySearchFunc(q.events, ss.acks.ackEvent+1, func(e proto.Event, id uint32) int { return cmp.Compare(e.ID, id) })
+
 	// The others first, oldest first, until the budget or the count is
 	// spent: the rest wait (cut is the first ID that waits).
 	cut, used := uint32(0), 0
-	for i := range q.events {
+	for i := from; i < len(q.events); i++ {
 		e := &q.events[i]
 		if isNotice(e) || !q.dueTo(ss, i, view) {
 			continue
@@ -222,7 +228,7 @@ func (q *eventQueue) pick(ss *session, tick uint32, view game.Rect, out []proto.
 
 	// Then the notices older than cut, newest first.
 	noticeUsed := 0
-	for i := len(q.events) - 1; i >= 0 && len(picks)-nHigh < MaxNoticesPerSnapshot; i-- {
+	for i := len(q.events) - 1; i >= from && len(picks)-nHigh < MaxNoticesPerSnapshot; i-- {
 		e := &q.events[i]
 		if !isNotice(e) || (cut != 0 && e.ID >= cut) || !q.dueTo(ss, i, view) {
 			continue

@@ -43,6 +43,7 @@ type snapshotWriter struct {
 	clock       proto.MatchClock        // this tick's match clock, sent with every scoreboard (matchClock)
 	enc         proto.Encoder           // writes every snapshot
 	stats       SnapshotStatus          // snapshots sent since start (/status)
+	ix          frameIndex              // the frames by position, the sessions by ID (interest.go)
 }
 
 // newSnapshotWriter is the writer of world w's snapshots, with its events
@@ -116,6 +117,7 @@ func (sw *snapshotWriter) buildFrame() {
 			Weapon: o.State.Weapon,
 		})
 	}
+	sw.index()
 }
 
 // write builds the snapshot due to ss from this tick's frame,
@@ -201,27 +203,13 @@ func (sw *snapshotWriter) selectFor(ss *session) *proto.Snapshot {
 		Projectiles: ss.out.projBuf[:0:cap(ss.out.projBuf)],
 		Events:      ss.out.evBuf[:0:cap(ss.out.evBuf)],
 	}
-	for _, pr := range sw.projFrame {
-		if view.Contains(proto.FromFixed(pr.X), proto.FromFixed(pr.Y)) {
-			snap.Projectiles = append(snap.Projectiles, pr)
-		}
-	}
+	snap.Pickups = ss.out.pickBuf[:0]
+	sw.inView(snap, view, p.ID) // the frames' grids (interest.go)
 	ss.out.projBuf = snap.Projectiles
 	if len(snap.Projectiles) == 0 {
 		snap.Projectiles = nil
 	}
-	for _, e := range sw.frame {
-		if e.ID != p.ID && view.Contains(proto.FromFixed(e.X), proto.FromFixed(e.Y)) {
-			snap.Entities = append(snap.Entities, e)
-		}
-	}
 	ss.out.entBuf = snap.Entities
-	snap.Pickups = ss.out.pickBuf[:0]
-	for _, pk := range sw.pickFrame {
-		if view.Contains(proto.FromFixed(pk.X), proto.FromFixed(pk.Y)) {
-			snap.Pickups = append(snap.Pickups, pk)
-		}
-	}
 	ss.out.pickBuf = snap.Pickups
 	// Events not yet acknowledged (resent until they are), within the
 	// client's event budget (events.go).
@@ -283,9 +271,10 @@ func encodeEntities(ss *session, snap *proto.Snapshot) {
 // scoreboard appends every player's row to rows, then the spectators'
 // (Team proto.TeamSpectator), sorted by id; sessions give the pings.
 func (sw *snapshotWriter) scoreboard(rows []proto.ScoreEntry, sessions []*session) []proto.ScoreEntry {
+	sw.ix.sortSessions(sessions)
 	for _, p := range sw.w.Players {
 		row := proto.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Bot: p.Bot, Team: uint8(p.Team)}
-		if ss := sessionOf(sessions, p.ID); ss != nil {
+		if ss := sw.ix.session(p.ID); ss != nil {
 			row.Color = ss.hello.Color // checked on receipt (proto.Check)
 			if ss.acks.rttMs > 0 {
 				row.PingMs = uint16(ss.acks.rttMs)
@@ -298,7 +287,7 @@ func (sw *snapshotWriter) scoreboard(rows []proto.ScoreEntry, sessions []*sessio
 	}
 	for _, p := range sw.w.Spectators {
 		row := proto.ScoreEntry{ID: p.ID, Name: p.Name, Kills: int16(p.Kills), Deaths: int16(p.Deaths), Team: proto.TeamSpectator}
-		if ss := sessionOf(sessions, p.ID); ss != nil && ss.acks.rttMs > 0 {
+		if ss := sw.ix.session(p.ID); ss != nil && ss.acks.rttMs > 0 {
 			row.PingMs = uint16(ss.acks.rttMs)
 		}
 		rows = append(rows, row)
