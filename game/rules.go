@@ -1,8 +1,9 @@
 package game
 
 import (
-	"math"
+	"cmp"
 	"math/rand/v2"
+	"slices"
 
 	"tickshot/shared"
 )
@@ -106,42 +107,49 @@ func (p *Player) Spawn(pt Point) {
 //     among points within 10% of the best so that spawns vary.
 //
 // rng must be seeded by the caller.
+//
+// The spawns are visited best first (farthest from the nearest enemy), and
+// the lines of sight asked only until the choice is settled: the first
+// spawn out of sight sets the best, the walk stops below 90 % of it. On
+// expanse (316 spawns, 1 023 enemies) that is a few spawns' lines of sight
+// instead of every spawn's; the choice is the one the rules above give
+// (TestChooseSpawnMatchesRules compares it with them on random worlds).
 func (m *Map) ChooseSpawn(enemies []Point, last int, rng *rand.Rand) int {
-	allowed := make([]bool, len(m.Spawns))
-	seen := make([]bool, len(m.Spawns))
-	free := 0
+	near := newEnemyRings(m, enemies)
+	score := make([]float64, len(m.Spawns))
+	order := make([]int, 0, len(m.Spawns))
 	for i, s := range m.Spawns {
 		if i == last && len(m.Spawns) > 1 {
 			continue
 		}
-		allowed[i] = true
-		if seen[i] = m.seenByAny(s, enemies); !seen[i] {
-			free++
-		}
+		score[i] = near.nearest(s)
+		order = append(order, i)
 	}
-	score := make([]float64, len(m.Spawns))
-	best := 0.0
-	for i, s := range m.Spawns {
-		if !allowed[i] || (free > 0 && seen[i]) {
-			allowed[i] = false
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
+	var cands []int
+	best, free := 0.0, false
+	for _, i := range order {
+		if free && score[i] < best*0.9 {
+			break
+		}
+		if near.seen(m, m.Spawns[i]) {
 			continue
 		}
-		d := math.Inf(1)
-		for _, e := range enemies {
-			d = math.Min(d, hypot(e.X-s.X, e.Y-s.Y))
+		if !free {
+			free, best = true, score[i]
 		}
-		if math.IsInf(d, 1) {
-			d = 1e9
-		}
-		score[i] = d
-		best = math.Max(best, d)
+		cands = append(cands, i)
 	}
-	var cands []int
-	for i := range m.Spawns {
-		if allowed[i] && score[i] >= best*0.9 {
+	if !free { // every spawn is seen: all are considered
+		best = score[order[0]]
+		for _, i := range order {
+			if score[i] < best*0.9 {
+				break
+			}
 			cands = append(cands, i)
 		}
 	}
+	slices.Sort(cands)
 	return cands[rng.IntN(len(cands))]
 }
 
