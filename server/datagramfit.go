@@ -30,9 +30,10 @@ type datagramFit struct {
 // fitDatagram checks snapshot snap to ss, just encoded in ss.out.wire:
 // on a data channel, one too large for a datagram is rewritten with the
 // entities that fit (fit); otherwise every entity went fresh, and none
-// waits any more.
+// waits any more. A session without a connection (benchmarks, tests) has
+// no data channel.
 func (sw *snapshotWriter) fitDatagram(ss *session, snap *proto.Snapshot, rec *sentSnap) {
-	if len(ss.out.wire) > rtc.MaxDatagram && ss.conn.Transport() == transport.KindWebRTC {
+	if len(ss.out.wire) > rtc.MaxDatagram && ss.conn != nil && ss.conn.Transport() == transport.KindWebRTC {
 		sw.fit(ss, snap, rec)
 		return
 	}
@@ -87,7 +88,7 @@ func (sw *snapshotWriter) fit(ss *session, snap *proto.Snapshot, rec *sentSnap) 
 			}
 		}
 		snap.Entities = f.pick
-		encodeEntities(ss, snap)
+		sw.encodeEntities(ss, snap)
 		ss.out.wire = sw.enc.Append(ss.out.wire[:0], snap)
 		return ss.out.wire
 	}

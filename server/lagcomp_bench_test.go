@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tickshot/game"
+	"tickshot/net/proto"
 	"tickshot/shared"
 )
 
@@ -133,10 +134,27 @@ func benchTick(b *testing.B, bots, tickRate int) {
 // 64-player arena: the world frame, then for each client selection (its
 // view), delta against its acked baseline, and encoding
 // (`go test ./server -run '^$' -bench SnapshotPipeline -benchmem`). Every
-// client acks each snapshot at once, so deltas are the steady state; the
-// world's tick between two runs is not timed. The target is 0 allocs/op.
+// client acks each snapshot at once, so deltas are the steady state and
+// all clients' baselines are the same tick; the world's tick between two
+// runs is not timed. The target is 0 allocs/op. records=shared writes each
+// entity and pickup record once a tick for every client that needs it
+// (snapshotWriter.entDeltas), records=afresh writes every client's own.
+// It reports %shared, the entity records copied rather than written.
 func BenchmarkSnapshotPipeline(b *testing.B) {
+	for _, shared := range []bool{false, true} {
+		name := "records=afresh"
+		if shared {
+			name = "records=shared"
+		}
+		b.Run(name, func(b *testing.B) { benchSnapshotPipeline(b, shared) })
+	}
+}
+
+func benchSnapshotPipeline(b *testing.B, shared bool) {
 	s := lcServer(b, Config{Addr: "127.0.0.1:0", MaxPlayers: 64, Bots: 48, Seed: 1})
+	if !shared {
+		s.snap.entDeltas, s.snap.pickDeltas = nil, nil
+	}
 	var sessions []*session
 	for i := 0; i < 16; i++ {
 		p := s.newPlayer(fmt.Sprintf("client%d", i), false)
@@ -164,6 +182,10 @@ func BenchmarkSnapshotPipeline(b *testing.B) {
 		step()
 		pipeline()
 	}
+	var stats0 proto.DeltaCacheStats
+	if shared {
+		stats0 = s.snap.entDeltas.Stats()
+	}
 	b.ReportAllocs()
 	bytes := 0
 	for b.Loop() {
@@ -173,4 +195,9 @@ func BenchmarkSnapshotPipeline(b *testing.B) {
 		bytes += pipeline()
 	}
 	b.ReportMetric(float64(bytes)/float64(b.N)/16, "B/snapshot")
+	if shared {
+		st := s.snap.entDeltas.Stats()
+		h, m := st.Hits-stats0.Hits, st.Misses-stats0.Misses
+		b.ReportMetric(100*float64(h)/float64(max(h+m, 1)), "%shared")
+	}
 }

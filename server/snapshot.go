@@ -19,7 +19,11 @@ import (
 // the scoreboard when one is due, records the snapshot in the client's
 // ring (ackState), writes the entities as a delta against the client's
 // acknowledged baseline (encodeEntities) and encodes the whole (write,
-// SV_WriteSnapshotToClient); send hands the bytes to the transport.
+// SV_WriteSnapshotToClient); send hands the bytes to the transport. The
+// entity and pickup records are written once a tick for all clients:
+// every client whose baseline holds the same state of an entity gets a
+// copy of the same record (proto.EntityDeltaCache: encode once, send
+// many).
 
 // snapshotWriter owns what every snapshot of one tick is written from:
 // the world frame, projectile frame and pickup frame (quantized once a
@@ -44,12 +48,18 @@ type snapshotWriter struct {
 	enc         proto.Encoder           // writes every snapshot
 	stats       SnapshotStatus          // snapshots sent since start (/status)
 	ix          frameIndex              // the frames by position, the sessions by ID (interest.go)
+	// entDeltas and pickDeltas write this tick's entity and pickup records
+	// once each and copy them into every delta that needs them (encode
+	// once, send many); nil writes each client's records afresh.
+	entDeltas  *proto.EntityDeltaCache
+	pickDeltas *proto.PickupDeltaCache
 }
 
 // newSnapshotWriter is the writer of world w's snapshots, with its events
 // from q.
 func newSnapshotWriter(w *game.World, q *eventQueue) snapshotWriter {
-	return snapshotWriter{w: w, tickRate: w.TickRate, events: q}
+	return snapshotWriter{w: w, tickRate: w.TickRate, events: q,
+		entDeltas: new(proto.EntityDeltaCache), pickDeltas: new(proto.PickupDeltaCache)}
 }
 
 // everywhere is a spectator's view rectangle: no culling.
@@ -84,8 +94,11 @@ func (sw *snapshotWriter) send(sessions []*session, now time.Time) {
 // buildFrame quantizes every player once per tick into sw.frame, sorted
 // by ID: the world frame that each client's snapshot selects from
 // (ioquake3 builds its snapshot entities once, SV_BuildClientSnapshot, and
-// writes them per client).
+// writes them per client). The records written from the last frame are
+// dropped.
 func (sw *snapshotWriter) buildFrame() {
+	sw.entDeltas.Reset()
+	sw.pickDeltas.Reset()
 	sw.frame = sw.frame[:0]
 	sw.projFrame = sw.projFrame[:0]
 	sw.pickFrame = sw.pickFrame[:0]
@@ -162,7 +175,7 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 			}
 		}
 	}
-	encodeEntities(ss, snap)
+	sw.encodeEntities(ss, snap)
 	ss.out.evWire = proto.AppendEvents(ss.out.evWire[:0], snap.Tick, snap.Events)
 	snap.EventData = nil
 	if len(ss.out.evWire) > 0 {
@@ -244,8 +257,10 @@ func (sw *snapshotWriter) self(ss *session) proto.SelfState {
 // against nothing (a full snapshot) when there is no acked baseline the
 // client still holds (a new client, lost acks, or a baseline more than
 // proto.FrameRingSize snapshots old) or when the client asked for full
-// snapshots (cl_nodelta).
-func encodeEntities(ss *session, snap *proto.Snapshot) {
+// snapshots (cl_nodelta). Each record comes from the tick's shared
+// records (sw.entDeltas, sw.pickDeltas): written once for all the clients
+// whose baselines hold the same state of that entity.
+func (sw *snapshotWriter) encodeEntities(ss *session, snap *proto.Snapshot) {
 	var base []proto.EntityState
 	var pickBase []proto.PickupState
 	snap.Baseline = 0
@@ -253,12 +268,12 @@ func encodeEntities(ss *session, snap *proto.Snapshot) {
 		base, pickBase, snap.Baseline = b.ents, b.picks, b.seq
 	}
 	// The pickups in view, against the same baseline (docs/PROTOCOL.md §5.15).
-	ss.out.pickWire = proto.AppendPickupDelta(ss.out.pickWire[:0], pickBase, snap.Pickups)
+	ss.out.pickWire = sw.pickDeltas.Append(ss.out.pickWire[:0], pickBase, snap.Pickups)
 	if ss.out.pickWire == nil {
 		ss.out.pickWire = make([]byte, 0, 16) // a bin, never msgpack nil
 	}
 	snap.PickupDelta = ss.out.pickWire
-	ss.out.deltaBuf = proto.AppendEntityDelta(ss.out.deltaBuf[:0], base, snap.Entities)
+	ss.out.deltaBuf = sw.entDeltas.Append(ss.out.deltaBuf[:0], base, snap.Entities)
 	if ss.out.deltaBuf == nil {
 		// Always a bin, empty when nothing changed, never msgpack nil
 		// (docs/PROTOCOL.md §5.9): a client that has never had an entity in

@@ -56,13 +56,15 @@ const MaxEntities = 1024
 // (both sorted by ID, strictly increasing) and returns the extended slice.
 // It allocates nothing when dst has room.
 func AppendEntityDelta(dst []byte, base, cur []EntityState) []byte {
-	return appendDelta(dst, base, cur)
+	return appendDelta(dst, base, cur, nil)
 }
 
 // deltaRecord is a record of a delta-encoded frame (EntityState,
 // PickupState), passed by value: the walk over two frames (appendDelta,
-// applyDelta) is one for both, each type gives its fields.
+// applyDelta) is one for both, each type gives its fields. Records are
+// compared whole (==) as the keys of a DeltaCache.
 type deltaRecord[T any] interface {
+	comparable
 	key() uint16                                           // its ID
 	withKey(id uint16) T                                   // the all-zero record of ID id
 	diff(base T) byte                                      // the mask of fields that differ from base
@@ -80,21 +82,34 @@ type deltaLimits struct {
 
 var entityLimits = deltaLimits{what: "entity", fields: deltaFields, maxItems: MaxEntities, maxID: math.MaxUint16}
 
-// appendDelta appends the records that turn frame base into cur.
-func appendDelta[T deltaRecord[T]](dst []byte, base, cur []T) []byte {
+// appendDelta appends the records that turn frame base into cur, each
+// written by cache (cache.record; nil: written here and now). Each
+// record's ID is read once (key is a call through the generic dictionary);
+// an unchanged record is passed over without one.
+func appendDelta[T deltaRecord[T]](dst []byte, base, cur []T, cache *DeltaCache[T]) []byte {
 	var zero T
+	const end = math.MaxUint16 + 1 // past every ID: that frame is done
 	i, j := 0, 0
 	for i < len(base) || j < len(cur) {
+		bk, ck := end, end
+		if i < len(base) {
+			bk = int(base[i].key())
+		}
+		if j < len(cur) {
+			ck = int(cur[j].key())
+		}
 		switch {
-		case j == len(cur) || (i < len(base) && base[i].key() < cur[j].key()):
-			dst = binary.AppendUvarint(dst, uint64(base[i].key()))
+		case bk < ck:
+			dst = binary.AppendUvarint(dst, uint64(bk))
 			dst = append(dst, DeltaRemoved)
 			i++
-		case i == len(base) || cur[j].key() < base[i].key():
-			dst = appendRecord(dst, zero.withKey(cur[j].key()), cur[j], true)
+		case ck < bk:
+			dst = cache.record(dst, zero.withKey(uint16(ck)), cur[j], true)
 			j++
 		default:
-			dst = appendRecord(dst, base[i], cur[j], false)
+			if base[i] != cur[j] {
+				dst = cache.record(dst, base[i], cur[j], false)
+			}
 			i++
 			j++
 		}

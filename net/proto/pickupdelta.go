@@ -124,7 +124,7 @@ func readUvarint(d []byte, p int, limit uint64) (uint64, int, error) {
 // base into cur (both sorted by ID, strictly increasing) and returns the
 // extended slice; it allocates nothing when dst has room.
 func AppendPickupDelta(dst []byte, base, cur []PickupState) []byte {
-	return appendDelta(dst, base, cur)
+	return appendDelta(dst, base, cur, nil)
 }
 
 // ApplyPickupDelta rebuilds a pickup frame from its baseline and a delta
