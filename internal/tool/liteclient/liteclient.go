@@ -45,6 +45,7 @@ type Config struct {
 	InterpRatio float64 // cl_interp_ratio
 	CmdBackup   int     // cl_cmdbackup: earlier usercmds resent in each packet
 	Spectate    bool    // join as a spectator
+	NoDelta     bool    // cl_nodelta: ask for full snapshots only
 	// Seed picks the script's moves, aim and bursts of fire: clients with
 	// different seeds wander apart.
 	Seed uint64
@@ -107,6 +108,11 @@ type Stats struct {
 	Cmds            int // usercmds made
 	CmdPackets      int // Cmds messages sent
 	Shots           int // usercmds made with the attack button down
+	Choked          int // snapshots the server's rate held back (the sum of Snapshot.Choke)
+	// SnapshotBytes is the bytes on the wire of the snapshots applied;
+	// SnapshotPeak the largest of them since the join or ResetPeak.
+	SnapshotBytes uint64
+	SnapshotPeak  int
 	// PingMs is the server's RTT of this client in its newest snapshot.
 	PingMs int
 	// InView is the number of other players in the newest frame.
@@ -168,7 +174,7 @@ func New(t transport.Transport, cfg Config) *Client {
 	c.script.rng = rand.New(rand.NewPCG(cfg.Seed, 0x11e))
 	c.conn.Send(&proto.Hello{Protocol: proto.ProtocolVersion, Name: cfg.Name, Rate: uint32(cfg.Rate),
 		UpdateRate: uint16(cfg.UpdateRate), CmdRate: uint16(cfg.CmdRate), InterpMs: uint16(cfg.InterpMs),
-		InterpRatio: float32(cfg.InterpRatio), Spectate: cfg.Spectate, Password: cfg.Password})
+		InterpRatio: float32(cfg.InterpRatio), NoDelta: cfg.NoDelta, Spectate: cfg.Spectate, Password: cfg.Password})
 	return c
 }
 
@@ -205,6 +211,9 @@ func (c *Client) Stats() Stats {
 	s.Transport = c.conn.Stats()
 	return s
 }
+
+// ResetPeak starts Stats.SnapshotPeak afresh (a measuring window's start).
+func (c *Client) ResetPeak() { c.st.SnapshotPeak = 0 }
 
 // Close ends the connection with a reason the server is told.
 func (c *Client) Close(reason string) {
@@ -255,8 +264,9 @@ func (c *Client) handle(p proto.Packet, now time.Time) {
 		c.err = &RejectedError{Reason: m.Reason}
 		c.conn.Close("rejected")
 	case *proto.Snapshot:
-		if c.accept != nil {
-			c.snapshot(m, at)
+		if c.accept != nil && c.snapshot(m, at) {
+			c.st.SnapshotBytes += uint64(p.Size)
+			c.st.SnapshotPeak = max(c.st.SnapshotPeak, p.Size)
 		}
 	}
 }
@@ -277,16 +287,17 @@ func (c *Client) join(a *proto.Accept, at time.Time) {
 
 // snapshot rebuilds s's frames against its baseline, decodes its events
 // and records it for the acks; a malformed delta or event block closes
-// the connection with a protocol error, as netclient does.
-func (c *Client) snapshot(s *proto.Snapshot, at time.Time) {
+// the connection with a protocol error, as netclient does. It reports
+// whether s was applied.
+func (c *Client) snapshot(s *proto.Snapshot, at time.Time) bool {
 	if c.st.Snapshots > 0 && s.Tick <= c.newestTick {
 		c.st.Stale++
-		return
+		return false
 	}
 	base, pickBase, ok := c.baseline(s.Baseline)
 	if !ok {
 		c.st.BaselineMissing++
-		return
+		return false
 	}
 	ents, err := proto.ApplyEntityDelta(c.ents[:0], base, s.EntityDelta)
 	if err == nil {
@@ -297,7 +308,7 @@ func (c *Client) snapshot(s *proto.Snapshot, at time.Time) {
 	}
 	if err != nil {
 		c.fail(fmt.Errorf("snapshot %d: %w", s.Seq, err))
-		return
+		return false
 	}
 	c.ents = ents
 	c.frames.Put(s.Seq, ents)
@@ -307,7 +318,9 @@ func (c *Client) snapshot(s *proto.Snapshot, at time.Time) {
 	c.st.PingMs, c.st.InView = int(s.PingMs), len(ents)
 	c.self, c.ackCmd = s.Self, s.AckCmd
 	c.newestTick, c.newestAt = s.Tick, at
+	c.st.Choked += int(s.Choke)
 	c.trackSeq(s.Seq)
+	return true
 }
 
 // baseline returns the frames of snapshot seq, which a snapshot's deltas
@@ -350,7 +363,7 @@ func (c *Client) trackSeq(seq uint32) {
 }
 
 // Tick makes the usercmds due at now (one per server tick since the join,
-// at most MaxCmdsPerTick at once) and sends a Cmds packet with them when
+// at most MaxCmdsPerTick at once) and sends one Cmds packet with them when
 // cl_cmdrate says one is due. Before the join it does nothing.
 func (c *Client) Tick(now time.Time) {
 	if c.accept == nil || c.err != nil {
@@ -363,13 +376,20 @@ func (c *Client) Tick(now time.Time) {
 	if due-c.made > MaxCmdsPerTick {
 		c.made = due - MaxCmdsPerTick // a stall: skip ahead
 	}
+	send := false
 	for ; c.made < due; c.made++ {
 		c.makeCmd(now)
 		c.cmdAcc += c.cfg.CmdRate
 		if c.cmdAcc >= c.tickRate {
 			c.cmdAcc -= c.tickRate
-			c.sendCmds()
+			send = true
 		}
+	}
+	// The usercmds of one Tick go out together, as netclient's of one
+	// Frame (Source's CL_Move): a late ticker's catch-up is one packet,
+	// not a burst that the server's flood limit counts.
+	if send {
+		c.sendCmds()
 	}
 }
 

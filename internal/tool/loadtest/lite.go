@@ -3,19 +3,18 @@ package loadtest
 import (
 	"context"
 	"fmt"
-	"math"
 	"sync"
 	"time"
 
-	"tickshot/client/netclient"
+	"tickshot/internal/tool/liteclient"
 	"tickshot/server"
-	"tickshot/shared"
 )
 
 // The --lite load test (issue 23, item 6): clients that speak only the
-// wire protocol (join, ack, send scripted usercmds, decode snapshots),
-// without prediction, interpolation or the bot brain, so that 1 024 of
-// them fit in one process beside the server on a 2-core machine. They
+// wire protocol (package liteclient: join, ack, send scripted usercmds,
+// decode snapshots), without prediction, interpolation or the bot brain,
+// so that 1 024 of them fit in one process beside the server on a 2-core
+// machine. They
 // connect over real sockets (the websocket, as the server serves it, on
 // loopback), join LiteJoinStagger apart with at most LiteHandshakes
 // handshakes in flight, and are stepped at the tick rate by a few driver
@@ -61,11 +60,8 @@ type liteClient struct {
 	label string
 	seed  uint64
 	mu    sync.Mutex
-	conn  liteConn // nil until joined
-	err   error    // why it stopped early
-	// sizeMax is the largest snapshot since mark, bytes on the wire.
-	sizeMax int
-	c       counters // as of the last step
+	conn  *liteclient.Client // nil until joined
+	err   error              // why it stopped early
 }
 
 func (cl *liteClient) name() string { return cl.label }
@@ -73,7 +69,7 @@ func (cl *liteClient) name() string { return cl.label }
 func (cl *liteClient) state() (bool, error) {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
-	return cl.conn != nil && cl.conn.haveSnapshot(), cl.err
+	return cl.conn != nil && cl.conn.Stats().Snapshots > 0, cl.err
 }
 
 func (cl *liteClient) stopped() error {
@@ -85,46 +81,29 @@ func (cl *liteClient) stopped() error {
 func (cl *liteClient) mark() counters {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
-	cl.sizeMax = 0
-	return cl.c
+	cl.conn.ResetPeak()
+	return liteCounters(cl.conn)
 }
 
 func (cl *liteClient) read() counters {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
-	c := cl.c
-	c.sizeMax = cl.sizeMax
-	return c
+	return liteCounters(cl.conn)
 }
 
-// step runs one tick of the client at now: what arrived is decoded and
-// acked, and the scripted usercmds due are sent.
-func (cl *liteClient) step(now time.Time, tick uint64) {
+// step runs the client at now: what arrived is decoded and acked, and
+// the scripted usercmds due (one per server tick) are sent.
+func (cl *liteClient) step(now time.Time) {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	if cl.conn == nil || cl.err != nil {
 		return
 	}
-	err := cl.conn.step(now, scriptedInput(cl.seed, tick), func(size int) { cl.sizeMax = max(cl.sizeMax, size) })
-	cl.c = cl.conn.counters()
-	if err != nil {
+	if err := cl.conn.Poll(now); err != nil {
 		cl.err = err
+		return
 	}
-}
-
-// scriptedInput is a --lite client's controls at its tick-th step: it
-// runs in a direction that turns every 2 s, aims round a full turn every
-// 4 s and fires one step in eight, so that the server moves, collides and
-// judges shots as for players, with no brain on the client.
-func scriptedInput(seed, tick uint64) netclient.Input {
-	phase := float64(seed%360) * math.Pi / 180
-	dir := phase + float64(tick/128)*math.Pi/3
-	in := netclient.Input{MoveX: float32(math.Cos(dir)), MoveY: float32(math.Sin(dir)),
-		Angle: float32(math.Mod(phase+float64(tick)*math.Pi/128, 2*math.Pi))}
-	if (tick+seed)%8 == 0 {
-		in.Buttons = shared.ButtonAttack
-	}
-	return in
+	cl.conn.Tick(now)
 }
 
 // startLite joins opt.Clients --lite clients to addr in the background:
@@ -165,7 +144,7 @@ func startLite(ctx context.Context, opt Options, addr string, tickRate int, join
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				conn, err := joinLite(ctx, addr, cl.label, opt)
+				conn, err := joinLite(ctx, addr, cl.label, cl.seed, opt)
 				<-sem
 				if err != nil {
 					joined <- fmt.Errorf("client %s could not join %s: %w", cl.label, addr, err)
@@ -176,7 +155,9 @@ func startLite(ctx context.Context, opt Options, addr string, tickRate int, join
 				cl.mu.Unlock()
 				joined <- nil
 				<-ctx.Done()
-				conn.close("load test over")
+				cl.mu.Lock()
+				conn.Close("load test over")
+				cl.mu.Unlock()
 			}()
 		}
 	}()
@@ -187,13 +168,13 @@ func startLite(ctx context.Context, opt Options, addr string, tickRate int, join
 func driveLite(ctx context.Context, group []*liteClient, tickRate int) {
 	t := time.NewTicker(time.Second / time.Duration(tickRate))
 	defer t.Stop()
-	for tick := uint64(0); ; tick++ {
+	for {
 		select {
 		case <-ctx.Done():
 			return
 		case now := <-t.C:
 			for _, cl := range group {
-				cl.step(now, tick)
+				cl.step(now)
 			}
 		}
 	}

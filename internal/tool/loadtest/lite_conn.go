@@ -2,72 +2,81 @@ package loadtest
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"time"
 
-	"tickshot/client/netclient"
-	"tickshot/net/rtc"
+	"tickshot/internal/tool/liteclient"
+	"tickshot/net/proto"
+	"tickshot/net/ws"
 )
 
-// liteConn is one connected --lite client's link to the server.
-type liteConn interface {
-	// step takes what arrived (decoding snapshots and acking them; onSize
-	// gets each snapshot's bytes on the wire) and sends the usercmds due
-	// at now, each with in; it returns why the connection ended, if it has.
-	step(now time.Time, in netclient.Input, onSize func(int)) error
-	haveSnapshot() bool
-	counters() counters // totals since the join
-	close(reason string)
+// liteJoinTries is how many times a --lite client tries to join before
+// the run fails: a busy server's websocket upgrade or Hello may time out
+// (its one core ticking for hundreds of players), a Reject does not retry.
+const liteJoinTries = 3
+
+// joinLite joins addr as name (joinLiteOnce), up to liteJoinTries times.
+func joinLite(ctx context.Context, addr, name string, seed uint64, opt Options) (*liteclient.Client, error) {
+	var err error
+	for try := range liteJoinTries {
+		var c *liteclient.Client
+		if c, err = joinLiteOnce(ctx, addr, name, seed, opt); err == nil {
+			return c, nil
+		}
+		var rej *liteclient.RejectedError
+		if errors.As(err, &rej) || ctx.Err() != nil {
+			return nil, err
+		}
+		if Sleep(ctx, time.Duration(try+1)*100*time.Millisecond) != nil {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("%d tries: %w", liteJoinTries, err)
 }
 
-// joinLite dials addr's websocket and joins as name.
-func joinLite(ctx context.Context, addr, name string, opt Options) (liteConn, error) {
-	cfg := netclient.DefaultConfig(name)
-	cfg.UpdateRate, cfg.NoDelta, cfg.Transport = opt.UpdateRate, opt.NoDelta, rtc.ModeWebSocket
-	cfg.Predict, cfg.Interpolate, cfg.Smooth = false, false, false
+// joinLiteOnce dials addr's websocket and joins as name with a
+// liteclient.Client (its script moves, aims and fires; seed picks how),
+// polling it until the server's Accept: it returns the joined client.
+func joinLiteOnce(ctx context.Context, addr, name string, seed uint64, opt Options) (*liteclient.Client, error) {
 	jctx, cancel := context.WithTimeout(ctx, liteJoinTimeout)
 	defer cancel()
-	joinMu.Lock() // netclient loads the map on joining (see play)
-	c, err := netclient.Connect(jctx, netclient.Websocket, addr, cfg)
-	joinMu.Unlock()
+	t, err := ws.Dial(jctx, addr, proto.ClientOptions())
 	if err != nil {
 		return nil, err
 	}
-	return &netclientLite{c: c, graphHead: c.Net().GraphHead}, nil
-}
-
-// netclientLite is a liteConn over netclient with prediction,
-// interpolation and smoothing off.
-type netclientLite struct {
-	c         *netclient.Client
-	graphHead int
-	sizeSum   uint64
-	sizeN     int
-}
-
-func (l *netclientLite) step(now time.Time, in netclient.Input, onSize func(int)) error {
-	if err := l.c.Poll(); err != nil {
-		return err
+	cfg := liteclient.DefaultConfig(name, seed)
+	cfg.UpdateRate, cfg.NoDelta = opt.UpdateRate, opt.NoDelta
+	c := liteclient.New(t, cfg)
+	for !c.Joined() {
+		if err := c.Poll(time.Now()); err != nil {
+			return nil, err
+		}
+		if err := Sleep(jctx, 2*time.Millisecond); err != nil {
+			c.Close("no answer to hello")
+			return nil, errors.New("no answer to hello within " + liteJoinTimeout.String())
+		}
 	}
-	for n := (l.c.Net().GraphHead - l.graphHead + netclient.GraphLen) % netclient.GraphLen; n > 0; n-- {
-		size := l.c.Net().GraphAt(n - 1).Size
-		l.sizeSum += uint64(size)
-		l.sizeN++
-		onSize(size)
+	return c, nil
+}
+
+// liteCounters reads a lite client's totals since its join (sizeMax:
+// since its ResetPeak).
+func liteCounters(c *liteclient.Client) counters {
+	st := c.Stats()
+	n := counters{snaps: st.Snapshots, lost: st.Lost, choked: st.Choked, bytesIn: st.Transport.BytesIn,
+		bytesOut: st.Transport.BytesOut, tick: func() uint32 { t, _, _ := c.Frame(); return t }(),
+		sizeSum: st.SnapshotBytes, sizeN: st.Snapshots, sizeMax: st.SnapshotPeak, decodeErrs: st.BaselineMissing}
+	if isDecodeError(c.Err()) {
+		n.decodeErrs++
 	}
-	l.graphHead = l.c.Net().GraphHead
-	l.c.Match().TakeEvents()
-	l.c.Shots().TakeEffects()
-	l.c.Frame(now, in)
-	return nil
+	return n
 }
 
-func (l *netclientLite) haveSnapshot() bool { return l.c.View().HaveSnapshot }
-
-func (l *netclientLite) counters() counters {
-	st, v := l.c.ConnStats(), l.c.View()
-	return counters{snaps: v.Stats.SnapshotsReceived, lost: v.Stats.SnapshotsLost, corr: v.Stats.Corrections,
-		choked: l.c.Net().ChokeTotal, bytesIn: st.BytesIn, bytesOut: st.BytesOut, tick: v.SnapshotTick,
-		sizeSum: l.sizeSum, sizeN: l.sizeN}
+// isDecodeError reports whether err is a lite client's end on a snapshot
+// that did not decode (liteclient ends with a protocol error then).
+func isDecodeError(err error) bool {
+	var ce *liteclient.ClosedError
+	return errors.As(err, &ce) && !ce.Remote && strings.HasPrefix(ce.Reason, "protocol error")
 }
-
-func (l *netclientLite) close(reason string) { l.c.Close(reason) }

@@ -41,6 +41,14 @@ func TestLiteRun(t *testing.T) {
 	if rep.DecodeErrors != 0 || rep.SnapshotsLost != 0 {
 		t.Errorf("decode errors %d, snapshots lost %d on loopback; want 0", rep.DecodeErrors, rep.SnapshotsLost)
 	}
+	// cl_nodelta reaches the server from --lite clients too.
+	full, err := Run(ctx, Options{Lite: true, Clients: 2, NoDelta: true, Duration: 500 * time.Millisecond, Warmup: -1, Seed: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.SnapshotsFull == 0 || full.SnapshotsDelta != 0 || full.DecodeErrors != 0 {
+		t.Errorf("--nodelta: %d full, %d delta snapshots, %d decode errors; want > 0, 0, 0", full.SnapshotsFull, full.SnapshotsDelta, full.DecodeErrors)
+	}
 	var sb strings.Builder
 	rep.WriteTable(&sb)
 	for _, want := range []string{"--lite", "decode errors", "tick time mean / p50 / p99 / max"} {
