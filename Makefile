@@ -126,13 +126,15 @@ measure-network:
 # when there are 2 CPUs or more) loaded by `loadtest --lite` clients from
 # scripts/measurescale, SCALE_SECONDS of window after SCALE_WARMUP. Prints the
 # Markdown table for docs/MEASUREMENTS.md: tick p50/p99/max, server CPU, bytes
-# per client per second. About 1 minute at the defaults.
+# per client per second. SCALE_PLAYERS=64,256 leaves out the 1 024 cells (their
+# joins take minutes while a tick of 1 024 players overruns its budget).
 SCALE_SECONDS ?= 5
 SCALE_WARMUP  ?= 2s
+SCALE_PLAYERS ?= 64,256,1024
 SCALE_BIN     ?= $${TMPDIR:-/tmp}/tickshot-scale-server
 measure-scale:
 	CGO_ENABLED=0 $(GO) build -tags headless -o $(SCALE_BIN) .
-	$(GO) run ./scripts/measurescale --server-bin $(SCALE_BIN) --seconds $(SCALE_SECONDS) --warmup $(SCALE_WARMUP)
+	$(GO) run ./scripts/measurescale --server-bin $(SCALE_BIN) --seconds $(SCALE_SECONDS) --warmup $(SCALE_WARMUP) --players $(SCALE_PLAYERS)
 
 crosstarget: test-deps
 	bash scripts/crosstarget.sh
