@@ -94,16 +94,19 @@ func (b *Bot) Think(m *Map, tickRate int, self shared.PlayerState, health int, e
 	return b.think(m, tickRate, self, health, enemies, nil)
 }
 
-// think is Think with the indices in enemies, ascending, of the only ones
-// that can be within botSightRange (the squad's grid query); nil: any of
-// them.
-func (b *Bot) think(m *Map, tickRate int, self shared.PlayerState, health int, enemies []Hitbox, near []int32) BotInput {
+// think is Think asking q (the squad's grid) which of enemies are near;
+// q nil: every one of them is tested.
+func (b *Bot) think(m *Map, tickRate int, self shared.PlayerState, health int, enemies []Hitbox, q *botQuery) BotInput {
 	var in BotInput
 	if self.Dead {
 		b.target, b.seenTicks, b.hasWaypoint = -1, 0, false
 		return in
 	}
 	x, y := self.X, self.Y
+	var near []int32
+	if q != nil {
+		near, _ = q.within(botSightRange)
+	}
 	ti, dist := b.nearestVisible(m, x, y, enemies, near)
 	b.retarget(enemies, ti)
 	if ti >= 0 {
@@ -111,7 +114,7 @@ func (b *Bot) think(m *Map, tickRate int, self shared.PlayerState, health int, e
 		b.arm(&in, tickRate, &self, dist)
 	} else {
 		b.seekHealth(m, x, y, health)
-		in = b.roam(m, tickRate, self, enemies)
+		in = b.roam(m, tickRate, self, enemies, q)
 		in.Weapon = self.Weapon
 	}
 	b.lastX, b.lastY = x, y
@@ -234,10 +237,10 @@ func (b *Bot) strafeMove(tickRate int, want float64, health int, dist float64) (
 
 // roam walks towards the bot's waypoint (steer keeps it), reloading a
 // magazine under half full on the way.
-func (b *Bot) roam(m *Map, tickRate int, self shared.PlayerState, enemies []Hitbox) BotInput {
+func (b *Bot) roam(m *Map, tickRate int, self shared.PlayerState, enemies []Hitbox, q *botQuery) BotInput {
 	var in BotInput
 	x, y := self.X, self.Y
-	b.steer(m, tickRate, x, y, enemies)
+	b.steer(m, tickRate, x, y, enemies, q)
 	want := atan2(b.waypoint.Y-y, b.waypoint.X-x)
 	b.angle = turnTowards(b.angle, want, botRoamTurn)
 	in.MoveX, in.MoveY = norm32(b.waypoint.X-x, b.waypoint.Y-y)
@@ -251,7 +254,7 @@ func (b *Bot) roam(m *Map, tickRate int, self shared.PlayerState, enemies []Hitb
 // reached it or is stuck, and half the time then a hunt for the nearest
 // enemy (straight at it when in sight, else waypoints that close in on
 // where it was, until the bot is within botHuntGiveUp of that).
-func (b *Bot) steer(m *Map, tickRate int, x, y float64, enemies []Hitbox) {
+func (b *Bot) steer(m *Map, tickRate int, x, y float64, enemies []Hitbox, q *botQuery) {
 	if hypot(x-b.lastX, y-b.lastY) < botStuckMove {
 		b.stuckTicks++
 	} else {
@@ -263,7 +266,7 @@ func (b *Bot) steer(m *Map, tickRate int, x, y float64, enemies []Hitbox) {
 		// Now and then hunt: head for the nearest enemy's last known
 		// position, if it can be walked to in a straight line.
 		if b.rng.IntN(2) == 0 {
-			if e, ok := b.nearestEnemy(enemies, x, y); ok && m.LineOfSight(x, y, e.X, e.Y) {
+			if e, ok := b.nearestEnemy(enemies, x, y, q); ok && m.LineOfSight(x, y, e.X, e.Y) {
 				b.waypoint = Point{e.X, e.Y}
 			} else if ok {
 				b.huntX, b.huntY, b.hunting = e.X, e.Y, true
@@ -322,13 +325,39 @@ func norm32(x, y float64) (float32, float32) {
 // teammate reports whether h is on the bot's team (team deathmatch).
 func (b *Bot) teammate(h Hitbox) bool { return b.Team.Playing() && h.Team == b.Team }
 
-// nearestEnemy is the nearest live hitbox not on the bot's team.
-func (b *Bot) nearestEnemy(hs []Hitbox, x, y float64) (Hitbox, bool) {
+// nearestEnemy is the nearest live hitbox not on the bot's team (the
+// first in hs of those as near). With q it asks the grid in squares that
+// double from a cell until the nearest found is within the square's
+// half-side (then every one as near is among those asked) or the square
+// covers the map; q nil: all of hs.
+func (b *Bot) nearestEnemy(hs []Hitbox, x, y float64, q *botQuery) (Hitbox, bool) {
+	if q == nil {
+		return b.nearestOf(hs, nil, x, y)
+	}
+	for d := float64(GridCell); ; d *= 2 {
+		near, all := q.within(d)
+		h, ok := b.nearestOf(hs, near, x, y)
+		if all || (ok && hypot(h.X-x, h.Y-y) <= d) {
+			return h, ok
+		}
+	}
+}
+
+// nearestOf is nearestEnemy among hs[near[k]] (near ascending; nil: all).
+func (b *Bot) nearestOf(hs []Hitbox, near []int32, x, y float64) (Hitbox, bool) {
 	best, ok := Hitbox{}, false
 	bd := math.Inf(1)
-	for _, h := range hs {
-		if d := hypot(h.X-x, h.Y-y); h.Alive && !b.teammate(h) && d < bd {
-			best, bd, ok = h, d, true
+	n := len(hs)
+	if near != nil {
+		n = len(near)
+	}
+	for k := 0; k < n; k++ {
+		h := &hs[k]
+		if near != nil {
+			h = &hs[near[k]]
+		}
+		if d := hypot(h.X-x, h.Y-y); h.Alive && !b.teammate(*h) && d < bd {
+			best, bd, ok = *h, d, true
 		}
 	}
 	return best, ok

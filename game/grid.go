@@ -131,6 +131,12 @@ func (g *Grid) Query(r Rect, dst []int32) []int32 {
 	return dst
 }
 
+// Covers reports whether r touches every cell: Query(r) returns every item.
+func (g *Grid) Covers(r Rect) bool {
+	return axis(r.MinX, g.cols) == 0 && axis(r.MinY, g.rows) == 0 &&
+		axis(r.MaxX, g.cols) == g.cols-1 && axis(r.MaxY, g.rows) == g.rows-1
+}
+
 // Around is the square of half-side d+1 centred on (x, y): what Query
 // takes to find every item within distance d of a point (the extra unit
 // covers the rounding of a distance computed in floating point).

@@ -114,8 +114,8 @@ func gridTestWorld(t *testing.T, r *rand.Rand, n int, bruteForce bool) *World {
 }
 
 // TestBotTargetsGridMatchBruteForce: on random worlds every bot picks, from
-// its grid candidates (Squad.sight), the target it picks from all the
-// others, at the same distance.
+// its grid candidates (botQuery), the target it picks from all the others,
+// at the same distance, and finds the same nearest enemy to hunt.
 func TestBotTargetsGridMatchBruteForce(t *testing.T) {
 	found := 0
 	for seed := uint64(0); seed < 3000; seed++ {
@@ -134,11 +134,19 @@ func TestBotTargetsGridMatchBruteForce(t *testing.T) {
 			all[i], all[last] = all[last], all[i]
 			x, y := all[last].X, all[last].Y
 			wantI, wantD := b.nearestVisible(w.Map, x, y, all[:last], nil)
-			gotI, gotD := b.nearestVisible(w.Map, x, y, all[:last], s.sight(w, i, last))
+			q := botQuery{w: w, view: all, i: i, last: last}
+			near, _ := q.within(botSightRange)
+			gotI, gotD := b.nearestVisible(w.Map, x, y, all[:last], near)
+			wantE, wantOK := b.nearestEnemy(all[:last], x, y, nil)
+			gotE, gotOK := b.nearestEnemy(all[:last], x, y, &q)
 			all[i], all[last] = all[last], all[i]
 			if gotI != wantI || gotD != wantD {
 				t.Fatalf("seed %d, bot %d of %d at (%g, %g): grid target %d at %g, brute force %d at %g",
 					seed, i, len(all), x, y, gotI, gotD, wantI, wantD)
+			}
+			if gotE != wantE || gotOK != wantOK {
+				t.Fatalf("seed %d, bot %d of %d at (%g, %g): grid's nearest enemy %+v (%v), brute force %+v (%v)",
+					seed, i, len(all), x, y, gotE, gotOK, wantE, wantOK)
 			}
 			if wantI >= 0 {
 				found++
@@ -263,5 +271,42 @@ func BenchmarkGrid(b *testing.B) {
 			}
 			b.ReportMetric(float64(cands)/float64(b.N)/float64(2*c.n), "candidates/query")
 		})
+	}
+}
+
+// BenchmarkWorldTickGrid is one world tick of bots (movement, sight, aim,
+// fire, rockets) at the issue's densities (64 on arena, 256 on sprawl,
+// 1 024 on expanse), with the grid and with every spatial query answering
+// every player (World.bruteForce: the loops the grid replaced), so the two
+// are compared in one run on one machine
+// (`go test ./game -run '^$' -bench WorldTickGrid -benchtime 100x`).
+func BenchmarkWorldTickGrid(b *testing.B) {
+	for _, c := range []struct {
+		n       int
+		mapName string
+	}{{64, "arena"}, {256, "sprawl"}, {1024, "expanse"}} {
+		m, err := LoadMap(c.mapName)
+		if err != nil {
+			b.Skip(err) // a map not there yet
+		}
+		for _, brute := range []bool{false, true} {
+			name := "grid"
+			if brute {
+				name = "loops"
+			}
+			b.Run(fmt.Sprintf("players=%d/%s", c.n, name), func(b *testing.B) {
+				w := NewWorld(m, 64, 1, Rules{BotSkill: 1})
+				w.bruteForce = brute
+				for range c.n {
+					w.AddBot(32)
+				}
+				testSteps(w, 64) // past the spawn protection, into the fights
+				for b.Loop() {
+					w.NextTick()
+					w.Step()
+					w.TakeEvents()
+				}
+			})
+		}
 	}
 }

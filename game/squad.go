@@ -23,7 +23,7 @@ type Squad struct {
 	Bots []*BotPlayer
 
 	view []Hitbox // every player's hitbox as the bots see them (think)
-	near []int32  // the indices in view of those a bot may see (sight)
+	q    botQuery // the bot thinking asks the grid through it
 }
 
 var botNames = []string{"Bernier", "Carmack", "Romero", "Abrash", "Newell", "Fiedler", "Gaffer", "Zoid",
@@ -79,7 +79,8 @@ func (s *Squad) think(w *World) {
 		b.Brain.Heal = w.Stock.healthSpots(b.Brain.Heal[:0])
 		// The others: the bot's own entry swapped to the end and left out.
 		all[i], all[last] = all[last], all[i]
-		in := b.Brain.think(w.Map, w.TickRate, p.State, p.Health, all[:last], s.sight(w, i, last))
+		s.q.w, s.q.view, s.q.i, s.q.last = w, all, i, last
+		in := b.Brain.think(w.Map, w.TickRate, p.State, p.Health, all[:last], &s.q)
 		all[i], all[last] = all[last], all[i]
 		b.cmdNum++
 		cmd := shared.UserCmd{
@@ -92,17 +93,29 @@ func (s *Squad) think(w *World) {
 	}
 }
 
-// sight is the indices, ascending, in the view of the bot at view[i] (its
-// own entry swapped with view[last] and left out, as think hands it over)
-// of the others that can be within botSightRange of it: the world's grid
-// query, so a bot's search for a target is not a loop over every player.
-func (s *Squad) sight(w *World, i, last int) []int32 {
-	me := &s.view[last] // swapped there
-	near := w.playersIn(Around(me.X, me.Y, botSightRange))
-	s.near = s.near[:0]
-	if s.near == nil {
-		s.near = make([]int32, 0, 64) // nil would mean every one
+// botQuery is what one bot asks the world's grid while it thinks: the
+// others near it, as indices, ascending, into the view think hands it (its
+// own entry, view[i], swapped with view[last] and left out), so that its
+// searches (Bot.nearestVisible, Bot.nearestEnemy) are not loops over every
+// player and still meet the others in the order a loop would.
+type botQuery struct {
+	w       *World
+	view    []Hitbox
+	i, last int
+	near    []int32 // within's result
+}
+
+// within returns the indices of the others that can be within d of the
+// bot (a superset: Around), and whether they are all the others.
+func (q *botQuery) within(d float64) ([]int32, bool) {
+	me := &q.view[q.last] // swapped there
+	r := Around(me.X, me.Y, d)
+	near := q.w.playersIn(r)
+	q.near = q.near[:0]
+	if q.near == nil {
+		q.near = make([]int32, 0, 64) // nil would mean every one
 	}
+	i, last := q.i, q.last
 	// Ascending, so last (the greatest) can only be the final one: it
 	// takes the bot's place, i, before the first greater index.
 	moved := len(near) > 0 && int(near[len(near)-1]) == last && i != last
@@ -111,14 +124,14 @@ func (s *Squad) sight(w *World, i, last int) []int32 {
 	}
 	for _, j := range near {
 		if moved && int(j) > i {
-			s.near, moved = append(s.near, int32(i)), false
+			q.near, moved = append(q.near, int32(i)), false
 		}
 		if int(j) != i {
-			s.near = append(s.near, j)
+			q.near = append(q.near, j)
 		}
 	}
 	if moved {
-		s.near = append(s.near, int32(i))
+		q.near = append(q.near, int32(i))
 	}
-	return s.near
+	return q.near, q.w.bruteForce || q.w.near.Covers(r)
 }
