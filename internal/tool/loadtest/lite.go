@@ -147,7 +147,11 @@ func startLite(ctx context.Context, opt Options, addr string, tickRate int, join
 				conn, err := joinLite(ctx, addr, cl.label, cl.seed, opt)
 				<-sem
 				if err != nil {
-					joined <- fmt.Errorf("client %s could not join %s: %w", cl.label, addr, err)
+					err = fmt.Errorf("could not join %s: %w", addr, err)
+					cl.mu.Lock()
+					cl.err = err
+					cl.mu.Unlock()
+					joined <- fmt.Errorf("client %s %w", cl.label, err)
 					return
 				}
 				cl.mu.Lock()

@@ -138,6 +138,11 @@ type Report struct {
 	// the window; always 0 for full clients, whose connection ends on one).
 	Lite         bool `json:"lite"`
 	DecodeErrors int  `json:"decode_errors"`
+	// ClientsDropped counts the --lite clients that failed to join or
+	// were disconnected before the window's end (the per-client figures
+	// leave them out), DropReason the first one's reason.
+	ClientsDropped int    `json:"clients_dropped"`
+	DropReason     string `json:"drop_reason,omitempty"`
 
 	// HeapPerClientBytes is (Go heap in use with the clients - before
 	// them) / clients, each after a GC; HeapScope says what it covers.
@@ -341,7 +346,12 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 		progress("%d clients joining %s, %v apart", opt.Clients, addr, JoinStagger)
 		clients = startFull(cctx, opt, addr, joined, &wg)
 	}
-	if err := awaitJoins(ctx, clients, joined); err != nil {
+	// A full client that fails ends the run; --lite ones are counted as
+	// dropped (a server far over its budget drops some of 1 024), and the
+	// figures are those of the others.
+	drops := &dropped{tolerate: opt.Lite}
+	clients, err = awaitJoins(ctx, clients, joined, drops)
+	if err != nil {
 		return rep, err
 	}
 	progress("all %d clients joined; warming up for %v", opt.Clients, opt.Warmup)
@@ -383,7 +393,7 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 			rep.TickP99WorstUs = max(rep.TickP99WorstUs, s.TickTimeUs.P99)
 		}
 		for _, cl := range clients {
-			if err := cl.stopped(); err != nil {
+			if err := cl.stopped(); err != nil && !drops.tolerate {
 				return rep, fmt.Errorf("client %s was disconnected during the measurement: %w", cl.name(), err)
 			}
 		}
@@ -401,6 +411,8 @@ func Run(ctx context.Context, opt Options) (Report, error) {
 	for i, cl := range clients {
 		after[i] = cl.read()
 	}
+	before, after = drops.leaveOut(clients, before, after)
+	rep.ClientsDropped, rep.DropReason = drops.n, drops.first
 	st, err = status()
 	if err != nil {
 		return rep, err
@@ -495,38 +507,84 @@ func roomFor(st server.Status, clients int) error {
 	return nil
 }
 
+// dropped counts the clients that failed to join or stopped early, when
+// the run tolerates it (--lite); otherwise the first failure ends the run.
+type dropped struct {
+	tolerate bool
+	n        int
+	first    string // the first one's reason
+}
+
+// drop counts err, or returns it when failures are not tolerated.
+func (d *dropped) drop(err error) error {
+	if !d.tolerate {
+		return err
+	}
+	if d.n++; d.first == "" {
+		d.first = err.Error()
+	}
+	return nil
+}
+
+// leaveOut drops from the window's counters the clients that stopped
+// during it (counting them), so that the per-client figures are those of
+// the clients that played the whole window.
+func (d *dropped) leaveOut(clients []member, before, after []counters) ([]counters, []counters) {
+	b, a := before[:0], after[:0]
+	for i, cl := range clients {
+		if err := cl.stopped(); err != nil {
+			_ = d.drop(fmt.Errorf("client %s was disconnected during the measurement: %w", cl.name(), err))
+			continue
+		}
+		b, a = append(b, before[i]), append(a, after[i])
+	}
+	return b, a
+}
+
 // awaitJoins waits for every client's join and then its first snapshot
-// (10 s after the last join at most).
-func awaitJoins(ctx context.Context, clients []member, joined <-chan error) error {
+// (10 s after the last join at most); it returns the clients that have
+// one, the others counted in d.
+func awaitJoins(ctx context.Context, clients []member, joined <-chan error, d *dropped) ([]member, error) {
 	for range clients {
 		select {
 		case err := <-joined:
-			if err != nil {
-				return err
+			// A --lite client keeps its join's error: counted below.
+			if err != nil && !d.tolerate {
+				return nil, err
 			}
 		case <-ctx.Done():
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 	}
 	deadline := time.Now().Add(10 * time.Second)
+	playing := make([]member, 0, len(clients))
 	for _, cl := range clients {
 		for {
 			have, err := cl.state()
-			if err != nil {
-				return fmt.Errorf("client %s stopped before its first snapshot: %w", cl.name(), err)
-			}
-			if have {
+			if err == nil && have {
+				playing = append(playing, cl)
 				break
 			}
-			if time.Now().After(deadline) {
-				return fmt.Errorf("client %s had no snapshot 10 s after joining", cl.name())
+			if err == nil && time.Now().After(deadline) {
+				err = fmt.Errorf("client %s had no snapshot 10 s after joining", cl.name())
+			} else if err != nil {
+				err = fmt.Errorf("client %s stopped before its first snapshot: %w", cl.name(), err)
+			}
+			if err != nil {
+				if d.drop(err) != nil {
+					return nil, err
+				}
+				break
 			}
 			if err := Sleep(ctx, 10*time.Millisecond); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	return nil
+	if len(playing) == 0 && len(clients) > 0 {
+		return nil, fmt.Errorf("every client failed; the first: %s", d.first)
+	}
+	return playing, nil
 }
 
 // serverFigures fills what the server's status st says at the end of the
@@ -750,6 +808,11 @@ func (r Report) WriteTable(w io.Writer) {
 	row("Go heap per client", "%.1f KiB (%s)", r.HeapPerClientBytes/1024, r.HeapScope)
 	if r.Lite {
 		row("decode errors", "%d (all clients, in the window)", r.DecodeErrors)
+		if r.ClientsDropped > 0 {
+			row("clients dropped", "%d (left out of the figures; the first: %s)", r.ClientsDropped, r.DropReason)
+		} else {
+			row("clients dropped", "0")
+		}
 		return
 	}
 	row("prediction corrections", "%d (all clients, in the window)", r.Corrections)

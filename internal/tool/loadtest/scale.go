@@ -41,13 +41,13 @@ type ScaleRow struct {
 // when": tick p50 / p99 against the tick interval, the server's CPU, and
 // what each client received and sent per second.
 func WriteScaleTable(w io.Writer, rows []ScaleRow) {
-	fmt.Fprintln(w, "| players | map | tick rate | tick p50 / p99 / max | budget | server CPU | per client in / out | snapshot mean / max | lost / choked / decode errors |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| players | map | tick rate | tick p50 / p99 / max | budget | server CPU | per client in / out | snapshot mean / max | lost / choked / decode errors | clients dropped |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		c := r.Cell
 		budget := time.Second / time.Duration(c.TickRate)
 		if r.Err != nil {
-			fmt.Fprintf(w, "| %d | %s | %d/s | not run: %s | %d µs | | | | |\n", c.Players, c.Map, c.TickRate, oneLine(r.Err), budget.Microseconds())
+			fmt.Fprintf(w, "| %d | %s | %d/s | not run: %s | %d µs | | | | | |\n", c.Players, c.Map, c.TickRate, oneLine(r.Err.Error()), budget.Microseconds())
 			continue
 		}
 		p, t := r.Report, r.Report.TickTimeUs
@@ -55,16 +55,20 @@ func WriteScaleTable(w io.Writer, rows []ScaleRow) {
 		if p.ServerCPUPct >= 0 {
 			cpu = fmt.Sprintf("%.0f %%", p.ServerCPUPct)
 		}
-		fmt.Fprintf(w, "| %d | %s | %d/s | %.0f / %.0f / %.0f µs | %d µs | %s | %.1f / %.1f kB/s | %.0f / %d B | %d / %d / %d |\n",
+		drops := "0"
+		if p.ClientsDropped > 0 {
+			drops = fmt.Sprintf("%d (%s)", p.ClientsDropped, oneLine(p.DropReason))
+		}
+		fmt.Fprintf(w, "| %d | %s | %d/s | %.0f / %.0f / %.0f µs | %d µs | %s | %.1f / %.1f kB/s | %.0f / %d B | %d / %d / %d | %s |\n",
 			p.Players, p.Map, p.TickRate, t.P50, t.P99, t.Max, budget.Microseconds(), cpu,
 			p.BytesInPerClient/1000, p.BytesOutPerClient/1000, p.SnapshotBytesMean, p.SnapshotBytesMax,
-			p.SnapshotsLost, p.SnapshotsChoked, p.DecodeErrors)
+			p.SnapshotsLost, p.SnapshotsChoked, p.DecodeErrors, drops)
 	}
 }
 
-// oneLine is err's text with its line breaks and table bars replaced.
-func oneLine(err error) string {
-	b := []byte(err.Error())
+// oneLine is s with its line breaks and table bars replaced.
+func oneLine(s string) string {
+	b := []byte(s)
 	for i, c := range b {
 		if c == '\n' || c == '|' {
 			b[i] = ' '
