@@ -167,3 +167,22 @@ func (w *World) playersIn(r Rect) []int32 {
 	w.nearBuf = w.near.Query(r, w.nearBuf)
 	return w.nearBuf
 }
+
+// presentHitboxesNear returns the present hitboxes a shot from (x, y) can
+// strike within reach (its range plus a body: a circle the ray enters
+// within range has its centre that near): while the grid is live (the
+// bots' shots, Squad.think) only those of the players it holds near, in
+// Players order; otherwise every player's (PresentHitboxes). TraceShot
+// finds the same hitbox in either, so a bot's shot no longer tests every
+// player. The slice is reused by the next call.
+func (w *World) presentHitboxesNear(x, y, reach float64) []Hitbox {
+	if !w.nearLive {
+		return w.PresentHitboxes()
+	}
+	boxes := w.boxBuf[:0]
+	for _, i := range w.playersIn(Around(x, y, reach)) {
+		boxes = append(boxes, w.Players[i].Hitbox())
+	}
+	w.boxBuf = boxes
+	return boxes
+}

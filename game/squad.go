@@ -67,6 +67,9 @@ func (s *Squad) think(w *World) {
 	}
 	s.view = all
 	w.indexPlayers() // view[i] is Players[i]: its grid is the world's
+	// Each bot is put again after its command (the one whose command runs
+	// is where it was, but its own shots skip it): the grid stays live.
+	w.nearLive = true
 	last := len(all) - 1
 	for _, b := range s.Bots {
 		p := b.Player
@@ -91,6 +94,7 @@ func (s *Squad) think(w *World) {
 		all[i].X, all[i].Y, all[i].Alive = p.State.X, p.State.Y, p.Alive() && !p.Protected(w.Tick)
 		w.near.Put(i, p.State.X, p.State.Y)
 	}
+	w.nearLive = false
 }
 
 // botQuery is what one bot asks the world's grid while it thinks: the

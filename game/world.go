@@ -54,6 +54,8 @@ type World struct {
 	// bruteForce makes playersIn answer every player, the loop the grid
 	// replaced: tests run a world with it beside one without.
 	bruteForce bool
+	// nearLive: near holds every player where it is (while the bots think).
+	nearLive bool
 }
 
 // Rules are the match settings the world applies; the server sets them from
@@ -313,7 +315,7 @@ func (w *World) FireHitscan(p *Player, cmd *shared.UserCmd, shot shared.Shot, lc
 	if lc != nil {
 		boxes, rw = lc.ShotHitboxes(w, p, cmd)
 	} else {
-		boxes = w.PresentHitboxes()
+		boxes = w.presentHitboxesNear(shot.X, shot.Y, def.Range+shared.PlayerRadius) // grid.go
 	}
 	boxes = w.sparedTeammates(p, boxes)
 	hits := w.pelletHits[:0]
