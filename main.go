@@ -362,7 +362,7 @@ func addServerFlags(fs *flag.FlagSet, addr string, bots int) serverFlags {
 		master:     addMasterFlags(fs),
 		proxies:    trustedProxyVar(fs),
 		upnp:       upnpFlag(fs, false, "(sv_upnp in --config; for a server at home behind a router)"), // main_portmap.go
-		mapcycle:   fs.String("mapcycle", "", "maps played in turn, one per match, separated by commas or spaces (e.g. arena,bunker); at the end of each match's intermission the next is loaded (Source's mapcycle; the file's mapcycle line); one map keeps it. Empty: the playable maps in turn, "+strings.Join(game.DefaultMapCycle(), ",")+", when --map is empty or one of them; on another map (range, lab) the map stays"),
+		mapcycle:   fs.String("mapcycle", "", "maps played in turn, one per match, separated by commas or spaces (e.g. arena,bunker); at the end of each match's intermission the next is loaded (Source's mapcycle; the file's mapcycle line); one map keeps it. Empty: the playable maps in turn, "+strings.Join(game.DefaultMapCycle(), ",")+", when --map is empty or one of them; on another map (range, lab, expanse) the map stays"),
 	}
 }
 

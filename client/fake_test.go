@@ -112,8 +112,8 @@ func newFakeClient(tb testing.TB, w fakeWorld) *netclient.Client {
 			s.PickupDelta = proto.AppendPickupDelta(nil, nil, fakePickups(m, s.Tick, tickRate, w.awayKind))
 			s.Self.Armour, s.Self.PowerTicks = 50, 10*tickRate
 		}
-		if k == 0 {
-			s.Scores = scores
+		if lo := k * proto.MaxScoreRows; lo < len(scores) { // the table in deltas of at most MaxScoreRows
+			s.Scores = scores[lo:min(lo+proto.MaxScoreRows, len(scores))]
 		}
 		sc.Send(s)
 	}

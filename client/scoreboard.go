@@ -63,25 +63,38 @@ func sortRows(rows []scoreRow) {
 // draw draws the scoreboard in the middle of the screen.
 func (sb *scoreboard) draw(v *frameView) {
 	c, screen := v.c, v.screen
-	if drawTeamScoreboard(screen, c, v.W) {
+	if drawTeamScoreboard(screen, c, v.W, v.H) {
 		return
 	}
 	sb.rows = appendRows(sb.rows[:0], c, isPlayerRow) // spectators under their own heading
 	rows := sb.rows
 	sortRows(rows)
 	W := v.W
-	pw, ph := 560.0, 90+28*float64(len(rows))+spectatorRowsHeight(c)
-	x0, y0 := W/2-pw/2, 80.0
-	hy := drawScoreHeader(screen, c, x0, y0, pw, ph, "Deathmatch", "first to ")
-	for i, r := range rows {
+	x0, y0 := W/2-(560.0)/2, 80.0
+	specH := spectatorRowsHeight(c)
+	lines, places := fitRows(rows, c.View().ID, int((v.H-y0-90-specH-16)/28))
+	pw, ph := 560.0, 90+28*float64(len(lines))+specH
+	mode := "Deathmatch"
+	if len(lines) < len(rows) {
+		mode = fmt.Sprintf("Deathmatch  -  %d players", len(rows))
+	}
+	hy := drawScoreHeader(screen, c, x0, y0, pw, ph, mode, "first to ")
+	for i, r := range lines {
 		y := hy + 26 + 28*float64(i)
+		if places[i] == 0 {
+			drawText(screen, "...", 16, false, x0+20, y, 0, palette.Dim)
+			continue
+		}
 		col := palette.Text
 		if r.id == c.View().ID {
 			col = palette.Me
 		}
+		if len(lines) < len(rows) {
+			r.name = fmt.Sprintf("%d. %s", places[i], r.name)
+		}
 		drawScoreRow(screen, r, r.id == c.View().ID, x0, y, pw, col)
 	}
-	drawSpectatorRows(screen, c, x0, hy+26+28*float64(len(rows))+8, pw) // spectate.go
+	drawSpectatorRows(screen, c, x0, hy+26+28*float64(len(lines))+8, pw) // spectate.go
 }
 
 // drawScoreHeader draws a scoreboard's panel (pw x ph pixels at x0, y0),
@@ -121,7 +134,7 @@ func drawScoreRow(screen *ebiten.Image, r scoreRow, self bool, x0, y, pw float64
 // drawTeamScoreboard draws the scoreboard of c's team match on a screen W
 // pixels wide: a section per team, with its score and players by kills;
 // false (nothing drawn) in deathmatch.
-func drawTeamScoreboard(screen *ebiten.Image, c *netclient.Client, W float64) bool {
+func drawTeamScoreboard(screen *ebiten.Image, c *netclient.Client, W, H float64) bool {
 	if !teamPlay(c) {
 		return false
 	}
@@ -135,11 +148,14 @@ func drawTeamScoreboard(screen *ebiten.Image, c *netclient.Client, W float64) bo
 			spectators = true
 		}
 	}
+	x0, y0 := W/2-560.0/2, 80.0
+	// Each team gets half the lines that fit (fitRows).
+	fit := int((H-y0-90-34*2-28-16)/28) / 2
+	players = min(players, 2*max(fit, minFitRows))
 	pw, ph := 560.0, 90+34*2+28*float64(players)
 	if spectators {
 		ph += 28
 	}
-	x0, y0 := W/2-pw/2, 80.0
 	hy := drawScoreHeader(screen, c, x0, y0, pw, ph, "Team deathmatch", "first team to ")
 	y := hy + 26
 	for _, team := range []struct {
@@ -148,13 +164,22 @@ func drawTeamScoreboard(screen *ebiten.Image, c *netclient.Client, W float64) bo
 		score int
 		col   color.RGBA
 	}{{proto.TeamRed, "RED", red, palette.Red}, {proto.TeamBlue, "BLUE", blue, palette.Blue}} {
-		rows := appendRows(nil, c, func(s *proto.ScoreEntry) bool { return s.Team == team.t })
-		sortRows(rows)
+		all := appendRows(nil, c, func(s *proto.ScoreEntry) bool { return s.Team == team.t })
+		sortRows(all)
+		rows, places := fitRows(all, c.View().ID, fit)
 		batch.rect(float32(x0+10), float32(y-2), float32(pw-20), 28, fade(team.col, 0.35))
 		drawText(screen, fmt.Sprintf("%s  %d", team.name, team.score), 18, true, x0+20, y, 0, palette.Text)
-		drawText(screen, fmt.Sprintf("%d players", len(rows)), 14, false, x0+pw-20, y+2, 2, palette.Text)
+		drawText(screen, fmt.Sprintf("%d players", len(all)), 14, false, x0+pw-20, y+2, 2, palette.Text)
 		y += 34
-		for _, r := range rows {
+		for i, r := range rows {
+			if places[i] == 0 {
+				drawText(screen, "...", 16, false, x0+20, y, 0, palette.Dim)
+				y += 28
+				continue
+			}
+			if len(rows) < len(all) {
+				r.name = fmt.Sprintf("%d. %s", places[i], r.name)
+			}
 			col := colTeamText[team.t]
 			if r.id == c.View().ID {
 				col = palette.Text

@@ -86,6 +86,9 @@ func spectatorRowsHeight(c *netclient.Client) float64 {
 	if n == 0 {
 		return 0
 	}
+	if n > fitSpectators { // the first ones, then a line counting the rest
+		n = fitSpectators + 1
+	}
 	return 34 + 28*float64(n)
 }
 
@@ -100,11 +103,17 @@ func drawSpectatorRows(screen *ebiten.Image, c *netclient.Client, x0, y, pw floa
 	batch.rect(float32(x0+10), float32(y-2), float32(pw-20), 28, fade(palette.Dim, 0.25))
 	drawText(screen, "SPECTATORS", 16, true, x0+20, y+2, 0, palette.Text)
 	y += 34
+	shown, more := 0, 0
 	for i := range c.View().Scores {
 		r := &c.View().Scores[i]
 		if !isSpectatorRow(r) {
 			continue
 		}
+		if shown == fitSpectators {
+			more++
+			continue
+		}
+		shown++
 		col := palette.Dim
 		if r.ID == c.View().ID {
 			col = palette.Text
@@ -114,5 +123,8 @@ func drawSpectatorRows(screen *ebiten.Image, c *netclient.Client, x0, y, pw floa
 		drawText(screen, fmt.Sprint(r.Deaths), 16, false, x0+430, y, 2, col)
 		drawText(screen, fmt.Sprint(r.PingMs), 16, false, x0+pw-20, y, 2, col)
 		y += 28
+	}
+	if more > 0 {
+		drawText(screen, fmt.Sprintf("and %d more", more), 16, false, x0+20, y, 0, palette.Dim)
 	}
 }

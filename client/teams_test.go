@@ -114,7 +114,7 @@ func TestTeamColoursScoreboardAndChat(t *testing.T) {
 		defer dst.Deallocate()
 		dst.Fill(palette.BG)
 		batch.use(dst)
-		if !drawTeamScoreboard(dst, c, testScreenW) {
+		if !drawTeamScoreboard(dst, c, testScreenW, testScreenH) {
 			t.Error("no team scoreboard with teams on the board")
 		}
 		batch.flush()

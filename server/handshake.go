@@ -279,18 +279,3 @@ func (s *Server) publicCvars() []proto.Cvar {
 	}
 	return cv
 }
-
-// leanScores is the scoreboard for one client: the rows with the names it
-// has not received yet, the others with Name "" (the client keeps the
-// names it has: FINDINGS measured the names as 27 % of the bytes at 64
-// players when every scoreboard carried them).
-func (ss *session) leanScores(rows []proto.ScoreEntry) []proto.ScoreEntry {
-	out := append(ss.out.scoreBuf[:0], rows...)
-	ss.out.scoreBuf = out
-	for i := range out {
-		if n, ok := ss.view.names[out[i].ID]; ok && n == out[i].Name {
-			out[i].Name = ""
-		}
-	}
-	return out
-}

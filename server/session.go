@@ -638,17 +638,12 @@ type sentSnap struct {
 	ents []proto.EntityState
 	// picks is the pickup frame it carried (the pickups' delta baseline).
 	picks []proto.PickupState
-	// names are the names this snapshot's scoreboard carried, by id.
-	names []sentName
+	// scores are the rows this snapshot's scoreboard delta carried, names
+	// filled in (scoreView.learn).
+	scores []proto.ScoreEntry
 	// evDone: every event up to this ID was carried or settled
 	// (eventQueue.pick).
 	evDone uint32
-}
-
-// sentName is a player's name as a snapshot's scoreboard carried it.
-type sentName struct {
-	id   uint16
-	name string
 }
 
 // ackState is what was sent to a client and what it acknowledged, by
@@ -665,12 +660,12 @@ type ackState struct {
 }
 
 // record starts the ring entry of the next snapshot, sent at tick at time
-// now; the caller fills in its entities and names.
+// now; the caller fills in its entities and scoreboard rows.
 func (a *ackState) record(tick uint32, now time.Time) *sentSnap {
 	a.nextSeq++
 	rec := &a.sent[a.nextSeq%sentRing]
 	rec.seq, rec.tick, rec.at = a.nextSeq, tick, now
-	rec.ents, rec.picks, rec.names, rec.evDone = rec.ents[:0], rec.picks[:0], rec.names[:0], 0
+	rec.ents, rec.picks, rec.scores, rec.evDone = rec.ents[:0], rec.picks[:0], rec.scores[:0], 0
 	return rec
 }
 
@@ -740,7 +735,8 @@ func (a *ackState) reached(seq, bits uint32, arrived func(*sentSnap)) {
 // other player's interpolation history (game.EntityView), fed with exactly
 // the snapshots the client acknowledged, so lag compensation evaluates
 // where the client drew a target with the client's own function; and the
-// player names it holds, which scoreboards then omit.
+// scoreboard it holds (scoreView, scoreboard.go), which scoreboard deltas
+// are written against.
 //
 // The view takes a client's acks in the order of its commands, not of
 // their arrival: a Cmds message's ack is held (hold) until the first
@@ -750,9 +746,9 @@ func (a *ackState) reached(seq, bits uint32, arrived func(*sentSnap)) {
 // past the newest snapshot would otherwise be traced by interpolating
 // towards a newer one).
 type clientView struct {
-	ents  map[uint16]*game.EntityView
-	names map[uint16]string
-	held  []heldAck // oldest first
+	ents   map[uint16]*game.EntityView
+	scores scoreView
+	held   []heldAck // oldest first
 }
 
 // heldAck is a Cmds message's acknowledgement waiting for the commands it
@@ -819,36 +815,30 @@ func (v *clientView) apply(snap *sentSnap, tickRate int) {
 	}
 }
 
-// learn records the names a snapshot that reached the client carried.
-func (v *clientView) learn(snap *sentSnap) {
-	for _, n := range snap.names {
-		if v.names == nil {
-			v.names = map[uint16]string{}
-		}
-		v.names[n.id] = n.name
-	}
-}
+// learn takes the scoreboard rows a snapshot that reached the client
+// carried.
+func (v *clientView) learn(snap *sentSnap) { v.scores.learn(snap.scores) }
 
 // forget drops player id (it left the game).
 func (v *clientView) forget(id uint16) {
-	delete(v.ents, id)
-	delete(v.names, id)
+	delete(v.ents, id) // its scoreboard row goes by a gone row (scoreView.delta)
 }
 
 // snapBuffers is a session's reused storage for writing snapshots: after
 // the first few, writing one allocates nothing (BenchmarkSnapshotPipeline).
 type snapBuffers struct {
-	snap     proto.Snapshot // the snapshot being written
-	entBuf   []proto.EntityState
-	projBuf  []proto.ProjectileState
-	pickBuf  []proto.PickupState
-	evBuf    []proto.Event
-	evPick   []int  // indices into eventQueue.events chosen (eventQueue.pick)
-	evDone   uint32 // eventQueue.pick's settled event ID for the snapshot
-	scoreBuf []proto.ScoreEntry
-	deltaBuf []byte      // EntityDelta
-	pickWire []byte      // PickupDelta
-	evWire   []byte      // EventData
-	wire     []byte      // the encoded snapshot
-	fit      datagramFit // fitting a snapshot into one datagram (datagramfit.go)
+	snap      proto.Snapshot // the snapshot being written
+	entBuf    []proto.EntityState
+	projBuf   []proto.ProjectileState
+	pickBuf   []proto.PickupState
+	evBuf     []proto.Event
+	evPick    []int              // indices into eventQueue.events chosen (eventQueue.pick)
+	evDone    uint32             // eventQueue.pick's settled event ID for the snapshot
+	scoreFull []proto.ScoreEntry // the scoreboard delta's rows, names filled in
+	scoreWire []proto.ScoreEntry // the same on the wire (Snapshot.Scores)
+	deltaBuf  []byte             // EntityDelta
+	pickWire  []byte             // PickupDelta
+	evWire    []byte             // EventData
+	wire      []byte             // the encoded snapshot
+	fit       datagramFit        // fitting a snapshot into one datagram (datagramfit.go)
 }

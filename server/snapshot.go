@@ -43,6 +43,7 @@ type snapshotWriter struct {
 	projFrame   []proto.ProjectileState // this tick's projectiles (buildFrame)
 	pickFrame   []proto.PickupState     // this tick's pickups, by ID (buildFrame)
 	scoreBuf    []proto.ScoreEntry      // this tick's scoreboard, when one is due
+	leaders     []uint16                // IDs of scoreBuf's top rows (leadersOf)
 	scoresBuilt bool                    // scoreBuf is this tick's
 	clock       proto.MatchClock        // this tick's match clock, sent with every scoreboard (matchClock)
 	enc         proto.Encoder           // writes every snapshot
@@ -143,19 +144,28 @@ func (sw *snapshotWriter) buildFrame() {
 func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time) []byte {
 	snap := sw.selectFor(ss)
 	snap.Choke = ss.rate.takeChokes()
-	// The scoreboard: in the client's first snapshot (lastScor 0: the
-	// server runs tick 1 first), then once a second when it changed (the
-	// kill feed says who killed whom at once), else every 2 s for the pings.
+	// The scoreboard delta (scoreboard.go): in the client's first snapshot
+	// (lastScor 0: the server runs tick 1 first), then once a second when
+	// it changed (the kill feed says who killed whom at once), every
+	// 500 ms while the last one left changed rows out, else every 2 s for
+	// the pings and the match clock.
 	tick := sw.w.Tick
 	since := tick - ss.lastScor
 	scoreSent := false
-	if ss.lastScor == 0 || (ss.scoresDue && since >= uint32(sw.tickRate)) || since >= 2*uint32(sw.tickRate) {
+	if ss.lastScor == 0 || (ss.scoresDue && since >= uint32(sw.tickRate)) ||
+		(ss.view.scores.pending && since >= uint32(sw.tickRate)/2) || since >= 2*uint32(sw.tickRate) {
 		if !sw.scoresBuilt {
 			sw.scoreBuf = sw.scoreboard(sw.scoreBuf[:0], sessions)
+			sw.leaders = leadersOf(sw.leaders, sw.scoreBuf, scoreLeaders)
 			sw.clock = matchClock(sw.w)
 			sw.scoresBuilt = true
 		}
-		snap.Scores = ss.leanScores(sw.scoreBuf)
+		ss.out.scoreFull, ss.out.scoreWire = ss.view.scores.delta(ss.out.scoreFull[:0], ss.out.scoreWire[:0],
+			sw.scoreBuf, ss.player.ID, snapNames{snap}.wanted, sw.leaders)
+		snap.Scores = nil
+		if len(ss.out.scoreWire) > 0 {
+			snap.Scores = ss.out.scoreWire
+		}
 		snap.Match = &sw.clock
 		ss.lastScor = tick
 		ss.scoresDue = false
@@ -169,11 +179,7 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 	rec.ents = append(rec.ents, snap.Entities...)
 	rec.picks = append(rec.picks, snap.Pickups...)
 	if scoreSent {
-		for _, r := range snap.Scores {
-			if r.Name != "" {
-				rec.names = append(rec.names, sentName{r.ID, r.Name})
-			}
-		}
+		rec.scores = append(rec.scores, ss.out.scoreFull...)
 	}
 	sw.encodeEntities(ss, snap)
 	ss.out.evWire = proto.AppendEvents(ss.out.evWire[:0], snap.Tick, snap.Events)

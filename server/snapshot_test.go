@@ -113,7 +113,8 @@ func TestSnapshotWriterDelta(t *testing.T) {
 // TestSnapshotWriterScoreboardAndEvents: the first snapshot carries the
 // scoreboard (players and spectators, sorted by ID, with pings) and the
 // queued events due to the client; the next one within a second carries
-// no scoreboard, and names the client has are left out when one comes.
+// no scoreboard, and the one 2 s later only the row that changed, without
+// the name the client has.
 func TestSnapshotWriterScoreboardAndEvents(t *testing.T) {
 	w, sw, q := swWorld(t)
 	me, other := w.AddPlayer("me", false), w.AddPlayer("other", false)
@@ -141,11 +142,14 @@ func TestSnapshotWriterScoreboardAndEvents(t *testing.T) {
 	if len(snap.Scores) != 0 {
 		t.Errorf("a scoreboard again within a second: %+v", snap.Scores)
 	}
+	// 2 s later the scoreboard is due again: a delta (docs/PROTOCOL.md
+	// §5.8) of the one row that changed, other's ping, without its name.
+	os.acks.rttMs = 90
 	w.Tick += 2 * DefaultTickRate
 	sw.scoresBuilt = false
 	snap, _ = decodeSnap(t, sw.write(ss, sessions, time.Unix(102, 0)), nil)
-	if len(snap.Scores) != 3 {
-		t.Fatalf("no scoreboard after 2 s: %+v", snap.Scores)
+	if snap.Match == nil || len(snap.Scores) != 1 || snap.Scores[0].ID != other.ID || snap.Scores[0].PingMs != 90 {
+		t.Fatalf("the scoreboard after 2 s: %+v (clock %v), want other's row with ping 90", snap.Scores, snap.Match)
 	}
 	for _, r := range snap.Scores {
 		if r.Name != "" {

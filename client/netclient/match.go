@@ -100,7 +100,7 @@ func (m *Match) take(s *proto.Snapshot) {
 		}
 	}
 	if len(s.Scores) > 0 {
-		m.takeScores(s.Scores)
+		m.takeScores(s.Scores) // a delta (docs/PROTOCOL.md §5.8)
 	}
 	if s.Match != nil {
 		m.clock, m.haveClock = *s.Match, true
@@ -110,19 +110,37 @@ func (m *Match) take(s *proto.Snapshot) {
 // print queues a console line.
 func (m *Match) print(text string) { m.prints = append(m.prints, text) }
 
-// takeScores makes rows the scoreboard: a new slice, and a new names map
-// when a name is new or changed. A row without a name is a player whose
-// name this client has.
+// takeScores applies a scoreboard delta (proto.Snapshot.Scores) to the
+// table: each row replaces the row of its ID or is added (a row without a
+// name keeps the name this client has), a row of Team proto.ScoreGone
+// removes it. The table is a new slice, sorted by ID, and the names a new
+// map when a name is new or changed (a View may hold the old ones).
 func (m *Match) takeScores(rows []proto.ScoreEntry) {
-	m.scores = append([]proto.ScoreEntry(nil), rows...)
+	table := append(make([]proto.ScoreEntry, 0, len(m.scores)+len(rows)), m.scores...)
 	var heard []DemoName
-	for i, r := range m.scores {
-		if r.Name == "" {
-			m.scores[i].Name = m.names[r.ID]
-		} else if m.names[r.ID] != r.Name {
+	for _, r := range rows {
+		i := sort.Search(len(table), func(i int) bool { return table[i].ID >= r.ID })
+		found := i < len(table) && table[i].ID == r.ID
+		switch {
+		case r.Team == proto.ScoreGone:
+			if found {
+				table = append(table[:i], table[i+1:]...)
+			}
+			continue
+		case r.Name == "":
+			r.Name = m.names[r.ID]
+		case m.names[r.ID] != r.Name:
 			heard = append(heard, DemoName{ID: r.ID, Name: r.Name})
 		}
+		if found {
+			table[i] = r
+		} else {
+			table = append(table, proto.ScoreEntry{})
+			copy(table[i+1:], table[i:])
+			table[i] = r
+		}
 	}
+	m.scores = table
 	m.hear(heard)
 }
 

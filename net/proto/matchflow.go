@@ -56,10 +56,10 @@ func checkMatchClock(m *MatchClock) error {
 
 // Limits of the end-of-match messages.
 const (
-	MaxStatsRows = 256 // PlayerStats rows in a MatchStats
-	MaxAwards    = 8   // Awards in a MatchStats
-	MaxVoteMaps  = 9   // candidate maps in a MapVote (keys 1..9)
-	MaxMapName   = 64  // bytes of a map name
+	MaxStatsRows = 1024 // PlayerStats rows in a MatchStats: the server's player cap (server.MaxPlayersLimit)
+	MaxAwards    = 8    // Awards in a MatchStats
+	MaxVoteMaps  = 9    // candidate maps in a MapVote (keys 1..9)
+	MaxMapName   = 64   // bytes of a map name
 )
 
 // Award kinds (Award.Kind): what an award is for and what its Value

@@ -17,7 +17,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 16
+const ProtocolVersion = 17
 
 // Message is any of the message structs: a row of the message table
 // (msgTypes, msgtable.go) has its type byte.
@@ -404,7 +404,15 @@ const (
 	TeamBlue      uint8 = 3
 	// MaxTeam is the highest valid Team value.
 	MaxTeam = TeamBlue
+	// ScoreGone in a scoreboard row's Team removes that player's row from
+	// the client's table (the player left): the row carries nothing else.
+	ScoreGone uint8 = 0xff
 )
+
+// MaxScoreRows is the most rows one snapshot's scoreboard delta
+// (Snapshot.Scores) may carry; the server sends at most 512 bytes of rows
+// (about 45 without names).
+const MaxScoreRows = 64
 
 // Snapshot is the world as the server sends it to one client.
 type Snapshot struct {
@@ -438,9 +446,13 @@ type Snapshot struct {
 	// Events are EventData's events: not on the wire; the server fills
 	// them before encoding, the client after DecodeEvents.
 	Events []Event `msgpack:"-"`
-	// Scores is the scoreboard, with at least the receiving client's row:
-	// in the client's first snapshot, then 1 s after the last when it
-	// changed, else 2 s after; nil otherwise (docs/PROTOCOL.md §5.8).
+	// Scores is a scoreboard delta: the rows of the client's table that
+	// changed since the scoreboard it acknowledged, at most MaxScoreRows;
+	// the client keeps the table and replaces each row by ID, a row whose
+	// Name is "" keeps the name it has, a row whose Team is ScoreGone is
+	// removed. In the client's first snapshot, then 1 s after the last
+	// when it changed, 500 ms after when rows were left out, else 2 s
+	// after; nil otherwise (docs/PROTOCOL.md §5.8).
 	Scores []ScoreEntry
 	// TickTimeUs is the server's mean tick processing time, microseconds.
 	TickTimeUs uint32
@@ -470,7 +482,7 @@ type Snapshot struct {
 	// little faster, above it a little slower (time dilation).
 	CmdTarget uint8
 	// Match is the match's clock and limits (matchflow.go): with every
-	// scoreboard (Scores), nil in the other snapshots.
+	// scoreboard (Scores, even an empty one), nil in the other snapshots.
 	Match *MatchClock
 	// PickupDelta turns the baseline's frame of pickups into this
 	// snapshot's (AppendPickupDelta, pickupdelta.go): the map's pickups in

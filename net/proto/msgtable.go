@@ -239,11 +239,14 @@ func checkSnapshot(m *Snapshot) error {
 		// unchecked value would have the client predict a dash for minutes.
 		return fmt.Errorf("%d ticks of dash cooldown, limit %d", m.Self.DashTicks, most)
 	}
+	if len(m.Scores) > MaxScoreRows {
+		return fmt.Errorf("%d scoreboard rows, limit %d", len(m.Scores), MaxScoreRows)
+	}
 	for _, r := range m.Scores {
 		if err := checkText("score name", r.Name, MaxNameLen); err != nil {
 			return err
 		}
-		if r.Team > MaxTeam {
+		if r.Team > MaxTeam && r.Team != ScoreGone {
 			return fmt.Errorf("team %d of player %d does not exist", r.Team, r.ID)
 		}
 		if err := checkColor(r.Color); err != nil {

@@ -1,0 +1,292 @@
+package server
+
+import (
+	"cmp"
+	"slices"
+
+	"tickshot/net/proto"
+)
+
+// Scoreboard deltas (issue 23). Every client keeps the whole scoreboard
+// table; a snapshot's Scores carries only the rows that differ from the
+// table the client acknowledged, as its entities are a delta against an
+// acknowledged frame (Quake 3 writes entities so; docs/PROTOCOL.md §5.8).
+// The full table at 1 024 players is about 10 kB (18 kB with the names):
+// sent every second or two to every client, it alone broke the budget of
+// 8 kB/s a client. A delta carries at most scoreBytesPerUpdate bytes of
+// rows, most wanted first (the client's own row, rows of players who left, the players
+// in its view and in its events, the leaders, then the others in a round
+// by ID), so a scoreboard costs a client at most a fixed number of bytes a
+// second whatever the number of players, and the table catches up over a
+// few seconds when more rows changed than that: a 1 024-row table reaches
+// a new client within about 22 s (some 45 rows with names a second), its
+// own row, the players in its view and the top of the board in its first
+// scoreboard.
+
+const (
+	// scoreBytesPerUpdate is the most bytes of rows a scoreboard delta
+	// carries (rowBytes): about 20 rows with names, 45 without.
+	scoreBytesPerUpdate = 512
+	// scoreRowsPerUpdate is the most rows a scoreboard delta carries
+	// (the wire's limit).
+	scoreRowsPerUpdate = proto.MaxScoreRows
+	// scoreLeaders is how many of the top rows come before the others.
+	scoreLeaders = 8
+	// scorePingSlack: a row whose only change is its ping is sent when the
+	// ping moved by more than this many ms or a quarter of what the client
+	// holds, whichever is more; smaller moves wait for another change.
+	scorePingSlack = 10
+)
+
+// scoreView is the scoreboard as one client holds it: the rows (names
+// filled in) of the scoreboard deltas that reached it, by the snapshots it
+// acknowledged (ackState.reached), sorted by ID; and where the round of
+// the rows that are not otherwise wanted resumes.
+type scoreView struct {
+	rows []proto.ScoreEntry
+	// cursor is the ID of the last row the round sent: it resumes after it.
+	cursor uint16
+	// pending: the last delta left changed rows out (the next comes sooner).
+	pending bool
+	changes []scoreChange // reused by delta
+	picked  []bool        // reused by delta: per change, taken
+}
+
+// scoreChange is one row of a delta before it is chosen: the server's
+// row (at of the table) or, when gone, the ID of a row to remove.
+type scoreChange struct {
+	at   int // index in the server's table; -1: gone
+	id   uint16
+	name bool // the client does not hold this name
+}
+
+// byID compares a row with an ID.
+func byID(r proto.ScoreEntry, id uint16) int { return cmp.Compare(r.ID, id) }
+
+// learn takes the rows of a scoreboard delta that reached the client
+// (full rows, names filled in), oldest delta first.
+func (v *scoreView) learn(rows []proto.ScoreEntry) {
+	for _, r := range rows {
+		i, found := slices.BinarySearchFunc(v.rows, r.ID, byID)
+		switch {
+		case r.Team == proto.ScoreGone:
+			if found {
+				v.rows = slices.Delete(v.rows, i, i+1)
+			}
+		case found:
+			v.rows[i] = r
+		default:
+			v.rows = slices.Insert(v.rows, i, r)
+		}
+	}
+}
+
+// differs reports whether the client must be sent row cur, holding held:
+// any field but the ping changed, or the ping moved by more than
+// scorePingSlack ms and a quarter of held's.
+func differs(cur, held *proto.ScoreEntry) bool {
+	if cur.Name != held.Name || cur.Kills != held.Kills || cur.Deaths != held.Deaths ||
+		cur.Bot != held.Bot || cur.Team != held.Team || cur.Color != held.Color {
+		return true
+	}
+	d := int(cur.PingMs) - int(held.PingMs)
+	return max(d, -d) > max(scorePingSlack, int(held.PingMs)/4)
+}
+
+// delta appends to full the rows the client is to be sent from table (the
+// server's scoreboard, sorted by ID, names filled in) and to wire the same
+// rows as they go on the wire (Name "" where the client holds the name; a
+// gone row has only its ID and Team proto.ScoreGone): at most
+// scoreBytesPerUpdate bytes of rows and scoreRowsPerUpdate rows, chosen in
+// this order: the client's own row (self),
+// rows of players who left, rows wanted (in the client's view or named by
+// its events), the leaders' rows (leaders: IDs of the top rows), then the
+// others in a round by ID from after the last one sent. Only rows that
+// differ from what the client holds are candidates (differs).
+func (v *scoreView) delta(full, wire, table []proto.ScoreEntry, self uint16, wanted func(uint16) bool, leaders []uint16) ([]proto.ScoreEntry, []proto.ScoreEntry) {
+	v.changes = v.changes[:0]
+	// Merge the two tables, both sorted by ID.
+	i, j := 0, 0
+	for i < len(table) || j < len(v.rows) {
+		switch {
+		case j == len(v.rows) || (i < len(table) && table[i].ID < v.rows[j].ID):
+			v.changes = append(v.changes, scoreChange{at: i, id: table[i].ID, name: true})
+			i++
+		case i == len(table) || v.rows[j].ID < table[i].ID:
+			v.changes = append(v.changes, scoreChange{at: -1, id: v.rows[j].ID})
+			j++
+		default:
+			if differs(&table[i], &v.rows[j]) {
+				v.changes = append(v.changes, scoreChange{at: i, id: table[i].ID, name: table[i].Name != v.rows[j].Name})
+			}
+			i++
+			j++
+		}
+	}
+	v.picked = slices.Grow(v.picked[:0], len(v.changes))[:len(v.changes)]
+	clear(v.picked)
+	n, size := 0, 0
+	full0 := len(full)
+	take := func(k int) {
+		if v.picked[k] || v.full(n, size) {
+			return
+		}
+		c := v.changes[k]
+		row := proto.ScoreEntry{ID: c.id, Team: proto.ScoreGone}
+		if c.at >= 0 {
+			row = table[c.at]
+		}
+		wired := row
+		if !c.name {
+			wired.Name = ""
+		}
+		b := rowBytes(&wired)
+		if n > 0 && size+b > scoreBytesPerUpdate {
+			size = scoreBytesPerUpdate // full: nothing more this time
+			return
+		}
+		size += b
+		v.picked[k] = true
+		n++
+		full, wire = append(full, row), append(wire, wired)
+	}
+	find := func(id uint16) int {
+		k, found := slices.BinarySearchFunc(v.changes, id, func(c scoreChange, id uint16) int { return cmp.Compare(c.id, id) })
+		if !found {
+			return -1
+		}
+		return k
+	}
+	if k := find(self); k >= 0 {
+		take(k)
+	}
+	for k, c := range v.changes {
+		if c.at < 0 {
+			take(k)
+		}
+	}
+	for k, c := range v.changes {
+		if wanted(c.id) {
+			take(k)
+		}
+	}
+	for _, id := range leaders {
+		if k := find(id); k >= 0 {
+			take(k)
+		}
+	}
+	// The round: the changes after the cursor, then from the start.
+	start, _ := slices.BinarySearchFunc(v.changes, v.cursor+1, func(c scoreChange, id uint16) int { return cmp.Compare(c.id, id) })
+	if v.cursor == 0xffff {
+		start = 0
+	}
+	for m := range v.changes {
+		k := (start + m) % len(v.changes)
+		if v.full(n, size) {
+			break
+		}
+		if !v.picked[k] {
+			if take(k); v.picked[k] {
+				v.cursor = v.changes[k].id
+			}
+		}
+	}
+	v.pending = len(full)-full0 < len(v.changes)
+	return full, wire
+}
+
+// full reports whether a delta of n rows of size bytes takes no more.
+func (v *scoreView) full(n, size int) bool {
+	return n == scoreRowsPerUpdate || size >= scoreBytesPerUpdate
+}
+
+// rowBytes is the size of r's msgpack encoding (an array of 8): its
+// integers in their compact forms, its name with its length.
+func rowBytes(r *proto.ScoreEntry) int {
+	uintBytes := func(v uint64) int {
+		switch {
+		case v < 128:
+			return 1
+		case v < 256:
+			return 2
+		case v < 65536:
+			return 3
+		}
+		return 5
+	}
+	intBytes := func(v int16) int {
+		if v >= -32 && v < 128 {
+			return 1
+		}
+		if v >= 0 {
+			return uintBytes(uint64(v))
+		}
+		if v >= -128 {
+			return 2
+		}
+		return 3
+	}
+	name := len(r.Name) + 1
+	if len(r.Name) > 31 {
+		name++
+	}
+	return 1 + uintBytes(uint64(r.ID)) + name + intBytes(r.Kills) + intBytes(r.Deaths) + uintBytes(uint64(r.PingMs)) +
+		1 + uintBytes(uint64(r.Team)) + uintBytes(uint64(r.Color))
+}
+
+// leadersOf appends to ids the IDs of the top n rows of table: most kills,
+// then fewest deaths, then lowest ID (the scoreboard screen's order among
+// players; spectators are not leaders).
+func leadersOf(ids []uint16, table []proto.ScoreEntry, n int) []uint16 {
+	ids = ids[:0]
+	better := func(a, b *proto.ScoreEntry) bool {
+		if a.Kills != b.Kills {
+			return a.Kills > b.Kills
+		}
+		if a.Deaths != b.Deaths {
+			return a.Deaths < b.Deaths
+		}
+		return a.ID < b.ID
+	}
+	var top [scoreLeaders]*proto.ScoreEntry
+	k := 0
+	for i := range table {
+		r := &table[i]
+		if r.Team == proto.TeamSpectator {
+			continue
+		}
+		// Insertion into the kept top n.
+		if k < n {
+			k++
+		} else if !better(r, top[k-1]) {
+			continue
+		}
+		at := k - 1
+		for at > 0 && better(r, top[at-1]) {
+			top[at] = top[at-1]
+			at--
+		}
+		top[at] = r
+	}
+	for _, r := range top[:k] {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+// snapNames says which players a snapshot names: those in its entities
+// (the client's view) and in its events (the kill feed, hits): their
+// scoreboard rows, and with them their names, are wanted first.
+type snapNames struct{ snap *proto.Snapshot }
+
+func (n snapNames) wanted(id uint16) bool {
+	if _, found := slices.BinarySearchFunc(n.snap.Entities, id, func(e proto.EntityState, id uint16) int { return cmp.Compare(e.ID, id) }); found {
+		return true
+	}
+	for i := range n.snap.Events {
+		if e := &n.snap.Events[i]; e.A == id || e.B == id {
+			return true
+		}
+	}
+	return false
+}
