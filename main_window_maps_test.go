@@ -16,7 +16,7 @@ import (
 )
 
 // TestWindowShowsEachMap starts `tickshot play` on each map of the default
-// cycle at 1280x720 and reads its screenshot: the art is drawn, not a
+// cycle and the big arena, expanse, at 1280x720 and reads its screenshot: the art is drawn, not a
 // blank or single-colour frame. Each must show many colours; the map's
 // floor (its plain floor's or one of its areas' colours, client.FloorColours)
 // over a fifth of the screen, with texture (grain: a tenth of it near
@@ -24,7 +24,7 @@ import (
 // lighter); walls, with their lit top edges;
 // and the local player. TICKSHOT_KEEP_SHOTS=DIR keeps the pictures.
 func TestWindowShowsEachMap(t *testing.T) {
-	for _, name := range game.DefaultMapCycle() {
+	for _, name := range append(game.DefaultMapCycle(), "expanse") {
 		t.Run(name, func(t *testing.T) {
 			m, err := game.LoadMap(name)
 			if err != nil {
