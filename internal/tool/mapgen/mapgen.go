@@ -421,7 +421,7 @@ func hall(p *plan, d district) {
 			p.wall(r.x+i*r.w/5-32, r.y+j*r.h/5-32, 64, 64)
 		}
 	}
-	p.wall(r.x+r.w/2-192, r.y+160, 384, 64) // the stage
+	p.wall(r.x+r.w/2-192, r.y+160, 384, 64)     // the stage
 	p.wall(r.x+r.w/2-32, r.y+r.h/2+128, 64, 64) // below the hall's name, which is painted at its centre
 }
 
