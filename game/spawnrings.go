@@ -36,16 +36,8 @@ func (e *enemyRings) cell(p Point) int {
 	return clampRing(p.Y, e.rows)*e.cols + clampRing(p.X, e.cols)
 }
 
-func clampRing(v float64, n int) int {
-	f := math.Floor(v / enemyRingCell)
-	switch {
-	case f >= float64(n-1):
-		return n - 1
-	case f > 0:
-		return int(f)
-	}
-	return 0
-}
+// clampRing is clampCell on the rings' cells.
+func clampRing(v float64, n int) int { return clampCell(v, enemyRingCell, n) }
 
 // rings calls visit with the enemies of each ring of cells round s, ring 0
 // (s's cell) first, up to ring maxRing or until visit returns false.

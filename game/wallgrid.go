@@ -61,15 +61,15 @@ func newWallGrid(walls []shared.Box, width, height float64) *wallGrid {
 }
 
 // col is the column of x, clamped to the grid.
-func (g *wallGrid) col(x float64) int { return clampCell(x, g.cols) }
+func (g *wallGrid) col(x float64) int { return clampCell(x, wallGridCell, g.cols) }
 
 // row is the row of y, clamped to the grid.
-func (g *wallGrid) row(y float64) int { return clampCell(y, g.rows) }
+func (g *wallGrid) row(y float64) int { return clampCell(y, wallGridCell, g.rows) }
 
-// clampCell is the cell of coordinate v on an axis of n cells, clamped to
-// 0..n-1 (NaN: 0).
-func clampCell(v float64, n int) int {
-	f := math.Floor(v / wallGridCell)
+// clampCell is the cell of coordinate v on an axis of n cells of side
+// size, clamped to 0..n-1 (NaN: 0).
+func clampCell(v, size float64, n int) int {
+	f := math.Floor(v / size)
 	switch {
 	case f >= float64(n-1):
 		return n - 1
@@ -104,7 +104,7 @@ func (g *wallGrid) walk(u0, v0, du, dv float64, swapped bool) bool {
 		uCells, vCells = g.rows, g.cols
 	}
 	u1 := u0 + du
-	first, last := clampCell(u0, uCells), clampCell(u1, uCells)
+	first, last := clampCell(u0, wallGridCell, uCells), clampCell(u1, wallGridCell, uCells)
 	step := 1
 	if last < first {
 		step = -1
@@ -125,8 +125,8 @@ func (g *wallGrid) walk(u0, v0, du, dv float64, swapped bool) bool {
 			va = v0 + (a-u0)/du*dv
 			vb = v0 + (b-u0)/du*dv
 		}
-		r0 := clampCell(math.Min(va, vb)-wallGridSlack, vCells)
-		r1 := clampCell(math.Max(va, vb)+wallGridSlack, vCells)
+		r0 := clampCell(math.Min(va, vb)-wallGridSlack, wallGridCell, vCells)
+		r1 := clampCell(math.Max(va, vb)+wallGridSlack, wallGridCell, vCells)
 		// A wall within the slack of the stretch is in these cells too: it
 		// was put into every cell its grown box touches.
 		for r := r0; r <= r1; r++ {

@@ -325,6 +325,10 @@ func TestMidGameRecording(t *testing.T) {
 	if p.C.View().Name(c.View().ID) == fmt.Sprintf("player %d", c.View().ID) {
 		t.Error("the player's name was not carried into the mid-game demo")
 	}
+	// The scoreboard table too: the snapshots after it carry only deltas.
+	if n := len(p.C.View().Scores); n != 3 {
+		t.Errorf("playback's scoreboard has %d rows, want the player and the 2 bots", n)
+	}
 }
 
 // TestSeekAndPause: demo_gototick lands within one snapshot interval of

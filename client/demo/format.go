@@ -622,12 +622,21 @@ func decodeRecord(rec *Record, payload []byte, h *Header, verify bool) error {
 			c := d.cmd()
 			st.Pending = append(st.Pending, netclient.DemoCmd{Cmd: c, State: d.state()})
 		}
-		nn := int(d.uvarint("names", 1024))
+		nn := int(d.uvarint("names", 2*1024)) // players and spectators of a full server
 		for i := 0; i < nn && d.err == nil; i++ {
 			id := d.u16("name")
 			l := int(d.uvarint("name length", proto.MaxNameLen*4))
 			s := string(d.take(l, "name"))
 			st.Names = append(st.Names, netclient.DemoName{ID: id, Name: proto.CleanText(s, proto.MaxNameLen*4)})
+		}
+		ns := int(d.uvarint("scoreboard rows", 2*1024))
+		for i := 0; i < ns && d.err == nil; i++ {
+			r := proto.ScoreEntry{ID: d.u16("score"), Kills: int16(d.u16("score")), Deaths: int16(d.u16("score")), PingMs: d.u16("score")}
+			r.Bot, r.Team, r.Color = d.u8("score") != 0, d.u8("score"), d.u8("score")
+			if d.err == nil && (r.Team > proto.MaxTeam || r.Color > proto.MaxColor) {
+				d.fail("a scoreboard row out of range")
+			}
+			st.Scores = append(st.Scores, r)
 		}
 		if d.err == nil && !finite(st.Predicted.X, st.Predicted.Y, st.Predicted.VX, st.Predicted.VY) {
 			d.fail("predicted state not finite")

@@ -245,6 +245,14 @@ func (r *Recorder) State(st *netclient.DemoState) {
 		b = binary.AppendUvarint(b, uint64(len(n.Name)))
 		b = append(b, n.Name...)
 	}
+	b = binary.AppendUvarint(b, uint64(len(st.Scores))) // the table, names apart (they are above)
+	for _, s := range st.Scores {
+		b = le.AppendUint16(b, s.ID)
+		b = le.AppendUint16(b, uint16(s.Kills))
+		b = le.AppendUint16(b, uint16(s.Deaths))
+		b = le.AppendUint16(b, s.PingMs)
+		b = append(b, boolByte(s.Bot), s.Team, s.Color)
+	}
 	r.buf = b
 	r.write(KindState, b)
 }
@@ -277,4 +285,12 @@ func appendState(b []byte, s shared.PlayerState) []byte {
 	b = le.AppendUint16(b, s.ReloadTicks)
 	b = le.AppendUint16(b, s.SwitchTicks)
 	return le.AppendUint16(b, s.DashTicks)
+}
+
+// boolByte is 1 for true, 0 for false.
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -53,6 +53,9 @@ type DemoState struct {
 	Pending                  []DemoCmd // AckCmd (if not 0) .. CmdNum
 	Names                    []DemoName
 	LastEventID              uint32
+	// Scores is the scoreboard table the client held (names apart:
+	// Names): the snapshots after it carry only deltas (proto.Snapshot.Scores).
+	Scores []proto.ScoreEntry
 }
 
 // DemoStart is what a recording starts with (the demo's header and first
@@ -204,7 +207,7 @@ func (r *recording) frame(f DemoFrame) {
 func (r *recording) state() *DemoState {
 	c, p := r.c, r.c.pred
 	st := &DemoState{CmdNum: p.cmdNum, AckCmd: p.ackCmd, SentUpTo: c.link.sentUpTo, Predicted: p.state(),
-		Pending: p.pending(), LastEventID: c.match.lastEventID, Names: c.match.heard()}
+		Pending: p.pending(), LastEventID: c.match.lastEventID, Names: c.match.heard(), Scores: c.match.scores}
 	return st
 }
 

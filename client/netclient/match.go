@@ -160,10 +160,13 @@ func (m *Match) hear(heard []DemoName) {
 }
 
 // seed starts from a mid-game recording's state (DemoState): the newest
-// event taken and the names heard.
-func (m *Match) seed(lastEventID uint32, names []DemoName) {
+// event taken, the names heard and the scoreboard table (its names filled
+// in from names).
+func (m *Match) seed(lastEventID uint32, names []DemoName, scores []proto.ScoreEntry) {
 	m.lastEventID = lastEventID
 	m.hear(names)
+	m.scores = nil
+	m.takeScores(scores)
 }
 
 // heard returns the names heard, by ID (a DemoState's Names).

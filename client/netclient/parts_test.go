@@ -96,9 +96,12 @@ func TestMatchTeamEventsAndSeed(t *testing.T) {
 	if held[0].Team != proto.TeamNone {
 		t.Error("a team event wrote into the rows handed out")
 	}
-	m.seed(40, []DemoName{{ID: 7, Name: "eve"}})
+	m.seed(40, []DemoName{{ID: 7, Name: "eve"}}, []proto.ScoreEntry{{ID: 7, Kills: 3}})
 	if m.isNew(proto.Event{ID: 40}) || m.names[7] != "eve" || m.names[2] != "bob" {
 		t.Errorf("after seed: last event %d, names %v", m.lastEventID, m.names)
+	}
+	if len(m.scores) != 1 || m.scores[0] != (proto.ScoreEntry{ID: 7, Name: "eve", Kills: 3}) {
+		t.Errorf("after seed: scoreboard %+v, want eve's row with her name", m.scores)
 	}
 	if h := m.heard(); len(h) != 2 || h[0].ID != 2 || h[1] != (DemoName{ID: 7, Name: "eve"}) {
 		t.Errorf("heard %+v, want bob then eve by ID", h)

@@ -65,7 +65,7 @@ func (p *Playback) Seed(st *DemoState) {
 	defer c.views.stale()
 	c.pred.seed(st.CmdNum, st.AckCmd, st.Predicted, st.Pending)
 	c.link.sentUpTo = st.SentUpTo
-	c.match.seed(st.LastEventID, st.Names)
+	c.match.seed(st.LastEventID, st.Names, st.Scores)
 }
 
 // Config applies a recorded Config (the name stays).
