@@ -85,6 +85,9 @@ func newSession(conn *proto.Conn, p *game.Player, hello proto.Hello, now uint32,
 // and cl_interp_ratio (Hello, then Settings), clamped by proto.ClampRates.
 func (ss *session) applyRates(rate uint32, updateRate, cmdRate, interpMs uint16, ratio float32, tickRate int) {
 	r, ur, cr, im := proto.ClampRates(rate, updateRate, cmdRate, interpMs, tickRate)
+	if ur != ss.rate.updateRate {
+		ss.rate.phased = false // a phase group of the new update rate at the next snapshot
+	}
 	ss.rate.bytesPerSec, ss.rate.updateRate, ss.rate.cmdRate = int(r), ur, cr
 	ss.hello.InterpMs, ss.hello.InterpRatio = uint16(im), ratio
 	ss.hello.Rate, ss.hello.UpdateRate, ss.hello.CmdRate = r, uint16(ur), uint16(cr)
@@ -580,14 +583,20 @@ type rateControl struct {
 	chokeAcc    float64 // update-interval accumulator while choked
 	chokes      int     // snapshots choked since the last one sent
 	chokesTotal int
+	// phased: after each snapshot the accumulator is its phase group's
+	// (phases.go), whose offset is phase (0..tickrate-1).
+	phased bool
+	phase  int
 }
 
 // due advances one server tick and reports whether a snapshot goes out now.
 // The byte budget grows by rate/tickrate a tick, banked for at most a
 // quarter second; a due snapshot is held back while the budget is in debt,
 // counting one choke for it and one more for every further update
-// interval spent waiting.
-func (r *rateControl) due(tickRate int) bool {
+// interval spent waiting. tick is the server tick just run: a phased
+// client's accumulator is set after each snapshot to its phase group's at
+// that tick, so that it keeps to the group's ticks, also after a choke.
+func (r *rateControl) due(tick uint32, tickRate int) bool {
 	tr := float64(tickRate)
 	r.budget = math.Min(r.budget+float64(r.bytesPerSec)/tr, float64(r.bytesPerSec)/4)
 	if r.snapAcc < tr {
@@ -610,6 +619,9 @@ func (r *rateControl) due(tickRate int) bool {
 	}
 	r.choked = false
 	r.snapAcc -= tr
+	if r.phased {
+		r.snapAcc = float64((uint64(r.phase) + uint64(tick)*uint64(r.updateRate)) % uint64(tickRate))
+	}
 	return true
 }
 

@@ -51,7 +51,7 @@ func TestRateControlUpdateRateAndChoke(t *testing.T) {
 	r := rateControl{bytesPerSec: 64000, updateRate: 16, snapAcc: 64}
 	var due []int
 	for tick := 0; tick < 64; tick++ {
-		if r.due(64) {
+		if r.due(uint32(tick), 64) {
 			due = append(due, tick)
 			r.sent(100)
 		}
@@ -65,7 +65,7 @@ func TestRateControlUpdateRateAndChoke(t *testing.T) {
 	// choke per update interval (4 ticks).
 	r.sent(64000 / 2)
 	chokedTicks := 0
-	for tick := 0; tick < 64 && !r.due(64); tick++ {
+	for tick := 64; tick < 128 && !r.due(uint32(tick), 64); tick++ {
 		chokedTicks++
 	}
 	if chokedTicks < 15 || chokedTicks > 17 || r.chokesTotal != 4 {

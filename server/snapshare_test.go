@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -33,10 +34,11 @@ type shareRun struct {
 	clients []*shareClient
 	now     time.Time
 	tick    int
+	written time.Duration // wall time spent writing snapshots (writeDue)
 }
 
 func newShareRun(t testing.TB, bots int, cache bool) *shareRun {
-	s := lcServer(t, Config{MaxPlayers: 64, Bots: bots, Seed: 3})
+	s := lcServer(t, Config{MaxPlayers: 128, Bots: bots, Seed: 3})
 	if !cache {
 		s.snap.entDeltas, s.snap.pickDeltas = nil, nil
 	}
@@ -51,40 +53,35 @@ func (r *shareRun) join(name string, updateRate uint16, rate uint32, rttTick int
 	r.clients = append(r.clients, &shareClient{ss: ss, rttTick: rttTick})
 }
 
-// step runs one tick, then writes the snapshots due (send's loop), passing
-// each to sink with the client's index; lost(i) says whether client i's
-// snapshot is lost. Acks that arrive this tick are taken first.
+// step runs one tick, then writes the snapshots due (writeDue, as send),
+// passing each to sink with the client's index; lost(i) says whether
+// client i's snapshot is lost. Acks that arrive this tick are taken first.
 func (r *shareRun) step(lost func(i int) bool, sink func(i int, b []byte)) {
 	r.tick++
 	r.now = r.now.Add(time.Second / time.Duration(r.s.cfg.TickRate))
 	r.s.Step(r.now)
 	sessions := make([]*session, len(r.clients))
+	index := make(map[*session]int, len(r.clients))
 	for i, c := range r.clients {
-		sessions[i] = c.ss
+		sessions[i], index[c.ss] = c.ss, i
 		for len(c.acks) > 0 && c.acks[0].at <= r.tick {
 			c.ss.acks.ack(c.acks[0].seq, 0, r.now)
 			c.acks = c.acks[1:]
 		}
 	}
-	sw := &r.s.snap
-	sw.tickTimeUs, sw.tickStdUs = 0, 0 // wall-clock figures: the same for both servers
-	framed := false
-	sw.scoresBuilt = false
-	for i, c := range r.clients {
-		if !c.ss.rate.due(sw.tickRate) {
-			continue
-		}
-		if !framed {
-			sw.buildFrame()
-			framed = true
-		}
-		b := sw.write(c.ss, sessions, r.now)
-		c.ss.rate.sent(len(b))
+	r.s.snap.tickTimeUs, r.s.snap.tickStdUs = 0, 0 // wall-clock figures: the same for both servers
+	t0 := time.Now()
+	var outside time.Duration
+	r.s.snap.writeDue(sessions, r.now, func(ss *session, b []byte) {
+		o0 := time.Now()
+		i := index[ss]
 		sink(i, b)
 		if !lost(i) {
-			c.acks = append(c.acks, ackDue{c.ss.acks.nextSeq, r.tick + c.rttTick})
+			r.clients[i].acks = append(r.clients[i].acks, ackDue{ss.acks.nextSeq, r.tick + r.clients[i].rttTick})
 		}
-	}
+		outside += time.Since(o0)
+	})
+	r.written += time.Since(t0) - outside
 }
 
 // TestSharedRecordsWriteTheSameSnapshots: two identical servers, one
@@ -159,40 +156,55 @@ func TestSharedRecordsWriteTheSameSnapshots(t *testing.T) {
 
 // BenchmarkSnapshotSharing measures how many entity records the clients'
 // deltas share (%shared: copied from the tick's records rather than
-// written) and how bursty the snapshots are (burst: the most snapshots
-// written in one tick over the mean), for 30 clients among 30 bots at
-// cl_updaterate 20 and 64 ticks/s over 20 s, 10 % loss. phases=joined:
-// each client's snapshots keep the phase of its join (today's
-// rateControl); phases=aligned: all joined on one tick, so all send on the
-// same ticks. rtt=same: every ack takes 4 ticks; rtt=spread: 1 to 12.
+// written), how bursty the snapshots are (burst: the most snapshots
+// written in one tick over the mean; p99: the 99th percentile tick over
+// the mean), and the wall time and bytes of a snapshot (ns/snapshot,
+// B/snapshot), for 60 clients among 30 bots at cl_updaterate 20 and 64
+// ticks/s over 20 s, 10 % loss, joined at random ticks. phases=joined: each
+// client's snapshots keep the phase of its join (as before phase groups);
+// phases=grouped: the clients of an update rate in phase groups
+// (phases.go, the server's way); phases=one: all on the same ticks.
+// records=afresh writes every client's records, records=shared the tick's
+// shared ones (the server's way). rtt=same: every ack takes 4 ticks;
+// rtt=spread: 1 to 12. phases=joined/records=afresh is the server before
+// issue 23's item 3.
 // `go test ./server -run '^$' -bench SnapshotSharing -benchtime 1x`
 func BenchmarkSnapshotSharing(b *testing.B) {
-	for _, aligned := range []bool{false, true} {
+	for _, c := range []struct {
+		phases string
+		shared bool
+	}{{"joined", false}, {"joined", true}, {"grouped", true}, {"one", true}} {
 		for _, spread := range []bool{false, true} {
-			name := fmt.Sprintf("phases=%s/rtt=%s", map[bool]string{false: "joined", true: "aligned"}[aligned],
+			name := fmt.Sprintf("phases=%s/records=%s/rtt=%s", c.phases, map[bool]string{false: "afresh", true: "shared"}[c.shared],
 				map[bool]string{false: "same", true: "spread"}[spread])
 			b.Run(name, func(b *testing.B) {
 				for b.Loop() {
-					shared, burst := snapshotSharing(b, aligned, spread)
-					b.ReportMetric(shared, "%shared")
-					b.ReportMetric(burst, "burst")
+					m := snapshotSharing(b, c.phases, c.shared, spread)
+					for unit, v := range m {
+						b.ReportMetric(v, unit)
+					}
 				}
 			})
 		}
 	}
 }
 
-func snapshotSharing(b *testing.B, aligned, spread bool) (sharedPct, burst float64) {
-	r := newShareRun(b, 30, true)
+func snapshotSharing(b *testing.B, phases string, shared, spread bool) map[string]float64 {
+	r := newShareRun(b, 30, shared)
+	if phases != "grouped" {
+		r.s.snap.phases = nil
+	}
 	rng := rand.New(rand.NewPCG(9, 9))
-	joinAt := make([]int, 30)
+	joinAt := make([]int, 60)
 	for i := range joinAt {
-		if !aligned {
+		if phases != "one" {
 			joinAt[i] = rng.IntN(64)
 		}
 	}
-	total, most := 0, 0
+	var perTick []int
 	var st0 proto.DeltaCacheStats
+	var written0 time.Duration
+	bytes := 0
 	const warm, ticks = 128, 20 * 64
 	for tick := 0; tick < warm+ticks; tick++ {
 		for i, at := range joinAt {
@@ -205,16 +217,28 @@ func snapshotSharing(b *testing.B, aligned, spread bool) (sharedPct, burst float
 			}
 		}
 		if tick == warm {
-			st0 = r.s.snap.entDeltas.Stats()
+			st0, written0 = r.s.snap.entDeltas.Stats(), r.written
 		}
-		n := 0
-		r.step(func(int) bool { return rng.Float64() < 0.1 }, func(int, []byte) { n++ })
+		n, nb := 0, 0
+		r.step(func(int) bool { return rng.Float64() < 0.1 }, func(_ int, w []byte) { n, nb = n+1, nb+len(w) })
 		if tick >= warm {
-			total += n
-			most = max(most, n)
+			perTick = append(perTick, n)
+			bytes += nb
 		}
 	}
 	st := r.s.snap.entDeltas.Stats()
 	h, m := st.Hits-st0.Hits, st.Misses-st0.Misses
-	return 100 * float64(h) / float64(max(h+m, 1)), float64(most) / (float64(total) / ticks)
+	slices.Sort(perTick)
+	total := 0
+	for _, n := range perTick {
+		total += n
+	}
+	mean := float64(total) / float64(len(perTick))
+	return map[string]float64{
+		"%shared":     100 * float64(h) / float64(max(h+m, 1)),
+		"burst":       float64(perTick[len(perTick)-1]) / mean,
+		"p99":         float64(perTick[len(perTick)*99/100]) / mean,
+		"ns/snapshot": float64((r.written - written0).Nanoseconds()) / float64(total),
+		"B/snapshot":  float64(bytes) / float64(total),
+	}
 }

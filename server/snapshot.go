@@ -54,13 +54,16 @@ type snapshotWriter struct {
 	// once, send many); nil writes each client's records afresh.
 	entDeltas  *proto.EntityDeltaCache
 	pickDeltas *proto.PickupDeltaCache
+	// phases keeps the clients of one update rate in a few phase groups
+	// (phases.go); nil leaves each on the phase of its join.
+	phases *phaseGroups
 }
 
 // newSnapshotWriter is the writer of world w's snapshots, with its events
 // from q.
 func newSnapshotWriter(w *game.World, q *eventQueue) snapshotWriter {
 	return snapshotWriter{w: w, tickRate: w.TickRate, events: q,
-		entDeltas: new(proto.EntityDeltaCache), pickDeltas: new(proto.PickupDeltaCache)}
+		entDeltas: new(proto.EntityDeltaCache), pickDeltas: new(proto.PickupDeltaCache), phases: new(phaseGroups)}
 }
 
 // everywhere is a spectator's view rectangle: no culling.
@@ -69,6 +72,18 @@ var everywhere = game.Rect{MinX: math.Inf(-1), MinY: math.Inf(-1), MaxX: math.In
 // send writes a snapshot to every client of sessions whose update
 // interval is due, at time now, and hands it to the client's transport.
 func (sw *snapshotWriter) send(sessions []*session, now time.Time) {
+	sw.writeDue(sessions, now, func(ss *session, b []byte) {
+		// The transport owns what it is given (its queue holds it until
+		// written): the reused encoding is copied.
+		ss.conn.SendRaw(append([]byte(nil), b...)) // a full queue drops it: the client sees a lost snapshot
+	})
+}
+
+// writeDue writes the snapshot of every client of sessions whose update
+// interval is due (rateControl, on its phase group's ticks: phases.go) at
+// time now, passing each to out: the bytes are the session's reused
+// buffer, valid until its next snapshot.
+func (sw *snapshotWriter) writeDue(sessions []*session, now time.Time, out func(*session, []byte)) {
 	if sw.w.ScoresDirty {
 		for _, ss := range sessions {
 			ss.scoresDue = true
@@ -78,7 +93,10 @@ func (sw *snapshotWriter) send(sessions []*session, now time.Time) {
 	framed := false // sw.frame is built at the first snapshot due this tick
 	sw.scoresBuilt = false
 	for _, ss := range sessions {
-		if !ss.rate.due(sw.tickRate) {
+		if !ss.rate.phased {
+			sw.phases.assign(&ss.rate, sw.tickRate)
+		}
+		if !ss.rate.due(sw.w.Tick, sw.tickRate) {
 			continue
 		}
 		if !framed {
@@ -87,8 +105,7 @@ func (sw *snapshotWriter) send(sessions []*session, now time.Time) {
 		}
 		b := sw.write(ss, sessions, now)
 		ss.rate.sent(len(b))
-		// The transport owns what it is given: the reused encoding is copied.
-		ss.conn.SendRaw(append([]byte(nil), b...)) // a full queue drops it: the client sees a lost snapshot
+		out(ss, b)
 	}
 }
 
