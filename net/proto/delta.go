@@ -104,11 +104,11 @@ func appendDelta[T deltaRecord[T]](dst []byte, base, cur []T, cache *DeltaCache[
 			dst = append(dst, DeltaRemoved)
 			i++
 		case ck < bk:
-			dst = cache.record(dst, zero.withKey(uint16(ck)), cur[j], true)
+			dst = cache.record(dst, uint16(ck), zero.withKey(uint16(ck)), cur[j], true)
 			j++
 		default:
 			if base[i] != cur[j] {
-				dst = cache.record(dst, base[i], cur[j], false)
+				dst = cache.record(dst, uint16(ck), base[i], cur[j], false)
 			}
 			i++
 			j++
@@ -117,14 +117,14 @@ func appendDelta[T deltaRecord[T]](dst []byte, base, cur []T, cache *DeltaCache[
 	return dst
 }
 
-// appendRecord appends c's record against b (the all-zero record when c is
+// appendRecord appends c's record (its ID id) against b (the all-zero record when c is
 // new); an unchanged record of the baseline gets none.
-func appendRecord[T deltaRecord[T]](dst []byte, b, c T, isNew bool) []byte {
+func appendRecord[T deltaRecord[T]](dst []byte, id uint16, b, c T, isNew bool) []byte {
 	mask := c.diff(b)
 	if mask == 0 && !isNew {
 		return dst
 	}
-	dst = binary.AppendUvarint(dst, uint64(c.key()))
+	dst = binary.AppendUvarint(dst, uint64(id))
 	dst = append(dst, mask)
 	return c.appendFields(dst, mask, b)
 }

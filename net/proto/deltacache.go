@@ -78,13 +78,13 @@ type cacheEntry[T any] struct {
 	next      int32 // 1 + index of the next older entry of the same ID; 0 none
 }
 
-// record appends cur's record against b (appendRecord's bytes), copied
-// from the cache when written before; a nil cache writes it.
-func (c *DeltaCache[T]) record(dst []byte, b, cur T, isNew bool) []byte {
+// record appends cur's record (ID key) against b (appendRecord's bytes),
+// copied from the cache when written before; a nil cache writes it.
+func (c *DeltaCache[T]) record(dst []byte, key uint16, b, cur T, isNew bool) []byte {
 	if c == nil {
-		return appendRecord(dst, b, cur, isNew)
+		return appendRecord(dst, key, b, cur, isNew)
 	}
-	id := int(cur.key())
+	id := int(key)
 	if id >= len(c.head) {
 		c.head = append(c.head, make([]int32, id+1-len(c.head))...)
 	}
@@ -98,7 +98,7 @@ func (c *DeltaCache[T]) record(dst []byte, b, cur T, isNew bool) []byte {
 	}
 	c.stats.Misses++
 	off := len(c.buf)
-	c.buf = appendRecord(c.buf, b, cur, isNew)
+	c.buf = appendRecord(c.buf, key, b, cur, isNew)
 	c.entries = append(c.entries, cacheEntry[T]{base: b, cur: cur, isNew: isNew, off: int32(off), end: int32(len(c.buf)), next: c.head[id]})
 	c.head[id] = int32(len(c.entries))
 	return append(dst, c.buf[off:]...)
