@@ -74,7 +74,7 @@ func (l *levels) exec(args []string, current string) string {
 func (s *Server) runLevel() {
 	l := &s.levels
 	if l.pending == nil && s.w.Intermission != 0 && s.w.Tick >= s.w.Intermission {
-		next := l.vote.winner(func(id uint16) bool { return sessionOf(s.sessions, id) != nil })
+		next := l.vote.winner(presentIn(s.sessions))
 		if next == "" {
 			next = l.next(s.w.Map.Name)
 		}

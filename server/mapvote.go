@@ -28,10 +28,11 @@ const VoteMaps = 3
 // mapVote is the map vote of one intermission: its candidates and each
 // voter's choice. The tick goroutine owns it (levels.vote).
 type mapVote struct {
-	maps  []string         // the candidates; empty: no vote open
-	votes map[uint16]uint8 // player ID -> its vote, 1..len(maps)
-	ends  uint32           // the tick the intermission ends
-	dirty bool             // the tally changed since it was last sent (send)
+	maps   []string         // the candidates; empty: no vote open
+	votes  map[uint16]uint8 // player ID -> its vote, 1..len(maps)
+	ends   uint32           // the tick the intermission ends
+	dirty  bool             // the tally changed since it was last sent (send)
+	sentAt uint32           // the tick it was last sent; 0: not since open
 	// stats is the end of the match the vote follows, for clients that
 	// join during the intermission (greet).
 	stats *proto.MatchStats
@@ -51,7 +52,7 @@ func (v *mapVote) open(cycle []string, current string, ends uint32) {
 	}
 	v.ends = ends
 	v.votes = map[uint16]uint8{}
-	v.dirty = len(v.maps) > 0
+	v.dirty, v.sentAt = len(v.maps) > 0, 0
 }
 
 // isOpen reports whether a vote is open.
@@ -126,19 +127,31 @@ func (v *mapVote) message(id uint16, tally []uint16) *proto.MapVote {
 	return &proto.MapVote{Maps: v.maps, Votes: tally, Mine: v.votes[id], Ends: v.ends}
 }
 
+// voteSendsPerSecond is how often, at most, the vote goes out again while
+// votes come in: a voter's own vote is answered at once by its command
+// (cast); the tally others see may wait this long.
+const voteSendsPerSecond = 4
+
 // send sends the vote to every client of sessions, when its tally changed
-// since it was last sent (at most once a tick, however many votes came in:
-// a flood of `vote` commands costs one message per client per tick).
-func (v *mapVote) send(sessions []*session) {
-	if !v.dirty {
+// since it was last sent: at once when the vote opens, then at most
+// voteSendsPerSecond times a second at tick (of tickRate), however many
+// votes came in. At 1 024 players voting, once a tick was 1 024 messages
+// a tick and some 2 kB/s to each client.
+func (v *mapVote) send(sessions []*session, tick uint32, tickRate int) {
+	if !v.dirty || (v.sentAt != 0 && tick-v.sentAt < uint32(tickRate/voteSendsPerSecond)) {
 		return
 	}
-	v.dirty = false
-	present := func(id uint16) bool { return sessionOf(sessions, id) != nil }
-	tally := v.tally(present)
+	v.dirty, v.sentAt = false, tick
+	tally := v.tally(presentIn(sessions))
 	for _, ss := range sessions {
 		ss.conn.Send(v.message(ss.player.ID, tally))
 	}
+}
+
+// presentIn reports whether a player has a session in sessions.
+func presentIn(sessions []*session) func(uint16) bool {
+	ids := sessionsByID(sessions)
+	return func(id uint16) bool { return ids[id] != nil }
 }
 
 // greet sends a client that joins during the intermission what the others
@@ -150,7 +163,7 @@ func (v *mapVote) greet(ss *session, sessions []*session) {
 	if v.stats != nil {
 		ss.conn.Send(v.stats)
 	}
-	ss.conn.Send(v.message(ss.player.ID, v.tally(func(id uint16) bool { return sessionOf(sessions, id) != nil })))
+	ss.conn.Send(v.message(ss.player.ID, v.tally(presentIn(sessions))))
 }
 
 // matchStats is the end of the match that e (EvMatchEnd) announced in w,

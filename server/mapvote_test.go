@@ -73,3 +73,31 @@ func TestAwardKindsAgree(t *testing.T) {
 		t.Errorf("game.MinAwardShots %d, proto.MinAwardShots %d", game.MinAwardShots, proto.MinAwardShots)
 	}
 }
+
+// The vote goes out at once when it opens, then at most
+// voteSendsPerSecond times a second however many votes come in (1 024
+// players voting sent every client a message every tick).
+func TestMapVoteSendsAtMostFourTimesASecond(t *testing.T) {
+	var v mapVote
+	v.open([]string{"arena", "foundry", "plaza"}, "arena", 900)
+	v.send(nil, 100, 64)
+	if v.dirty || v.sentAt != 100 {
+		t.Fatalf("the opened vote was not sent at once (dirty %v, sent at %d)", v.dirty, v.sentAt)
+	}
+	sends := 0
+	for tick := uint32(101); tick <= 164; tick++ { // a vote every tick for a second
+		v.cast(uint16(tick), []string{"1"})
+		at := v.sentAt
+		v.send(nil, tick, 64)
+		if v.sentAt != at {
+			sends++
+		}
+	}
+	if sends != voteSendsPerSecond {
+		t.Errorf("%d sends in a second of votes every tick, want %d", sends, voteSendsPerSecond)
+	}
+	v.send(nil, v.sentAt+16, 64)
+	if v.dirty {
+		t.Error("the last votes were never sent")
+	}
+}

@@ -429,7 +429,7 @@ func (s *Server) runTick(now time.Time) {
 	s.w.Step()          // match flow, bots, projectiles, respawns
 	s.rewinder.record() // lagcomp.go
 	s.takeWorldEvents()
-	s.levels.vote.send(s.sessions) // mapvote.go: the tally, when it changed
+	s.levels.vote.send(s.sessions, s.w.Tick, s.cfg.TickRate) // mapvote.go: the tally, when it changed
 	s.events.trim(s.w.Tick)
 	s.snap.tickTimeUs, s.snap.tickStdUs = uint32(s.tickStats.meanUs()), uint32(s.tickStats.stdUs())
 	s.snap.send(s.sessions, now) // snapshot.go

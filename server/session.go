@@ -387,6 +387,17 @@ func sessionOf(sessions []*session, id uint16) *session {
 	return nil
 }
 
+// sessionsByID indexes sessions by player ID, for a loop over every player
+// that wants each one's session: sessionOf per player is O(players²), a
+// million comparisons at 1 024.
+func sessionsByID(sessions []*session) map[uint16]*session {
+	m := make(map[uint16]*session, len(sessions))
+	for _, ss := range sessions {
+		m[ss.player.ID] = ss
+	}
+	return m
+}
+
 // ---- the command queue ----
 
 // CmdBacklogMs is how much command time, ms, a client may bank and the

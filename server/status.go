@@ -165,9 +165,10 @@ func (s *Server) publishStatus() {
 		Players:    make([]PlayerStatus, 0, len(s.w.Players)),
 		Goroutines: runtime.NumGoroutine(),
 	}
+	byID := sessionsByID(s.sessions)
 	for _, p := range s.w.Players {
 		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths, Bot: p.Bot, Alive: p.Alive()}
-		ss := sessionOf(s.sessions, p.ID)
+		ss := byID[p.ID]
 		if ss != nil {
 			ps.CmdQueue, ps.CmdsDropped, ps.CmdTarget = ss.cmds.depth(), ss.cmds.dropped, ss.cmds.target
 			ps.CmdJitterMs, ps.CmdsLost = math.Round(ss.cmds.jitter.Ms()*10)/10, ss.cmds.lost
@@ -179,7 +180,7 @@ func (s *Server) publishStatus() {
 	st.SpectatorList = make([]PlayerStatus, 0, len(s.w.Spectators))
 	for _, p := range s.w.Spectators {
 		ps := PlayerStatus{ID: p.ID, Name: p.Name, Kills: p.Kills, Deaths: p.Deaths}
-		st.SpectatorList = append(st.SpectatorList, withSession(ps, sessionOf(s.sessions, p.ID)))
+		st.SpectatorList = append(st.SpectatorList, withSession(ps, byID[p.ID]))
 	}
 	s.statusMu.Lock()
 	s.status = st

@@ -139,9 +139,10 @@ func (s *Server) exec(line string) string {
 	case "status":
 		var b strings.Builder
 		fmt.Fprintf(&b, "map %s, tick %d at %d/s, tick time %.0f us", s.w.Map.Name, s.w.Tick, s.cfg.TickRate, s.tickStats.meanUs())
+		byID := sessionsByID(s.sessions)
 		for _, p := range s.w.Players {
 			ping := "BOT"
-			if ss := sessionOf(s.sessions, p.ID); ss != nil {
+			if ss := byID[p.ID]; ss != nil {
 				ping = fmt.Sprintf("%.0f ms, rate %d, updaterate %d, cmdrate %d", math.Max(ss.acks.rttMs, 0), ss.rate.bytesPerSec, ss.rate.updateRate, ss.rate.cmdRate)
 			}
 			team := ""

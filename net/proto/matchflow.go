@@ -133,7 +133,7 @@ func (*MatchStats) Type() MsgType { return MsgMatchStats }
 // MapVote is the vote for the next map during the intermission: the
 // candidates, the votes for each so far, the receiver's own vote and when
 // it closes. The server sends it when the intermission starts and again
-// after a tick in which the tally changed.
+// after the tally changed, at most 4 times a second.
 type MapVote struct {
 	_msgpack struct{} `msgpack:",as_array"`
 	// Maps are the candidates in the map cycle's order from the cycle's
