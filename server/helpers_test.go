@@ -1,6 +1,9 @@
 package server
 
 import (
+	"math"
+	"time"
+
 	"tickshot/game"
 	"tickshot/net/proto"
 )
@@ -17,6 +20,28 @@ func (s *Server) newPlayer(name string, isBot bool) *game.Player {
 	return s.w.AddPlayer(s.w.UniqueName(name, proto.MaxNameLen), isBot)
 }
 
-// applyToView updates the session's view with a snapshot the client
-// received (clientView.apply).
-func (s *Server) applyToView(ss *session, snap *sentSnap) { ss.view.apply(snap, s.cfg.TickRate) }
+// applyToView sends ss a snapshot of snap's tick, entities and scoreboard rows
+// (recorded in its sent ring; snap.seq is not used) and has the client
+// acknowledge it, as if it alone arrived: the view takes it
+// (ackState.reached).
+func (s *Server) applyToView(ss *session, snap *sentSnap) {
+	rec := ss.acks.record(snap.tick, time.Time{})
+	rec.ents = append(rec.ents, snap.ents...)
+	rec.scores = append(rec.scores, snap.scores...)
+	ss.acks.reached(rec.seq, 0, ss.view.learn)
+}
+
+// viewEnts returns every player the client of ss holds, with the whole
+// interpolation history the server rebuilds (clientView.entity), copied.
+func (s *Server) viewEnts(ss *session) map[uint16]*game.EntityView {
+	out := map[uint16]*game.EntityView{}
+	c := ss.acks.reachedNewest()
+	_, _, ents, _ := c.next()
+	for _, es := range ents {
+		if ev := ss.view.entity(es.ID, math.Inf(-1), &ss.acks, s.cfg.TickRate); ev != nil {
+			cp := *ev
+			out[es.ID] = &cp
+		}
+	}
+	return out
+}

@@ -98,11 +98,11 @@ func TestInterestManagement(t *testing.T) {
 	}
 	rec := &sentSnap{seq: 1, tick: s.w.Tick, ents: []proto.EntityState{{ID: far.ID, X: proto.ToFixed(800), Y: proto.ToFixed(600), Flags: proto.FlagAlive}}}
 	s.applyToView(ss, rec)
-	if ss.view.ents[far.ID] == nil {
+	if s.viewEnts(ss)[far.ID] == nil {
 		t.Fatal("no view entry for the player in view")
 	}
 	s.applyToView(ss, &sentSnap{seq: 2, tick: s.w.Tick + 1})
-	if ss.view.ents[far.ID] != nil {
+	if s.viewEnts(ss)[far.ID] != nil {
 		t.Error("the server's copy of the client's view kept a player that left it")
 	}
 }
@@ -168,14 +168,14 @@ func TestRewindAfterLeavingAndReenteringView(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		step(1950, 1450) // out of view
 	}
-	if ss.view.ents[target.ID] != nil {
+	if s.viewEnts(ss)[target.ID] != nil {
 		t.Fatal("the view kept a player that left it")
 	}
 	back := s.w.Tick
 	for i := 0; i < 30; i++ {
 		step(700+2*float64(i), 450) // back in view, moving right
 	}
-	v := ss.view.ents[target.ID]
+	v := s.viewEnts(ss)[target.ID]
 	if v == nil || v.Hist.Len() == 0 {
 		t.Fatal("no view entry after coming back")
 	}

@@ -18,9 +18,10 @@ import (
 // a rewound copy of the hitboxes, so the world cannot be left changed.
 //
 // Where the shooter drew a target is recomputed, not guessed: the server
-// keeps, per client, the same interpolation histories (game.EntityView) the
-// client keeps, fed with exactly the snapshots the client acknowledged
-// (Cmds.Ack and AckBits), and evaluates them at the command's render tick
+// rebuilds, per client and for the players a shot can hit, the same
+// interpolation histories (game.EntityView) the client keeps, from exactly
+// the snapshots the client acknowledged (Cmds.Ack and AckBits;
+// clientView.entity), and evaluates them at the command's render tick
 // (UserCmd.RenderTick) with the same function (game.History.At). When no
 // such view exists, it falls back to the per-tick hitbox record (lagRing).
 
@@ -99,11 +100,17 @@ func (r *lagRing) at(t float64) (x, y float64, alive, ok bool) {
 	if t < float64(first.Tick) || t > float64(last.Tick) {
 		return 0, 0, false, false
 	}
-	for i := 1; i < r.n; i++ {
-		b := r.get(i)
-		if float64(b.Tick) < t {
-			continue
+	// The first record at or after t, by binary search (the ticks increase).
+	lo, hi := 1, r.n
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); float64(r.get(m).Tick) < t {
+			lo = m + 1
+		} else {
+			hi = m
 		}
+	}
+	if i := lo; i < r.n {
+		b := r.get(i)
 		a := r.get(i - 1)
 		if a.teleport != b.teleport || math.Hypot(b.X-a.X, b.Y-a.Y) > game.TeleportDist {
 			return b.X, b.Y, b.Alive, true
@@ -298,10 +305,11 @@ func (r *rewinder) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hit
 // drawnBy returns where ss's client drew player id at render tick t, as a
 // shot is rewound to it: from the server's copy of that client's
 // interpolation (game.History.At, extrapolating up to MaxExtrapolateMs, as
-// the client draws it; fromView), else from the tick record. ok is false
-// when the server has neither (the player is left at the present).
+// the client draws it; fromView), rebuilt for id from the snapshots the
+// client acknowledged (clientView.entity), else from the tick record. ok
+// is false when the server has neither (the player is left at the present).
 func (r *rewinder) drawnBy(ss *session, id uint16, t float64) (x, y float64, alive, fromView, ok bool) {
-	if v := ss.view.ents[id]; v != nil && v.Hist.Len() > 0 {
+	if v := ss.view.entity(id, t, &ss.acks, r.tickRate); v != nil && v.Hist.Len() > 0 {
 		smp, _, _ := v.Hist.At(t, float64(MaxExtrapolateMs)*float64(r.tickRate)/1000)
 		return smp.X, smp.Y, smp.Alive, true, true
 	}

@@ -355,7 +355,7 @@ func lcSnapshotWorld(s *Server, ss *session) lcWorld {
 	for id, r := range s.rewinder.lag {
 		w.lag[id] = *r
 	}
-	for id, v := range ss.view.ents {
+	for id, v := range s.viewEnts(ss) {
 		w.view[id] = *v
 	}
 	return w
@@ -483,7 +483,7 @@ func TestRewindFromViewMatchesClientInterpolation(t *testing.T) {
 			if b.ID == ss.player.ID {
 				continue
 			}
-			v := ss.view.ents[b.ID]
+			v := s.viewEnts(ss)[b.ID]
 			if v == nil {
 				continue // outside the client's view: not in its snapshots, rewound from the record
 			}

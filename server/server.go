@@ -480,7 +480,7 @@ func (s *Server) removePlayer(id uint16, reason string) {
 	s.w.RemovePlayer(id, truncate(reason, 64))
 	s.rewinder.forget(id)
 	for _, ss := range s.sessions {
-		ss.view.forget(id)
+		ss.view.forget(id, ss.acks.appliedSeq)
 	}
 }
 

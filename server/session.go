@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -73,7 +72,6 @@ func newSession(conn *proto.Conn, p *game.Player, hello proto.Hello, now uint32,
 	// ackTick starts now: a newcomer gets the events from now on, not the
 	// last seconds' backlog.
 	ss.acks.ackTick, ss.since = now, now
-	ss.view.ents = map[uint16]*game.EntityView{}
 	ss.chatTokens, ss.chatAt = ChatBurst, now
 	ss.cmds.budget, ss.cmds.runLeft = maxTicks, maxTicks
 	ss.rate.snapAcc = float64(tickRate) // the first snapshot goes out at once
@@ -667,6 +665,17 @@ type sentSnap struct {
 	// evDone: every event up to this ID was carried or settled
 	// (eventQueue.pick).
 	evDone uint32
+	// reached: the client's acks say it arrived and the view has taken
+	// it (ackState.reached); the client holds its entities.
+	reached bool
+}
+
+// goneSnap is a snapshot that reached the client's view and has since
+// left the sent ring: its tick and entities, for rebuilding the view
+// (clientView.replay).
+type goneSnap struct {
+	seq, tick uint32
+	ents      []proto.EntityState
 }
 
 // ackState is what was sent to a client and what it acknowledged, by
@@ -680,6 +689,10 @@ type ackState struct {
 	appliedSeq uint32  // snapshots up to this Seq are reflected in the view
 	rttMs      float64 // smoothed round trip, ms; <0 until measured
 	rttVar     float64 // mean deviation of the RTT samples, ms
+	// gone are the two newest snapshots that reached the view and then
+	// left the ring, older first (seq 0: none): with them the view is
+	// rebuilt exactly for any rewind sv_maxunlag allows (clientView.replay).
+	gone [2]goneSnap
 }
 
 // record starts the ring entry of the next snapshot, sent at tick at time
@@ -687,7 +700,14 @@ type ackState struct {
 func (a *ackState) record(tick uint32, now time.Time) *sentSnap {
 	a.nextSeq++
 	rec := &a.sent[a.nextSeq%sentRing]
-	rec.seq, rec.tick, rec.at = a.nextSeq, tick, now
+	if rec.seq != 0 && rec.reached {
+		// It leaves the ring: keep it among the gone, and reuse the
+		// storage of the oldest gone one.
+		old := a.gone[0].ents
+		a.gone[0], a.gone[1] = a.gone[1], goneSnap{seq: rec.seq, tick: rec.tick, ents: rec.ents}
+		rec.ents = old
+	}
+	rec.seq, rec.tick, rec.at, rec.reached = a.nextSeq, tick, now, false
 	rec.ents, rec.picks, rec.scores, rec.evDone = rec.ents[:0], rec.picks[:0], rec.scores[:0], 0
 	return rec
 }
@@ -729,10 +749,12 @@ func (a *ackState) ack(seq, bits uint32, at time.Time) bool {
 	return true
 }
 
-// reached passes to arrived, oldest first, every snapshot up to seq that an
-// acknowledgement of seq with bits (for the 32 before it) says arrived and
-// that no earlier call passed on; snapshots the ring no longer holds are
-// skipped.
+// reached marks as reached (sentSnap.reached) and passes to arrived,
+// oldest first, every snapshot up to seq that an acknowledgement of seq
+// with bits (for the 32 before it) says arrived and that no earlier call
+// passed on; snapshots the ring no longer holds are skipped. It costs
+// O(snapshots), never O(entities): the view is evaluated from the marks
+// only when a shot asks (clientView.replay).
 func (a *ackState) reached(seq, bits uint32, arrived func(*sentSnap)) {
 	if seq <= a.appliedSeq {
 		return
@@ -746,105 +768,11 @@ func (a *ackState) reached(seq, bits uint32, arrived func(*sentSnap)) {
 		got := d == 0 || (d <= 32 && bits&(1<<(d-1)) != 0)
 		snap := &a.sent[s%sentRing]
 		if got && snap.seq == s {
+			snap.reached = true
 			arrived(snap)
 		}
 	}
 	a.appliedSeq = seq
-}
-
-// ---- the client's view ----
-
-// clientView is the server's copy of what a client has received: every
-// other player's interpolation history (game.EntityView), fed with exactly
-// the snapshots the client acknowledged, so lag compensation evaluates
-// where the client drew a target with the client's own function; and the
-// scoreboard it holds (scoreView, scoreboard.go), which scoreboard deltas
-// are written against.
-//
-// The view takes a client's acks in the order of its commands, not of
-// their arrival: a Cmds message's ack is held (hold) until the first
-// command that message brought runs (catchUp), so that a command queued
-// behind a burst is rewound with the snapshots its client had when it
-// made it, not with those of later messages (a shot drawn by extrapolating
-// past the newest snapshot would otherwise be traced by interpolating
-// towards a newer one).
-type clientView struct {
-	ents   map[uint16]*game.EntityView
-	scores scoreView
-	held   []heldAck // oldest first
-}
-
-// heldAck is a Cmds message's acknowledgement waiting for the commands it
-// came with: it reaches the view before the command numbered before, or a
-// later one, runs.
-type heldAck struct {
-	before    uint32
-	seq, bits uint32
-}
-
-// maxHeldAcks bounds the acks a view holds: beyond it the oldest is taken
-// at once (a client that acks without sending commands).
-const maxHeldAcks = 64
-
-// hold keeps h until the commands it came with run; a view that holds
-// maxHeldAcks already takes its oldest first.
-func (v *clientView) hold(h heldAck, a *ackState, tickRate int) {
-	if h.seq <= a.appliedSeq {
-		return // the view has it already
-	}
-	if n := len(v.held); n > 0 && v.held[n-1].seq >= h.seq {
-		return // a held ack due no later has it
-	}
-	if len(v.held) == maxHeldAcks {
-		v.catchUp(v.held[0].before, a, tickRate)
-	}
-	v.held = append(v.held, h)
-}
-
-// catchUp takes into the view every held ack due before command number
-// next runs, applying the snapshots they say arrived (a.reached).
-func (v *clientView) catchUp(next uint32, a *ackState, tickRate int) {
-	n := 0
-	for ; n < len(v.held) && v.held[n].before <= next; n++ {
-		a.reached(v.held[n].seq, v.held[n].bits, func(snap *sentSnap) {
-			v.apply(snap, tickRate)
-			v.learn(snap)
-		})
-	}
-	if n > 0 {
-		v.held = append(v.held[:0], v.held[n:]...)
-	}
-}
-
-// apply updates the view with a snapshot the client received, exactly as
-// netclient does: players it carries are observed, players it no longer
-// carries are forgotten (left the game or the view rectangle; a player
-// coming back starts a new history, as after a teleport).
-func (v *clientView) apply(snap *sentSnap, tickRate int) {
-	for _, es := range snap.ents {
-		e := v.ents[es.ID]
-		if e == nil {
-			e = &game.EntityView{Teleport: es.Teleport}
-			v.ents[es.ID] = e
-		}
-		e.Observe(es.Sample(snap.tick), es.Teleport, tickRate)
-	}
-	// The entities are in ID order, so a binary search finds them.
-	for id := range v.ents {
-		i := sort.Search(len(snap.ents), func(i int) bool { return snap.ents[i].ID >= id })
-		if i == len(snap.ents) || snap.ents[i].ID != id {
-			delete(v.ents, id)
-		}
-	}
-}
-
-// learn takes the scoreboard rows a snapshot that reached the client
-// carried.
-func (v *clientView) learn(snap *sentSnap) { v.scores.learn(snap.scores) }
-
-// forget drops player id (it left the game).
-func (v *clientView) forget(id uint16) {
-	delete(v.ents, id) // its scoreboard row goes by a gone row (scoreView.delta)
 }
 
 // snapBuffers is a session's reused storage for writing snapshots: after

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -122,7 +123,7 @@ func viewFixture(t *testing.T) (s *Server, ss *session, newest func() float64, a
 		rec.ents = append(rec.ents, proto.EntityState{ID: 2, X: proto.ToFixed(float64(100 * i)), Flags: proto.FlagAlive})
 	}
 	newest = func() float64 {
-		v := ss.view.ents[2]
+		v := ss.view.entity(2, math.Inf(-1), &ss.acks, s.cfg.TickRate)
 		if v == nil || v.Hist.Len() == 0 {
 			return 0
 		}

@@ -42,7 +42,7 @@ func TestShotgunPelletsOneRewindExact(t *testing.T) {
 				drawn = append(drawn, shooter.Hitbox())
 				continue
 			}
-			v := ss.view.ents[o.ID]
+			v := s.viewEnts(ss)[o.ID]
 			if v == nil {
 				t.Fatalf("player %d is not in the shooter's view on the open range", o.ID)
 			}

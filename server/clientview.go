@@ -1,0 +1,272 @@
+package server
+
+import (
+	"tickshot/game"
+	"tickshot/net/proto"
+)
+
+// ---- the client's view ----
+
+// clientView is the server's copy of what a client has received, which
+// lag compensation rewinds to: every other player's interpolation history
+// (game.EntityView) as the client holds it, and the scoreboard it holds
+// (scoreView, scoreboard.go), which scoreboard deltas are written against.
+//
+// The histories are evaluated lazily. Taking an ack only marks the
+// snapshots it says arrived (ackState.reached, O(1) a snapshot); a shot
+// rebuilds the history of just the players it can hit (entity), by
+// replaying the marked snapshots oldest first with exactly the client's
+// rules (replay). Before issue 23 every ack fed every entity of the acked
+// snapshots into the views, O(entities) an ack and O(players²) a second
+// for the server: half its CPU at 256 clients.
+//
+// The view takes a client's acks in the order of its commands, not of
+// their arrival: a Cmds message's ack is held (hold) until the first
+// command that message brought runs (catchUp), so that a command queued
+// behind a burst is rewound with the snapshots its client had when it
+// made it, not with those of later messages (a shot drawn by extrapolating
+// past the newest snapshot would otherwise be traced by interpolating
+// towards a newer one).
+type clientView struct {
+	scores scoreView
+	held   []heldAck // oldest first
+	// cut holds, for a player forgotten (it left the game), the newest
+	// snapshot the view had taken then: older ones do not bring it back.
+	cut   map[uint16]uint32
+	cache viewCache
+	run   []runSample // replay's scratch
+}
+
+// viewCache holds the histories replay rebuilt, by player, while the view
+// takes no further snapshot: one shot's rewind, and the commands after it
+// until the next ack, replay each player at most once (again only for a
+// render tick older than the replay reached).
+type viewCache struct {
+	seq   uint32 // ackState.appliedSeq they were rebuilt at
+	valid bool
+	ents  map[uint16]*replayed // the players the client holds, as far as asked
+	free  []*replayed          // storage of cleared entries, reused
+	// newest is the newest snapshot that reached the client (newestSeq;
+	// 0: none): it carries every player the client holds.
+	newest    []proto.EntityState
+	newestSeq uint32
+}
+
+// replayed is one player's history as replay rebuilt it.
+type replayed struct {
+	ev game.EntityView
+	// whole: ev is the whole history the client holds; else it is exact
+	// for render ticks after from (replay stopped there).
+	whole bool
+	from  uint32
+}
+
+// runSample is one sample of a player's run of snapshots, for replay.
+type runSample struct {
+	s        game.Sample
+	teleport uint8
+}
+
+// heldAck is a Cmds message's acknowledgement waiting for the commands it
+// came with: it reaches the view before the command numbered before, or a
+// later one, runs.
+type heldAck struct {
+	before    uint32
+	seq, bits uint32
+}
+
+// maxHeldAcks bounds the acks a view holds: beyond it the oldest is taken
+// at once (a client that acks without sending commands).
+const maxHeldAcks = 64
+
+// hold keeps h until the commands it came with run; a view that holds
+// maxHeldAcks already takes its oldest first.
+func (v *clientView) hold(h heldAck, a *ackState, tickRate int) {
+	if h.seq <= a.appliedSeq {
+		return // the view has it already
+	}
+	if n := len(v.held); n > 0 && v.held[n-1].seq >= h.seq {
+		return // a held ack due no later has it
+	}
+	if len(v.held) == maxHeldAcks {
+		v.catchUp(v.held[0].before, a, tickRate)
+	}
+	v.held = append(v.held, h)
+}
+
+// catchUp takes into the view every held ack due before command number
+// next runs: the snapshots they say arrived are marked reached
+// (a.reached) and the scoreboard rows they carried learnt.
+func (v *clientView) catchUp(next uint32, a *ackState, tickRate int) {
+	n := 0
+	for ; n < len(v.held) && v.held[n].before <= next; n++ {
+		a.reached(v.held[n].seq, v.held[n].bits, v.learn)
+	}
+	if n > 0 {
+		v.held = append(v.held[:0], v.held[n:]...)
+	}
+}
+
+// learn takes the scoreboard rows a snapshot that reached the client
+// carried.
+func (v *clientView) learn(snap *sentSnap) { v.scores.learn(snap.scores) }
+
+// forget drops player id (it left the game) from a view that has taken
+// the snapshots up to applied (ackState.appliedSeq).
+func (v *clientView) forget(id uint16, applied uint32) {
+	// Its scoreboard row goes by a gone row (scoreView.delta).
+	if v.cut == nil {
+		v.cut = map[uint16]uint32{}
+	}
+	v.cut[id] = applied
+	v.cache.valid = false
+}
+
+// entity returns player id's interpolation history as the client holds
+// it now (with the snapshots a marks reached), exact for History.At at
+// render ticks after t (or all of it, when t is -Inf), or nil when the
+// client does not hold the player. The result is cached until the view
+// takes another snapshot or forgets a player; it must not be changed.
+func (v *clientView) entity(id uint16, t float64, a *ackState, tickRate int) *game.EntityView {
+	c := &v.cache
+	if !c.valid || c.seq != a.appliedSeq {
+		for k, r := range c.ents {
+			c.free = append(c.free, r)
+			delete(c.ents, k)
+		}
+		c.seq, c.valid = a.appliedSeq, true
+		cur := a.reachedNewest()
+		c.newestSeq, _, c.newest, _ = cur.next()
+	}
+	r := c.ents[id]
+	if r == nil {
+		// Held only when the newest snapshot that reached the client
+		// carries the player, and it came after the player was forgotten.
+		if c.newestSeq == 0 || findEntity(c.newest, id) < 0 || c.newestSeq <= v.cut[id] {
+			return nil
+		}
+		if c.ents == nil {
+			c.ents = map[uint16]*replayed{}
+		}
+		if n := len(c.free); n > 0 {
+			r, c.free = c.free[n-1], c.free[:n-1]
+		} else {
+			r = new(replayed)
+		}
+		v.replay(r, id, t, a, tickRate)
+		c.ents[id] = r
+	} else if !r.whole && t <= float64(r.from) {
+		v.replay(r, id, t, a, tickRate) // deeper than the last replay went
+	}
+	return &r.ev
+}
+
+// replay rebuilds into r player id's history as the client holds it (a
+// player it holds: entity checked), as far back as History.At at render ticks after t needs. It is what feeding
+// every snapshot that reached the client to the view, oldest first, gives
+// (netclient's rules, which the server's eager views followed before
+// issue 23): a snapshot that carries the player is observed
+// (game.EntityView.Observe: teleport and jump resets), one that does not
+// forgets it (it left the game or the client's view; coming back starts a
+// new history).
+//
+// So it replays the player's run: the snapshots that reached the client
+// and carry it, back from the newest to the first reached one that does
+// not carry it (or the one it was forgotten at), at most HistorySize
+// distinct ticks (all a History keeps), and no further than the first two
+// samples and one older than t (History.At interpolates between the
+// samples around t, extrapolates from the newest two). Observe decides
+// from the newest sample and the teleport counter alone, so a replay that
+// starts within the run ends with the same samples, except those older
+// than its start. The run is read from the sent ring and the two newest
+// snapshots that reached the view and left the ring (ackState.gone): a
+// render tick at most sv_maxunlag (1 s, at most 128 ticks) old lies after
+// the newer of those (the ring holds 128 snapshots, one a tick at most),
+// so the rewind is exact. O(the samples replayed) a player, each a binary
+// search of a snapshot's entities.
+func (v *clientView) replay(r *replayed, id uint16, t float64, a *ackState, tickRate int) {
+	run := v.run[:0]
+	cut := v.cut[id]
+	distinct := 0
+	r.whole = true
+	for c := a.reachedNewest(); distinct < game.HistorySize; {
+		seq, tick, ents, ok := c.next()
+		if !ok || seq <= cut {
+			break
+		}
+		i := findEntity(ents, id)
+		if i < 0 {
+			break // the client forgot the player here
+		}
+		es := &ents[i]
+		smp := es.Sample(tick)
+		if n := len(run); n == 0 || run[n-1].s.Tick != smp.Tick {
+			distinct++
+		}
+		run = append(run, runSample{smp, es.Teleport})
+		if distinct >= 2 && float64(smp.Tick) < t {
+			r.whole, r.from = false, smp.Tick
+			break
+		}
+	}
+	v.run = run
+	r.ev.Hist.Reset()
+	r.ev.Teleport = run[len(run)-1].teleport
+	for i := len(run) - 1; i >= 0; i-- {
+		r.ev.Observe(run[i].s, run[i].teleport, tickRate)
+	}
+}
+
+// findEntity returns the index of entity id in ents (in ID order, as
+// snapshots carry them), or -1.
+func findEntity(ents []proto.EntityState, id uint16) int {
+	lo, hi := 0, len(ents)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ents[m].ID < id {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(ents) && ents[lo].ID == id {
+		return lo
+	}
+	return -1
+}
+
+// reachedCursor walks the snapshots that reached the view, newest first:
+// those of the sent ring up to appliedSeq marked reached, then the gone.
+type reachedCursor struct {
+	a    *ackState
+	seq  uint32 // next ring seq to look at; below lo: the ring is done
+	lo   uint32 // oldest seq the ring still holds (at least 1)
+	gone int    // next index of a.gone, counting down
+}
+
+// reachedNewest starts a walk of the snapshots that reached the view.
+func (a *ackState) reachedNewest() reachedCursor {
+	lo := uint32(1)
+	if a.nextSeq >= sentRing {
+		lo = a.nextSeq - sentRing + 1
+	}
+	return reachedCursor{a: a, seq: a.appliedSeq, lo: lo, gone: len(a.gone) - 1}
+}
+
+// next returns the next older snapshot that reached the view; ok is false
+// when there is none left.
+func (c *reachedCursor) next() (seq, tick uint32, ents []proto.EntityState, ok bool) {
+	for ; c.seq >= c.lo; c.seq-- {
+		if snap := &c.a.sent[c.seq%sentRing]; snap.seq == c.seq && snap.reached {
+			c.seq--
+			return snap.seq, snap.tick, snap.ents, true
+		}
+	}
+	for ; c.gone >= 0; c.gone-- {
+		if g := &c.a.gone[c.gone]; g.seq != 0 {
+			c.gone--
+			return g.seq, g.tick, g.ents, true
+		}
+	}
+	return 0, 0, nil, false
+}
