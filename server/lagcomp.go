@@ -73,6 +73,9 @@ type lagRing struct {
 	rec  [MaxUnlagTicks]lagRecord
 	head int // index of the oldest
 	n    int
+	// irregular is the tick of the newest record that is not a tick's
+	// walk from the one before (note, lagreach.go).
+	irregular uint32
 }
 
 func (r *lagRing) record(rec lagRecord) {
@@ -153,7 +156,9 @@ func (r *rewinder) record() {
 			ring = new(lagRing)
 			r.lag[p.ID] = ring
 		}
-		ring.record(lagRecord{Sample: game.Sample{Tick: r.w.Tick, X: p.State.X, Y: p.State.Y, Alive: p.Alive()}, teleport: p.Teleport})
+		rec := lagRecord{Sample: game.Sample{Tick: r.w.Tick, X: p.State.X, Y: p.State.Y, Alive: p.Alive()}, teleport: p.Teleport}
+		ring.note(rec, r.tickRate)
+		ring.record(rec)
 	}
 }
 
@@ -177,6 +182,7 @@ type rewindInfo struct {
 	FromRecord   int     // hitboxes taken from the tick record
 	NotRewound   int     // hitboxes left at the present (no history)
 	MaxRewindGap float64 // largest distance between rewound and present centre
+	OutOfReach   int     // players left out: no rewind of theirs can be hit (lagreach.go)
 }
 
 // maxLerpMs is the largest lerp_msec the client's announced rates allow:
@@ -278,7 +284,12 @@ func (r *rewinder) rewindBound(ss *session, lerpMs float64) (rttMs, boundMs floa
 func (r *rewinder) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hitbox, rewindInfo) {
 	info := r.rewindTick(ss, cmd)
 	boxes := r.boxBuf[:0]
+	reach := r.shotReach(ss, info.Used)
 	for _, o := range r.w.Players {
+		if !reach.mayHit(r, ss, o) {
+			info.OutOfReach++
+			continue
+		}
 		b := o.Hitbox()
 		if o.ID != ss.player.ID {
 			x, y, alive, fromView, ok := r.drawnBy(ss, o.ID, info.Used)
@@ -378,7 +389,7 @@ func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared
 			"lerp_ms", info.LerpMs, "rtt_ms", r.ss.acks.rttMs, "link_rtt_ms", info.LinkRTTMs, "bound_ms", info.BoundMs,
 			"rewind_ms", rewindMs,
 			"used_server_estimate", info.UsedServer, "clamped", info.Clamped, "bounded", info.Bounded,
-			"from_view", info.FromView, "from_record", info.FromRecord, "max_rewind_units", info.MaxRewindGap)
+			"from_view", info.FromView, "from_record", info.FromRecord, "max_rewind_units", info.MaxRewindGap, "out_of_reach", info.OutOfReach)
 	}
 	return boxes, rw
 }

@@ -1,0 +1,102 @@
+package server
+
+import (
+	"math"
+
+	"tickshot/game"
+	"tickshot/shared"
+)
+
+// The lag-compensation candidate set (issue 23): a shot rewinds only the
+// players it can possibly hit. A player is left out (rewoundHitboxes skips
+// it: no rewind, no box) only when the server can prove that no rewind of
+// it is within the reach of the shot, from facts that cost O(1) a player:
+//
+//   - its rewind would come from its tick record (lagRing.at: the client
+//     holds no interpolation history of it, clientView), not from what
+//     the client was sent, which may be old and is extrapolated;
+//   - its record holds no irregular step (note: a respawn's teleport, a
+//     jump, a burst of commands: more than stepLimit in a tick) since the
+//     tick before the rewind's, so every record the rewind interpolates
+//     between lies within stepLimit a tick of where it is now;
+//   - and where it is now lies farther from the shooter than the longest
+//     hitscan range, a body, and that walk back to the rewind's tick.
+//
+// Everyone else is rewound as before, in Players order, so the trace hits
+// what it hit with every player rewound (TestLagCandidatesHoldEveryHittable).
+// With sv_showimpacts (the nearest box to a miss, at any range) or on a
+// Local server that judges shots (every box recorded) nobody is left out.
+
+// stepLimit is the farthest a player's record moves in one tick without
+// being irregular, world units: half as much again as a dash's speed.
+func stepLimit(tickRate int) float64 { return 1.5 * shared.DashSpeed / float64(tickRate) }
+
+// note marks rec irregular (r.irregular) when it is not one tick's walk of
+// at most stepLimit from the newest record, or is the first; the caller
+// records it next.
+func (r *lagRing) note(rec lagRecord, tickRate int) {
+	if r.n == 0 {
+		r.irregular = rec.Tick
+		return
+	}
+	last := r.get(r.n - 1)
+	if rec.Tick != last.Tick+1 || rec.teleport != last.teleport || math.Hypot(rec.X-last.X, rec.Y-last.Y) > stepLimit(tickRate) {
+		r.irregular = rec.Tick
+	}
+}
+
+// maxHitscanRange is the longest range of a hitscan weapon, world units.
+var maxHitscanRange = func() float64 {
+	rng := 0.0
+	for i := range shared.Weapons {
+		if shared.Weapons[i].Kind == shared.Hitscan {
+			rng = math.Max(rng, shared.Weapons[i].Range)
+		}
+	}
+	return rng
+}()
+
+// reach is one shot's bound: from where it may be fired (the shooter now
+// and, for a shot of sv_mutualkills after its death, before it died), how
+// far a player can be now and still be rewound into its range.
+type reach struct {
+	all          bool // nobody is left out
+	x, y, x2, y2 float64
+	dist         float64
+	since        uint32 // the record's steps after this tick must be regular
+}
+
+// shotReach is the reach of ss's shot rewound to tick t.
+func (r *rewinder) shotReach(ss *session, t float64) reach {
+	p := ss.player
+	rc := reach{all: r.judged != nil || r.vars.showImpacts.Get(), x: p.State.X, y: p.State.Y, x2: p.State.X, y2: p.State.Y}
+	if p.State.Dead {
+		rc.x2, rc.y2 = p.PreDeath.X, p.PreDeath.Y
+	}
+	back := math.Max(float64(r.w.Tick)-math.Floor(t)+1, 0) // ticks to the record before t
+	rc.since = r.w.Tick - uint32(math.Min(back, float64(r.w.Tick)))
+	// 2 units: the muzzle's rounding against the state's, and the sums'.
+	rc.dist = maxHitscanRange + shared.PlayerRadius + stepLimit(r.tickRate)*back + 2
+	return rc
+}
+
+// mayHit reports whether o is to be rewound for the shot: the shooter,
+// anyone the client holds a history of, anyone without a regular record
+// since rc.since, and anyone within rc.dist.
+func (rc *reach) mayHit(r *rewinder, ss *session, o *game.Player) bool {
+	if rc.all || o.ID == ss.player.ID || ss.view.holds(o.ID) {
+		return true
+	}
+	ring := r.lag[o.ID]
+	if ring == nil || ring.n == 0 || ring.irregular > rc.since {
+		return true
+	}
+	return math.Hypot(o.State.X-rc.x, o.State.Y-rc.y) <= rc.dist || math.Hypot(o.State.X-rc.x2, o.State.Y-rc.y2) <= rc.dist
+}
+
+// holds reports whether the view has an interpolation history of player
+// id: a rewind of it comes from there (drawnBy).
+func (v *clientView) holds(id uint16) bool {
+	e := v.ents[id]
+	return e != nil && e.Hist.Len() > 0
+}

@@ -1,0 +1,92 @@
+package server
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"tickshot/game"
+	"tickshot/shared"
+)
+
+// TestLagCandidatesHoldEveryHittable: on bot matches (respawns, dashes,
+// fights across sprawl, players that jump, a client whose snapshots stop
+// for a while), for shots rewound anywhere in sv_maxunlag, every
+// player whose box rewound with nobody left out could be struck by a
+// hitscan shot of the shooter (alive, centre within the longest range and
+// a body of the muzzle) is among the shot's candidates, rewound to the same
+// box, and the candidates are those boxes in the same order; players are
+// left out, so the bound is tested.
+func TestLagCandidatesHoldEveryHittable(t *testing.T) {
+	seeds, shots := uint64(12), 160
+	if testing.Short() {
+		seeds = 3
+	}
+	left, hittable := 0, 0
+	for seed := uint64(1); seed <= seeds; seed++ {
+		r := rand.New(rand.NewPCG(seed, 7))
+		s := lcServer(t, Config{Bots: 40 + r.IntN(60), MaxPlayers: 128, Seed: seed, Map: "sprawl"})
+		ss := lcSession(s.w.Players[0], 100)
+		now := time.Unix(1000, 0)
+		lcRun(s, &now, 2*s.cfg.TickRate, ss, 2+r.IntN(3))
+		for k := 0; k < shots; k++ {
+			if k%16 == 0 {
+				// Now and then a player jumps (a burst of commands moves
+				// it more than a tick's walk: its record is irregular),
+				// and now and then the client's snapshots stop (what it
+				// drew goes stale while the players move on).
+				if r.IntN(2) == 0 {
+					a, b := s.w.Players[1+r.IntN(len(s.w.Players)-1)], s.w.Players[r.IntN(len(s.w.Players))]
+					a.State.X, a.State.Y = b.State.X, b.State.Y
+				}
+				fed := ss
+				if r.IntN(3) == 0 {
+					fed = nil
+				}
+				lcRun(s, &now, 1+r.IntN(s.cfg.TickRate/2), fed, 3)
+			}
+			// A render tick anywhere from the present to past sv_maxunlag,
+			// claimed exactly (no RTT estimate to refuse it): with sv_cheats
+			// no link bound.
+			back := r.Float64() * 0.6 * float64(s.cfg.TickRate)
+			rt := float64(s.w.Tick) - back
+			ss.acks.rttMs = (back/float64(s.cfg.TickRate))*1000 - 100
+			cmd := shared.UserCmd{TickCount: uint32(math.Floor(rt + 6.4)), TickFrac: uint8(r.IntN(256)), LerpMsec: 100}
+			got, info := s.rewinder.rewoundHitboxes(ss, &cmd)
+			got = append([]game.Hitbox(nil), got...)
+			s.rewinder.judged = new([]JudgedShot) // nobody left out
+			want, _ := s.rewinder.rewoundHitboxes(ss, &cmd)
+			s.rewinder.judged = nil
+			left += info.OutOfReach
+			p := ss.player
+			j := 0
+			for _, b := range want {
+				if j < len(got) && got[j] == b {
+					j++
+					continue
+				}
+				if b.ID == p.ID {
+					t.Fatalf("seed %d: the shooter was left out", seed)
+				}
+				d := math.Hypot(b.X-p.State.X, b.Y-p.State.Y)
+				if b.Alive && d <= maxHitscanRange+shared.PlayerRadius {
+					t.Fatalf("seed %d shot %d (rewound %.2f ticks): player %d rewound %.1f from the shooter was left out (info %+v)",
+						seed, k, float64(s.w.Tick)-info.Used, b.ID, d, info)
+				}
+			}
+			if j != len(got) {
+				t.Fatalf("seed %d shot %d: candidates %v are not the full rewind's boxes %v in order", seed, k, got, want)
+			}
+			for _, b := range want {
+				if b.Alive && b.ID != p.ID && math.Hypot(b.X-p.State.X, b.Y-p.State.Y) <= maxHitscanRange+shared.PlayerRadius {
+					hittable++
+				}
+			}
+		}
+	}
+	if left == 0 || hittable == 0 {
+		t.Fatalf("%d players left out, %d hittable: the matches test nothing", left, hittable)
+	}
+	t.Logf("%d players left out of shots, %d hittable boxes checked", left, hittable)
+}
