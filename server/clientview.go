@@ -128,23 +128,12 @@ func (v *clientView) forget(id uint16, applied uint32) {
 // client does not hold the player. The result is cached until the view
 // takes another snapshot or forgets a player; it must not be changed.
 func (v *clientView) entity(id uint16, t float64, a *ackState, tickRate int) *game.EntityView {
-	c := &v.cache
-	if !c.valid || c.seq != a.appliedSeq {
-		for k, r := range c.ents {
-			c.free = append(c.free, r)
-			delete(c.ents, k)
-		}
-		c.seq, c.valid = a.appliedSeq, true
-		cur := a.reachedNewest()
-		c.newestSeq, _, c.newest, _ = cur.next()
+	if !v.holds(id, a) {
+		return nil
 	}
+	c := &v.cache
 	r := c.ents[id]
 	if r == nil {
-		// Held only when the newest snapshot that reached the client
-		// carries the player, and it came after the player was forgotten.
-		if c.newestSeq == 0 || findEntity(c.newest, id) < 0 || c.newestSeq <= v.cut[id] {
-			return nil
-		}
 		if c.ents == nil {
 			c.ents = map[uint16]*replayed{}
 		}
@@ -269,4 +258,21 @@ func (c *reachedCursor) next() (seq, tick uint32, ents []proto.EntityState, ok b
 		}
 	}
 	return 0, 0, nil, false
+}
+
+// holds reports whether the client holds player id now (entity is not
+// nil): the newest snapshot that reached it carries the player, and came
+// after the player was forgotten. It refreshes the cache first.
+func (v *clientView) holds(id uint16, a *ackState) bool {
+	c := &v.cache
+	if !c.valid || c.seq != a.appliedSeq {
+		for k, r := range c.ents {
+			c.free = append(c.free, r)
+			delete(c.ents, k)
+		}
+		c.seq, c.valid = a.appliedSeq, true
+		cur := a.reachedNewest()
+		c.newestSeq, _, c.newest, _ = cur.next()
+	}
+	return c.newestSeq != 0 && findEntity(c.newest, id) >= 0 && c.newestSeq > v.cut[id]
 }

@@ -84,7 +84,7 @@ func (r *rewinder) shotReach(ss *session, t float64) reach {
 // anyone the client holds a history of, anyone without a regular record
 // since rc.since, and anyone within rc.dist.
 func (rc *reach) mayHit(r *rewinder, ss *session, o *game.Player) bool {
-	if rc.all || o.ID == ss.player.ID || ss.view.holds(o.ID) {
+	if rc.all || o.ID == ss.player.ID || ss.view.holds(o.ID, &ss.acks) {
 		return true
 	}
 	ring := r.lag[o.ID]
@@ -92,11 +92,4 @@ func (rc *reach) mayHit(r *rewinder, ss *session, o *game.Player) bool {
 		return true
 	}
 	return math.Hypot(o.State.X-rc.x, o.State.Y-rc.y) <= rc.dist || math.Hypot(o.State.X-rc.x2, o.State.Y-rc.y2) <= rc.dist
-}
-
-// holds reports whether the view has an interpolation history of player
-// id: a rewind of it comes from there (drawnBy).
-func (v *clientView) holds(id uint16) bool {
-	e := v.ents[id]
-	return e != nil && e.Hist.Len() > 0
 }
