@@ -12,7 +12,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # package at a time: several tests measure timing (RTT, snapshot rates) over loopback.
 NOWINDOW = $$($(GO) list ./... | grep -v -x -e tickshot -e tickshot/client -e tickshot/client/menu -e tickshot/client/keys)
 
-.PHONY: play test deps test-deps build server wasm vet test-unit test-loaded test-window test-browser measure-browser measure-touch measure-network measure-firstminute measure-scale crosstarget container-test bench soak clean
+.PHONY: play test deps test-deps build server wasm vet test-unit test-loaded test-window test-browser measure-browser measure-touch measure-network measure-firstminute measure-scale crosstarget container-test bench bench-short soak clean
 
 play: deps build
 	./tickshot play
@@ -146,7 +146,7 @@ crosstarget: test-deps
 container-test: test-deps
 	bash scripts/container-test.sh
 
-test: vet server test-unit test-window crosstarget container-test
+test: vet server test-unit test-window crosstarget container-test bench-short
 	@echo "all tests passed"
 
 # The soak test (issue 12), not part of `make test`: a headless server
@@ -162,8 +162,17 @@ soak:
 	CGO_ENABLED=0 $(GO) build -tags headless -o $(SOAK_BIN) .
 	$(GO) run ./scripts/soak --server-bin $(SOAK_BIN) --duration $(SOAK_DURATION) --interval $(SOAK_INTERVAL)
 
+# Every benchmark (docs/MEASUREMENTS.md says how to read them); the server
+# tick with N lite-client sessions alone: go test ./server -run '^$$' -bench ServerTick -benchmem
+BENCH_PKGS := ./shared ./game ./server ./net/...
 bench:
-	$(GO) test -run XXX -bench . -benchmem ./shared ./game ./server ./net/...
+	$(GO) test -run '^$$' -bench . -benchmem $(BENCH_PKGS)
+
+# make bench once over (-benchtime 1x: one iteration each), part of make
+# test, so a benchmark that no longer runs (a setup check, a panic) fails
+# the build; its figures mean nothing.
+bench-short:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x $(BENCH_PKGS)
 
 clean:
 	rm -f tickshot tickshot-server $(WASM_DIR)/tickshot.wasm.gz $(WASM_DIR)/wasm_exec.js

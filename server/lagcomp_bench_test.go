@@ -163,7 +163,7 @@ func benchSnapshotPipeline(b *testing.B, shared bool) {
 	var sessions []*session
 	for i := 0; i < 16; i++ {
 		p := s.newPlayer(fmt.Sprintf("client%d", i), false)
-		ss := lcSession(p, 50)
+		ss := withConn(b, lcSession(p, 50))
 		ss.scoresDue = true
 		sessions = append(sessions, ss)
 	}

@@ -20,7 +20,7 @@ func BenchmarkSnapshotBytes(b *testing.B) {
 			var total, ents, entsFull, evs, scores, inView, n float64
 			for it := 0; it < b.N; it++ {
 				s := lcServer(b, Config{Bots: players - 1, Seed: 1, MaxPlayers: 256})
-				ss := lcSession(s.newPlayer("me", false), 50)
+				ss := withConn(b, lcSession(s.newPlayer("me", false), 50))
 				now := time.Unix(1000, 0)
 				lcRun(s, &now, 64*5, nil, 1)
 				var enc proto.Encoder

@@ -1,0 +1,23 @@
+package server
+
+import (
+	"testing"
+
+	"tickshot/net/proto"
+	"tickshot/net/transport"
+)
+
+// withConn gives test session ss a connection (an in-memory pipe nobody
+// reads), for benchmarks that write its snapshots: the writer asks the
+// connection's transport whether a snapshot must fit a datagram
+// (fitDatagram), which a session without one cannot answer. Both ends
+// close when tb ends.
+func withConn(tb testing.TB, ss *session) *session {
+	ct, st := transport.Pipe(proto.ClientOptions(), proto.ServerOptions())
+	ss.conn = proto.NewConn(st)
+	tb.Cleanup(func() {
+		ss.conn.Close("benchmark over")
+		ct.Close("benchmark over")
+	})
+	return ss
+}

@@ -1,0 +1,164 @@
+package server_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"tickshot/game"
+	"tickshot/internal/tool/liteclient"
+	"tickshot/net/proto"
+	"tickshot/net/transport"
+	"tickshot/server"
+)
+
+// tickPopulations are ServerTick's populations, each on the map of its
+// size (the same player density): 64 players on arena (64x48 tiles), 256
+// on sprawl (120x90), 1 024 on expanse (256x192).
+var tickPopulations = []struct {
+	players int
+	gameMap string
+}{{64, "arena"}, {256, "sprawl"}, {1024, "expanse"}}
+
+// BenchmarkServerTick is one server tick with N human sessions, each a
+// lite client (internal/tool/liteclient: the join, snapshot deltas
+// decoded and acked, one scripted usercmd per tick sent at cl_cmdrate 64,
+// moving, aiming at the nearest player and firing a burst every 1-2.5 s so
+// lag compensation runs) on an in-memory link (transport.HeldPipe), the
+// server stepped on a virtual clock at sv_tickrate 64 and 128 with no
+// bots and a match that does not end (mp_fraglimit 0, mp_timelimit 0):
+//
+//	go test ./server -run '^$' -bench 'ServerTick/players=(64|256|1024)' -benchmem
+//
+// ns/op is the server's work for one tick: decoding the usercmds and acks
+// that arrived since the last (over sockets its read goroutines' work)
+// and Step (usercmds, the world, lag compensation, every client's
+// snapshot); step-ns/tick is Step alone. B/client/s is what the server
+// sent each client, snapshots and all, per second of game time.
+// client-ns/tick is the N lite clients' own work a tick (reading their
+// snapshots, making usercmds), outside the timer. A socket's write is not
+// in it. Each population runs 2 s of game time before the timer starts,
+// so every client is in play with delta snapshots.
+func BenchmarkServerTick(b *testing.B) {
+	for _, pop := range tickPopulations {
+		b.Run(fmt.Sprintf("players=%d", pop.players), func(b *testing.B) {
+			for _, tickRate := range []int{64, 128} {
+				b.Run(fmt.Sprintf("tickrate=%d", tickRate), func(b *testing.B) {
+					newTickRig(b, pop.players, pop.gameMap, tickRate).bench(b) // once: b.Loop finds b.N
+				})
+			}
+		})
+	}
+}
+
+// tickRig is a Local server with its lite clients on a virtual clock.
+type tickRig struct {
+	l        *server.Local
+	now      time.Time
+	dt       time.Duration
+	tickRate int
+	clients  []*liteclient.Client
+	toClient []*transport.HeldEnd // each client's end: the server's frames wait here
+	toServer []*transport.HeldEnd // the server's end of each: the client's frames wait here
+}
+
+func newTickRig(b *testing.B, players int, mapName string, tickRate int) *tickRig {
+	b.Helper()
+	if !slices.Contains(game.MapNames(), mapName) || players > server.MaxPlayersLimit {
+		b.Skipf("players=%d needs the map %s and a player cap of at least %d (server.MaxPlayersLimit is %d): not here yet",
+			players, mapName, players, server.MaxPlayersLimit)
+	}
+	l, err := server.NewLocal(server.Config{Map: mapName, TickRate: tickRate, MaxPlayers: players, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, cmd := range []string{"mp_fraglimit 0", "mp_timelimit 0"} {
+		l.Exec(cmd)
+	}
+	r := &tickRig{l: l, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), dt: time.Second / time.Duration(tickRate), tickRate: tickRate}
+	clock := func() time.Time { return r.now }
+	for i := range players {
+		ct, st := transport.HeldPipe(proto.ClientOptions(), proto.ServerOptions(), clock)
+		l.Serve(st)
+		cfg := liteclient.DefaultConfig(fmt.Sprintf("lite%d", i), uint64(i)+1)
+		cfg.CmdRate = 64
+		r.clients = append(r.clients, liteclient.New(ct, cfg))
+		r.toClient, r.toServer = append(r.toClient, ct), append(r.toServer, st)
+	}
+	for range 2 * tickRate {
+		r.clientsTick()
+		r.serverTick()
+		r.clientsRead(b)
+	}
+	for _, c := range r.clients {
+		if !c.Joined() || c.Accept().Spectator || c.Stats().Snapshots == 0 {
+			b.Fatalf("client %d: joined %v, %+v after 2 s", c.ID(), c.Joined(), c.Stats())
+		}
+	}
+	return r
+}
+
+// clientsTick moves the clock a tick on and has every client make its
+// usercmd (sent when cl_cmdrate says).
+func (r *tickRig) clientsTick() {
+	r.now = r.now.Add(r.dt)
+	for _, c := range r.clients {
+		c.Tick(r.now)
+	}
+}
+
+// serverTick is the server's work: the clients' frames read, one Step.
+// It returns how long Step took.
+func (r *tickRig) serverTick() time.Duration {
+	for _, st := range r.toServer {
+		st.Flush()
+	}
+	t0 := time.Now()
+	r.l.Step(r.now)
+	return time.Since(t0)
+}
+
+// clientsRead has every client read what the server sent it.
+func (r *tickRig) clientsRead(b *testing.B) {
+	for i, c := range r.clients {
+		r.toClient[i].Flush()
+		if err := c.Poll(r.now); err != nil {
+			b.Fatalf("client %d: %v", c.ID(), err)
+		}
+	}
+}
+
+// sentBytes is what the server has sent all clients.
+func (r *tickRig) sentBytes() uint64 {
+	var n uint64
+	for _, st := range r.toServer {
+		n += st.Stats().BytesOut
+	}
+	return n
+}
+
+func (r *tickRig) bench(b *testing.B) {
+	b.ReportAllocs()
+	sent0 := r.sentBytes()
+	var step, clients time.Duration
+	ticks := 0
+	for b.Loop() {
+		b.StopTimer()
+		t0 := time.Now()
+		r.clientsTick()
+		clients += time.Since(t0)
+		b.StartTimer()
+		step += r.serverTick()
+		b.StopTimer()
+		t0 = time.Now()
+		r.clientsRead(b)
+		clients += time.Since(t0)
+		b.StartTimer()
+		ticks++
+	}
+	seconds := float64(ticks) / float64(r.tickRate)
+	b.ReportMetric(float64(r.sentBytes()-sent0)/float64(len(r.clients))/seconds, "B/client/s")
+	b.ReportMetric(float64(step.Nanoseconds())/float64(ticks), "step-ns/tick")
+	b.ReportMetric(float64(clients.Nanoseconds())/float64(ticks), "client-ns/tick")
+}
