@@ -39,7 +39,8 @@ var tickPopulations = []struct {
 // client-ns/tick is the N lite clients' own work a tick (reading their
 // snapshots, making usercmds), outside the timer. A socket's write is not
 // in it. Each population runs 2 s of game time before the timer starts,
-// so every client is in play with delta snapshots.
+// so every client is in play with delta snapshots (with -short, as make
+// bench-short runs it, 1/8 s: enough to check it runs, not to measure).
 func BenchmarkServerTick(b *testing.B) {
 	for _, pop := range tickPopulations {
 		b.Run(fmt.Sprintf("players=%d", pop.players), func(b *testing.B) {
@@ -86,14 +87,18 @@ func newTickRig(b *testing.B, players int, mapName string, tickRate int) *tickRi
 		r.clients = append(r.clients, liteclient.New(ct, cfg))
 		r.toClient, r.toServer = append(r.toClient, ct), append(r.toServer, st)
 	}
-	for range 2 * tickRate {
+	warmup := 2 * tickRate
+	if testing.Short() {
+		warmup = tickRate / 8 // make bench-short: a snapshot or two each, not the steady state
+	}
+	for range warmup {
 		r.clientsTick()
 		r.serverTick()
 		r.clientsRead(b)
 	}
 	for _, c := range r.clients {
 		if !c.Joined() || c.Accept().Spectator || c.Stats().Snapshots == 0 {
-			b.Fatalf("client %d: joined %v, %+v after 2 s", c.ID(), c.Joined(), c.Stats())
+			b.Fatalf("client %d: joined %v, %+v after %d ticks", c.ID(), c.Joined(), c.Stats(), warmup)
 		}
 	}
 	return r
