@@ -122,8 +122,9 @@ func (g *wallGrid) walk(u0, v0, du, dv float64, swapped bool) bool {
 		}
 		va, vb := v0, v0
 		if du != 0 {
-			va = v0 + (a-u0)/du*dv
-			vb = v0 + (b-u0)/du*dv
+			// float64(): no fused multiply-add (game/interp.go's Lerp says why).
+			va = v0 + float64((a-u0)/du*dv)
+			vb = v0 + float64((b-u0)/du*dv)
 		}
 		r0 := clampCell(math.Min(va, vb)-wallGridSlack, wallGridCell, vCells)
 		r1 := clampCell(math.Max(va, vb)+wallGridSlack, wallGridCell, vCells)
