@@ -57,11 +57,9 @@ type session struct {
 	chatRefused int
 
 	// Abuse accounting: counted, logged once.
-	warned    bool
-	msgWindow time.Time
-	msgCount  int
-	msgSeen   uint64 // the connection's PacketsIn when last counted
-	kicked    string
+	warned bool
+	msgs   msgMeter // the flood limit's count (flood.go)
+	kicked string
 }
 
 // newSession is a session for player p joining with hello, at tick now of
@@ -97,25 +95,13 @@ func (ss *session) applyRates(rate uint32, updateRate, cmdRate, interpMs uint16,
 // they are given (its world, cvars, log and metrics), as ioquake3's
 // SV_ExecuteClientMessage and SV_ClientCommand act for one client_t.
 
-// MaxMsgsPerSecond is the flood limit: more messages than this from one
-// client in one second gets it kicked.
-const MaxMsgsPerSecond = 400
-
 // read drains the client's received messages at the tick of server s
 // that began at now: usercmds run, settings and console commands apply,
 // floods and foreign messages kick (tick goroutine).
 func (ss *session) read(s *Server, now time.Time) {
 	// Command time: one tick of budget per tick of real time, banked.
 	ss.cmds.refill(s.budgetTicks, s.cfg.backlogTicks(), s.cfg.MaxUsrCmdProcessTicks)
-	// Count every frame the connection read, including those its full
-	// receive queue dropped: a burst that overflows the queue is a flood too.
-	if now.Sub(ss.msgWindow) > time.Second {
-		ss.msgWindow, ss.msgCount = now, 0
-	}
-	in := ss.conn.Stats().PacketsIn
-	ss.msgCount += int(in - ss.msgSeen)
-	ss.msgSeen = in
-	if ss.msgCount > MaxMsgsPerSecond {
+	if ss.msgs.over(ss.conn.Stats().PacketsIn, now) {
 		ss.kick(s, kickFlood, fmt.Sprintf("message flood (more than %d messages/s)", MaxMsgsPerSecond))
 		return
 	}
