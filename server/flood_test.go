@@ -1,10 +1,8 @@
 package server
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,14 +19,14 @@ type floodRig struct {
 	now    time.Time
 	c      *liteclient.Client
 	ct, st *transport.HeldEnd
-	log    *syncBuffer
+	log    *lockedBuffer
 }
 
 const floodTickRate = 128
 
 func newFloodRig(t *testing.T) *floodRig {
 	t.Helper()
-	r := &floodRig{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), log: &syncBuffer{}}
+	r := &floodRig{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), log: &lockedBuffer{}}
 	l, err := NewLocal(Config{Map: "arena", TickRate: floodTickRate, Seed: 1, MaxPlayers: 4,
 		Logger: slog.New(slog.NewTextHandler(r.log, nil))})
 	if err != nil {
@@ -157,22 +155,4 @@ func TestMessageFloodIsKicked(t *testing.T) {
 			}
 		})
 	}
-}
-
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"math"
+	"sync"
 	"time"
 
 	"tickshot/game"
@@ -44,4 +46,22 @@ func (s *Server) viewEnts(ss *session) map[uint16]*game.EntityView {
 		}
 	}
 	return out
+}
+
+// lockedBuffer is a log sink safe for the server's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

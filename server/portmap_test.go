@@ -3,7 +3,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"slices"
@@ -16,24 +15,6 @@ import (
 	"tickshot/net/portmap"
 	"tickshot/net/portmap/portmaptest"
 )
-
-// lockedBuffer is a log sink safe for the server's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // withFakeRouter points the server's port mapping at igd (no SSDP, no
 // NAT-PMP: nothing leaves loopback) for the test.
