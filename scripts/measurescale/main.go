@@ -23,8 +23,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -37,6 +35,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"tickshot/internal/tool/loadtest"
+	"tickshot/internal/tool/serverproc"
 	"tickshot/server"
 )
 
@@ -108,52 +107,18 @@ func pinClients() []string {
 
 // runCell runs the server of one cell and its --lite clients.
 func runCell(ctx context.Context, bin string, cell loadtest.ScaleCell, pin []string, window, warmup time.Duration, log io.Writer) (loadtest.Report, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	srv, err := serverproc.Start(ctx, serverproc.Options{Bin: bin, Prefix: pin, Log: log,
+		Args: []string{"--bots", "0", "--maxplayers", strconv.Itoa(cell.Players),
+			"--tickrate", strconv.Itoa(cell.TickRate), "--map", cell.Map, "--mapcycle", cell.Map,
+			"--maxconns", strconv.Itoa(max(server.DefaultMaxConns, cell.Players+64)),
+			"--transports", server.TransportsWebSocket, "--lan=false", "--log", "warn"}})
 	if err != nil {
 		return loadtest.Report{}, err
 	}
-	addr := l.Addr().String()
-	l.Close()
-	argv := append(pin, bin, "server", "--addr", addr, "--bots", "0", "--maxplayers", strconv.Itoa(cell.Players),
-		"--tickrate", strconv.Itoa(cell.TickRate), "--map", cell.Map, "--mapcycle", cell.Map,
-		"--maxconns", strconv.Itoa(max(server.DefaultMaxConns, cell.Players+64)),
-		"--transports", server.TransportsWebSocket, "--lan=false", "--log", "warn")
-	cmd := exec.Command(argv[0], argv[1:]...)
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = io.MultiWriter(log, &out), io.MultiWriter(log, &out)
-	if err := cmd.Start(); err != nil {
-		return loadtest.Report{}, fmt.Errorf("could not start the server: %w", err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	defer func() {
-		_ = cmd.Process.Signal(os.Interrupt) // the server's clean shutdown
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	}()
-	hc := &http.Client{Timeout: time.Second}
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		resp, err := hc.Get("http://" + addr + "/status")
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		select {
-		case <-exited:
-			return loadtest.Report{}, fmt.Errorf("the server exited at start: %s", strings.TrimSpace(out.String()))
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			return loadtest.Report{}, fmt.Errorf("the server did not answer on %s within 20 s", addr)
-		}
-	}
+	defer srv.Stop()
 	if warmup == 0 {
 		warmup = -1 // none
 	}
-	return loadtest.Run(ctx, loadtest.Options{Server: addr, ServerPID: cmd.Process.Pid, Lite: true, Clients: cell.Players,
+	return loadtest.Run(ctx, loadtest.Options{Server: srv.Addr, ServerPID: srv.Pid(), Lite: true, Clients: cell.Players,
 		Duration: window, Warmup: warmup})
 }

@@ -7,15 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
 
 	"tickshot/internal/tool/loadtest"
+	"tickshot/internal/tool/serverproc"
 	"tickshot/server"
 )
 
@@ -102,51 +101,19 @@ func Run(ctx context.Context, opt Options) ([]Sample, error) {
 			fmt.Fprintf(opt.Progress, "soak: "+format+"\n", a...)
 		}
 	}
-	addr, err := freeLoopbackAddr()
+	want := opt.Bots + opt.Clients
+	srvOpt := serverproc.Options{Bin: opt.ServerBin, Log: opt.ServerLog,
+		Args: append([]string{"--bots", strconv.Itoa(opt.Bots), "--maxplayers", strconv.Itoa(want),
+			"--tickrate", strconv.Itoa(opt.TickRate), "--lan=false", "--log", "warn"}, opt.ServerFlags...)}
+	progress("starting %s server %s", opt.ServerBin, strings.Join(srvOpt.Args, " "))
+	srv, err := serverproc.Start(ctx, srvOpt)
 	if err != nil {
 		return nil, err
 	}
-	want := opt.Bots + opt.Clients
-	args := append([]string{"server", "--addr", addr, "--bots", strconv.Itoa(opt.Bots),
-		"--maxplayers", strconv.Itoa(want), "--tickrate", strconv.Itoa(opt.TickRate),
-		"--lan=false", "--log", "warn"}, opt.ServerFlags...)
-	cmd := exec.Command(opt.ServerBin, args...)
-	cmd.Stdout, cmd.Stderr = opt.ServerLog, opt.ServerLog
-	progress("starting %s %s", opt.ServerBin, strings.Join(args, " "))
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("could not start the server: %w", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		// SIGINT is the server's clean shutdown; kill it if it hangs.
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	}()
-
+	defer srv.Stop()
+	addr := srv.Addr
 	hc := &http.Client{Timeout: 5 * time.Second}
 	status := func() (server.Status, error) { return fetchStatus(ctx, hc, addr) }
-	// The server is up when /status answers.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if _, err := status(); err == nil {
-			break
-		} else if time.Now().After(deadline) {
-			return nil, fmt.Errorf("the server did not answer on %s within 20 s: %w", addr, err)
-		}
-		select {
-		case err := <-exited:
-			return nil, fmt.Errorf("the server exited at start: %v", err)
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 
 	// The clients play until the sampling ends (loadtest with no warm-up
 	// and a window far longer than the soak; cancelled at the end).
@@ -170,9 +137,8 @@ func Run(ctx context.Context, opt Options) ([]Sample, error) {
 				err = errors.New("the load test ended early")
 			}
 			return fmt.Errorf("clients: %w", err)
-		case err := <-exited:
-			exited <- err
-			return fmt.Errorf("the server exited: %v", err)
+		case <-srv.Exited():
+			return fmt.Errorf("the server exited: %v", srv.Err())
 		default:
 			return nil
 		}
@@ -185,7 +151,7 @@ func Run(ctx context.Context, opt Options) ([]Sample, error) {
 	}
 
 	progress("%d clients joining %s (%d bots)", opt.Clients, addr, opt.Bots)
-	deadline = time.Now().Add(30*time.Second + time.Duration(opt.Clients)*loadtest.JoinStagger)
+	deadline := time.Now().Add(30*time.Second + time.Duration(opt.Clients)*loadtest.JoinStagger)
 	for {
 		st, err := status()
 		if err == nil && len(st.Players) >= want {
@@ -235,7 +201,7 @@ func Run(ctx context.Context, opt Options) ([]Sample, error) {
 		if err != nil {
 			return samples, err
 		}
-		rss, err := ReadRSS(cmd.Process.Pid)
+		rss, err := ReadRSS(srv.Pid())
 		if err != nil {
 			return samples, err
 		}
@@ -251,17 +217,6 @@ func Run(ctx context.Context, opt Options) ([]Sample, error) {
 // tickStatsWindow is how many ticks the server's /status tick time covers
 // (server.tickStatsWindow).
 const tickStatsWindow = 512
-
-// freeLoopbackAddr returns a 127.0.0.1 address with a port that was free a
-// moment ago.
-func freeLoopbackAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
-}
 
 func fetchStatus(ctx context.Context, hc *http.Client, addr string) (server.Status, error) {
 	var st server.Status
