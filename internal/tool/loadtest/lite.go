@@ -57,25 +57,15 @@ func DefaultMap(lite bool, clients int) string {
 // liteClient is one --lite player as the coordinator and its driver see
 // it; mu guards everything.
 type liteClient struct {
-	label string
-	seed  uint64
-	mu    sync.Mutex
-	conn  *liteclient.Client // nil until joined
-	err   error              // why it stopped early
+	memberBase
+	seed uint64
+	conn *liteclient.Client // nil until joined
 }
-
-func (cl *liteClient) name() string { return cl.label }
 
 func (cl *liteClient) state() (bool, error) {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	return cl.conn != nil && cl.conn.Stats().Snapshots > 0, cl.err
-}
-
-func (cl *liteClient) stopped() error {
-	cl.mu.Lock()
-	defer cl.mu.Unlock()
-	return cl.err
 }
 
 func (cl *liteClient) mark() counters {
@@ -113,7 +103,7 @@ func startLite(ctx context.Context, opt Options, addr string, tickRate int, join
 	clients := make([]*liteClient, opt.Clients)
 	members := make([]member, opt.Clients)
 	for i := range clients {
-		clients[i] = &liteClient{label: fmt.Sprintf("lite%d", i+1), seed: opt.Seed + uint64(i)*7919 + 1}
+		clients[i] = &liteClient{memberBase: memberBase{label: fmt.Sprintf("lite%d", i+1)}, seed: opt.Seed + uint64(i)*7919 + 1}
 		members[i] = clients[i]
 	}
 	for g := 0; g < len(clients); g += liteGroup {

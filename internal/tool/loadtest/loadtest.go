@@ -198,12 +198,27 @@ type member interface {
 	read() counters
 }
 
-// client is one headless player; mu guards everything the coordinator reads.
-type client struct {
+// memberBase is what every member keeps alike: its name, the mutex that
+// guards it and everything of the member the coordinator reads, and why
+// it stopped early.
+type memberBase struct {
 	label string
 	mu    sync.Mutex
-	c     *netclient.Client
 	err   error // why it stopped early
+}
+
+func (m *memberBase) name() string { return m.label }
+
+func (m *memberBase) stopped() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.err
+}
+
+// client is one headless player.
+type client struct {
+	memberBase
+	c *netclient.Client
 
 	graphHead int
 	sizeSum   uint64 // snapshot bytes on the wire, since the join
@@ -221,18 +236,10 @@ type counters struct {
 	decodeErrs                int // frames that did not decode (--lite)
 }
 
-func (cl *client) name() string { return cl.label }
-
 func (cl *client) state() (bool, error) {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	return cl.c.View().HaveSnapshot, cl.err
-}
-
-func (cl *client) stopped() error {
-	cl.mu.Lock()
-	defer cl.mu.Unlock()
-	return cl.err
 }
 
 func (cl *client) read() counters {
@@ -261,7 +268,7 @@ func startFull(ctx context.Context, opt Options, addr string, joined chan<- erro
 	cfg.NoDelta = opt.NoDelta
 	cfg.Transport = opt.Transport
 	for i := range members {
-		cl := &client{label: fmt.Sprintf("load%d", i+1)}
+		cl := &client{memberBase: memberBase{label: fmt.Sprintf("load%d", i+1)}}
 		members[i] = cl
 		wg.Add(1)
 		go func(i int) {
