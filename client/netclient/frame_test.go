@@ -7,13 +7,15 @@ import (
 
 	"tickshot/client/netclient"
 	"tickshot/net/proto"
+	"tickshot/net/transport"
 	"tickshot/server"
 	"tickshot/shared"
 )
 
 // lockstep is a server stepped by the test on a fake clock and one client
-// joined to it over an in-memory link that delivers on the test's goroutine
-// (syncPipe), driven by Frame on the same fake clock: frame rates of 5 or
+// joined to it over an in-memory link whose frames wait until the test's
+// goroutine flushes them (transport.HeldPipe: the server's end before each
+// step, the client's after it), driven by Frame on the same fake clock: frame rates of 5 or
 // 144 fps cost the test the same wall time, and no window is needed. The
 // client asks for a snapshot every tick, and after each frame the server is
 // stepped until it has run the frame's commands. Nothing runs on another
@@ -26,11 +28,12 @@ type lockstep struct {
 	t        *testing.T
 	srv      *server.Local
 	c        *netclient.Client
-	clock    time.Time     // the server's fake clock: the time of its newest tick
-	interval time.Duration // one tick
-	shots    int           // shots the server reported for c (EvShot)
-	fired    int           // shots c predicted (effects)
-	reloads  int           // reloads c predicted
+	ce, se   *transport.HeldEnd // the client's and the server's end of the link
+	clock    time.Time          // the server's fake clock: the time of its newest tick
+	interval time.Duration      // one tick
+	shots    int                // shots the server reported for c (EvShot)
+	fired    int                // shots c predicted (effects)
+	reloads  int                // reloads c predicted
 }
 
 const lockstepRate = 64
@@ -48,9 +51,9 @@ func newLockstep(t *testing.T) *lockstep {
 	l := &lockstep{t: t, srv: srv, clock: time.Unix(1_700_000_000, 0), interval: time.Second / lockstepRate}
 	cfg := netclient.DefaultConfig("frames")
 	cfg.UpdateRate = lockstepRate
-	ce, se := syncPipe(func() time.Time { return l.clock })
-	srv.Serve(se)
-	join := netclient.Begin(ce, cfg, func() time.Time { return l.clock })
+	l.ce, l.se = transport.HeldPipe(proto.ClientOptions(), proto.ServerOptions(), func() time.Time { return l.clock })
+	srv.Serve(l.se)
+	join := netclient.Begin(l.ce, cfg, func() time.Time { return l.clock })
 	// The server admits players in its tick: step while connecting.
 	for i := 0; l.c == nil; i++ {
 		if i > 10*lockstepRate {
@@ -73,10 +76,13 @@ func newLockstep(t *testing.T) *lockstep {
 	return l
 }
 
-// step runs one server tick, a tick interval after the previous one.
+// step runs one server tick, a tick interval after the previous one, on
+// what the client sent before it, and hands the client what it sent.
 func (l *lockstep) step() {
 	l.clock = l.clock.Add(l.interval)
+	l.se.Flush()
 	l.srv.Step(l.clock)
+	l.ce.Flush()
 }
 
 // stepAndWait runs one server tick and reads what it sent: the link
