@@ -125,19 +125,36 @@ func testCmdBufferKeepsSpeed(t *testing.T, mode rtc.Mode) {
 			}
 		}
 	})
-	time.Sleep(3500 * time.Millisecond)
+	tickRate := float64(runner().TickRate)
+	// The samples the watcher drew the runner moving in.
+	movingIn := func() []sample {
+		var moving []sample
+		for i := 1; i < len(samples); i++ {
+			if math.Hypot(samples[i].x-samples[i-1].x, samples[i].y-samples[i-1].y) > 0.01 {
+				moving = append(moving, samples[i])
+			}
+		}
+		return moving
+	}
+	// Wait until the watcher has drawn the whole run: the runner moving,
+	// then standing at the wall for 0.3 s of render time (about 3 s after
+	// the join on a quiet machine; a loaded one joins and draws later, so
+	// a fixed wait saw only part of the run).
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		mu.Lock()
+		moving := movingIn()
+		ran := len(moving) >= 2 && samples[len(samples)-1].tick-moving[len(moving)-1].tick >= 0.3*tickRate
+		mu.Unlock()
+		if ran {
+			break
+		}
+	}
 
 	mu.Lock()
 	defer mu.Unlock()
-	tickRate := float64(runner().TickRate)
 	// The straight run at full speed: from 0.4 s after the runner first
 	// moved (acceleration) to 0.2 s before it stopped at the wall.
-	var moving []sample
-	for i := 1; i < len(samples); i++ {
-		if math.Hypot(samples[i].x-samples[i-1].x, samples[i].y-samples[i-1].y) > 0.01 {
-			moving = append(moving, samples[i])
-		}
-	}
+	moving := movingIn()
 	if len(moving) < 2 {
 		t.Fatalf("the watcher saw the runner move in %d of %d frames", len(moving), len(samples))
 	}
@@ -210,7 +227,10 @@ func testNoUsercmdLost(t *testing.T, mode rtc.Mode) {
 		a := float64(v.CommandNumber) / 64
 		return netclient.Input{MoveX: float32(math.Cos(a)), MoveY: float32(math.Sin(a))}
 	}, nil)
-	time.Sleep(5 * time.Second)
+	// Five seconds of usercmds run, however long a loaded machine takes
+	// to make and send them.
+	tickRate := uint32(c().TickRate)
+	waitFor(t, 30*time.Second, "5 s of the client's usercmds to run", func() bool { return c().AckCmd >= 5*tickRate })
 	st, err := getStatus(addr)
 	if err != nil {
 		t.Fatal(err)
@@ -222,9 +242,6 @@ func testNoUsercmdLost(t *testing.T, mode rtc.Mode) {
 		}
 		t.Logf("%d commands made, %d run; cmds_lost %d, dropped %d, queue %d of target %d, cmd jitter %.1f ms",
 			v.CommandNumber, v.AckCmd, p.CmdsLost, p.CmdsDropped, p.CmdQueue, p.CmdTarget, p.CmdJitterMs)
-		if v.AckCmd < 64*3 {
-			t.Fatalf("only %d commands ran in 5 s", v.AckCmd)
-		}
 		if p.CmdsLost != 0 || p.CmdsDropped != 0 {
 			t.Errorf("%d usercmds lost and %d dropped under 5 %% burst loss, want none", p.CmdsLost, p.CmdsDropped)
 		}
