@@ -116,7 +116,7 @@ func TestLeanScoreboard(t *testing.T) {
 	other := s.newPlayer("other", false)
 	ss := lcSession(me, 50)
 	names := func() map[uint16]string {
-		_, wire := ss.view.scores.delta(nil, nil, s.snap.scoreboard(nil, s.sessions), me.ID, func(uint16) bool { return false }, nil)
+		_, wire := ss.view.scores.delta(nil, nil, s.snap.scoreboard(nil, s.sessions), me.ID, nil, nil)
 		m := map[uint16]string{}
 		for _, r := range wire {
 			m[r.ID] = r.Name

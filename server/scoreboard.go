@@ -99,11 +99,15 @@ func differs(cur, held *proto.ScoreEntry) bool {
 // gone row has only its ID and Team proto.ScoreGone): at most
 // scoreBytesPerUpdate bytes of rows and scoreRowsPerUpdate rows, chosen in
 // this order: the client's own row (self),
-// rows of players who left, rows wanted (in the client's view or named by
-// its events), the leaders' rows (leaders: IDs of the top rows), then the
-// others in a round by ID from after the last one sent. Only rows that
-// differ from what the client holds are candidates (differs).
-func (v *scoreView) delta(full, wire, table []proto.ScoreEntry, self uint16, wanted func(uint16) bool, leaders []uint16) ([]proto.ScoreEntry, []proto.ScoreEntry) {
+// rows of players who left, rows wanted (wanted: IDs ascending, each
+// once, of the players in the client's view or named by its events:
+// snapNames.ids), the leaders' rows (leaders: IDs of the top rows), then
+// the others in a round by ID from after the last one sent. Only rows that
+// differ from what the client holds are candidates (differs). The wanted
+// rows are looked up by ID (O(wanted × log changes)), not each change
+// tested against the snapshot: that test was O(players) a client a
+// scoreboard at 1 024 players.
+func (v *scoreView) delta(full, wire, table []proto.ScoreEntry, self uint16, wanted, leaders []uint16) ([]proto.ScoreEntry, []proto.ScoreEntry) {
 	v.changes = v.changes[:0]
 	// Merge the two tables, both sorted by ID.
 	i, j := 0, 0
@@ -165,8 +169,10 @@ func (v *scoreView) delta(full, wire, table []proto.ScoreEntry, self uint16, wan
 			take(k)
 		}
 	}
-	for k, c := range v.changes {
-		if wanted(c.id) {
+	// Ascending, as the changes are: taken in the order of a walk of the
+	// changes that takes the wanted ones.
+	for _, id := range wanted {
+		if k := find(id); k >= 0 {
 			take(k)
 		}
 	}
@@ -279,14 +285,19 @@ func leadersOf(ids []uint16, table []proto.ScoreEntry, n int) []uint16 {
 // scoreboard rows, and with them their names, are wanted first.
 type snapNames struct{ snap *proto.Snapshot }
 
-func (n snapNames) wanted(id uint16) bool {
-	if _, found := slices.BinarySearchFunc(n.snap.Entities, id, func(e proto.EntityState, id uint16) int { return cmp.Compare(e.ID, id) }); found {
-		return true
+// ids appends to dst[:0] the IDs the snapshot names, ascending, each once:
+// its entities' (in ID order already) and its events' A and B.
+func (n snapNames) ids(dst []uint16) []uint16 {
+	dst = dst[:0]
+	for i := range n.snap.Entities {
+		dst = append(dst, n.snap.Entities[i].ID)
 	}
 	for i := range n.snap.Events {
-		if e := &n.snap.Events[i]; e.A == id || e.B == id {
-			return true
-		}
+		dst = append(dst, n.snap.Events[i].A, n.snap.Events[i].B)
 	}
-	return false
+	if len(n.snap.Events) > 0 {
+		slices.Sort(dst)
+		dst = slices.Compact(dst)
+	}
+	return dst
 }

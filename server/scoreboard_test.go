@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -59,7 +60,7 @@ func sameBoard(client, server []proto.ScoreEntry) bool {
 	return true
 }
 
-var noneWanted = func(uint16) bool { return false }
+var noneWanted []uint16 // no wanted rows
 
 // A client that starts with nothing holds the 1 024-row table after at
 // most 50 acknowledged deltas, none over scoreBytesPerUpdate bytes; the
@@ -73,7 +74,7 @@ func TestScoreDeltaConverges(t *testing.T) {
 	var v scoreView
 	var client []proto.ScoreEntry
 	const self = 512
-	wanted := func(id uint16) bool { return id == 100 || id == 101 }
+	wanted := []uint16{100, 101}
 	leaders := leadersOf(nil, table, scoreLeaders)
 	if leaders[0] != 701 || leaders[1] != 901 {
 		t.Fatalf("leaders %v, want 701 and 901 first", leaders)
@@ -256,4 +257,44 @@ func compactMsgpack(v any) ([]byte, error) {
 	e.UseCompactInts(true)
 	err := e.Encode(v)
 	return b.Bytes(), err
+}
+
+// snapNames.ids names, ascending and each once, exactly the IDs the test
+// it replaced (a binary search of the entities, a loop over the events)
+// wanted, on random snapshots.
+func TestSnapNamesIDsMatchTheTest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 7))
+	var ids []uint16
+	for round := range 2000 {
+		snap := &proto.Snapshot{}
+		for id := uint16(1); id < 200; id++ {
+			if rng.IntN(8) == 0 {
+				snap.Entities = append(snap.Entities, proto.EntityState{ID: id})
+			}
+		}
+		for range rng.IntN(6) {
+			snap.Events = append(snap.Events, proto.Event{A: uint16(rng.IntN(200)), B: uint16(rng.IntN(200))})
+		}
+		wanted := func(id uint16) bool {
+			if _, found := slices.BinarySearchFunc(snap.Entities, id, func(e proto.EntityState, id uint16) int { return cmp.Compare(e.ID, id) }); found {
+				return true
+			}
+			for _, e := range snap.Events {
+				if e.A == id || e.B == id {
+					return true
+				}
+			}
+			return false
+		}
+		ids = snapNames{snap}.ids(ids)
+		var want []uint16
+		for id := range uint16(200) {
+			if wanted(id) {
+				want = append(want, id)
+			}
+		}
+		if !slices.Equal(ids, want) {
+			t.Fatalf("round %d: ids %v, the test wants %v", round, ids, want)
+		}
+	}
 }

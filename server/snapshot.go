@@ -44,6 +44,7 @@ type snapshotWriter struct {
 	pickFrame   []proto.PickupState     // this tick's pickups, by ID (buildFrame)
 	scoreBuf    []proto.ScoreEntry      // this tick's scoreboard, when one is due
 	leaders     []uint16                // IDs of scoreBuf's top rows (leadersOf)
+	wanted      []uint16                // the IDs a client's snapshot names (snapNames.ids), reused
 	scoresBuilt bool                    // scoreBuf is this tick's
 	clock       proto.MatchClock        // this tick's match clock, sent with every scoreboard (matchClock)
 	enc         proto.Encoder           // writes every snapshot
@@ -177,8 +178,9 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 			sw.clock = matchClock(sw.w)
 			sw.scoresBuilt = true
 		}
+		sw.wanted = snapNames{snap}.ids(sw.wanted)
 		ss.out.scoreFull, ss.out.scoreWire = ss.view.scores.delta(ss.out.scoreFull[:0], ss.out.scoreWire[:0],
-			sw.scoreBuf, ss.player.ID, snapNames{snap}.wanted, sw.leaders)
+			sw.scoreBuf, ss.player.ID, sw.wanted, sw.leaders)
 		snap.Scores = nil
 		if len(ss.out.scoreWire) > 0 {
 			snap.Scores = ss.out.scoreWire
