@@ -89,7 +89,7 @@ func gridTestWorld(t *testing.T, r *rand.Rand, n int, bruteForce bool) *World {
 		t.Fatal(err)
 	}
 	w := NewWorld(m, 64, r.Uint64(), Rules{TeamPlay: r.IntN(3) == 0})
-	w.bruteForce = bruteForce
+	w.Near.bruteForce = bruteForce
 	var cx, cy [3]float64
 	for c := range cx {
 		cx[c], cy[c] = r.Float64()*m.Width, r.Float64()*m.Height
@@ -126,7 +126,7 @@ func TestBotTargetsGridMatchBruteForce(t *testing.T) {
 		for _, o := range w.Players {
 			s.view = append(s.view, o.Hitbox())
 		}
-		w.indexPlayers()
+		w.Near.index()
 		all, last := s.view, len(s.view)-1
 		b := NewBot(seed)
 		for i := range all {
@@ -216,7 +216,7 @@ func TestWorldGridMatchesBruteForce(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := NewWorld(m, 64, seed, Rules{BotSkill: 3, TeamPlay: r.IntN(3) == 0, FriendlyFire: r.IntN(2) == 0})
-			w.bruteForce = brute
+			w.Near.bruteForce = brute
 			for i := 0; i < 12+r.IntN(24); i++ {
 				w.AddBot(32)
 			}
@@ -277,7 +277,7 @@ func BenchmarkGrid(b *testing.B) {
 // BenchmarkWorldTickGrid is one world tick of bots (movement, sight, aim,
 // fire, rockets) at the issue's densities (64 on arena, 256 on sprawl,
 // 1 024 on expanse), with the grid and with every spatial query answering
-// every player (World.bruteForce: the loops the grid replaced), so the two
+// every player (Near.bruteForce: the loops the grid replaced), so the two
 // are compared in one run on one machine
 // (`go test ./game -run '^$' -bench WorldTickGrid -benchtime 100x`).
 func BenchmarkWorldTickGrid(b *testing.B) {
@@ -296,7 +296,7 @@ func BenchmarkWorldTickGrid(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("players=%d/%s", c.n, name), func(b *testing.B) {
 				w := NewWorld(m, 64, 1, Rules{BotSkill: 1})
-				w.bruteForce = brute
+				w.Near.bruteForce = brute
 				for range c.n {
 					w.AddBot(32)
 				}

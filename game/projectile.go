@@ -79,14 +79,14 @@ func (f *Flight) launch(w *World, p *Player, shot shared.Shot) {
 // wall or a player, or whose time is up. Projectiles are tested against the
 // players' present positions (not lag compensated), with a radius 4 units
 // wider than the hitbox (rocketPad). The players it may strike and those
-// its blast may reach come from the world's grid (indexPlayers, once a
+// its blast may reach come from the world's grid (Near.index, once a
 // step: nobody moves while rockets fly), in Players order as a loop over
 // everyone would take them.
 func (f *Flight) step(w *World) {
 	if len(f.Projectiles) == 0 {
 		return
 	}
-	w.indexPlayers()
+	w.Near.index()
 	dt := w.Phys.Dt()
 	kept := f.Projectiles[:0]
 	for _, pr := range f.Projectiles {
@@ -100,7 +100,7 @@ func (f *Flight) step(w *World) {
 		// A circle the segment enters has its centre within its radius of
 		// the segment: inside the segment's box grown by the radius.
 		path := Rect{math.Min(pr.X, nx), math.Min(pr.Y, ny), math.Max(pr.X, nx), math.Max(pr.Y, ny)}.Grow(shared.PlayerRadius + rocketPad + 1)
-		for _, i := range w.playersIn(path) {
+		for _, i := range w.Near.in(path) {
 			o := w.Players[i]
 			if !o.Alive() || o.ID == pr.Owner || (owner != nil && w.friendlySpared(owner, o)) {
 				continue // with friendly fire off a rocket passes through the owner's teammates
@@ -134,7 +134,7 @@ func (f *Flight) step(w *World) {
 // the blast, half of that to the owner (blast, after indexing the players
 // where they are now).
 func (f *Flight) explode(w *World, pr *Projectile, x, y float64, direct uint16) {
-	w.indexPlayers()
+	w.Near.index()
 	f.blast(w, pr, x, y, direct)
 }
 
@@ -149,7 +149,7 @@ func (f *Flight) blast(w *World, pr *Projectile, x, y float64, direct uint16) {
 	if owner == nil {
 		return // the owner left; the rocket harms no one
 	}
-	for _, i := range w.playersIn(Around(x, y, math.Max(def.SplashRange, rocketPad)+shared.PlayerRadius)) {
+	for _, i := range w.Near.in(Around(x, y, math.Max(def.SplashRange, rocketPad)+shared.PlayerRadius)) {
 		o := w.Players[i]
 		if !o.Alive() {
 			continue

@@ -22,6 +22,9 @@ type Roster struct {
 	ScoresDirty bool
 
 	nextID uint16 // the next ID to try (1 at the start; wraps after 65535)
+	// gen counts the changes of Players (a join, a leave): Near's items
+	// are indices into it.
+	gen uint64
 }
 
 // Player returns the player with id, or nil.
@@ -113,12 +116,14 @@ func (r *Roster) UniqueName(name string, maxLen int) string {
 // insertPlayer adds p to Players at its place; the scoreboard changes.
 func (r *Roster) insertPlayer(p *Player) {
 	r.Players = insertByID(r.Players, p)
+	r.gen++
 	r.ScoresDirty = true
 }
 
 // removePlayerAt takes Players[i] out (order kept).
 func (r *Roster) removePlayerAt(i int) {
 	r.Players = append(r.Players[:i], r.Players[i+1:]...)
+	r.gen++
 }
 
 // insertSpectator adds p to Spectators at its place; the scoreboard changes.

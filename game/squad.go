@@ -66,10 +66,10 @@ func (s *Squad) think(w *World) {
 		all = append(all, NewHitbox(o.ID, o.State.X, o.State.Y, o.Alive() && !o.Protected(w.Tick), o.Team))
 	}
 	s.view = all
-	w.indexPlayers() // view[i] is Players[i]: its grid is the world's
+	w.Near.index() // view[i] is Players[i]: its grid is the world's
 	// Each bot is put again after its command (the one whose command runs
 	// is where it was, but its own shots skip it): the grid stays live.
-	w.nearLive = true
+	w.Near.live = true
 	last := len(all) - 1
 	for _, b := range s.Bots {
 		p := b.Player
@@ -92,9 +92,9 @@ func (s *Squad) think(w *World) {
 		}
 		w.RunCommand(p, cmd, nil)
 		all[i].X, all[i].Y, all[i].Alive = p.State.X, p.State.Y, p.Alive() && !p.Protected(w.Tick)
-		w.near.Put(i, p.State.X, p.State.Y)
+		w.Near.put(i, p.State.X, p.State.Y)
 	}
-	w.nearLive = false
+	w.Near.live = false
 }
 
 // botQuery is what one bot asks the world's grid while it thinks: the
@@ -114,7 +114,7 @@ type botQuery struct {
 func (q *botQuery) within(d float64) ([]int32, bool) {
 	me := &q.view[q.last] // swapped there
 	r := Around(me.X, me.Y, d)
-	near := q.w.playersIn(r)
+	near := q.w.Near.in(r)
 	q.near = q.near[:0]
 	if q.near == nil {
 		q.near = make([]int32, 0, 64) // nil would mean every one
@@ -137,5 +137,5 @@ func (q *botQuery) within(d float64) ([]int32, bool) {
 	if moved {
 		q.near = append(q.near, int32(i))
 	}
-	return q.near, q.w.bruteForce || q.w.near.Covers(r)
+	return q.near, q.w.Near.covers(r)
 }

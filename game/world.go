@@ -49,13 +49,9 @@ type World struct {
 	shotBoxBuf []Hitbox       // sparedTeammates
 	pelletHits []pelletHit    // FireHitscan: damage per victim of one shot's rays
 	cmd        shared.UserCmd // the command being resolved (RunCommand)
-	near       Grid           // the players by position (grid.go: indexPlayers)
-	nearBuf    []int32        // playersIn's result
-	// bruteForce makes playersIn answer every player, the loop the grid
-	// replaced: tests run a world with it beside one without.
-	bruteForce bool
-	// nearLive: near holds every player where it is (while the bots think).
-	nearLive bool
+	// Near is the players by position and the tick's spatial queries
+	// (near.go).
+	Near Near
 }
 
 // Rules are the match settings the world applies; the server sets them from
@@ -122,6 +118,7 @@ func NewWorld(m *Map, tickRate int, seed uint64, rules Rules) *World {
 		rng:    rand.New(rand.NewPCG(seed, seed*31+7)),
 		Roster: Roster{nextID: 1}, Match: Match{teamPlay: rules.TeamPlay},
 	}
+	w.Near.w = w
 	w.Stock.reset(m)
 	return w
 }
@@ -209,6 +206,7 @@ func (w *World) spawn(p *Player) {
 		}
 	}
 	p.Spawn(w.Map.Spawns[w.Map.ChooseSpawn(w.enemyPositions(p), last, w.rng)])
+	w.Near.stale()
 	p.ProtectedUntil = w.Tick
 	if w.Rules.SpawnProtection > 0 {
 		p.ProtectedUntil += max(uint32(shared.Ticks(SpawnIdleProtectMs, w.TickRate)), w.protectionTicks())
@@ -267,6 +265,7 @@ func (w *World) RunCommand(p *Player, cmd shared.UserCmd, lc HitboxSource) {
 	} else {
 		p.State, res = shared.RunCommand(p.State, cmd, w.Phys)
 	}
+	w.Near.moved(p) // the grid, when current, follows
 	p.Angle = float64(cmd.ViewAngle)
 	w.Stock.touch(w, p) // in command order: the first to get there takes it
 	if !p.moved && p.Alive() && (cmd.MoveX != 0 || cmd.MoveY != 0) {
@@ -315,7 +314,7 @@ func (w *World) FireHitscan(p *Player, cmd *shared.UserCmd, shot shared.Shot, lc
 	if lc != nil {
 		boxes, rw = lc.ShotHitboxes(w, p, cmd)
 	} else {
-		boxes = w.presentHitboxesNear(shot.X, shot.Y, def.Range+shared.PlayerRadius) // grid.go
+		boxes = w.Near.presentHitboxes(shot.X, shot.Y, def.Range+shared.PlayerRadius) // near.go
 	}
 	boxes = w.sparedTeammates(p, boxes)
 	hits := w.pelletHits[:0]
