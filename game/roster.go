@@ -113,6 +113,11 @@ func (r *Roster) UniqueName(name string, maxLen int) string {
 	}
 }
 
+// Generation counts the changes of Players (a join, a leave, a move to or
+// from the spectators): an index into Players taken at one generation
+// names the same player while it stays the same.
+func (r *Roster) Generation() uint64 { return r.gen }
+
 // insertPlayer adds p to Players at its place; the scoreboard changes.
 func (r *Roster) insertPlayer(p *Player) {
 	r.Players = insertByID(r.Players, p)

@@ -264,6 +264,23 @@ func (c *reachedCursor) next() (seq, tick uint32, ents []proto.EntityState, ok b
 // nil): the newest snapshot that reached it carries the player, and came
 // after the player was forgotten. It refreshes the cache first.
 func (v *clientView) holds(id uint16, a *ackState) bool {
+	c := v.refresh(a)
+	return c.newestSeq != 0 && findEntity(c.newest, id) >= 0 && c.newestSeq > v.cut[id]
+}
+
+// newest returns the players of the newest snapshot that reached the
+// client (in ID order; nil: none): every player it holds (holds), and
+// perhaps some it forgot since. It refreshes the cache first.
+func (v *clientView) newest(a *ackState) []proto.EntityState {
+	if c := v.refresh(a); c.newestSeq != 0 {
+		return c.newest
+	}
+	return nil
+}
+
+// refresh empties the cache when the view took another snapshot (or
+// forgot a player) since it was filled, and returns it.
+func (v *clientView) refresh(a *ackState) *viewCache {
 	c := &v.cache
 	if !c.valid || c.seq != a.appliedSeq {
 		for k, r := range c.ents {
@@ -274,5 +291,5 @@ func (v *clientView) holds(id uint16, a *ackState) bool {
 		cur := a.reachedNewest()
 		c.newestSeq, _, c.newest, _ = cur.next()
 	}
-	return c.newestSeq != 0 && findEntity(c.newest, id) >= 0 && c.newestSeq > v.cut[id]
+	return c
 }

@@ -137,8 +137,15 @@ type rewinder struct {
 	tickRate int
 	lag      map[uint16]*lagRing
 	boxBuf   []game.Hitbox // reused: a shot allocates nothing
-	stats    LagCompStatus // lag-compensated shots since start (/status)
-	ss       *session      // the shooter's session while its command runs
+	// The candidate set's state (lagreach.go): the irregular records of
+	// the last irregularKeep ticks, oldest first, the roster generation
+	// every player had a record at (record), and candidates' buffers.
+	irregular []irregularNote
+	recorded  uint64
+	cand      []int32
+	cand2     []int32
+	stats     LagCompStatus // lag-compensated shots since start (/status)
+	ss        *session      // the shooter's session while its command runs
 	// judged, when set (Local), collects each shot's rewind.
 	judged *[]JudgedShot
 }
@@ -157,8 +164,18 @@ func (r *rewinder) record() {
 			r.lag[p.ID] = ring
 		}
 		rec := lagRecord{Sample: game.Sample{Tick: r.w.Tick, X: p.State.X, Y: p.State.Y, Alive: p.Alive()}, teleport: p.Teleport}
-		ring.note(rec, r.tickRate)
+		if ring.note(rec, r.tickRate) {
+			r.irregular = append(r.irregular, irregularNote{id: p.ID, tick: rec.Tick})
+		}
 		ring.record(rec)
+	}
+	r.recorded = r.w.Generation()
+	old := 0
+	for old < len(r.irregular) && r.irregular[old].tick+irregularKeep < r.w.Tick {
+		old++
+	}
+	if old > 0 {
+		r.irregular = append(r.irregular[:0], r.irregular[old:]...)
 	}
 }
 
@@ -285,9 +302,17 @@ func (r *rewinder) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hit
 	info := r.rewindTick(ss, cmd)
 	boxes := r.boxBuf[:0]
 	reach := r.shotReach(ss, info.Used)
-	for _, o := range r.w.Players {
+	cands, all := r.candidates(ss, &reach)
+	n := len(cands)
+	if all {
+		n = len(r.w.Players)
+	}
+	for k := range n {
+		o := r.w.Players[k]
+		if !all {
+			o = r.w.Players[cands[k]]
+		}
 		if !reach.mayHit(r, ss, o) {
-			info.OutOfReach++
 			continue
 		}
 		b := o.Hitbox()
@@ -309,6 +334,7 @@ func (r *rewinder) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hit
 		}
 		boxes = append(boxes, b)
 	}
+	info.OutOfReach = len(r.w.Players) - len(boxes)
 	r.boxBuf = boxes
 	return boxes, info
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"math"
+	"slices"
 
 	"tickshot/game"
 	"tickshot/shared"
@@ -26,23 +27,80 @@ import (
 // what it hit with every player rewound (TestLagCandidatesHoldEveryHittable).
 // With sv_showimpacts (the nearest box to a miss, at any range) or on a
 // Local server that judges shots (every box recorded) nobody is left out.
+//
+// The test is not asked of every player (O(players) a shot, O(players²) a
+// second): the players it can pass are gathered first (candidates), from
+// the world's grid of present positions (game.Near.Within, current
+// between commands) round the shooter, the players of the client's newest
+// snapshot, and the irregular records of the last irregularKeep ticks, so
+// a shot costs O(the players near it), whatever the players on the map.
 
 // stepLimit is the farthest a player's record moves in one tick without
 // being irregular, world units: half as much again as a dash's speed.
 func stepLimit(tickRate int) float64 { return 1.5 * shared.DashSpeed / float64(tickRate) }
 
 // note marks rec irregular (r.irregular) when it is not one tick's walk of
-// at most stepLimit from the newest record, or is the first; the caller
-// records it next.
-func (r *lagRing) note(rec lagRecord, tickRate int) {
+// at most stepLimit from the newest record, or is the first, and reports
+// whether it did; the caller records it next.
+func (r *lagRing) note(rec lagRecord, tickRate int) bool {
 	if r.n == 0 {
 		r.irregular = rec.Tick
-		return
+		return true
 	}
 	last := r.get(r.n - 1)
 	if rec.Tick != last.Tick+1 || rec.teleport != last.teleport || math.Hypot(rec.X-last.X, rec.Y-last.Y) > stepLimit(tickRate) {
 		r.irregular = rec.Tick
+		return true
 	}
+	return false
+}
+
+// irregularNote is a player's record marked irregular at tick (note).
+type irregularNote struct {
+	id   uint16
+	tick uint32
+}
+
+// irregularKeep is how many ticks the rewinder keeps its irregularNotes: a
+// shot rewound deeper than that (sv_maxunlag above 1 s at 128 ticks/s)
+// asks every player.
+const irregularKeep = MaxUnlagTicks + 2
+
+// candidates returns the indices in Players, ascending, each once, of
+// every player rc.mayHit can pass for ss's shot: the players the grid
+// holds within rc.dist of either place the shot may come from, the
+// players of the client's newest snapshot (whom it may hold), the players
+// whose record turned irregular after rc.since, and the shooter. all is
+// true (and the slice nil) when every player is to be asked: rc.all, a
+// roster changed since the records (a player without one), or a rewind
+// older than the notes kept.
+func (r *rewinder) candidates(ss *session, rc *reach) (cands []int32, all bool) {
+	w := r.w
+	if rc.all || r.recorded != w.Generation() || rc.since+irregularKeep < w.Tick {
+		return nil, true
+	}
+	c := w.Near.Within(rc.x, rc.y, rc.dist, r.cand)
+	if rc.x2 != rc.x || rc.y2 != rc.y {
+		r.cand2 = w.Near.Within(rc.x2, rc.y2, rc.dist, r.cand2)
+		c = append(c, r.cand2...)
+	}
+	for _, e := range ss.view.newest(&ss.acks) {
+		if i := w.PlayerIndex(e.ID); i >= 0 {
+			c = append(c, int32(i))
+		}
+	}
+	for k := len(r.irregular) - 1; k >= 0 && r.irregular[k].tick > rc.since; k-- {
+		if i := w.PlayerIndex(r.irregular[k].id); i >= 0 {
+			c = append(c, int32(i))
+		}
+	}
+	if i := w.PlayerIndex(ss.player.ID); i >= 0 {
+		c = append(c, int32(i))
+	}
+	slices.Sort(c)
+	c = slices.Compact(c)
+	r.cand = c
+	return c, false
 }
 
 // maxHitscanRange is the longest range of a hitscan weapon, world units.

@@ -17,7 +17,10 @@ import (
 // hitscan shot of the shooter (alive, centre within the longest range and
 // a body of the muzzle) is among the shot's candidates, rewound to the same
 // box, and the candidates are those boxes in the same order; players are
-// left out, so the bound is tested.
+// left out, so the bound is tested. The players rewound are exactly those
+// the test (reach.mayHit) passes in a loop over every player, the loop the
+// candidate set (rewinder.candidates: the grid, the client's snapshot, the
+// irregular records) replaced.
 func TestLagCandidatesHoldEveryHittable(t *testing.T) {
 	seeds, shots := uint64(12), 160
 	if testing.Short() {
@@ -55,6 +58,21 @@ func TestLagCandidatesHoldEveryHittable(t *testing.T) {
 			cmd := shared.UserCmd{TickCount: uint32(math.Floor(rt + 6.4)), TickFrac: uint8(r.IntN(256)), LerpMsec: 100}
 			got, info := s.rewinder.rewoundHitboxes(ss, &cmd)
 			got = append([]game.Hitbox(nil), got...)
+			rc := s.rewinder.shotReach(ss, info.Used)
+			var loop []uint16
+			for _, o := range s.w.Players {
+				if rc.mayHit(&s.rewinder, ss, o) {
+					loop = append(loop, o.ID)
+				}
+			}
+			if len(loop) != len(got) {
+				t.Fatalf("seed %d shot %d: %d boxes rewound, the loop over every player passes %d", seed, k, len(got), len(loop))
+			}
+			for i := range loop {
+				if got[i].ID != loop[i] {
+					t.Fatalf("seed %d shot %d: box %d is player %d, the loop's %d", seed, k, i, got[i].ID, loop[i])
+				}
+			}
 			s.rewinder.judged = new([]JudgedShot) // nobody left out
 			want, _ := s.rewinder.rewoundHitboxes(ss, &cmd)
 			s.rewinder.judged = nil

@@ -169,6 +169,19 @@ type ShotBox struct {
 	Alive              bool
 }
 
+// JudgeShots turns the judging of shots (TakeShots) on, as NewLocal
+// starts, or off. Judged, a lag-compensated shot rewinds every player and
+// records every box (the lab shows any of them), O(players) a shot; off,
+// lag compensation rewinds only the players a shot can hit, as a running
+// server's does (lagreach.go), and TakeShots returns nothing new: what
+// BenchmarkServerTick measures.
+func (l *Local) JudgeShots(on bool) {
+	l.s.rewinder.judged = nil
+	if on {
+		l.s.rewinder.judged = &l.shots
+	}
+}
+
 // TakeShots returns the shots judged since the last call, oldest first.
 func (l *Local) TakeShots() []JudgedShot {
 	out := l.shots

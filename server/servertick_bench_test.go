@@ -25,7 +25,8 @@ var tickPopulations = []struct {
 // lite client (internal/tool/liteclient: the join, snapshot deltas
 // decoded and acked, one scripted usercmd per tick sent at cl_cmdrate 64,
 // moving, aiming at the nearest player and firing a burst every 1-2.5 s so
-// lag compensation runs) on an in-memory link (transport.HeldPipe), the
+// lag compensation runs, as a running server's: Local.JudgeShots off) on
+// an in-memory link (transport.HeldPipe), the
 // server stepped on a virtual clock at sv_tickrate 64 and 128 with no
 // bots and a match that does not end (mp_fraglimit 0, mp_timelimit 0):
 //
@@ -77,6 +78,7 @@ func newTickRig(b *testing.B, players int, mapName string, tickRate int) *tickRi
 	for _, cmd := range []string{"mp_fraglimit 0", "mp_timelimit 0"} {
 		l.Exec(cmd)
 	}
+	l.JudgeShots(false) // a running server's lag compensation, not the lab's record of every box
 	r := &tickRig{l: l, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), dt: time.Second / time.Duration(tickRate), tickRate: tickRate}
 	clock := func() time.Time { return r.now }
 	for i := range players {
