@@ -115,9 +115,16 @@ func (p *Player) Spawn(pt Point) {
 // instead of every spawn's; the choice is the one the rules above give
 // (TestChooseSpawnMatchesRules compares it with them on random worlds).
 func (m *Map) ChooseSpawn(enemies []Point, last int, rng *rand.Rand) int {
-	near := newEnemyRings(m, enemies)
-	score := make([]float64, len(m.Spawns))
-	order := make([]int, 0, len(m.Spawns))
+	return m.chooseSpawn(enemies, last, rng, new(spawnChoice))
+}
+
+// chooseSpawn is ChooseSpawn in sc's storage.
+func (m *Map) chooseSpawn(enemies []Point, last int, rng *rand.Rand, sc *spawnChoice) int {
+	near := &sc.rings
+	near.reset(m, enemies)
+	score := slices.Grow(sc.score[:0], len(m.Spawns))[:len(m.Spawns)]
+	clear(score)
+	order := sc.order[:0]
 	for i, s := range m.Spawns {
 		if i == last && len(m.Spawns) > 1 {
 			continue
@@ -126,7 +133,7 @@ func (m *Map) ChooseSpawn(enemies []Point, last int, rng *rand.Rand) int {
 		order = append(order, i)
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
-	var cands []int
+	cands := sc.cands[:0]
 	best, free := 0.0, false
 	for _, i := range order {
 		if free && score[i] < best*0.9 {
@@ -150,6 +157,7 @@ func (m *Map) ChooseSpawn(enemies []Point, last int, rng *rand.Rand) int {
 		}
 	}
 	slices.Sort(cands)
+	sc.score, sc.order, sc.cands = score, order, cands
 	return cands[rng.IntN(len(cands))]
 }
 

@@ -90,3 +90,23 @@ func TestChooseSpawnMatchesRules(t *testing.T) {
 		}
 	}
 }
+
+// TestSpawnAllocatesNothing: a respawn chooses its spawn in the world's
+// storage (spawnChoice): once it has grown, a spawn allocates nothing (it
+// made BenchmarkTick64Bots allocate 6-13 times a tick).
+func TestSpawnAllocatesNothing(t *testing.T) {
+	for _, name := range []string{"arena", "expanse"} {
+		m, err := LoadMap(name)
+		if err != nil {
+			t.Skip(err)
+		}
+		w := NewWorld(m, 64, 1, Rules{})
+		for range 64 {
+			w.AddBot(32)
+		}
+		p := w.Players[10]
+		if a := testing.AllocsPerRun(50, func() { w.spawn(p) }); a != 0 {
+			t.Errorf("%s: a spawn allocates %.1f times", name, a)
+		}
+	}
+}

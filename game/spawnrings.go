@@ -8,7 +8,8 @@ import "math"
 // the far ones, and the enemy that sees a spawn is most often a near one,
 // found first. Both answers are those of a loop over every enemy (the
 // nearest distance bit for bit; "seen by any" is the same whatever the
-// order). Built per choice: O(enemies + cells).
+// order). Built per choice (reset): O(enemies + cells), its storage
+// reused by the next.
 type enemyRings struct {
 	enemies    []Point
 	cols, rows int
@@ -18,15 +19,33 @@ type enemyRings struct {
 // enemyRingCell is the side of a cell, world units.
 const enemyRingCell = 512
 
-func newEnemyRings(m *Map, enemies []Point) *enemyRings {
-	e := &enemyRings{enemies: enemies,
-		cols: max(int(math.Ceil(m.Width/enemyRingCell)), 1), rows: max(int(math.Ceil(m.Height/enemyRingCell)), 1)}
-	e.cells = make([][]int32, e.cols*e.rows)
+// reset buckets enemies over m's cells, emptying e first.
+func (e *enemyRings) reset(m *Map, enemies []Point) {
+	e.enemies = enemies
+	e.cols, e.rows = max(int(math.Ceil(m.Width/enemyRingCell)), 1), max(int(math.Ceil(m.Height/enemyRingCell)), 1)
+	if nc := e.cols * e.rows; cap(e.cells) < nc {
+		e.cells = make([][]int32, nc)
+	} else {
+		e.cells = e.cells[:nc]
+	}
+	for i := range e.cells {
+		e.cells[i] = e.cells[i][:0]
+	}
 	for i, p := range enemies {
 		c := e.cell(p)
 		e.cells[c] = append(e.cells[c], int32(i))
 	}
-	return e
+}
+
+// spawnChoice is the storage of spawn choices (Map.chooseSpawn), reused
+// from one to the next: a World keeps one, so that a respawn allocates
+// nothing once the slices have grown.
+type spawnChoice struct {
+	enemies []Point
+	rings   enemyRings
+	score   []float64
+	order   []int
+	cands   []int
 }
 
 // cell is p's cell, clamped to the grid: an enemy beyond the map's edge is

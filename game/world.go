@@ -49,6 +49,7 @@ type World struct {
 	shotBoxBuf []Hitbox       // sparedTeammates
 	pelletHits []pelletHit    // FireHitscan: damage per victim of one shot's rays
 	cmd        shared.UserCmd // the command being resolved (RunCommand)
+	spawns     spawnChoice    // spawn's storage (Map.chooseSpawn)
 	// Near is the players by position and the tick's spatial queries
 	// (near.go).
 	Near Near
@@ -205,7 +206,7 @@ func (w *World) spawn(p *Player) {
 			}
 		}
 	}
-	p.Spawn(w.Map.Spawns[w.Map.ChooseSpawn(w.enemyPositions(p), last, w.rng)])
+	p.Spawn(w.Map.Spawns[w.Map.chooseSpawn(w.enemyPositions(p), last, w.rng, &w.spawns)])
 	w.Near.stale()
 	p.ProtectedUntil = w.Tick
 	if w.Rules.SpawnProtection > 0 {
@@ -227,12 +228,13 @@ func (w *World) startMoving(p *Player) {
 }
 
 func (w *World) enemyPositions(self *Player) []Point {
-	var pts []Point
+	pts := w.spawns.enemies[:0]
 	for _, p := range w.Players {
 		if p.ID != self.ID && p.Alive() && !w.Teammates(self, p) {
 			pts = append(pts, Point{X: p.State.X, Y: p.State.Y})
 		}
 	}
+	w.spawns.enemies = pts
 	return pts
 }
 
