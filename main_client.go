@@ -33,6 +33,7 @@ type clientFlags struct {
 	shot       *string
 	shotAfter  *time.Duration
 	shotOn     *string
+	shotWait   *time.Duration
 	width      *int
 	height     *int
 	cvars      *cvarFlags
@@ -83,6 +84,7 @@ func addClientFlags(fs interface {
 		shot:       fs.String("screenshot", "", "save a PNG of the window to this file after --screenshot-after, then quit (testing)"),
 		shotAfter:  fs.Duration("screenshot-after", 3*time.Second, "when to take --screenshot"),
 		shotOn:     fs.String("screenshot-on", "", "with --screenshot: \"explosion\" waits, after --screenshot-after, for an explosion on screen, \"deathcard\" for the death card, \"endscreen\" for the end of a match with its map vote (testing, README pictures)"),
+		shotWait:   fs.Duration("screenshot-wait", client.DefaultScreenshotWait, "with --screenshot-on: the longest wait for its event after --screenshot-after; the screenshot is taken then without it"),
 		width:      fs.Int("width", 1280, "window width in pixels (320..16384)"),
 		height:     fs.Int("height", 720, "window height in pixels (200..16384)"),
 		cvars:      cv,
@@ -103,6 +105,7 @@ func (f clientFlags) check() error {
 		outOfRange(*f.width >= 320 && *f.width <= 16384, "width", *f.width, "320..16384 pixels"),
 		outOfRange(*f.height >= 200 && *f.height <= 16384, "height", *f.height, "200..16384 pixels"),
 		outOfRange(*f.shotAfter >= 0, "screenshot-after", *f.shotAfter, "0 or more"),
+		outOfRange(*f.shotWait >= 0, "screenshot-wait", *f.shotWait, "0 or more"),
 		outOfRange(*f.shotOn == "" || *f.shotOn == client.ScreenshotOnExplosion || *f.shotOn == client.ScreenshotOnDeathCard ||
 			*f.shotOn == client.ScreenshotOnEndScreen, "screenshot-on", *f.shotOn, `"", "explosion", "deathcard" or "endscreen"`),
 		outOfRange(proto.CleanText(*f.password, proto.MaxPasswordLen) == *f.password, "password", "(hidden)",
@@ -116,7 +119,7 @@ func (f clientFlags) options(addr, title string) client.Options {
 	cfg.Spectate = *f.spectate
 	cfg.Password = *f.password
 	return client.Options{Addr: addr, Config: cfg, Title: title, NoSound: *f.noSound,
-		ScreenshotPath: *f.shot, ScreenshotAfter: *f.shotAfter, ScreenshotOn: *f.shotOn, ReportPath: *f.report,
+		ScreenshotPath: *f.shot, ScreenshotAfter: *f.shotAfter, ScreenshotOn: *f.shotOn, ScreenshotWait: *f.shotWait, ReportPath: *f.report,
 		AutoPlay: *f.autoplay, Cvars: *f.cvars, ConfigFile: *f.config, ServerCvars: serverCvarNames(), Width: *f.width, Height: *f.height,
 		Settings: f.settings}
 }

@@ -15,7 +15,9 @@ import (
 // TestWindowShowsDeathCard plays `bunker` (tight rooms) against five
 // expert bots with the bot brain at the keys (--autoplay: it fights, so it
 // dies within seconds) and takes the screenshot when the death card is up
-// (--screenshot-on deathcard). The card must be there: its opaque panel
+// (--screenshot-on deathcard; a death comes after 2-20 s, so the wait for
+// it is a generous 80 s: under load 20 s once ended with the player
+// alive). The card must be there: its opaque panel
 // under the middle of the screen with the red stripe along its top, and,
 // read by OCR (tesseract), who killed ("Killed by", or "You killed
 // yourself"), from how far ("units away") and the damage each way
@@ -25,7 +27,7 @@ func TestWindowShowsDeathCard(t *testing.T) {
 	shot, rep := filepath.Join(dir, "deathcard.png"), filepath.Join(dir, "report.json")
 	out, err := runWithTimeout(exec.Command(binPath, "play", "--nosound", "--autoplay", "--map", "bunker", "--bots", "5",
 		"--sv", "bot_difficulty=3", "--screenshot", shot, "--screenshot-after", "1s", "--screenshot-on", "deathcard",
-		"--exit-report", rep, "--width", "1280", "--height", "720"), 90*time.Second)
+		"--screenshot-wait", "80s", "--exit-report", rep, "--width", "1280", "--height", "720"), 120*time.Second)
 	if err != nil {
 		t.Fatalf("tickshot play: %v\n%s", err, out)
 	}

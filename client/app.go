@@ -42,8 +42,12 @@ type Options struct {
 	ScreenshotAfter time.Duration
 	// ScreenshotOn, when "explosion", takes the screenshot at the first
 	// explosion on screen (its fireball grown a little) after
-	// ScreenshotAfter, or 20 s later if none comes. "": none to wait for.
+	// ScreenshotAfter, or ScreenshotWait later if none comes. "": none to
+	// wait for.
 	ScreenshotOn string
+	// ScreenshotWait is the longest wait for ScreenshotOn's event after
+	// ScreenshotAfter (0: DefaultScreenshotWait).
+	ScreenshotWait time.Duration
 	// ReportPath, when set, receives a JSON Report when the window closes.
 	ReportPath string
 	// Host, when set, is the in-process listen server: its host's console

@@ -117,6 +117,9 @@ const (
 	ScreenshotOnDeathCard = "deathcard"
 )
 
+// DefaultScreenshotWait is Options.ScreenshotWait's default.
+const DefaultScreenshotWait = 20 * time.Second
+
 // maybeScreenshot saves the screen once, after ScreenshotAfter (tests).
 // screenshotMinFrames is how many frames of play --screenshot waits for.
 const screenshotMinFrames = 30
@@ -147,8 +150,11 @@ func (g *Game) maybeScreenshot(screen *ebiten.Image) {
 		p, ok := g.scenes.Current().(*playScene)
 		connecting = !ok || !p.end.voteShown(p.c) // endscreen.go
 	}
-	if connecting &&
-		time.Since(g.started) < g.opt.ScreenshotAfter+20*time.Second {
+	wait := g.opt.ScreenshotWait
+	if wait == 0 {
+		wait = DefaultScreenshotWait
+	}
+	if connecting && time.Since(g.started) < g.opt.ScreenshotAfter+wait {
 		return
 	}
 	b := screen.Bounds()
