@@ -103,8 +103,13 @@ func Decode(data []byte) (Message, error) {
 	if err := precheck(body); err != nil {
 		return nil, fmt.Errorf("malformed %s: %w", d.name, err)
 	}
-	if err := msgpack.Unmarshal(body, m); err != nil {
-		return nil, fmt.Errorf("malformed %s: %w", d.name, err)
+	if d.fast == nil || !d.fast(body, m) {
+		if d.fast != nil {
+			m = d.new() // the fast decoder may have written part of it
+		}
+		if err := msgpack.Unmarshal(body, m); err != nil {
+			return nil, fmt.Errorf("malformed %s: %w", d.name, err)
+		}
 	}
 	if err := d.check(m); err != nil {
 		return nil, fmt.Errorf("invalid %s: %w", d.name, err)

@@ -70,6 +70,10 @@ type msgDef struct {
 	// transport has one; every other type takes the reliable path, and
 	// arriving on the datagram path is a protocol error.
 	datagram bool
+	// fast, when set, decodes the forms the sender writes without
+	// reflection, reporting false for any other (Decode then asks
+	// msgpack): cmdsdecode.go.
+	fast func(body []byte, m Message) bool
 }
 
 // msgTypes is the message table, indexed by type byte; index 0 is no type.
@@ -79,7 +83,7 @@ var msgTypes = [...]msgDef{
 	MsgHello:      msgRow("hello", clientToServer, checkHello),
 	MsgAccept:     msgRow("accept", serverToClient, checkAccept),
 	MsgReject:     msgRow("reject", serverToClient, func(m *Reject) error { return checkText("reason", m.Reason, MaxReasonLen) }),
-	MsgCmds:       datagramRow(msgRow("cmds", clientToServer, checkCmds)),
+	MsgCmds:       fastRow(datagramRow(msgRow("cmds", clientToServer, checkCmds)), decodeCmdsFast),
 	MsgSnapshot:   datagramRow(msgRow("snapshot", serverToClient, checkSnapshot)),
 	MsgDisconnect: msgRow("disconnect", bothWays, func(m *Disconnect) error { return checkText("reason", m.Reason, MaxReasonLen) }),
 	MsgSettings:   msgRow("settings", clientToServer, func(m *Settings) error { return checkInterpRatio(m.InterpRatio) }),
@@ -96,6 +100,12 @@ var msgTypes = [...]msgDef{
 // than none.
 func datagramRow(d msgDef) msgDef {
 	d.datagram = true
+	return d
+}
+
+// fastRow gives a row a decoder without reflection (msgDef.fast).
+func fastRow(d msgDef, fast func([]byte, Message) bool) msgDef {
+	d.fast = fast
 	return d
 }
 
