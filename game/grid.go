@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"tickshot/shared"
 )
 
 // GridCell is the side of a Grid's square cells, world units: about a
@@ -66,16 +68,7 @@ func (g *Grid) Len() int { return len(g.at) }
 
 // axis is the cell column (or row) of coordinate v on an axis of n cells,
 // clamped to 0..n-1 (NaN: 0).
-func axis(v float64, n int) int {
-	f := math.Floor(v / GridCell)
-	switch {
-	case f >= float64(n-1):
-		return n - 1
-	case f > 0:
-		return int(f)
-	}
-	return 0 // below 0, or NaN
-}
+func axis(v float64, n int) int { return shared.ClampCell(v, GridCell, n) }
 
 // cellOf is the index in g.cells of the cell holding (x, y).
 func (g *Grid) cellOf(x, y float64) int32 {

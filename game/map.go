@@ -52,9 +52,9 @@ type Map struct {
 	// only (floor and landmarks, client/art.go); the simulation never
 	// reads them.
 	Areas []Area
-	// wallGrid buckets Walls for LineOfSight on maps of many walls
-	// (wallgrid.go); nil on the others.
-	wallGrid *wallGrid
+	// wallGrid buckets Walls for movement (World) and, on maps of many
+	// walls, LineOfSight (wallgrid.go); built when the map loads.
+	wallGrid *shared.WallGrid
 }
 
 // Area is a named rectangle of a map (object layer "areas"), world units.
@@ -137,13 +137,14 @@ func fromTiled(name string, tm *tiled.Map) (*Map, error) {
 	if len(m.Walls) == 0 || len(m.Spawns) == 0 {
 		return nil, fmt.Errorf("map %q: needs object layers \"walls\" and \"spawns\" with at least one object each", name)
 	}
-	m.wallGrid = newWallGrid(m.Walls, m.Width, m.Height)
+	m.wallGrid = shared.NewWallGrid(m.Walls, m.Width, m.Height)
 	return m, nil
 }
 
-// World returns the shared.World for RunCommand at tickRate.
+// World returns the shared.World for RunCommand at tickRate, with the
+// map's wall grid as movement's broad phase (shared.World.WallGrid).
 func (m *Map) World(tickRate int) *shared.World {
-	return &shared.World{TickRate: tickRate, Walls: m.Walls}
+	return &shared.World{TickRate: tickRate, Walls: m.Walls, WallGrid: m.wallGrid}
 }
 
 // RayWalls returns the fraction in [0, 1] of the segment from (x0, y0) to
@@ -183,8 +184,8 @@ func (m *Map) RayWalls(x0, y0, x1, y1 float64) float64 {
 // walls come from the cells along the segment (wallGrid), the same answer
 // (TestWallGridMatchesLoop).
 func (m *Map) LineOfSight(x0, y0, x1, y1 float64) bool {
-	if m.wallGrid.serves(m.Walls) && finite(x0, y0, x1, y1) {
-		return !m.wallGrid.blocked(x0, y0, x1, y1)
+	if g := m.losGrid(); g != nil && finite(x0, y0, x1, y1) {
+		return !blocked(g, m.Walls, x0, y0, x1, y1)
 	}
 	dx, dy := x1-x0, y1-y0
 	loX, hiX := min(x0, x1), max(x0, x1)

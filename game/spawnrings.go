@@ -1,6 +1,10 @@
 package game
 
-import "math"
+import (
+	"math"
+
+	"tickshot/shared"
+)
 
 // enemyRings buckets the live enemies of one spawn choice into square
 // cells over the map, so that ChooseSpawn visits them from a spawn outward,
@@ -55,8 +59,8 @@ func (e *enemyRings) cell(p Point) int {
 	return clampRing(p.Y, e.rows)*e.cols + clampRing(p.X, e.cols)
 }
 
-// clampRing is clampCell on the rings' cells.
-func clampRing(v float64, n int) int { return clampCell(v, enemyRingCell, n) }
+// clampRing is shared.ClampCell on the rings' cells.
+func clampRing(v float64, n int) int { return shared.ClampCell(v, enemyRingCell, n) }
 
 // rings calls visit with the enemies of each ring of cells round s, ring 0
 // (s's cell) first, up to ring maxRing or until visit returns false.

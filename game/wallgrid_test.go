@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"tickshot/shared"
 )
 
 // loopLineOfSight is LineOfSight's loop over every wall, without the grid.
@@ -23,14 +25,14 @@ func TestWallGridMatchesLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.wallGrid == nil || !m.wallGrid.serves(m.Walls) {
+	if m.losGrid() == nil {
 		t.Fatal("expanse has no wall grid")
 	}
 	rng := rand.New(rand.NewPCG(23, 5))
 	coord := func(size float64) float64 {
 		switch rng.IntN(5) {
 		case 0:
-			return float64(rng.IntN(int(size)/wallGridCell+1)) * wallGridCell // a cell's edge
+			return float64(rng.IntN(int(size)/shared.WallGridCell+1)) * shared.WallGridCell // a cell's edge
 		case 1:
 			w := m.Walls[rng.IntN(len(m.Walls))]
 			return []float64{w.MinX, w.MaxX, w.MinY, w.MaxY}[rng.IntN(4)] // a wall's edge
@@ -81,7 +83,7 @@ func TestWallGridFollowsWalls(t *testing.T) {
 	}
 	open := *m
 	open.Walls = open.Walls[:4:4] // the border only
-	if open.wallGrid.serves(open.Walls) {
+	if open.wallGrid.Serves(open.Walls) {
 		t.Fatal("the grid serves walls it was not built from")
 	}
 	if !open.LineOfSight(100, 100, 8000, 6000) {

@@ -99,7 +99,7 @@ func move(s PlayerState, cmd UserCmd, w *World) PlayerState {
 	if !s.Dashing(w.TickRate) {
 		vx, vy = walk(vx, vy, &cmd, dt)
 	}
-	s.X, s.Y, vx, vy = slideMove(s.X, s.Y, vx, vy, dt, w.Walls)
+	s.X, s.Y, vx, vy = slideMove(s.X, s.Y, vx, vy, dt, w)
 	s.VX, s.VY = vx, vy
 	return s.Quantized()
 }
@@ -143,8 +143,91 @@ func walk(vx, vy float64, cmd *UserCmd, dt float64) (float64, float64) {
 
 // slideMove moves a circle of PlayerRadius by velocity*dt in sub-steps no
 // longer than half the radius, pushing it out of every wall it overlaps and
-// removing the velocity component into that wall (collide-and-slide).
-func slideMove(x, y, vx, vy, dt float64, walls []Box) (float64, float64, float64, float64) {
+// removing the velocity component into that wall (collide-and-slide,
+// slideSteps), against the walls near the move when w has a wall grid
+// (nearSlide) and against all of w.Walls otherwise: the same result to the
+// bit either way.
+func slideMove(x, y, vx, vy, dt float64, w *World) (float64, float64, float64, float64) {
+	if w.WallGrid.Serves(w.Walls) {
+		if nx, ny, nvx, nvy, ok := nearSlide(x, y, vx, vy, dt, w); ok {
+			return nx, ny, nvx, nvy
+		}
+	}
+	x, y, vx, vy, _ = slideSteps(x, y, vx, vy, dt, w.Walls, nil)
+	return x, y, vx, vy
+}
+
+const (
+	// nearMargin is how far (world units) the centre may stray outside the
+	// box its straight move sweeps before a move near walls is redone
+	// against all of them: more than the pushes of a sliding move.
+	nearMargin = PlayerRadius
+	// nearMax is the most walls a move near walls gathers (on the stack);
+	// a move among more is run against all walls.
+	nearMax = 16
+	// nearLimit bounds the coordinates nearSlide takes (world units): so
+	// far beyond them the rounding of its region's bounds could reach a
+	// world unit, so it leaves such moves to the full loop.
+	nearLimit = 1 << 40
+)
+
+// nearSlide is slideSteps over the walls near the move only, gathered once
+// from w.WallGrid, in ascending wall order; ok is false when it could not
+// vouch for the result (too many walls near, the centre strayed out of the
+// region, coordinates not finite or huge), and the caller then runs the
+// whole move again over all walls from the start.
+//
+// Why the result is the same bits as slideSteps over all of w.Walls: the
+// region R is the box the straight move sweeps, grown by nearMargin; the
+// gathered walls are all those whose box overlaps R grown by c+1, where
+// c = PlayerRadius + 1/PosScale is the radius circleBox is given (WallGrid
+// near finds them all, and keeps their order). slideSteps, given R, checks
+// before every circleBox call that the centre (x, y) lies in R (at the
+// start of each pass and after each push, the only points where the centre
+// moves) and gives up otherwise. Take a wall not gathered: its box is clear
+// of R grown by c+1 on some side, say b.MinX > R.MaxX + c + 1 as computed;
+// the rounding of that sum is under 2^-12 (|R.MaxX| < 2^40), so truly
+// b.MinX - x > c for the centre's x <= R.MaxX. Then circleBox's nearest
+// point is cx = b.MinX exactly, ex = x - cx rounds to at most -c (c is a
+// float64, rounding is monotonic), ex*ex rounds to at least c*c rounded,
+// and adding ey*ey >= 0 keeps d2 >= c*c rounded: hit is false, and the
+// full loop's test of that wall changes nothing. The other sides are the
+// same by symmetry. So, by induction over the full loop's tests in order,
+// its state after each wall equals the state after the last gathered wall
+// not after it: the same x, y, vx, vy, sx, sy at the end. When a push
+// takes the centre out of R, nothing is vouched for, and the whole move is
+// redone over all walls (TestNearSlideMatchesLoop exercises both).
+func nearSlide(x, y, vx, vy, dt float64, w *World) (float64, float64, float64, float64, bool) {
+	dx, dy := float64(vx*dt), float64(vy*dt)
+	region := Box{
+		MinX: math.Min(x, x+dx) - nearMargin, MaxX: math.Max(x, x+dx) + nearMargin,
+		MinY: math.Min(y, y+dy) - nearMargin, MaxY: math.Max(y, y+dy) + nearMargin,
+	}
+	if !(region.MinX > -nearLimit && region.MaxX < nearLimit && region.MinY > -nearLimit && region.MaxY < nearLimit) {
+		return 0, 0, 0, 0, false // NaN, infinite or huge
+	}
+	const reach = PlayerRadius + 1.0/PosScale + 1
+	q := Box{MinX: region.MinX - reach, MinY: region.MinY - reach, MaxX: region.MaxX + reach, MaxY: region.MaxY + reach}
+	var ids [nearMax]int32
+	n, ok := w.WallGrid.near(q, ids[:])
+	if !ok {
+		return 0, 0, 0, 0, false
+	}
+	var near [nearMax]Box
+	for i, id := range ids[:n] {
+		near[i] = w.Walls[id]
+	}
+	return slideSteps(x, y, vx, vy, dt, near[:n], &region)
+}
+
+// slideSteps is collide-and-slide: it moves the centre (x, y) by
+// velocity*dt in sub-steps no longer than half of PlayerRadius, and after
+// each sub-step makes two passes over walls in order, pushing the circle
+// out of each one it overlaps and removing the velocity (and the rest of
+// the sub-step) into it. With within non-nil it stops with ok false as
+// soon as the centre is outside within before a wall test (nearSlide);
+// with nil, ok is true.
+func slideSteps(x, y, vx, vy, dt float64, walls []Box, within *Box) (float64, float64, float64, float64, bool) {
 	dx, dy := float64(vx*dt), float64(vy*dt)
 	dist := math.Sqrt(float64(dx*dx) + float64(dy*dy))
 	steps := int(math.Ceil(dist / (PlayerRadius / 2)))
@@ -156,6 +239,9 @@ func slideMove(x, y, vx, vy, dt float64, walls []Box) (float64, float64, float64
 		x += sx
 		y += sy
 		for pass := 0; pass < 2; pass++ {
+			if within != nil && !within.holds(x, y) {
+				return x, y, vx, vy, false
+			}
 			for j := range walls {
 				// A skin of 1/PosScale keeps the body clear of the wall after
 				// Quantize, which moves each coordinate by up to 1/(2*PosScale).
@@ -165,6 +251,9 @@ func slideMove(x, y, vx, vy, dt float64, walls []Box) (float64, float64, float64
 				}
 				x += float64(nx * depth)
 				y += float64(ny * depth)
+				if within != nil && !within.holds(x, y) {
+					return x, y, vx, vy, false
+				}
 				// Remove the velocity (and remaining step) into the wall.
 				if vn := float64(vx*nx) + float64(vy*ny); vn < 0 {
 					vx -= float64(vn * nx)
@@ -177,7 +266,12 @@ func slideMove(x, y, vx, vy, dt float64, walls []Box) (float64, float64, float64
 			}
 		}
 	}
-	return x, y, vx, vy
+	return x, y, vx, vy, true
+}
+
+// holds reports whether (x, y) lies in b, edges included (NaN: false).
+func (b *Box) holds(x, y float64) bool {
+	return x >= b.MinX && x <= b.MaxX && y >= b.MinY && y <= b.MaxY
 }
 
 // circleBox returns the unit normal pushing a circle at (x, y) with radius r

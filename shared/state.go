@@ -33,6 +33,11 @@ type World struct {
 	TickRate int
 	// Walls are the solid boxes, including the arena's outer boundary.
 	Walls []Box
+	// WallGrid, when it was built from Walls (NewWallGrid with this same
+	// slice), is movement's broad phase: slideMove tests only the walls
+	// near a move, with the same result to the bit. Nil (or built from
+	// other walls): every wall is tested.
+	WallGrid *WallGrid
 }
 
 // Dt returns the duration of one tick in seconds.
