@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bytes"
 	"fmt"
 	"log/slog"
 	"math"
@@ -10,7 +9,6 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -49,23 +47,12 @@ func startProxy(t *testing.T, addr string) string {
 }
 
 // logBuf is a log the test reads (any goroutine).
-type logBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
+type logBuf struct{ testserver.LogBuf }
 
 // count is how many lines contain every one of subs.
 func (l *logBuf) count(subs ...string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	n := 0
-	for _, line := range strings.Split(l.b.String(), "\n") {
+	for _, line := range strings.Split(l.String(), "\n") {
 		all := line != ""
 		for _, s := range subs {
 			all = all && strings.Contains(line, s)
@@ -181,7 +168,7 @@ func TestTrustedProxyJoinRate(t *testing.T) {
 			admitted, took, refused, joinRateBound(took))
 	}
 	if log.count("joins refused", "ip=203.0.113.7") != 1 {
-		t.Errorf("the refusal was not logged once with the forwarded address:\n%s", log.b.String())
+		t.Errorf("the refusal was not logged once with the forwarded address:\n%s", log.String())
 	}
 	for i := range 6 {
 		c := dialVia(t, proxy, fmt.Sprintf("192.0.2.%d", 10+i), "")
@@ -276,15 +263,15 @@ func TestTrustedProxyPasswordGuessing(t *testing.T) {
 	}
 	lines := log.count("client rejected", proto.RejectWrongPassword)
 	if bound := 2 * (1 + int(took/(10*time.Second))); lines == 0 || lines > bound {
-		t.Errorf("%d log lines for wrong passwords from 2 addresses in %v, want 1..%d:\n%s", lines, took, bound, log.b.String())
+		t.Errorf("%d log lines for wrong passwords from 2 addresses in %v, want 1..%d:\n%s", lines, took, bound, log.String())
 	}
 	if log.count("client rejected", "remote=203.0.113.20") != 1 {
-		t.Errorf("the wrong passwords were not logged with the forwarded address:\n%s", log.b.String())
+		t.Errorf("the wrong passwords were not logged with the forwarded address:\n%s", log.String())
 	}
 	// Every line about the guessers, the join-rate refusals too: two kinds
 	// of line, two addresses, once per 10 s each.
 	if all, bound := log.count("203.0.113.2"), 2*2*(1+int(took/(10*time.Second))); all > bound {
-		t.Errorf("%d log lines about 2 guessing addresses in %v, want at most %d:\n%s", all, took, bound, log.b.String())
+		t.Errorf("%d log lines about 2 guessing addresses in %v, want at most %d:\n%s", all, took, bound, log.String())
 	}
 	// The right password from a third address joins.
 	if ok, reason := dialVia(t, proxy, "203.0.113.22", "").hello("friend", "sesame"); !ok {
@@ -335,7 +322,7 @@ func TestTrustedProxyWithoutHeader(t *testing.T) {
 		t.Errorf("third header-less join from a trusted proxy: %v %q, want refused (not exempt)", ok, reason)
 	}
 	if n := log.count("trusted proxy forwarded no usable client address"); n != 1 {
-		t.Errorf("%d warnings about the missing header, want 1 (spaced):\n%s", n, log.b.String())
+		t.Errorf("%d warnings about the missing header, want 1 (spaced):\n%s", n, log.String())
 	}
 }
 
@@ -361,7 +348,7 @@ func TestHandshakeRefusalsLoggedSpaced(t *testing.T) {
 		return log.count("client left during handshake", "remote=203.0.113.40") > 0
 	})
 	if got := log.count("client rejected", "expected hello", "remote=203.0.113.40"); got != 1 {
-		t.Errorf("%d log lines for %d refusals from one address, want 1:\n%s", got, n, log.b.String())
+		t.Errorf("%d log lines for %d refusals from one address, want 1:\n%s", got, n, log.String())
 	}
 	if got := log.count("client left during handshake", "remote=203.0.113.40"); got != 1 {
 		t.Errorf("%d log lines for %d connections that left, want 1", got, n)
