@@ -158,6 +158,10 @@ func slideMove(x, y, vx, vy, dt float64, w *World) (float64, float64, float64, f
 }
 
 const (
+	// collideRadius is the radius movement collides with, world units:
+	// the body and a skin of 1/PosScale, which keeps it clear of the wall
+	// after Quantize moves each coordinate by up to 1/(2*PosScale).
+	collideRadius = PlayerRadius + 1.0/PosScale
 	// nearMargin is how far (world units) the centre may stray outside the
 	// box its straight move sweeps before a move near walls is redone
 	// against all of them: more than the pushes of a sliding move.
@@ -180,8 +184,8 @@ const (
 // Why the result is the same bits as slideSteps over all of w.Walls: the
 // region R is the box the straight move sweeps, grown by nearMargin; the
 // gathered walls are all those whose box overlaps R grown by c+1, where
-// c = PlayerRadius + 1/PosScale is the radius circleBox is given (WallGrid
-// near finds them all, and keeps their order). slideSteps, given R, checks
+// c = collideRadius is the radius circleBox is given (WallGrid.near finds
+// them all, and keeps their order). slideSteps, given R, checks
 // before every circleBox call that the centre (x, y) lies in R (at the
 // start of each pass and after each push, the only points where the centre
 // moves) and gives up otherwise. Take a wall not gathered: its box is clear
@@ -193,8 +197,8 @@ const (
 // and adding ey*ey >= 0 keeps d2 >= c*c rounded: hit is false, and the
 // full loop's test of that wall changes nothing. The other sides are the
 // same by symmetry. So, by induction over the full loop's tests in order,
-// its state after each wall equals the state after the last gathered wall
-// not after it: the same x, y, vx, vy, sx, sy at the end. When a push
+// its state after each wall equals the broad phase's state after the
+// gathered walls up to that one: the same x, y, vx, vy, sx, sy at the end. When a push
 // takes the centre out of R, nothing is vouched for, and the whole move is
 // redone over all walls (TestNearSlideMatchesLoop exercises both).
 func nearSlide(x, y, vx, vy, dt float64, w *World) (float64, float64, float64, float64, bool) {
@@ -206,7 +210,7 @@ func nearSlide(x, y, vx, vy, dt float64, w *World) (float64, float64, float64, f
 	if !(region.MinX > -nearLimit && region.MaxX < nearLimit && region.MinY > -nearLimit && region.MaxY < nearLimit) {
 		return 0, 0, 0, 0, false // NaN, infinite or huge
 	}
-	const reach = PlayerRadius + 1.0/PosScale + 1
+	const reach = collideRadius + 1
 	q := Box{MinX: region.MinX - reach, MinY: region.MinY - reach, MaxX: region.MaxX + reach, MaxY: region.MaxY + reach}
 	var ids [nearMax]int32
 	n, ok := w.WallGrid.near(q, ids[:])
@@ -243,9 +247,7 @@ func slideSteps(x, y, vx, vy, dt float64, walls []Box, within *Box) (float64, fl
 				return x, y, vx, vy, false
 			}
 			for j := range walls {
-				// A skin of 1/PosScale keeps the body clear of the wall after
-				// Quantize, which moves each coordinate by up to 1/(2*PosScale).
-				nx, ny, depth, hit := circleBox(x, y, PlayerRadius+1.0/PosScale, &walls[j])
+				nx, ny, depth, hit := circleBox(x, y, collideRadius, &walls[j])
 				if !hit {
 					continue
 				}
