@@ -41,14 +41,7 @@ type Grid struct {
 func (g *Grid) Reset(width, height float64, n int) {
 	g.cols = max(int(math.Ceil(width/GridCell)), 1)
 	g.rows = max(int(math.Ceil(height/GridCell)), 1)
-	if nc := g.cols * g.rows; cap(g.cells) < nc {
-		g.cells = make([][]int32, nc)
-	} else {
-		g.cells = g.cells[:nc]
-	}
-	for i := range g.cells {
-		g.cells[i] = g.cells[i][:0]
-	}
+	g.cells = emptyCells(g.cells, g.cols*g.rows)
 	if cap(g.at) < n {
 		g.at = make([]int32, n)
 	}
@@ -61,6 +54,18 @@ func (g *Grid) Reset(width, height float64, n int) {
 		g.marks = make([]uint64, words)
 	}
 	g.marks = g.marks[:words]
+}
+
+// emptyCells returns n empty cells in cells' storage (each keeps its own).
+func emptyCells(cells [][]int32, n int) [][]int32 {
+	if cap(cells) < n {
+		cells = make([][]int32, n)
+	}
+	cells = cells[:n]
+	for i := range cells {
+		cells[i] = cells[i][:0]
+	}
+	return cells
 }
 
 // Len is the number of items g was Reset for.

@@ -27,14 +27,7 @@ const enemyRingCell = 512
 func (e *enemyRings) reset(m *Map, enemies []Point) {
 	e.enemies = enemies
 	e.cols, e.rows = max(int(math.Ceil(m.Width/enemyRingCell)), 1), max(int(math.Ceil(m.Height/enemyRingCell)), 1)
-	if nc := e.cols * e.rows; cap(e.cells) < nc {
-		e.cells = make([][]int32, nc)
-	} else {
-		e.cells = e.cells[:nc]
-	}
-	for i := range e.cells {
-		e.cells[i] = e.cells[i][:0]
-	}
+	e.cells = emptyCells(e.cells, e.cols*e.rows)
 	for i, p := range enemies {
 		c := e.cell(p)
 		e.cells[c] = append(e.cells[c], int32(i))
