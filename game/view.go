@@ -22,12 +22,21 @@ type EntityView struct {
 
 // Observe adds a snapshot sample. A changed teleport counter (respawn) or a
 // jump larger than TeleportDist plus what MaxSpeed allows restarts the
-// history, so the entity is not slid across the map.
+// history, so the entity is not slid across the map. A sample no newer than
+// the history's newest is ignored whole, teleport counter included: it is a
+// held entity's copy (proto.EntityState.Tick), a state of a tick the view
+// already has or has passed (a snapshot's baseline may be older than one
+// that reached the client before it), so it neither adds a sample nor
+// restarts the history with a respawn counter older than the view's.
 func (v *EntityView) Observe(s Sample, teleport uint8, tickRate int) {
+	last, ok := v.Hist.Newest()
+	if ok && s.Tick <= last.Tick {
+		return
+	}
 	if teleport != v.Teleport {
 		v.Hist.Reset()
 		v.Teleport = teleport
-	} else if last, ok := v.Hist.Newest(); ok && s.Tick > last.Tick {
+	} else if ok {
 		gap := float64(s.Tick-last.Tick) / float64(tickRate)
 		if hypot(s.X-last.X, s.Y-last.Y) > TeleportDist+float64(shared.MaxSpeed*1.5*gap) {
 			v.Hist.Reset()

@@ -188,11 +188,16 @@ func (v *clientView) replay(r *replayed, id uint16, t float64, a *ackState, tick
 			break // the client forgot the player here
 		}
 		es := &ents[i]
-		smp := es.Sample(tick)
-		if n := len(run); n == 0 || run[n-1].s.Tick != smp.Tick {
-			distinct++
-		}
+		smp := es.Sample(es.Tick) // its own tick: held ones keep an older one (priority.go)
 		run = append(run, runSample{smp, es.Teleport})
+		if es.Tick != tick {
+			// Held: a copy of a state of a snapshot before, which Observe
+			// ignores unless it starts the run; it neither counts nor ends
+			// the replay (a start there would keep it in place of the
+			// fresh samples it came after).
+			continue
+		}
+		distinct++
 		if distinct >= 2 && float64(smp.Tick) < t {
 			r.whole, r.from = false, smp.Tick
 			break

@@ -33,7 +33,7 @@ func TestInterestGridMatchesBruteForce(t *testing.T) {
 		m := maps[names[r.IntN(len(names))]]
 		w := game.NewWorld(m, DefaultTickRate, seed, game.Rules{})
 		q := newEventQueue(DefaultTickRate)
-		sw := newSnapshotWriter(w, &q)
+		sw := newSnapshotWriter(w, &q, defaultVars().maxRate)
 		coord := func(size float64) int32 {
 			v := r.Float64() * size
 			switch r.IntN(12) {

@@ -309,7 +309,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.w = game.NewWorld(m, cfg.TickRate, cfg.Seed, s.rules())
 	s.rewinder = newRewinder(s.w, s.vars, s.log)
-	s.snap = newSnapshotWriter(s.w, &s.events)
+	s.snap = newSnapshotWriter(s.w, &s.events, s.vars.maxRate)
 	for i := 0; i < cfg.Bots; i++ {
 		s.w.AddBot(proto.MaxNameLen)
 	}

@@ -677,7 +677,9 @@ type ackState struct {
 	rttVar     float64 // mean deviation of the RTT samples, ms
 	// gone are the two newest snapshots that reached the view and then
 	// left the ring, older first (seq 0: none): with them the view is
-	// rebuilt exactly for any rewind sv_maxunlag allows (clientView.replay).
+	// rebuilt exactly for any rewind sv_maxunlag allows (clientView.replay;
+	// with players held by priority, proven only while the view's
+	// snapshots stay in the ring: TestLazyViewMatchesEager).
 	gone [2]goneSnap
 }
 
@@ -777,5 +779,5 @@ type snapBuffers struct {
 	pickWire  []byte             // PickupDelta
 	evWire    []byte             // EventData
 	wire      []byte             // the encoded snapshot
-	fit       datagramFit        // fitting a snapshot into one datagram (datagramfit.go)
+	prio      priorityState      // the players each snapshot carries fresh (priority.go)
 }

@@ -120,7 +120,7 @@ func viewFixture(t *testing.T) (s *Server, ss *session, newest func() float64, a
 	t0 := time.Unix(1000, 0)
 	for i := 1; i <= 3; i++ {
 		rec := ss.acks.record(uint32(10*i), t0.Add(time.Duration(i)*50*time.Millisecond))
-		rec.ents = append(rec.ents, proto.EntityState{ID: 2, X: proto.ToFixed(float64(100 * i)), Flags: proto.FlagAlive})
+		rec.ents = append(rec.ents, proto.EntityState{ID: 2, X: proto.ToFixed(float64(100 * i)), Flags: proto.FlagAlive, Tick: rec.tick})
 	}
 	newest = func() float64 {
 		v := ss.view.entity(2, math.Inf(-1), &ss.acks, s.cfg.TickRate)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tickshot/game"
+	"tickshot/internal/cvar"
 	"tickshot/net/proto"
 	"tickshot/shared"
 )
@@ -47,6 +48,7 @@ type snapshotWriter struct {
 	wanted      []uint16                // the IDs a client's snapshot names (snapNames.ids), reused
 	scoresBuilt bool                    // scoreBuf is this tick's
 	clock       proto.MatchClock        // this tick's match clock, sent with every scoreboard (matchClock)
+	maxRate     *cvar.Int               // sv_maxrate, bytes/s: bounds each snapshot's byte budget (priority.go)
 	enc         proto.Encoder           // writes every snapshot
 	stats       SnapshotStatus          // snapshots sent since start (/status)
 	ix          frameIndex              // the frames by position, the sessions by ID (interest.go)
@@ -61,9 +63,9 @@ type snapshotWriter struct {
 }
 
 // newSnapshotWriter is the writer of world w's snapshots, with its events
-// from q.
-func newSnapshotWriter(w *game.World, q *eventQueue) snapshotWriter {
-	return snapshotWriter{w: w, tickRate: w.TickRate, events: q,
+// from q, their byte budgets bounded by maxRate (sv_maxrate).
+func newSnapshotWriter(w *game.World, q *eventQueue, maxRate *cvar.Int) snapshotWriter {
+	return snapshotWriter{w: w, tickRate: w.TickRate, events: q, maxRate: maxRate,
 		entDeltas: new(proto.EntityDeltaCache), pickDeltas: new(proto.PickupDeltaCache), phases: new(phaseGroups)}
 }
 
@@ -146,7 +148,7 @@ func (sw *snapshotWriter) buildFrame() {
 		sw.frame = append(sw.frame, proto.EntityState{
 			ID: o.ID, X: proto.ToFixed(o.State.X), Y: proto.ToFixed(o.State.Y),
 			Angle: proto.AngleToWire(o.Angle), Health: uint8(o.Health), Flags: flags, Teleport: o.Teleport,
-			Weapon: o.State.Weapon,
+			Weapon: o.State.Weapon, Tick: sw.w.Tick, // fresh: the state of this tick
 		})
 	}
 	sw.index()
@@ -195,19 +197,30 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 	if n := len(snap.Events); n > 0 {
 		ss.evSentMax = max(ss.evSentMax, snap.Events[n-1].ID)
 	}
-	rec.ents = append(rec.ents, snap.Entities...)
 	rec.picks = append(rec.picks, snap.Pickups...)
 	if scoreSent {
 		rec.scores = append(rec.scores, ss.out.scoreFull...)
 	}
-	sw.encodeEntities(ss, snap)
+	base := sw.encodePickups(ss, snap)
 	ss.out.evWire = proto.AppendEvents(ss.out.evWire[:0], snap.Tick, snap.Events)
 	snap.EventData = nil
 	if len(ss.out.evWire) > 0 {
 		snap.EventData = ss.out.evWire
 	}
+	// The byte budget (priority.go): what the rest of the snapshot takes,
+	// with an empty entity delta and without the scoreboard (not fitted,
+	// charged after), leaves the players' share.
+	snap.EntityDelta = ss.out.deltaBuf[:0]
+	scores, match := snap.Scores, snap.Match
+	snap.Scores, snap.Match = nil, nil
+	envelope := len(sw.enc.Append(ss.out.wire[:0], snap)) + 2 // a bin's length grows by at most 2 bytes
+	snap.Scores, snap.Match = scores, match
+	planned := snapshotBudget(ss, sw.maxRate.Get())
+	ss.out.prio.prioritize(ss, snap, base, ss.out.prio.budget(planned)-envelope)
+	rec.ents = append(rec.ents, snap.Entities...)
+	sw.encodeEntities(ss, snap, base)
 	ss.out.wire = sw.enc.Append(ss.out.wire[:0], snap)
-	sw.fitDatagram(ss, snap, rec) // on a data channel: the entities that fit one datagram (datagramfit.go)
+	ss.out.prio.charge(len(ss.out.wire), planned)
 	sw.count(snap, len(ss.out.wire))
 	return ss.out.wire
 }
@@ -276,16 +289,17 @@ func (sw *snapshotWriter) self(ss *session) proto.SelfState {
 	return self
 }
 
-// encodeEntities writes the snapshot's entity frame and pickup frame as deltas against
-// the newest snapshot the client acknowledged (Quake 3's
+// encodePickups writes the snapshot's pickup frame as a delta against the
+// newest snapshot the client acknowledged (Quake 3's
 // SV_WriteSnapshotToClient against frames[deltaMessage & PACKET_MASK]), or
 // against nothing (a full snapshot) when there is no acked baseline the
 // client still holds (a new client, lost acks, or a baseline more than
 // proto.FrameRingSize snapshots old) or when the client asked for full
-// snapshots (cl_nodelta). Each record comes from the tick's shared
-// records (sw.entDeltas, sw.pickDeltas): written once for all the clients
-// whose baselines hold the same state of that entity.
-func (sw *snapshotWriter) encodeEntities(ss *session, snap *proto.Snapshot) {
+// snapshots (cl_nodelta); it sets snap.Baseline and returns the baseline's
+// entity frame, the one encodeEntities writes against (nil: full). Each
+// record comes from the tick's shared records (sw.pickDeltas): written
+// once for all the clients whose baselines hold the same state.
+func (sw *snapshotWriter) encodePickups(ss *session, snap *proto.Snapshot) []proto.EntityState {
 	var base []proto.EntityState
 	var pickBase []proto.PickupState
 	snap.Baseline = 0
@@ -298,6 +312,15 @@ func (sw *snapshotWriter) encodeEntities(ss *session, snap *proto.Snapshot) {
 		ss.out.pickWire = make([]byte, 0, 16) // a bin, never msgpack nil
 	}
 	snap.PickupDelta = ss.out.pickWire
+	return base
+}
+
+// encodeEntities writes the snapshot's entity frame as a delta against
+// base, the baseline's frame encodePickups chose: the players sent fresh
+// get records (an empty one when unchanged), the held ones none. Each
+// record comes from the tick's shared records (sw.entDeltas): written once
+// for all the clients whose baselines hold the same state of that entity.
+func (sw *snapshotWriter) encodeEntities(ss *session, snap *proto.Snapshot, base []proto.EntityState) {
 	ss.out.deltaBuf = sw.entDeltas.Append(ss.out.deltaBuf[:0], base, snap.Entities)
 	if ss.out.deltaBuf == nil {
 		// Always a bin, empty when nothing changed, never msgpack nil

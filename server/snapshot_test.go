@@ -18,7 +18,7 @@ func swWorld(t *testing.T) (*game.World, *snapshotWriter, *eventQueue) {
 	}
 	w := game.NewWorld(m, DefaultTickRate, 1, game.Rules{})
 	q := newEventQueue(DefaultTickRate)
-	sw := newSnapshotWriter(w, &q)
+	sw := newSnapshotWriter(w, &q, defaultVars().maxRate)
 	return w, &sw, &q
 }
 

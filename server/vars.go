@@ -38,7 +38,10 @@ type vars struct {
 	cheats *cvar.Bool
 	// cmdBuffer is sv_cmdbuffer: keep each client's command buffer at the
 	// depth its jitter and loss call for (session.go, cmdBufferTarget).
-	cmdBuffer  *cvar.Bool
+	cmdBuffer *cvar.Bool
+	// maxRate is sv_maxrate, bytes/s: each snapshot's byte budget is at
+	// most min(rate, sv_maxrate) / cl_updaterate (priority.go).
+	maxRate    *cvar.Int
 	fakeLag    *cvar.Float // net_fakelag, ms
 	fakeJitter *cvar.Float // net_fakejitter, ms
 	fakeLoss   *cvar.Float // net_fakeloss, %
@@ -74,6 +77,7 @@ func defaultVars() *vars {
 		maxPerIP:      r.Int("sv_maxplayers_per_ip", DefaultMaxPlayersPerIP, 0, maxPlayersPerIPLimit, sv, "the most players and spectators from one IP address (loopback exempt); 0: no limit, for LAN parties behind one address"),
 		cheats:        r.Bool("sv_cheats", false, sv, "lag compensation trusts the latency a client's acks show (1: client-side net_fakelag is compensated, for local games and lag demos); 0: rewinds are bounded by the link's own round trip (websocket ping, TCP), so held acks buy no backtrack"),
 		cmdBuffer:     r.Bool("sv_cmdbuffer", true, sv, "keep each player's usercmds queued as deep as its link's jitter and loss need, so that it moves every tick for everyone else (1, Overwatch's command buffer; the client's command clock dilates up to 5 % to keep it); 0: run commands as they arrive (Source)"),
+		maxRate:       r.Int("sv_maxrate", DefaultMaxRate, 0, proto.MaxRate, sv, "the most bytes/s each client's snapshots are planned for: a snapshot takes at most min(rate, sv_maxrate) / cl_updaterate bytes (and one datagram, 1200), the players in view beyond the nearest by priority; 0: the client's rate alone"),
 	}
 	sync := func() {
 		v.fake = proto.FakeConditions{LagMs: v.fakeLag.Get(), JitterMs: v.fakeJitter.Get(), LossPct: v.fakeLoss.Get(), LossBurst: v.fakeBurst}

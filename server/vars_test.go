@@ -38,6 +38,8 @@ var oldServerCvars = []struct {
 	{"sv_cheats", "0", "lag compensation trusts the latency a client's acks show (1: client-side net_fakelag is compensated, for local games and lag demos); 0: rewinds are bounded by the link's own round trip (websocket ping, TCP), so held acks buy no backtrack", 0, 1, nil},
 	// Added by issue 19 (the Overwatch command buffer).
 	{"sv_cmdbuffer", "1", "keep each player's usercmds queued as deep as its link's jitter and loss need, so that it moves every tick for everyone else (1, Overwatch's command buffer; the client's command clock dilates up to 5 % to keep it); 0: run commands as they arrive (Source)", 0, 1, nil},
+	// Added by issue 23 (priority and rate by relevance).
+	{"sv_maxrate", "8000", "the most bytes/s each client's snapshots are planned for: a snapshot takes at most min(rate, sv_maxrate) / cl_updaterate bytes (and one datagram, 1200), the players in view beyond the nearest by priority; 0: the client's rate alone", 0, proto.MaxRate, nil},
 }
 
 // TestServerCvarsKeepTheirTable: ServerCvars lists the same cvars in the

@@ -80,11 +80,14 @@ func (ip *interpolator) update(s *proto.Snapshot) {
 			e.Teleport = es.Teleport
 			ip.entities[es.ID] = e
 		}
-		e.Observe(es.Sample(s.Tick), es.Teleport, ip.tickRate)
+		e.seen = s.Tick
+		if last, ok := e.Hist.Newest(); ok && es.Tick <= last.Tick {
+			continue // a held entity's copy of a state it has had or passed: nothing new (EntityView.Observe)
+		}
+		e.Observe(es.Sample(es.Tick), es.Teleport, ip.tickRate)
 		e.Health = int(es.Health)
 		e.Flags = es.Flags
 		e.Weapon = es.Weapon
-		e.seen = s.Tick
 	}
 	for id, e := range ip.entities {
 		if e.seen != s.Tick {

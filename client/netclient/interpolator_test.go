@@ -10,7 +10,11 @@ import (
 // The interpolator alone: snapshots' entity frames in, positions at a
 // render tick out.
 
+// entSnap is the snapshot of tick with ents, every one fresh (Tick tick).
 func entSnap(tick uint32, ents ...proto.EntityState) *proto.Snapshot {
+	for i := range ents {
+		ents[i].Tick = tick
+	}
 	return &proto.Snapshot{Tick: tick, Entities: ents}
 }
 
@@ -48,9 +52,9 @@ func TestInterpolatorLerpsBetweenSnapshots(t *testing.T) {
 
 func TestInterpolatorForgetsWhatASnapshotNoLongerCarries(t *testing.T) {
 	ip := newInterpolator(partsTickRate)
-	ip.update(&proto.Snapshot{Tick: 10, Entities: []proto.EntityState{entAt(7, 100, 0)},
+	ip.update(&proto.Snapshot{Tick: 10, Entities: entSnap(10, entAt(7, 100, 0)).Entities,
 		Projectiles: []proto.ProjectileState{{ID: 1, Owner: 7, Weapon: 2, X: proto.ToFixed(10), Y: proto.ToFixed(10), VX: 1}}})
-	ip.update(&proto.Snapshot{Tick: 11, Entities: []proto.EntityState{entAt(7, 100, 0)},
+	ip.update(&proto.Snapshot{Tick: 11, Entities: entSnap(11, entAt(7, 100, 0)).Entities,
 		Projectiles: []proto.ProjectileState{{ID: 1, Owner: 7, Weapon: 2, X: proto.ToFixed(20), Y: proto.ToFixed(10), VX: 1}}})
 	on := lerpOpts{interpolate: true, extrapTicks: 16}
 	if p := ip.projectilesAt(10.5, on); len(p) != 1 || math.Abs(p[0].X-15) > 1e-9 || p[0].Owner != 7 || p[0].Weapon != 2 {

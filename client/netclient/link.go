@@ -102,7 +102,7 @@ func (l *link) unpack(s *proto.Snapshot) bool {
 		base = b
 		pickBase, _ = l.frames.Pickups(s.Baseline)
 	}
-	ents, err := proto.ApplyEntityDelta(l.entBuf[:0], base, s.EntityDelta)
+	ents, err := proto.ApplySnapshotDelta(l.entBuf[:0], base, s.EntityDelta, s.Tick)
 	if err != nil {
 		l.conn.Close("protocol error: " + err.Error())
 		return false

@@ -33,8 +33,17 @@ import (
 // An entity of the new frame absent from the baseline is added: its record
 // holds every field that is not zero, against an all-zero baseline entity.
 // An entity of the baseline absent from the new frame gets a removed
-// record. An unchanged entity has no record. A full snapshot is a delta
-// against the empty baseline (Snapshot.Baseline 0).
+// record. A full snapshot is a delta against the empty baseline
+// (Snapshot.Baseline 0).
+//
+// Fresh and held entities (EntityState.Tick, not on the wire): every entity
+// with a record is fresh, its state that of the snapshot's tick; an entity
+// that is fresh but unchanged since the baseline gets an empty record (its
+// ID and mask 0, two or three bytes). An entity of both frames without a
+// record is held: the server did not update it in this snapshot (its
+// priority did not reach the byte budget, server/priority.go) and it keeps
+// the baseline's state and Tick. The writer tells the two apart by Tick: a
+// current entity whose Tick differs from its baseline's gets a record.
 
 // Entity delta mask bits.
 const (
@@ -70,6 +79,8 @@ type deltaRecord[T any] interface {
 	diff(base T) byte                                      // the mask of fields that differ from base
 	appendFields(dst []byte, mask byte, base T) []byte     // the fields of mask, against base
 	readFields(mask byte, d []byte, p int) (T, int, error) // the receiver (the baseline record) with mask's fields from d[p:]
+	newer(base T) bool                                     // fresh though unchanged: an empty record is due (EntityState.Tick)
+	stamped(tick uint32) T                                 // the receiver as a record of the snapshot of tick made it
 }
 
 // deltaLimits are what applyDelta accepts of one kind of frame.
@@ -117,11 +128,12 @@ func appendDelta[T deltaRecord[T]](dst []byte, base, cur []T, cache *DeltaCache[
 	return dst
 }
 
-// appendRecord appends c's record (its ID id) against b (the all-zero record when c is
-// new); an unchanged record of the baseline gets none.
+// appendRecord appends c's record (its ID id) against b (the all-zero record
+// when c is new); a record of the baseline that is unchanged and not newer
+// (held) gets none, one that is unchanged but newer an empty one (mask 0).
 func appendRecord[T deltaRecord[T]](dst []byte, id uint16, b, c T, isNew bool) []byte {
 	mask := c.diff(b)
-	if mask == 0 && !isNew {
+	if mask == 0 && !isNew && !c.newer(b) {
 		return dst
 	}
 	dst = binary.AppendUvarint(dst, uint64(id))
@@ -130,6 +142,33 @@ func appendRecord[T deltaRecord[T]](dst []byte, id uint16, b, c T, isNew bool) [
 }
 
 func (c EntityState) key() uint16 { return c.ID }
+
+func (c EntityState) newer(b EntityState) bool { return c.Tick != b.Tick }
+
+func (c EntityState) stamped(tick uint32) EntityState {
+	c.Tick = tick
+	return c
+}
+
+// AppendEntityRecord appends to dst cur's record in a delta against base
+// (inBase false: cur is added, base is ignored), nothing when cur is held,
+// and returns the extended slice: appendRecord, the one writer of a
+// record. The server sizes its candidates with it to fill a snapshot's
+// byte budget (server/priority.go) without encoding the delta more than
+// once; it allocates nothing when dst has room (a record is at most 20
+// bytes).
+func AppendEntityRecord(dst []byte, base, cur EntityState, inBase bool) []byte {
+	if !inBase {
+		base = EntityState{ID: cur.ID}
+	}
+	return appendRecord(dst, cur.ID, base, cur, !inBase)
+}
+
+// RemovedRecordLen is the length in bytes of the removed record of entity id.
+func RemovedRecordLen(id uint16) int {
+	var buf [4]byte
+	return len(binary.AppendUvarint(buf[:0], uint64(id))) + 1
+}
 
 func (c EntityState) withKey(id uint16) EntityState { return EntityState{ID: id} }
 
@@ -210,19 +249,28 @@ var ErrDelta = errors.New("bad entity delta")
 // errTruncated: a record ends before its fields do.
 var errTruncated = errors.New("record truncated")
 
-// ApplyEntityDelta rebuilds a frame from its baseline (sorted by ID) and a
-// delta made by AppendEntityDelta, appending the entities to dst[:0]. It
+// ApplyEntityDelta is ApplySnapshotDelta for a snapshot of tick 0: every
+// entity with a record gets Tick 0.
+func ApplyEntityDelta(dst, base []EntityState, delta []byte) ([]EntityState, error) {
+	return ApplySnapshotDelta(dst, base, delta, 0)
+}
+
+// ApplySnapshotDelta rebuilds the frame of the snapshot of tick from its
+// baseline (sorted by ID) and a delta made by AppendEntityDelta, appending
+// the entities to dst[:0]: an entity with a record gets Tick tick (fresh),
+// one without keeps its baseline's (held). It
 // checks everything a hostile or broken server could send: truncated
 // records, IDs out of order, removal of an entity the baseline lacks,
 // values that leave their type's range, unknown mask bits, more than
 // MaxEntities entities; the error wraps ErrDelta. It allocates only when
 // dst lacks room.
-func ApplyEntityDelta(dst, base []EntityState, delta []byte) ([]EntityState, error) {
-	return applyDelta(dst, base, delta, entityLimits)
+func ApplySnapshotDelta(dst, base []EntityState, delta []byte, tick uint32) ([]EntityState, error) {
+	return applyDelta(dst, base, delta, entityLimits, tick)
 }
 
-// applyDelta rebuilds a frame of records from base and delta within lim.
-func applyDelta[T deltaRecord[T]](dst, base []T, delta []byte, lim deltaLimits) ([]T, error) {
+// applyDelta rebuilds a frame of records from base and delta within lim,
+// the records of the snapshot of tick.
+func applyDelta[T deltaRecord[T]](dst, base []T, delta []byte, lim deltaLimits, tick uint32) ([]T, error) {
 	var zero T
 	out := dst[:0]
 	i := 0
@@ -268,7 +316,7 @@ func applyDelta[T deltaRecord[T]](dst, base []T, delta []byte, lim deltaLimits) 
 		if e, p, err = e.readFields(mask, delta, p); err != nil {
 			return out, fmt.Errorf("%w: %s %d: %v", ErrDelta, lim.what, id, err)
 		}
-		out = append(out, e)
+		out = append(out, e.stamped(tick))
 		if len(out) > lim.maxItems {
 			return out, fmt.Errorf("%w: more than %d %s records", ErrDelta, lim.maxItems, lim.what)
 		}

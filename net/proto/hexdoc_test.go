@@ -175,19 +175,7 @@ func TestProtocolDocHexExample(t *testing.T) {
 // §5.9: the EntityDelta example's bytes, read from the text, are what the
 // encoder writes for the frames described, and apply back to the new frame.
 func TestProtocolDocEntityDeltaExample(t *testing.T) {
-	sec := docSection(t, protocolDoc(t), "### 5.9")
-	i := strings.Index(sec, "Example: baseline")
-	if i < 0 {
-		t.Fatal("§5.9 lost its example")
-	}
-	para := sec[i:]
-	if j := strings.Index(para, "\n\n"); j >= 0 {
-		para = para[:j]
-	}
-	var docBytes []byte
-	for _, m := range regexp.MustCompile("`([0-9a-f]{2}(?: [0-9a-f]{2})*)`").FindAllStringSubmatch(para, -1) {
-		docBytes = append(docBytes, mustHex(t, m[1])...)
-	}
+	para, docBytes := deltaDocExample(t, "Example: baseline")
 	base := []EntityState{{ID: 1, X: 6400}, {ID: 7, X: 5}}
 	cur := []EntityState{{ID: 1, X: 6464}, {ID: 9}}
 	enc := AppendEntityDelta(nil, base, cur)
@@ -218,4 +206,53 @@ func TestProtocolDocConversionExamples(t *testing.T) {
 	if w := AngleToWire(math.Pi); strconv.Itoa(int(w)) != m[4] {
 		t.Errorf("§2.1: π rad → %d; the document says %s", w, m[4])
 	}
+}
+
+// §5.9: the fresh-and-held example's bytes are what the encoder writes
+// (an empty record for the fresh unchanged entity, none for the held one),
+// and apply back to the frame with each entity's Tick.
+func TestProtocolDocFreshAndHeldExample(t *testing.T) {
+	para, docBytes := deltaDocExample(t, "Fresh and held: baseline")
+	base := []EntityState{{ID: 1, X: 6400, Tick: 10}, {ID: 7, X: 5, Tick: 10}}
+	cur := []EntityState{{ID: 1, X: 6400, Tick: 13}, {ID: 7, X: 5, Tick: 10}}
+	enc := AppendEntityDelta(nil, base, cur)
+	if !bytes.Equal(docBytes, enc) {
+		t.Errorf("§5.9 fresh-and-held example: the document says % x, the encoder writes % x", docBytes, enc)
+	}
+	if m := regexp.MustCompile(`: (\d+) bytes\.`).FindStringSubmatch(para); m == nil || m[1] != strconv.Itoa(len(enc)) {
+		t.Errorf("§5.9 fresh-and-held example states %v bytes, the delta has %d", m, len(enc))
+	}
+	got, err := ApplySnapshotDelta(nil, base, docBytes, 13)
+	if err != nil || !reflect.DeepEqual(got, cur) {
+		t.Errorf("§5.9 fresh-and-held example applied: %+v, %v; want %+v", got, err, cur)
+	}
+	for i, e := range cur {
+		want := 0
+		if e.Tick != base[i].Tick {
+			want = 2
+		}
+		if n := len(AppendEntityRecord(nil, base[i], e, true)); n != want {
+			t.Errorf("AppendEntityRecord of %+v against %+v: %d bytes, want %d", e, base[i], n, want)
+		}
+	}
+}
+
+// deltaDocExample is the paragraph of §5.9 that starts with start, and the
+// bytes it quotes (`01 00`), in order.
+func deltaDocExample(t *testing.T, start string) (string, []byte) {
+	t.Helper()
+	sec := docSection(t, protocolDoc(t), "### 5.9")
+	i := strings.Index(sec, start)
+	if i < 0 {
+		t.Fatalf("§5.9 lost its example %q", start)
+	}
+	para := sec[i:]
+	if j := strings.Index(para, "\n\n"); j >= 0 {
+		para = para[:j]
+	}
+	var docBytes []byte
+	for _, m := range regexp.MustCompile("`([0-9a-f]{2}(?: [0-9a-f]{2})*)`").FindAllStringSubmatch(para, -1) {
+		docBytes = append(docBytes, mustHex(t, m[1])...)
+	}
+	return para, docBytes
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // ProtocolVersion is bumped on every incompatible change of the messages.
-const ProtocolVersion = 17
+const ProtocolVersion = 18
 
 // Message is any of the message structs: a row of the message table
 // (msgTypes, msgtable.go) has its type byte.
@@ -302,6 +302,12 @@ type EntityState struct {
 	Flags    uint8 // Flag* bits
 	Teleport uint8 // increments at every respawn: restart interpolation
 	Weapon   uint8 // the weapon held, 0..shared.NumWeapons-1 (drawn in its hands)
+	// Tick is the server tick this state is of: not on the wire, derived
+	// (delta.go): the snapshot's tick when the snapshot's entity delta has
+	// a record of it (fresh, every entity of a full snapshot), else its
+	// baseline's Tick (held: not updated in this snapshot). Interpolation
+	// samples it at Tick (Sample(es.Tick)), so a held entity adds none.
+	Tick uint32 `msgpack:"-"`
 }
 
 // Event kinds.

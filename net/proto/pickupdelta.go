@@ -52,6 +52,10 @@ var pickupLimits = deltaLimits{what: "pickup", fields: pickupDeltaFields, maxIte
 
 func (c PickupState) key() uint16 { return c.ID }
 
+func (c PickupState) newer(PickupState) bool { return false }
+
+func (c PickupState) stamped(uint32) PickupState { return c }
+
 func (c PickupState) withKey(id uint16) PickupState { return PickupState{ID: id} }
 
 func (c PickupState) diff(b PickupState) byte {
@@ -133,5 +137,5 @@ func AppendPickupDelta(dst []byte, base, cur []PickupState) []byte {
 // above game.MaxPickups, kinds outside 1..game.MaxPickupKind, more than
 // game.MaxPickups pickups; the error wraps ErrDelta.
 func ApplyPickupDelta(dst, base []PickupState, delta []byte) ([]PickupState, error) {
-	return applyDelta(dst, base, delta, pickupLimits)
+	return applyDelta(dst, base, delta, pickupLimits, 0)
 }
