@@ -81,12 +81,24 @@ type priorityState struct {
 	// debt is the bytes sent beyond the budgets of the snapshots so far
 	// (never below 0: an unused budget is not banked); the next
 	// snapshots' budgets are less by it.
-	debt   int
-	waited []heldFor // by player ID
-	cands  []candidate
-	order  []int // indices into cands, by priority
-	pick   []proto.EntityState
-	rec    []byte // scratch: one record, for its length
+	debt int
+	// lastSeq is the Seq of the snapshot prioritized last; lastIDs are
+	// the players in its view (ascending) and lastWaited how many
+	// snapshots each had waited after it (0: sent fresh). A player in
+	// view of the snapshot after it (Seq lastSeq+1) has waited its
+	// lastWaited; any other, 0. Kept as the frame's own sorted list and
+	// walked beside it (not a table by player ID: at 1 024 players that
+	// table's reads missed the cache at every candidate).
+	lastSeq    uint32
+	lastIDs    []uint16
+	lastWaited []uint16
+	nextIDs    []uint16 // scratch for the next lastIDs
+	nextWaited []uint16 // scratch for the next lastWaited
+	cands      []candidate
+	nearest    []int     // scratch: indices into cands of the NearestFresh nearest, by d2
+	order      []prioKey // scratch: the candidates left, by priority
+	pick       []proto.EntityState
+	rec        []byte // scratch: one record, for its length
 }
 
 // budget is the bytes the next snapshot may take, of a per-snapshot
@@ -96,37 +108,60 @@ func (ps *priorityState) budget(planned int) int { return planned - ps.debt }
 // charge counts a snapshot of n bytes sent against planned.
 func (ps *priorityState) charge(n, planned int) { ps.debt = max(0, ps.debt+n-planned) }
 
-// heldFor is how many snapshots a player waited (was in view, not sent
-// fresh), valid when seq is the Seq of the snapshot before.
-type heldFor struct {
-	seq    uint32
-	waited uint16
-}
-
 // candidate is a player in view of one snapshot.
 type candidate struct {
-	base    int     // index into the baseline frame; -1 when the client lacks it
-	d2      float64 // squared distance to the client's player, world units²
-	cost    int     // bytes of its fresh record
-	waited  uint16  // snapshots waited before this one
-	prio    float64 // nearness × (1 + waited)
-	forced  bool    // waited MaxHeldSnapshots-1: goes before the others
-	nearest bool    // among the NearestFresh nearest: goes whatever the budget
-	stale   bool    // its baseline copy is maxHeldTicks old: goes whatever the budget
-	fresh   bool    // chosen
+	base   int     // index into the baseline frame; -1 when the client lacks it
+	d2     float64 // squared distance to the client's player, world units²
+	cost   int     // bytes of its fresh record
+	waited uint16  // snapshots waited before this one
+	prio   float64 // nearness × (1 + waited)
+	forced bool    // waited MaxHeldSnapshots-1: goes before the others
+	stale  bool    // its baseline copy is maxHeldTicks old: goes whatever the budget
+	fresh  bool    // chosen
+}
+
+// prioKey orders the candidates not yet chosen: those that waited
+// MaxHeldSnapshots-1 first, the longest waited of them first, then by
+// priority, higher first; equal ones by index (player ID), lower first.
+type prioKey struct {
+	forced bool
+	waited uint16
+	prio   float64
+	i      int32 // index into cands
+}
+
+// comparePrio is prioKey's order (for slices.SortFunc): negative when a
+// goes before b.
+func comparePrio(a, b prioKey) int {
+	if a.forced != b.forced {
+		if a.forced {
+			return -1
+		}
+		return 1
+	}
+	if a.forced && a.waited != b.waited {
+		return int(b.waited) - int(a.waited)
+	}
+	if c := cmpFloat(b.prio, a.prio); c != 0 {
+		return c
+	}
+	return int(a.i) - int(b.i)
 }
 
 // prioritize replaces snap.Entities (every player in view, fresh, sorted by
 // ID) with the frame that fits entBudget bytes of entity delta against the
 // baseline base (nil for a full snapshot): the chosen players fresh, the
 // others held at base's state or left out; it returns the new frame
-// (ps.pick) and counts the waits by snap.Seq.
+// (ps.pick) and counts the waits by snap.Seq. Its cost is linear in the
+// players in view but for one sort of those the nearest leave.
 func (ps *priorityState) prioritize(ss *session, snap *proto.Snapshot, base []proto.EntityState, entBudget int) {
 	fresh := snap.Entities
 	ps.cands = ps.cands[:0]
 	p := ss.player.State
 	bi := 0
 	left := entBudget
+	li := 0 // into lastIDs
+	follows := ps.lastSeq == snap.Seq-1
 	for _, e := range fresh {
 		for bi < len(base) && base[bi].ID < e.ID {
 			left -= proto.RemovedRecordLen(base[bi].ID) // out of view: removed
@@ -144,7 +179,14 @@ func (ps *priorityState) prioritize(ss *session, snap *proto.Snapshot, base []pr
 		c.cost = len(ps.rec)
 		dx, dy := proto.FromFixed(e.X)-p.X, proto.FromFixed(e.Y)-p.Y
 		c.d2 = dx*dx + dy*dy
-		c.waited = ps.waitedOf(e.ID, snap.Seq)
+		if follows {
+			for li < len(ps.lastIDs) && ps.lastIDs[li] < e.ID {
+				li++
+			}
+			if li < len(ps.lastIDs) && ps.lastIDs[li] == e.ID {
+				c.waited = ps.lastWaited[li]
+			}
+		}
 		c.prio = float64(1+c.waited) / (1 + c.d2/(nearScale*nearScale))
 		c.forced = int(c.waited) >= MaxHeldSnapshots-1
 		ps.cands = append(ps.cands, c)
@@ -152,17 +194,27 @@ func (ps *priorityState) prioritize(ss *session, snap *proto.Snapshot, base []pr
 	for ; bi < len(base); bi++ {
 		left -= proto.RemovedRecordLen(base[bi].ID)
 	}
-	// The nearest NearestFresh go whatever the budget, and so do those held
-	// maxHeldTicks.
-	ps.order = ps.order[:0]
+	// The nearest NearestFresh go whatever the budget (kept in an array
+	// sorted by d2, equal ones by index: one pass, no sort of all), and
+	// so do those held maxHeldTicks.
+	ps.nearest = ps.nearest[:0]
 	for i := range ps.cands {
-		ps.order = append(ps.order, i)
+		d2 := ps.cands[i].d2
+		if len(ps.nearest) == NearestFresh && d2 >= ps.cands[ps.nearest[NearestFresh-1]].d2 {
+			continue
+		}
+		j := len(ps.nearest)
+		if j < NearestFresh {
+			ps.nearest = append(ps.nearest, i)
+		} else {
+			j--
+		}
+		for ; j > 0 && ps.cands[ps.nearest[j-1]].d2 > d2; j-- {
+			ps.nearest[j] = ps.nearest[j-1]
+		}
+		ps.nearest[j] = i
 	}
-	if len(ps.order) > NearestFresh {
-		slices.SortFunc(ps.order, func(a, b int) int { return cmpFloat(ps.cands[a].d2, ps.cands[b].d2) })
-	}
-	for _, i := range ps.order[:min(NearestFresh, len(ps.order))] {
-		ps.cands[i].nearest = true
+	for _, i := range ps.nearest {
 		ps.cands[i].fresh = true
 		left -= ps.cands[i].cost
 	}
@@ -176,26 +228,21 @@ func (ps *priorityState) prioritize(ss *session, snap *proto.Snapshot, base []pr
 	// too long first, the longest waited of them first (by priority a far
 	// one would lose to the near ones that come round again and again
 	// while the budget holds fewer than wait: the scoreboard's debt).
-	slices.SortFunc(ps.order, func(a, b int) int {
-		ca, cb := &ps.cands[a], &ps.cands[b]
-		if ca.forced != cb.forced {
-			if ca.forced {
-				return -1
-			}
-			return 1
+	ps.order = ps.order[:0]
+	for i := range ps.cands {
+		if c := &ps.cands[i]; !c.fresh {
+			ps.order = append(ps.order, prioKey{forced: c.forced, waited: c.waited, prio: c.prio, i: int32(i)})
 		}
-		if ca.forced && ca.waited != cb.waited {
-			return int(cb.waited) - int(ca.waited)
-		}
-		return cmpFloat(cb.prio, ca.prio)
-	})
-	for _, i := range ps.order {
-		if c := &ps.cands[i]; !c.fresh && c.cost <= left {
+	}
+	slices.SortFunc(ps.order, comparePrio)
+	for _, k := range ps.order {
+		if c := &ps.cands[k.i]; c.cost <= left {
 			c.fresh = true
 			left -= c.cost
 		}
 	}
 	ps.pick = ps.pick[:0]
+	ps.nextIDs, ps.nextWaited = ps.nextIDs[:0], ps.nextWaited[:0]
 	for i, e := range fresh { // by ID, as the frame must be
 		c := &ps.cands[i]
 		switch {
@@ -208,27 +255,13 @@ func (ps *priorityState) prioritize(ss *session, snap *proto.Snapshot, base []pr
 		if !c.fresh {
 			w = min(c.waited+1, 1<<15)
 		}
-		ps.setWaited(e.ID, snap.Seq, w)
+		ps.nextIDs = append(ps.nextIDs, e.ID)
+		ps.nextWaited = append(ps.nextWaited, w)
 	}
+	ps.lastIDs, ps.nextIDs = ps.nextIDs, ps.lastIDs
+	ps.lastWaited, ps.nextWaited = ps.nextWaited, ps.lastWaited
+	ps.lastSeq = snap.Seq
 	snap.Entities = ps.pick
-}
-
-// waitedOf is how many snapshots player id has waited before snapshot seq:
-// 0 unless it was in view of the snapshot before.
-func (ps *priorityState) waitedOf(id uint16, seq uint32) uint16 {
-	if int(id) < len(ps.waited) && ps.waited[id].seq == seq-1 {
-		return ps.waited[id].waited
-	}
-	return 0
-}
-
-// setWaited records that player id, in view of snapshot seq, has waited w
-// snapshots (0: sent fresh).
-func (ps *priorityState) setWaited(id uint16, seq uint32, w uint16) {
-	if int(id) >= len(ps.waited) {
-		ps.waited = append(ps.waited, make([]heldFor, int(id)+1-len(ps.waited))...)
-	}
-	ps.waited[id] = heldFor{seq: seq, waited: w}
 }
 
 func cmpFloat(a, b float64) int {
