@@ -89,7 +89,9 @@ type Rules struct {
 // shooter included (TraceShot skips it), and is only read until the next
 // call; the Rewind flags say how the source placed them.
 type HitboxSource interface {
-	ShotHitboxes(w *World, shooter *Player, cmd *shared.UserCmd) ([]Hitbox, Rewind)
+	// ShotHitboxes returns the boxes shot, fired by shooter's cmd, is
+	// traced against; it may leave out boxes none of shot's rays can reach.
+	ShotHitboxes(w *World, shooter *Player, cmd *shared.UserCmd, shot *shared.Shot) ([]Hitbox, Rewind)
 }
 
 // Rewind flags say how a HitboxSource placed a shot's hitboxes; 0 means at
@@ -314,7 +316,7 @@ func (w *World) FireHitscan(p *Player, cmd *shared.UserCmd, shot shared.Shot, lc
 	var boxes []Hitbox
 	var rw Rewind
 	if lc != nil {
-		boxes, rw = lc.ShotHitboxes(w, p, cmd)
+		boxes, rw = lc.ShotHitboxes(w, p, cmd, &shot)
 	} else {
 		boxes = w.Near.presentHitboxes(shot.X, shot.Y, def.Range+shared.PlayerRadius) // near.go
 	}

@@ -347,7 +347,7 @@ type movedTarget struct {
 	called int
 }
 
-func (m *movedTarget) ShotHitboxes(w *World, shooter *Player, cmd *shared.UserCmd) ([]Hitbox, Rewind) {
+func (m *movedTarget) ShotHitboxes(w *World, shooter *Player, cmd *shared.UserCmd, _ *shared.Shot) ([]Hitbox, Rewind) {
 	m.called++
 	boxes := w.PresentHitboxes()
 	for i := range boxes {

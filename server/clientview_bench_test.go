@@ -56,7 +56,7 @@ func BenchmarkAcks256(b *testing.B) {
 			ss.view.catchUp(cmdNum, &ss.acks, tickRate)
 			if (int(s.w.Tick)+i)%20 == 0 {
 				cmd := shared.UserCmd{CommandNumber: cmdNum, TickCount: s.w.Tick, LerpMsec: 100} // 6.4 ticks back
-				s.rewinder.rewoundHitboxes(ss, &cmd)
+				s.rewinder.rewoundHitboxes(ss, &cmd, nil)
 			}
 		}
 	}

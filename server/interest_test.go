@@ -185,7 +185,7 @@ func TestRewindAfterLeavingAndReenteringView(t *testing.T) {
 	// A shot whose render tick lies after the return is rewound from the view.
 	rt := float64(back) + 12.5
 	cmd := shared.UserCmd{TickCount: uint32(rt + 6.4), TickFrac: uint8(math.Round((rt + 6.4 - math.Floor(rt+6.4)) * 256)), LerpMsec: 100}
-	boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd)
+	boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd, nil)
 	if info.FromView != 1 {
 		t.Fatalf("rewind %+v: want the target from the view", info)
 	}

@@ -297,11 +297,12 @@ func (r *rewinder) rewindBound(ss *session, lerpMs float64) (rttMs, boundMs floa
 }
 
 // rewoundHitboxes returns every player's hitbox (the shooter's included, for
-// TraceShot to skip) as the shooter of cmd saw them.
-func (r *rewinder) rewoundHitboxes(ss *session, cmd *shared.UserCmd) ([]game.Hitbox, rewindInfo) {
+// TraceShot to skip) as the shooter of cmd saw them, of the players that
+// shot (nil: any hitscan shot from the shooter) can strike (reach.mayHit).
+func (r *rewinder) rewoundHitboxes(ss *session, cmd *shared.UserCmd, shot *shared.Shot) ([]game.Hitbox, rewindInfo) {
 	info := r.rewindTick(ss, cmd)
 	boxes := r.boxBuf[:0]
-	reach := r.shotReach(ss, info.Used)
+	reach := r.shotReach(ss, info.Used, shot)
 	cands, all := r.candidates(ss, &reach)
 	n := len(cands)
 	if all {
@@ -382,7 +383,7 @@ func (r *rewinder) judge(w *game.World, shooter *game.Player, boxes []game.Hitbo
 type presentShots struct{ r *rewinder }
 
 // ShotHitboxes implements game.HitboxSource.
-func (p presentShots) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared.UserCmd) ([]game.Hitbox, game.Rewind) {
+func (p presentShots) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared.UserCmd, _ *shared.Shot) ([]game.Hitbox, game.Rewind) {
 	boxes := w.PresentHitboxes()
 	p.r.judge(w, shooter, boxes, JudgedShot{Cmd: cmd.CommandNumber, RewindTo: float64(w.Tick)})
 	return boxes, 0
@@ -391,8 +392,8 @@ func (p presentShots) ShotHitboxes(w *game.World, shooter *game.Player, cmd *sha
 // ShotHitboxes implements game.HitboxSource for r.ss's command: every
 // other player's hitbox where that client drew it. It also writes the
 // debug log line of the shot, the decision and its reasons.
-func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared.UserCmd) ([]game.Hitbox, game.Rewind) {
-	boxes, info := r.rewoundHitboxes(r.ss, cmd)
+func (r *rewinder) ShotHitboxes(w *game.World, shooter *game.Player, cmd *shared.UserCmd, shot *shared.Shot) ([]game.Hitbox, game.Rewind) {
+	boxes, info := r.rewoundHitboxes(r.ss, cmd, shot)
 	var rw game.Rewind
 	st := &r.stats
 	st.Shots++

@@ -45,7 +45,7 @@ func BenchmarkRewind64Players(b *testing.B) {
 	d := math.Hypot(tgt.State.X-p.State.X, tgt.State.Y-p.State.Y)
 	dx, dy := (tgt.State.X-p.State.X)/d, (tgt.State.Y-p.State.Y)/d
 	// Warm up (boxBuf grows to 64 once).
-	boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd)
+	boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd, nil)
 	if info.FromView != 63 {
 		b.Fatalf("rewind %+v: want all 63 from the view", info)
 	}
@@ -54,7 +54,7 @@ func BenchmarkRewind64Players(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		ss.view.cache.valid = false // the first shot after an ack: every candidate replayed
-		boxes, _ := s.rewinder.rewoundHitboxes(ss, &cmd)
+		boxes, _ := s.rewinder.rewoundHitboxes(ss, &cmd, nil)
 		lcSink = game.TraceShot(s.w.Map, p.State.X, p.State.Y, dx, dy, shared.Weapons[0].Range, boxes, p.ID)
 	}
 }
@@ -87,7 +87,7 @@ func BenchmarkRewind64PlayersShotgun(b *testing.B) {
 			lcSink = game.TraceShot(s.w.Map, sh.X, sh.Y, ry.DirX, ry.DirY, rng, boxes, p.ID)
 		}
 	}
-	boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd)
+	boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd, nil)
 	if info.FromView != 63 {
 		b.Fatalf("rewind %+v: want all 63 from the view", info)
 	}
@@ -96,7 +96,7 @@ func BenchmarkRewind64PlayersShotgun(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		ss.view.cache.valid = false // the first shot after an ack: every candidate replayed
-		boxes, _ := s.rewinder.rewoundHitboxes(ss, &cmd)
+		boxes, _ := s.rewinder.rewoundHitboxes(ss, &cmd, nil)
 		pellets(boxes)
 	}
 }

@@ -390,7 +390,7 @@ func TestRewindLeavesWorldIdentical(t *testing.T) {
 			cmd := shared.UserCmd{CommandNumber: uint32(100*i + k), TickCount: uint32(math.Floor(rt)),
 				TickFrac: uint8((rt - math.Floor(rt)) * 256), LerpMsec: 0}
 			for _, sess := range []*session{ss, noView} {
-				boxes, info := s.rewinder.rewoundHitboxes(sess, &cmd)
+				boxes, info := s.rewinder.rewoundHitboxes(sess, &cmd, nil)
 				if info.MaxRewindGap > 0 {
 					rewound++
 				}
@@ -445,7 +445,7 @@ func TestRewindPlayerJoinedThisTick(t *testing.T) {
 	lcRun(s, &now, 64, ss, 3)
 	late := s.newPlayer("late", false)
 	cmd := shared.UserCmd{CommandNumber: 1, TickCount: s.w.Tick - 5, LerpMsec: 100}
-	boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd)
+	boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd, nil)
 	if info.NotRewound != 1 || info.FromView != 2 {
 		t.Errorf("rewind %+v: want 2 players from the view, the new one not rewound", info)
 	}
@@ -454,7 +454,7 @@ func TestRewindPlayerJoinedThisTick(t *testing.T) {
 			t.Errorf("new player's box at (%v, %v), want its present (%v, %v)", b.X, b.Y, late.State.X, late.State.Y)
 		}
 	}
-	boxes, info = s.rewinder.rewoundHitboxes(lcSession(s.w.Players[0], 80), &cmd)
+	boxes, info = s.rewinder.rewoundHitboxes(lcSession(s.w.Players[0], 80), &cmd, nil)
 	if info.NotRewound != 1 || info.FromRecord != 2 {
 		t.Errorf("rewind without view %+v: want 2 players from the record, the new one not rewound", info)
 	}
@@ -475,7 +475,7 @@ func TestRewindFromViewMatchesClientInterpolation(t *testing.T) {
 	for k := 0; k < 50; k++ {
 		rt := float64(s.w.Tick) - 12 + float64(k)*0.173
 		cmd := shared.UserCmd{TickCount: uint32(math.Floor(rt + 6.4)), TickFrac: uint8(k * 5), LerpMsec: 100}
-		boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd)
+		boxes, info := s.rewinder.rewoundHitboxes(ss, &cmd, nil)
 		if info.UsedServer || info.Used != cmd.RenderTick(s.cfg.TickRate) {
 			t.Fatalf("rewind %+v, want the command's render tick %v", info, cmd.RenderTick(s.cfg.TickRate))
 		}

@@ -122,25 +122,39 @@ type reach struct {
 	x, y, x2, y2 float64
 	dist         float64
 	since        uint32 // the record's steps after this tick must be regular
+	// slack is how far a player's centre now may lie from a ray of the
+	// shot and its rewind still touch that ray: a body, the walk back to
+	// the rewind's tick and 2 units of rounding (dist less the range).
+	slack float64
+	// shot is the shot the boxes are for, its rays traced from its origin
+	// (shared.Shot.Ray); nil: only the disk of dist round the shooter
+	// bounds who may be hit.
+	shot *shared.Shot
 }
 
-// shotReach is the reach of ss's shot rewound to tick t.
-func (r *rewinder) shotReach(ss *session, t float64) reach {
+// shotReach is the reach of ss's shot rewound to tick t; shot, when not
+// nil, narrows it to the players near the shot's rays.
+func (r *rewinder) shotReach(ss *session, t float64, shot *shared.Shot) reach {
 	p := ss.player
-	rc := reach{all: r.judged != nil || r.vars.showImpacts.Get(), x: p.State.X, y: p.State.Y, x2: p.State.X, y2: p.State.Y}
+	rc := reach{all: r.judged != nil || r.vars.showImpacts.Get(), x: p.State.X, y: p.State.Y, x2: p.State.X, y2: p.State.Y, shot: shot}
 	if p.State.Dead {
 		rc.x2, rc.y2 = p.PreDeath.X, p.PreDeath.Y
 	}
 	back := math.Max(float64(r.w.Tick)-math.Floor(t)+1, 0) // ticks to the record before t
 	rc.since = r.w.Tick - uint32(math.Min(back, float64(r.w.Tick)))
 	// 2 units: the muzzle's rounding against the state's, and the sums'.
-	rc.dist = maxHitscanRange + shared.PlayerRadius + stepLimit(r.tickRate)*back + 2
+	rc.slack = shared.PlayerRadius + stepLimit(r.tickRate)*back + 2
+	rc.dist = maxHitscanRange + rc.slack
 	return rc
 }
 
 // mayHit reports whether o is to be rewound for the shot: the shooter,
 // anyone the client holds a history of, anyone without a regular record
-// since rc.since, and anyone within rc.dist.
+// since rc.since, and anyone within rc.dist; with rc.shot, of those
+// within rc.dist only the ones within rc.slack of one of its rays (a ray
+// is the segment of the weapon's range from the shot's origin: a box
+// farther from every ray than its radius cannot be struck, and its
+// rewind lies within the walk back of where it is now).
 func (rc *reach) mayHit(r *rewinder, ss *session, o *game.Player) bool {
 	if rc.all || o.ID == ss.player.ID || ss.view.holds(o.ID, &ss.acks) {
 		return true
@@ -149,5 +163,25 @@ func (rc *reach) mayHit(r *rewinder, ss *session, o *game.Player) bool {
 	if ring == nil || ring.n == 0 || ring.irregular > rc.since {
 		return true
 	}
-	return math.Hypot(o.State.X-rc.x, o.State.Y-rc.y) <= rc.dist || math.Hypot(o.State.X-rc.x2, o.State.Y-rc.y2) <= rc.dist
+	if math.Hypot(o.State.X-rc.x, o.State.Y-rc.y) > rc.dist && math.Hypot(o.State.X-rc.x2, o.State.Y-rc.y2) > rc.dist {
+		return false
+	}
+	return rc.shot == nil || rc.nearRay(o.State.X, o.State.Y)
+}
+
+// nearRay reports whether (x, y) lies within rc.slack of one of rc.shot's
+// rays, each the segment of its weapon's range from the shot's origin.
+func (rc *reach) nearRay(x, y float64) bool {
+	s := rc.shot
+	rng := shared.Weapons[s.Weapon].Range
+	for i := range s.NumRays() {
+		ry := s.Ray(i)
+		// The projection of (x, y) on the ray, clamped to the segment
+		// (the directions are unit vectors).
+		u := math.Min(math.Max((x-s.X)*ry.DirX+(y-s.Y)*ry.DirY, 0), rng)
+		if math.Hypot(x-(s.X+u*ry.DirX), y-(s.Y+u*ry.DirY)) <= rc.slack {
+			return true
+		}
+	}
+	return false
 }

@@ -20,13 +20,17 @@ import (
 // left out, so the bound is tested. The players rewound are exactly those
 // the test (reach.mayHit) passes in a loop over every player, the loop the
 // candidate set (rewinder.candidates: the grid, the client's snapshot, the
-// irregular records) replaced.
+// irregular records) replaced. For a shot of a random hitscan weapon
+// (rifle or shotgun pellets) aimed anywhere, every box any of its rays
+// touches when every player is rewound is among the boxes rewound for
+// that shot, the same, and every ray strikes the same player at the same
+// point; more players are left out than with the disk alone.
 func TestLagCandidatesHoldEveryHittable(t *testing.T) {
 	seeds, shots := uint64(12), 160
 	if testing.Short() {
 		seeds = 3
 	}
-	left, hittable := 0, 0
+	left, hittable, leftAlong, struck := 0, 0, 0, 0
 	for seed := uint64(1); seed <= seeds; seed++ {
 		r := rand.New(rand.NewPCG(seed, 7))
 		s := lcServer(t, Config{Bots: 40 + r.IntN(60), MaxPlayers: 128, Seed: seed, Map: "sprawl"})
@@ -56,9 +60,9 @@ func TestLagCandidatesHoldEveryHittable(t *testing.T) {
 			rt := float64(s.w.Tick) - back
 			ss.acks.rttMs = (back/float64(s.cfg.TickRate))*1000 - 100
 			cmd := shared.UserCmd{TickCount: uint32(math.Floor(rt + 6.4)), TickFrac: uint8(r.IntN(256)), LerpMsec: 100}
-			got, info := s.rewinder.rewoundHitboxes(ss, &cmd)
+			got, info := s.rewinder.rewoundHitboxes(ss, &cmd, nil)
 			got = append([]game.Hitbox(nil), got...)
-			rc := s.rewinder.shotReach(ss, info.Used)
+			rc := s.rewinder.shotReach(ss, info.Used, nil)
 			var loop []uint16
 			for _, o := range s.w.Players {
 				if rc.mayHit(&s.rewinder, ss, o) {
@@ -73,9 +77,22 @@ func TestLagCandidatesHoldEveryHittable(t *testing.T) {
 					t.Fatalf("seed %d shot %d: box %d is player %d, the loop's %d", seed, k, i, got[i].ID, loop[i])
 				}
 			}
+			// A shot of a random hitscan weapon aimed anywhere or (mostly)
+			// near another player: only the players near its rays are
+			// rewound.
+			wi := hitscanWeapons[r.IntN(len(hitscanWeapons))]
+			aim := r.Float64() * 2 * math.Pi
+			if o := s.w.Players[r.IntN(len(s.w.Players))]; r.IntN(4) > 0 && o != ss.player {
+				aim = math.Atan2(o.State.Y-ss.player.State.Y, o.State.X-ss.player.State.X) + (r.Float64()-0.5)*0.1
+			}
+			shot := shared.ShotFromFirstRay(wi, ss.player.State.X, ss.player.State.Y, aim, uint32(k))
+			along, alongInfo := s.rewinder.rewoundHitboxes(ss, &cmd, &shot)
+			along = append([]game.Hitbox(nil), along...)
 			s.rewinder.judged = new([]JudgedShot) // nobody left out
-			want, _ := s.rewinder.rewoundHitboxes(ss, &cmd)
+			want, _ := s.rewinder.rewoundHitboxes(ss, &cmd, nil)
 			s.rewinder.judged = nil
+			leftAlong += alongInfo.OutOfReach - info.OutOfReach
+			struck += assertSameHits(t, s.w.Map, &shot, along, want, ss.player.ID)
 			left += info.OutOfReach
 			p := ss.player
 			j := 0
@@ -103,8 +120,57 @@ func TestLagCandidatesHoldEveryHittable(t *testing.T) {
 			}
 		}
 	}
-	if left == 0 || hittable == 0 {
-		t.Fatalf("%d players left out, %d hittable: the matches test nothing", left, hittable)
+	if left == 0 || hittable == 0 || leftAlong <= 0 || struck == 0 {
+		t.Fatalf("%d players left out, %d hittable, %d more left out along shots, %d struck: the matches test nothing", left, hittable, leftAlong, struck)
 	}
-	t.Logf("%d players left out of shots, %d hittable boxes checked", left, hittable)
+	t.Logf("%d players left out of shots, %d hittable boxes checked; %d more left out along the shots' rays, %d rays struck a box", left, hittable, leftAlong, struck)
+}
+
+// hitscanWeapons are the indices in shared.Weapons of the hitscan weapons.
+var hitscanWeapons = func() (ws []uint8) {
+	for i := range shared.Weapons {
+		if shared.Weapons[i].Kind == shared.Hitscan {
+			ws = append(ws, uint8(i))
+		}
+	}
+	return ws
+}()
+
+// assertSameHits fails t unless every box of want (every player rewound)
+// that one of shot's rays touches (within its radius of the ray's
+// segment) is in got, the same, and each ray traced against got strikes
+// the same player at the same point as against want. It returns how many
+// rays struck a box.
+func assertSameHits(t *testing.T, m *game.Map, shot *shared.Shot, got, want []game.Hitbox, skip uint16) (struck int) {
+	t.Helper()
+	in := make(map[uint16]game.Hitbox, len(got))
+	for _, b := range got {
+		in[b.ID] = b
+	}
+	rng := shared.Weapons[shot.Weapon].Range
+	for i := range shot.NumRays() {
+		ry := shot.Ray(i)
+		for _, b := range want {
+			u := math.Min(math.Max((b.X-shot.X)*ry.DirX+(b.Y-shot.Y)*ry.DirY, 0), rng)
+			if math.Hypot(b.X-(shot.X+u*ry.DirX), b.Y-(shot.Y+u*ry.DirY)) <= b.R {
+				if g, ok := in[b.ID]; !ok || g != b {
+					t.Fatalf("ray %d of %+v touches box %+v, not among the shot's boxes (%+v, %v)", i, shot, b, g, ok)
+				}
+			}
+		}
+		tg := game.TraceShot(m, shot.X, shot.Y, ry.DirX, ry.DirY, rng, got, skip)
+		tw := game.TraceShot(m, shot.X, shot.Y, ry.DirX, ry.DirY, rng, want, skip)
+		idG, idW := -1, -1
+		if tg.Hit >= 0 {
+			idG = int(got[tg.Hit].ID)
+		}
+		if tw.Hit >= 0 {
+			idW = int(want[tw.Hit].ID)
+			struck++
+		}
+		if idG != idW || tg.EndX != tw.EndX || tg.EndY != tw.EndY {
+			t.Fatalf("ray %d of %+v: hit %d at (%v, %v) among the shot's boxes, %d at (%v, %v) among all", i, shot, idG, tg.EndX, tg.EndY, idW, tw.EndX, tw.EndY)
+		}
+	}
+	return struck
 }

@@ -17,7 +17,7 @@ func TestLocalKeepsHitscanShotsOnly(t *testing.T) {
 	p := l.s.w.AddPlayer("p", false)
 	for w := range shared.Weapons {
 		cmd := shared.UserCmd{CommandNumber: uint32(9 + w)}
-		presentShots{&l.s.rewinder}.ShotHitboxes(l.s.w, p, &cmd)
+		presentShots{&l.s.rewinder}.ShotHitboxes(l.s.w, p, &cmd, nil)
 		l.onEvent(&game.Event{Kind: game.EvShot, A: p.ID, Value: w, Cmd: cmd.CommandNumber, X: 10, Y: 10, X2: 50, Y2: 10})
 		shots := l.TakeShots()
 		if len(shots) != 1 {
@@ -40,7 +40,7 @@ func TestLocalJudgesThePresentAsTraced(t *testing.T) {
 	shooter, target := l.s.w.AddPlayer("a", false), l.s.w.AddPlayer("b", false)
 	x, y := target.State.X, target.State.Y
 	cmd := shared.UserCmd{CommandNumber: 5}
-	boxes, rw := presentShots{&l.s.rewinder}.ShotHitboxes(l.s.w, shooter, &cmd)
+	boxes, rw := presentShots{&l.s.rewinder}.ShotHitboxes(l.s.w, shooter, &cmd, nil)
 	if len(boxes) != 2 || rw != 0 {
 		t.Fatalf("%d boxes, rewind %v; want both players' present ones, no rewind", len(boxes), rw)
 	}
