@@ -8,10 +8,9 @@ import (
 )
 
 // withConn gives test session ss a connection (an in-memory pipe nobody
-// reads), for benchmarks that write its snapshots: the writer asks the
-// connection's transport whether a snapshot must fit a datagram
-// (fitDatagram), which a session without one cannot answer. Both ends
-// close when tb ends.
+// reads), for benchmarks that write its snapshots: the writer sends each
+// through the session's connection (snapshotWriter.send), which a session
+// without one lacks. Both ends close when tb ends.
 func withConn(tb testing.TB, ss *session) *session {
 	ct, st := transport.Pipe(proto.ClientOptions(), proto.ServerOptions())
 	ss.conn = proto.NewConn(st)
