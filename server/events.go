@@ -79,6 +79,7 @@ type eventQueue struct {
 	// scratch and one size one event's encoding (size).
 	scratch []byte
 	one     [1]proto.Event
+	picks   []int // scratch: indices into events one snapshot carries (pick)
 }
 
 // newEventQueue is an empty queue for a server running tickRate ticks/s.
@@ -201,7 +202,7 @@ func (q *eventQueue) pick(ss *session, tick uint32, view game.Rect, out []proto.
 	allowance := ss.rate.bytesPerSec / max(ss.rate.updateRate, 1)
 	budget := allowance / EventBudgetDiv
 	noticeBudget := max(allowance/NoticeBudgetDiv, MinNoticeBudget)
-	picks := ss.out.evPick[:0]
+	picks := q.picks[:0]
 
 	// Events up to the client's acknowledged one are settled (dueTo): the
 	// IDs ascend, so the search starts past them, not at the oldest of
@@ -241,7 +242,7 @@ func (q *eventQueue) pick(ss *session, tick uint32, view game.Rect, out []proto.
 		noticeUsed += size
 		used += size
 	}
-	ss.out.evPick = picks
+	q.picks = picks
 	slices.Sort(picks)
 	for _, i := range picks {
 		out = append(out, q.events[i])

@@ -76,7 +76,11 @@ func snapshotBudget(ss *session, maxRate int) int {
 }
 
 // priorityState is a session's state for choosing the players its
-// snapshots carry fresh: how many snapshots each waited, and scratch.
+// snapshots carry fresh: how many snapshots each waited, and the debt.
+// What one snapshot's choice needs and no later one does is the writer's
+// (prioScratch), so that a session keeps only the little it must between
+// snapshots: at 1 024 players the sessions' state outgrows the caches,
+// and each snapshot read its scratch back from memory.
 type priorityState struct {
 	// debt is the bytes sent beyond the budgets of the snapshots so far
 	// (never below 0: an unused budget is not banked); the next
@@ -92,13 +96,16 @@ type priorityState struct {
 	lastSeq    uint32
 	lastIDs    []uint16
 	lastWaited []uint16
-	nextIDs    []uint16 // scratch for the next lastIDs
-	nextWaited []uint16 // scratch for the next lastWaited
-	cands      []candidate
-	nearest    []int     // scratch: indices into cands of the NearestFresh nearest, by d2
-	order      []prioKey // scratch: the candidates left, by priority
-	pick       []proto.EntityState
-	rec        []byte // scratch: one record, for its length
+}
+
+// prioScratch is the storage prioritize reuses from one snapshot to the
+// next, whoever's: the snapshot writer owns one.
+type prioScratch struct {
+	cands   []candidate
+	nearest []int     // indices into cands of the NearestFresh nearest, by d2
+	order   []prioKey // the candidates left, by priority
+	pick    []proto.EntityState
+	rec     []byte // one record, for its length
 }
 
 // budget is the bytes the next snapshot may take, of a per-snapshot
@@ -152,11 +159,12 @@ func comparePrio(a, b prioKey) int {
 // ID) with the frame that fits entBudget bytes of entity delta against the
 // baseline base (nil for a full snapshot): the chosen players fresh, the
 // others held at base's state or left out; it returns the new frame
-// (ps.pick) and counts the waits by snap.Seq. Its cost is linear in the
-// players in view but for one sort of those the nearest leave.
-func (ps *priorityState) prioritize(ss *session, snap *proto.Snapshot, base []proto.EntityState, entBudget int) {
+// (sc.pick, valid until sc's next use) and counts the waits by snap.Seq.
+// Its cost is linear in the players in view but for one sort of those the
+// nearest leave.
+func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Snapshot, base []proto.EntityState, entBudget int) {
 	fresh := snap.Entities
-	ps.cands = ps.cands[:0]
+	sc.cands = sc.cands[:0]
 	p := ss.player.State
 	bi := 0
 	left := entBudget
@@ -171,12 +179,12 @@ func (ps *priorityState) prioritize(ss *session, snap *proto.Snapshot, base []pr
 		if bi < len(base) && base[bi].ID == e.ID {
 			c.base = bi
 			c.stale = snap.Tick-base[bi].Tick >= maxHeldTicks
-			ps.rec = proto.AppendEntityRecord(ps.rec[:0], base[bi], e, true)
+			sc.rec = proto.AppendEntityRecord(sc.rec[:0], base[bi], e, true)
 			bi++
 		} else {
-			ps.rec = proto.AppendEntityRecord(ps.rec[:0], proto.EntityState{}, e, false)
+			sc.rec = proto.AppendEntityRecord(sc.rec[:0], proto.EntityState{}, e, false)
 		}
-		c.cost = len(ps.rec)
+		c.cost = len(sc.rec)
 		dx, dy := proto.FromFixed(e.X)-p.X, proto.FromFixed(e.Y)-p.Y
 		c.d2 = dx*dx + dy*dy
 		if follows {
@@ -189,7 +197,7 @@ func (ps *priorityState) prioritize(ss *session, snap *proto.Snapshot, base []pr
 		}
 		c.prio = float64(1+c.waited) / (1 + c.d2/(nearScale*nearScale))
 		c.forced = int(c.waited) >= MaxHeldSnapshots-1
-		ps.cands = append(ps.cands, c)
+		sc.cands = append(sc.cands, c)
 	}
 	for ; bi < len(base); bi++ {
 		left -= proto.RemovedRecordLen(base[bi].ID)
@@ -197,29 +205,29 @@ func (ps *priorityState) prioritize(ss *session, snap *proto.Snapshot, base []pr
 	// The nearest NearestFresh go whatever the budget (kept in an array
 	// sorted by d2, equal ones by index: one pass, no sort of all), and
 	// so do those held maxHeldTicks.
-	ps.nearest = ps.nearest[:0]
-	for i := range ps.cands {
-		d2 := ps.cands[i].d2
-		if len(ps.nearest) == NearestFresh && d2 >= ps.cands[ps.nearest[NearestFresh-1]].d2 {
+	sc.nearest = sc.nearest[:0]
+	for i := range sc.cands {
+		d2 := sc.cands[i].d2
+		if len(sc.nearest) == NearestFresh && d2 >= sc.cands[sc.nearest[NearestFresh-1]].d2 {
 			continue
 		}
-		j := len(ps.nearest)
+		j := len(sc.nearest)
 		if j < NearestFresh {
-			ps.nearest = append(ps.nearest, i)
+			sc.nearest = append(sc.nearest, i)
 		} else {
 			j--
 		}
-		for ; j > 0 && ps.cands[ps.nearest[j-1]].d2 > d2; j-- {
-			ps.nearest[j] = ps.nearest[j-1]
+		for ; j > 0 && sc.cands[sc.nearest[j-1]].d2 > d2; j-- {
+			sc.nearest[j] = sc.nearest[j-1]
 		}
-		ps.nearest[j] = i
+		sc.nearest[j] = i
 	}
-	for _, i := range ps.nearest {
-		ps.cands[i].fresh = true
-		left -= ps.cands[i].cost
+	for _, i := range sc.nearest {
+		sc.cands[i].fresh = true
+		left -= sc.cands[i].cost
 	}
-	for i := range ps.cands { // held too long to stay exact for lag compensation
-		if c := &ps.cands[i]; c.stale && !c.fresh {
+	for i := range sc.cands { // held too long to stay exact for lag compensation
+		if c := &sc.cands[i]; c.stale && !c.fresh {
 			c.fresh = true
 			left -= c.cost
 		}
@@ -228,40 +236,39 @@ func (ps *priorityState) prioritize(ss *session, snap *proto.Snapshot, base []pr
 	// too long first, the longest waited of them first (by priority a far
 	// one would lose to the near ones that come round again and again
 	// while the budget holds fewer than wait: the scoreboard's debt).
-	ps.order = ps.order[:0]
-	for i := range ps.cands {
-		if c := &ps.cands[i]; !c.fresh {
-			ps.order = append(ps.order, prioKey{forced: c.forced, waited: c.waited, prio: c.prio, i: int32(i)})
+	sc.order = sc.order[:0]
+	for i := range sc.cands {
+		if c := &sc.cands[i]; !c.fresh {
+			sc.order = append(sc.order, prioKey{forced: c.forced, waited: c.waited, prio: c.prio, i: int32(i)})
 		}
 	}
-	slices.SortFunc(ps.order, comparePrio)
-	for _, k := range ps.order {
-		if c := &ps.cands[k.i]; c.cost <= left {
+	slices.SortFunc(sc.order, comparePrio)
+	for _, k := range sc.order {
+		if c := &sc.cands[k.i]; c.cost <= left {
 			c.fresh = true
 			left -= c.cost
 		}
 	}
-	ps.pick = ps.pick[:0]
-	ps.nextIDs, ps.nextWaited = ps.nextIDs[:0], ps.nextWaited[:0]
+	sc.pick = sc.pick[:0]
+	// The first loop has read lastIDs: they are rewritten in place.
+	ps.lastIDs, ps.lastWaited = ps.lastIDs[:0], ps.lastWaited[:0]
 	for i, e := range fresh { // by ID, as the frame must be
-		c := &ps.cands[i]
+		c := &sc.cands[i]
 		switch {
 		case c.fresh:
-			ps.pick = append(ps.pick, e)
+			sc.pick = append(sc.pick, e)
 		case c.base >= 0:
-			ps.pick = append(ps.pick, base[c.base]) // the client's own copy: no bytes
+			sc.pick = append(sc.pick, base[c.base]) // the client's own copy: no bytes
 		}
 		w := uint16(0)
 		if !c.fresh {
 			w = min(c.waited+1, 1<<15)
 		}
-		ps.nextIDs = append(ps.nextIDs, e.ID)
-		ps.nextWaited = append(ps.nextWaited, w)
+		ps.lastIDs = append(ps.lastIDs, e.ID)
+		ps.lastWaited = append(ps.lastWaited, w)
 	}
-	ps.lastIDs, ps.nextIDs = ps.nextIDs, ps.lastIDs
-	ps.lastWaited, ps.nextWaited = ps.nextWaited, ps.lastWaited
 	ps.lastSeq = snap.Seq
-	snap.Entities = ps.pick
+	snap.Entities = sc.pick
 }
 
 func cmpFloat(a, b float64) int {

@@ -127,6 +127,7 @@ func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.Entit
 // every time: the same players fresh, the same held.
 func TestPriorityMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewSource(23))
+	var sc prioScratch // one writer's, shared by every run's client as on a server
 	for run := 0; run < 300; run++ {
 		ss := &session{player: &game.Player{}}
 		var ps priorityState
@@ -168,7 +169,7 @@ func TestPriorityMatchesReference(t *testing.T) {
 			}
 			snapA := &proto.Snapshot{Seq: seq, Tick: tick, Entities: slices.Clone(ents)}
 			want := ref.run([2]float64{px, py}, &proto.Snapshot{Seq: seq, Tick: tick, Entities: slices.Clone(ents)}, base, budget)
-			ps.prioritize(ss, snapA, base, budget)
+			ps.prioritize(&sc, ss, snapA, base, budget)
 			if !slices.Equal(snapA.Entities, want) {
 				t.Fatalf("run %d, snapshot %d (%d in view, budget %d): prioritize chose\n%v\nthe reference\n%v", run, seq, len(ents), budget, snapA.Entities, want)
 			}

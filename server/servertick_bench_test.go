@@ -89,7 +89,7 @@ func newTickRig(b *testing.B, players int, mapName string, tickRate int) *tickRi
 		r.clients = append(r.clients, liteclient.New(ct, cfg))
 		r.toClient, r.toServer = append(r.toClient, ct), append(r.toServer, st)
 	}
-	warmup := 2 * tickRate
+	warmup := 8 * tickRate
 	if testing.Short() {
 		warmup = tickRate / 8 // make bench-short: a snapshot or two each, not the steady state
 	}

@@ -45,7 +45,7 @@ type session struct {
 	rate rateControl
 	acks ackState
 	view clientView
-	out  snapBuffers
+	out  snapOut
 
 	lastScor  uint32 // tick of the last scoreboard sent
 	scoresDue bool   // the scoreboard changed since it was last sent
@@ -763,21 +763,13 @@ func (a *ackState) reached(seq, bits uint32, arrived func(*sentSnap)) {
 	a.appliedSeq = seq
 }
 
-// snapBuffers is a session's reused storage for writing snapshots: after
-// the first few, writing one allocates nothing (BenchmarkSnapshotPipeline).
-type snapBuffers struct {
-	snap      proto.Snapshot // the snapshot being written
-	entBuf    []proto.EntityState
-	projBuf   []proto.ProjectileState
-	pickBuf   []proto.PickupState
-	evBuf     []proto.Event
-	evPick    []int              // indices into eventQueue.events chosen (eventQueue.pick)
-	evDone    uint32             // eventQueue.pick's settled event ID for the snapshot
-	scoreFull []proto.ScoreEntry // the scoreboard delta's rows, names filled in
+// snapOut is what a session keeps from one of its snapshots to the next:
+// the storage each snapshot only borrows is the writer's (snapBuffers), so
+// that at 1 024 players a snapshot does not read a cold copy of it back
+// from memory.
+type snapOut struct {
+	evDone    uint32             // eventQueue.pick's settled event ID for the last snapshot
+	scoreFull []proto.ScoreEntry // the last scoreboard delta's rows, names filled in
 	scoreWire []proto.ScoreEntry // the same on the wire (Snapshot.Scores)
-	deltaBuf  []byte             // EntityDelta
-	pickWire  []byte             // PickupDelta
-	evWire    []byte             // EventData
-	wire      []byte             // the encoded snapshot
 	prio      priorityState      // the players each snapshot carries fresh (priority.go)
 }

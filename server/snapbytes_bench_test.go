@@ -32,7 +32,7 @@ func BenchmarkSnapshotBytes(b *testing.B) {
 					}
 					s.snap.buildFrame()
 					wire := s.snap.write(ss, s.sessions, now)
-					snap := &ss.out.snap
+					snap := &s.snap.buf.snap // the snapshot just written
 					ss.acks.ack(snap.Seq, 0, now)
 					total += float64(len(wire))
 					ents += float64(len(snap.EntityDelta))

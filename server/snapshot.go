@@ -50,6 +50,7 @@ type snapshotWriter struct {
 	clock       proto.MatchClock        // this tick's match clock, sent with every scoreboard (matchClock)
 	maxRate     *cvar.Int               // sv_maxrate, bytes/s: bounds each snapshot's byte budget (priority.go)
 	enc         proto.Encoder           // writes every snapshot
+	buf         snapBuffers             // the snapshot being written, whoever's
 	stats       SnapshotStatus          // snapshots sent since start (/status)
 	ix          frameIndex              // the frames by position, the sessions by ID (interest.go)
 	// entDeltas and pickDeltas write this tick's entity and pickup records
@@ -60,6 +61,24 @@ type snapshotWriter struct {
 	// phases keeps the clients of one update rate in a few phase groups
 	// (phases.go); nil leaves each on the phase of its join.
 	phases *phaseGroups
+}
+
+// snapBuffers is the storage the snapshot being written uses, reused from
+// one client's to the next: after the first few snapshots, writing one
+// allocates nothing (BenchmarkSnapshotPipeline). Only what a session must
+// keep between its snapshots is its own (snapOut): all of this stays in
+// the caches while the writer goes through 1 024 clients.
+type snapBuffers struct {
+	snap     proto.Snapshot // the snapshot being written
+	entBuf   []proto.EntityState
+	projBuf  []proto.ProjectileState
+	pickBuf  []proto.PickupState
+	evBuf    []proto.Event
+	deltaBuf []byte      // EntityDelta
+	pickWire []byte      // PickupDelta
+	evWire   []byte      // EventData
+	wire     []byte      // the encoded snapshot
+	prio     prioScratch // priorityState.prioritize's
 }
 
 // newSnapshotWriter is the writer of world w's snapshots, with its events
@@ -202,27 +221,27 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 		rec.scores = append(rec.scores, ss.out.scoreFull...)
 	}
 	base := sw.encodePickups(ss, snap)
-	ss.out.evWire = proto.AppendEvents(ss.out.evWire[:0], snap.Tick, snap.Events)
+	sw.buf.evWire = proto.AppendEvents(sw.buf.evWire[:0], snap.Tick, snap.Events)
 	snap.EventData = nil
-	if len(ss.out.evWire) > 0 {
-		snap.EventData = ss.out.evWire
+	if len(sw.buf.evWire) > 0 {
+		snap.EventData = sw.buf.evWire
 	}
 	// The byte budget (priority.go): what the rest of the snapshot takes,
 	// with an empty entity delta and without the scoreboard (not fitted,
 	// charged after), leaves the players' share.
-	snap.EntityDelta = ss.out.deltaBuf[:0]
+	snap.EntityDelta = sw.buf.deltaBuf[:0]
 	scores, match := snap.Scores, snap.Match
 	snap.Scores, snap.Match = nil, nil
-	envelope := len(sw.enc.Append(ss.out.wire[:0], snap)) + 2 // a bin's length grows by at most 2 bytes
+	envelope := len(sw.enc.Append(sw.buf.wire[:0], snap)) + 2 // a bin's length grows by at most 2 bytes
 	snap.Scores, snap.Match = scores, match
 	planned := snapshotBudget(ss, sw.maxRate.Get())
-	ss.out.prio.prioritize(ss, snap, base, ss.out.prio.budget(planned)-envelope)
+	ss.out.prio.prioritize(&sw.buf.prio, ss, snap, base, ss.out.prio.budget(planned)-envelope)
 	rec.ents = append(rec.ents, snap.Entities...)
 	sw.encodeEntities(ss, snap, base)
-	ss.out.wire = sw.enc.Append(ss.out.wire[:0], snap)
-	ss.out.prio.charge(len(ss.out.wire), planned)
-	sw.count(snap, len(ss.out.wire))
-	return ss.out.wire
+	sw.buf.wire = sw.enc.Append(sw.buf.wire[:0], snap)
+	ss.out.prio.charge(len(sw.buf.wire), planned)
+	sw.count(snap, len(sw.buf.wire))
+	return sw.buf.wire
 }
 
 // selectFor selects what one client receives from the tick's frame
@@ -237,7 +256,7 @@ func (sw *snapshotWriter) selectFor(ss *session) *proto.Snapshot {
 	if ss.spectator {
 		view = everywhere // a spectator's camera goes anywhere: nothing is culled
 	}
-	snap := &ss.out.snap
+	snap := &sw.buf.snap
 	*snap = proto.Snapshot{
 		Tick:       sw.w.Tick,
 		AckCmd:     ss.cmds.lastCmd,
@@ -249,23 +268,23 @@ func (sw *snapshotWriter) selectFor(ss *session) *proto.Snapshot {
 		CmdQueue:   uint8(min(ss.cmds.depth(), 255)),
 		CmdTarget:  uint8(ss.cmds.target),
 		PingMs:     uint16(math.Max(ss.acks.rttMs, 0)),
-		Entities:   ss.out.entBuf[:0],
+		Entities:   sw.buf.entBuf[:0],
 		// Reused storage; nil (msgpack nil) when there is none.
-		Projectiles: ss.out.projBuf[:0:cap(ss.out.projBuf)],
-		Events:      ss.out.evBuf[:0:cap(ss.out.evBuf)],
+		Projectiles: sw.buf.projBuf[:0:cap(sw.buf.projBuf)],
+		Events:      sw.buf.evBuf[:0:cap(sw.buf.evBuf)],
 	}
-	snap.Pickups = ss.out.pickBuf[:0]
+	snap.Pickups = sw.buf.pickBuf[:0]
 	sw.inView(snap, view, p.ID) // the frames' grids (interest.go)
-	ss.out.projBuf = snap.Projectiles
+	sw.buf.projBuf = snap.Projectiles
 	if len(snap.Projectiles) == 0 {
 		snap.Projectiles = nil
 	}
-	ss.out.entBuf = snap.Entities
-	ss.out.pickBuf = snap.Pickups
+	sw.buf.entBuf = snap.Entities
+	sw.buf.pickBuf = snap.Pickups
 	// Events not yet acknowledged (resent until they are), within the
 	// client's event budget (events.go).
 	snap.Events = sw.events.pick(ss, sw.w.Tick, view, snap.Events)
-	ss.out.evBuf = snap.Events
+	sw.buf.evBuf = snap.Events
 	if len(snap.Events) == 0 {
 		snap.Events = nil
 	}
@@ -276,12 +295,12 @@ func (sw *snapshotWriter) selectFor(ss *session) *proto.Snapshot {
 // spectator the zero state with Dead and Spectator set.
 func (sw *snapshotWriter) self(ss *session) proto.SelfState {
 	if ss.spectator {
-		self := proto.MakeSelf(shared.PlayerState{Dead: true}, 0, 0, false, ss.out.snap.Self.Ammo)
+		self := proto.MakeSelf(shared.PlayerState{Dead: true}, 0, 0, false, sw.buf.snap.Self.Ammo)
 		self.Spectator = true
 		return self
 	}
 	p := ss.player
-	self := proto.MakeSelf(p.State, p.Health, p.Teleport, p.Protected(sw.w.Tick), ss.out.snap.Self.Ammo)
+	self := proto.MakeSelf(p.State, p.Health, p.Teleport, p.Protected(sw.w.Tick), sw.buf.snap.Self.Ammo)
 	self.Armour = uint8(p.Armour)
 	if p.Powered(sw.w.Tick) {
 		self.PowerTicks = uint16(p.PowerUntil - sw.w.Tick)
@@ -307,11 +326,11 @@ func (sw *snapshotWriter) encodePickups(ss *session, snap *proto.Snapshot) []pro
 		base, pickBase, snap.Baseline = b.ents, b.picks, b.seq
 	}
 	// The pickups in view, against the same baseline (docs/PROTOCOL.md §5.15).
-	ss.out.pickWire = sw.pickDeltas.Append(ss.out.pickWire[:0], pickBase, snap.Pickups)
-	if ss.out.pickWire == nil {
-		ss.out.pickWire = make([]byte, 0, 16) // a bin, never msgpack nil
+	sw.buf.pickWire = sw.pickDeltas.Append(sw.buf.pickWire[:0], pickBase, snap.Pickups)
+	if sw.buf.pickWire == nil {
+		sw.buf.pickWire = make([]byte, 0, 16) // a bin, never msgpack nil
 	}
-	snap.PickupDelta = ss.out.pickWire
+	snap.PickupDelta = sw.buf.pickWire
 	return base
 }
 
@@ -321,14 +340,14 @@ func (sw *snapshotWriter) encodePickups(ss *session, snap *proto.Snapshot) []pro
 // record comes from the tick's shared records (sw.entDeltas): written once
 // for all the clients whose baselines hold the same state of that entity.
 func (sw *snapshotWriter) encodeEntities(ss *session, snap *proto.Snapshot, base []proto.EntityState) {
-	ss.out.deltaBuf = sw.entDeltas.Append(ss.out.deltaBuf[:0], base, snap.Entities)
-	if ss.out.deltaBuf == nil {
+	sw.buf.deltaBuf = sw.entDeltas.Append(sw.buf.deltaBuf[:0], base, snap.Entities)
+	if sw.buf.deltaBuf == nil {
 		// Always a bin, empty when nothing changed, never msgpack nil
 		// (docs/PROTOCOL.md §5.9): a client that has never had an entity in
 		// view has no buffer yet.
-		ss.out.deltaBuf = make([]byte, 0, 64)
+		sw.buf.deltaBuf = make([]byte, 0, 64)
 	}
-	snap.EntityDelta = ss.out.deltaBuf
+	snap.EntityDelta = sw.buf.deltaBuf
 }
 
 // scoreboard appends every player's row to rows, then the spectators'
