@@ -122,8 +122,9 @@ measure-network:
 
 # The server's cost against players and tick rate (issue 23), not part of
 # `make test`: players 64 / 256 / 1024 (on arena, sprawl, expanse) x 64 / 128
-# ticks/s, each cell a headless server process (pinned to CPU 0 with taskset
-# when there are 2 CPUs or more) loaded by `loadtest --lite` clients from
+# ticks/s, each cell a headless server process (pinned to the first
+# SCALE_SERVER_CPUS CPUs with taskset when there are more; the clients keep
+# to the others when at least two are left) loaded by `loadtest --lite` clients from
 # scripts/measurescale, SCALE_SECONDS of window after SCALE_WARMUP. Prints the
 # Markdown table for docs/MEASUREMENTS.md: tick p50/p99/max, server CPU, bytes
 # per client per second. SCALE_PLAYERS=64,256 leaves out the 1 024 cells (their
@@ -131,10 +132,11 @@ measure-network:
 SCALE_SECONDS ?= 5
 SCALE_WARMUP  ?= 2s
 SCALE_PLAYERS ?= 64,256,1024
+SCALE_SERVER_CPUS ?= 1
 SCALE_BIN     ?= $${TMPDIR:-/tmp}/tickshot-scale-server
 measure-scale:
 	CGO_ENABLED=0 $(GO) build -tags headless -o $(SCALE_BIN) .
-	$(GO) run ./scripts/measurescale --server-bin $(SCALE_BIN) --seconds $(SCALE_SECONDS) --warmup $(SCALE_WARMUP) --players $(SCALE_PLAYERS)
+	$(GO) run ./scripts/measurescale --server-bin $(SCALE_BIN) --seconds $(SCALE_SECONDS) --warmup $(SCALE_WARMUP) --players $(SCALE_PLAYERS) --server-cpus $(SCALE_SERVER_CPUS)
 
 crosstarget: test-deps
 	bash scripts/crosstarget.sh

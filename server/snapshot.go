@@ -103,8 +103,8 @@ func (sw *snapshotWriter) send(sessions []*session, now time.Time) {
 
 // writeDue writes the snapshot of every client of sessions whose update
 // interval is due (rateControl, on its phase group's ticks: phases.go) at
-// time now, passing each to out: the bytes are the session's reused
-// buffer, valid until its next snapshot.
+// time now, passing each to out: the bytes are the writer's reused
+// buffer (snapBuffers), valid until out returns.
 func (sw *snapshotWriter) writeDue(sessions []*session, now time.Time, out func(*session, []byte)) {
 	if sw.w.ScoresDirty {
 		for _, ss := range sessions {
@@ -177,8 +177,9 @@ func (sw *snapshotWriter) buildFrame() {
 // records it in the session's ring (for acks, baselines and the view),
 // and encodes it: build, select, delta, encode (ioquake3's
 // SV_BuildClientSnapshot then SV_WriteSnapshotToClient). The bytes are
-// the session's reused buffer, valid until its next snapshot; nothing
-// here allocates in the steady state (BenchmarkSnapshotPipeline).
+// the writer's reused buffer, valid until the next snapshot it writes, to
+// any client; nothing here allocates in the steady state
+// (BenchmarkSnapshotPipeline).
 // sessions are every client, for the scoreboard's pings.
 func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time) []byte {
 	snap := sw.selectFor(ss)

@@ -2,10 +2,10 @@
 // cost against players and tick rate, with `tickshot loadtest --lite`
 // clients. For each cell of players 64 / 256 / 1 024 (on arena, sprawl and
 // expanse: the same player density) x tick rate 64 / 128 it starts the
-// headless server binary on a free loopback port (pinned to CPU 0 with
-// taskset when there are two CPUs or more; this process keeps to the
-// others when there are four or more), joins the --lite clients from this
-// process, measures over
+// headless server binary on a free loopback port (pinned to the first
+// --server-cpus CPUs, 1 by default, with taskset when there are more CPUs
+// than that; this process keeps to the others when there are at least
+// two more), joins the --lite clients from this process, measures over
 // --seconds after --warmup, and stops the server. The server's CPU comes
 // from /proc (loadtest's --server-pid). It prints the Markdown table of
 // issue 23's "Done when": tick p50 / p99, server CPU, bytes per client per
@@ -15,7 +15,7 @@
 // Usage:
 //
 //	CGO_ENABLED=0 go build -tags headless -o /tmp/tickshot-scale .
-//	go run ./scripts/measurescale --server-bin /tmp/tickshot-scale [--seconds 5] [--warmup 2s]
+//	go run ./scripts/measurescale --server-bin /tmp/tickshot-scale [--seconds 5] [--warmup 2s] [--server-cpus 1]
 package main
 
 import (
@@ -46,16 +46,17 @@ func main() {
 	warmup := fs.Duration("warmup", 2*time.Second, "time between the last join and the window")
 	only := fs.String("players", "64,256,1024", "player counts to run, comma-separated (of 64, 256, 1024)")
 	serverLog := fs.Bool("server-log", false, "show the server's log (warnings and errors)")
+	serverCPUs := fs.Int("server-cpus", 1, "CPUs the server is pinned to (the first N; the clients keep to the others when at least two are left)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		os.Exit(2)
 	}
-	if *bin == "" || fs.NArg() > 0 || *seconds < 1 || *seconds > 600 || *warmup < 0 {
-		fmt.Fprintln(os.Stderr, "measurescale: give --server-bin PATH, --seconds 1..600 and --warmup 0 or more, and no arguments")
+	if *bin == "" || fs.NArg() > 0 || *seconds < 1 || *seconds > 600 || *warmup < 0 || *serverCPUs < 1 {
+		fmt.Fprintln(os.Stderr, "measurescale: give --server-bin PATH, --seconds 1..600, --warmup 0 or more, --server-cpus 1 or more, and no arguments")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	pin := pinClients()
+	pin := pinClients(*serverCPUs)
 	var log io.Writer = io.Discard
 	if *serverLog {
 		log = os.Stderr
@@ -75,23 +76,24 @@ func main() {
 	loadtest.WriteScaleTable(os.Stdout, rows)
 }
 
-// pinClients returns the taskset prefix that pins the server to CPU 0
-// when there are two CPUs or more and taskset is installed (otherwise
-// nothing is pinned). With four CPUs or more it also keeps this process's
-// threads (the clients) off CPU 0; on two or three the clients may run
-// on every CPU: kept to one core, 1 024 of them beside other work fell
-// seconds behind and the server dropped them (websocket pings unanswered).
-func pinClients() []string {
-	if runtime.NumCPU() < 2 {
+// pinClients returns the taskset prefix that pins the server to the first
+// n CPUs when there are more than n and taskset is installed (otherwise
+// nothing is pinned). With at least two CPUs beyond those it also keeps
+// this process's threads (the clients) off them; with fewer the clients
+// may run on every CPU: kept to one core, 1 024 of them beside other work
+// fell seconds behind and the server dropped them (websocket pings
+// unanswered).
+func pinClients(n int) []string {
+	if runtime.NumCPU() <= n {
 		return nil
 	}
 	taskset, err := exec.LookPath("taskset")
 	if err != nil {
 		return nil
 	}
-	if runtime.NumCPU() >= 4 {
+	if runtime.NumCPU() >= n+2 {
 		var set unix.CPUSet
-		for c := 1; c < runtime.NumCPU(); c++ {
+		for c := n; c < runtime.NumCPU(); c++ {
 			set.Set(c)
 		}
 		if tids, err := os.ReadDir("/proc/self/task"); err == nil {
@@ -102,7 +104,7 @@ func pinClients() []string {
 			}
 		}
 	}
-	return []string{taskset, "-c", "0"}
+	return []string{taskset, "-c", fmt.Sprintf("0-%d", n-1)}
 }
 
 // runCell runs the server of one cell and its --lite clients.
