@@ -102,23 +102,45 @@ func (g *Grid) Put(i int, x, y float64) {
 // order, and returns it (never nil): every item whose position lies in r
 // (edges included), and others near it.
 func (g *Grid) Query(r Rect, dst []int32) []int32 {
-	dst = dst[:0]
-	if dst == nil {
-		dst = make([]int32, 0, 64)
+	clear(g.marks)
+	g.mark(r)
+	return g.marked(dst)
+}
+
+// QueryRects is Query over the union of rs: the items in the cells any of
+// them touches, each once, in ascending order (never nil). A thin shape
+// (a ray's corridor) asks it as a chain of small rectangles, touching
+// cells in proportion to its length, not its bounding box's area.
+func (g *Grid) QueryRects(rs []Rect, dst []int32) []int32 {
+	clear(g.marks)
+	for _, r := range rs {
+		g.mark(r)
 	}
+	return g.marked(dst)
+}
+
+// mark sets the bits of the items in the cells r touches.
+func (g *Grid) mark(r Rect) {
 	if g.cols == 0 || !(r.MinX <= r.MaxX && r.MinY <= r.MaxY) {
-		return dst
+		return
 	}
 	c0, c1 := axis(r.MinX, g.cols), axis(r.MaxX, g.cols)
 	r0, r1 := axis(r.MinY, g.rows), axis(r.MaxY, g.rows)
-	// A bit per item, then the bits in order: ascending without a sort.
-	clear(g.marks)
 	for row := r0; row <= r1; row++ {
 		for _, cell := range g.cells[row*g.cols+c0 : row*g.cols+c1+1] {
 			for _, i := range cell {
 				g.marks[i>>6] |= 1 << (i & 63)
 			}
 		}
+	}
+}
+
+// marked appends to dst[:0] the items marked, in ascending order (a bit
+// per item, then the bits in order: ascending without a sort).
+func (g *Grid) marked(dst []int32) []int32 {
+	dst = dst[:0]
+	if dst == nil {
+		dst = make([]int32, 0, 64)
 	}
 	for w, m := range g.marks {
 		for m != 0 {

@@ -29,6 +29,48 @@ func gridCoord(r *rand.Rand, size float64) float64 {
 	return r.Float64() * size
 }
 
+// TestGridQueryRectsIsTheUnion: for random maps, items and lists of
+// rectangles (none, one, a chain along a line, overlapping), QueryRects
+// returns exactly the union of Query's answers for each, ascending and
+// each once.
+func TestGridQueryRectsIsTheUnion(t *testing.T) {
+	var g Grid
+	var got, one []int32
+	for seed := uint64(0); seed < 3000; seed++ {
+		r := rand.New(rand.NewPCG(seed, 2))
+		w, h := 200+r.Float64()*8000, 200+r.Float64()*6000
+		n := r.IntN(300)
+		g.Reset(w, h, n)
+		for i := range n {
+			g.Put(i, gridCoord(r, w), gridCoord(r, h))
+		}
+		var rs []Rect
+		for range r.IntN(12) {
+			x0, y0 := gridCoord(r, w), gridCoord(r, h)
+			rs = append(rs, Rect{x0, y0, x0 + r.Float64()*600 - 50, y0 + r.Float64()*600 - 50})
+		}
+		got = g.QueryRects(rs, got)
+		union := map[int32]bool{}
+		for _, rect := range rs {
+			one = g.Query(rect, one)
+			for _, i := range one {
+				union[i] = true
+			}
+		}
+		if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
+			t.Fatalf("seed %d: QueryRects = %v: not ascending and unique", seed, got)
+		}
+		if got == nil || len(got) != len(union) {
+			t.Fatalf("seed %d: QueryRects holds %d items (nil %v), the union of Query %d", seed, len(got), got == nil, len(union))
+		}
+		for _, i := range got {
+			if !union[i] {
+				t.Fatalf("seed %d: item %d from QueryRects is in no rectangle's Query", seed, i)
+			}
+		}
+	}
+}
+
 // TestGridQueryHoldsEveryItemInside: for random maps, items (some moved
 // after they were put) and rectangles (some inverted, some infinite),
 // Query returns every item inside the rectangle, each once, ascending.

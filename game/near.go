@@ -84,6 +84,24 @@ func (n *Near) in(r Rect) []int32 {
 // covers reports whether in(r) answers every player.
 func (n *Near) covers(r Rect) bool { return n.bruteForce || n.grid.Covers(r) }
 
+// NearAny is Within for the union of rs: the indices in Players,
+// ascending, each once, of every player standing in any of the rectangles
+// now, and others near (Grid.QueryRects). Lag compensation asks it for
+// the corridor of a shot's rays (server/lagreach.go).
+func (n *Near) NearAny(rs []Rect, dst []int32) []int32 {
+	if !n.isCurrent() {
+		n.index()
+	}
+	if n.bruteForce {
+		dst = dst[:0]
+		for i := range n.w.Players {
+			dst = append(dst, int32(i))
+		}
+		return dst
+	}
+	return n.grid.QueryRects(rs, dst)
+}
+
 // Within appends to dst[:0] the indices in Players, ascending, of the
 // players that may stand within d world units of (x, y) now, and returns
 // it: every one that does, and others near (Around, Grid.Query). It

@@ -144,6 +144,7 @@ type rewinder struct {
 	recorded  uint64
 	cand      []int32
 	cand2     []int32
+	rects     []game.Rect   // a shot's ray corridor (reach.corridor)
 	stats     LagCompStatus // lag-compensated shots since start (/status)
 	ss        *session      // the shooter's session while its command runs
 	// judged, when set (Local), collects each shot's rewind.

@@ -24,7 +24,9 @@ import (
 // (rifle or shotgun pellets) aimed anywhere, every box any of its rays
 // touches when every player is rewound is among the boxes rewound for
 // that shot, the same, and every ray strikes the same player at the same
-// point; more players are left out than with the disk alone.
+// point; more players are left out than with the disk alone, and the
+// candidates of the rays' corridor are exactly the players the loop over
+// every player passes for that shot.
 func TestLagCandidatesHoldEveryHittable(t *testing.T) {
 	seeds, shots := uint64(12), 160
 	if testing.Short() {
@@ -88,6 +90,23 @@ func TestLagCandidatesHoldEveryHittable(t *testing.T) {
 			shot := shared.ShotFromFirstRay(wi, ss.player.State.X, ss.player.State.Y, aim, uint32(k))
 			along, alongInfo := s.rewinder.rewoundHitboxes(ss, &cmd, &shot)
 			along = append([]game.Hitbox(nil), along...)
+			// The corridor's candidates (reach.corridor) are every player
+			// the loop passes for this shot, in order.
+			rcShot := s.rewinder.shotReach(ss, alongInfo.Used, &shot)
+			loop = loop[:0]
+			for _, o := range s.w.Players {
+				if rcShot.mayHit(&s.rewinder, ss, o) {
+					loop = append(loop, o.ID)
+				}
+			}
+			if len(loop) != len(along) {
+				t.Fatalf("seed %d shot %d: %d boxes rewound along the rays, the loop over every player passes %d", seed, k, len(along), len(loop))
+			}
+			for i := range loop {
+				if along[i].ID != loop[i] {
+					t.Fatalf("seed %d shot %d: box %d along the rays is player %d, the loop's %d", seed, k, i, along[i].ID, loop[i])
+				}
+			}
 			s.rewinder.judged = new([]JudgedShot) // nobody left out
 			want, _ := s.rewinder.rewoundHitboxes(ss, &cmd, nil)
 			s.rewinder.judged = nil
