@@ -84,7 +84,8 @@ func (r *rewinder) candidates(ss *session, rc *reach) (cands []int32, all bool) 
 	if rc.shot != nil {
 		// The corridor of its rays: mayHit passes no one farther from
 		// every ray than rc.slack, and the corridor's cells are far fewer
-		// than the disk's (a rifle's: about 40 cells against 300).
+		// than the square's round the shooter (a rifle's: some 20 cells
+		// against 190).
 		r.rects = rc.corridor(r.rects[:0])
 		c = w.Near.NearAny(r.rects, r.cand)
 	} else {
