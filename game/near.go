@@ -19,6 +19,7 @@ type Near struct {
 	grid  Grid
 	buf   []int32  // in's result
 	boxes []Hitbox // presentHitboxes' result
+	one   [1]Rect  // Within's one rectangle, for NearAny
 	// bruteForce makes in answer every player, the loop the grid replaced:
 	// tests run a world with it beside one without.
 	bruteForce bool
@@ -71,14 +72,21 @@ func (n *Near) isCurrent() bool {
 // in or near r (Grid.Query); the slice is reused by the next call.
 func (n *Near) in(r Rect) []int32 {
 	if n.bruteForce {
-		n.buf = n.buf[:0]
-		for i := range n.w.Players {
-			n.buf = append(n.buf, int32(i))
-		}
+		n.buf = n.everyone(n.buf)
 		return n.buf
 	}
 	n.buf = n.grid.Query(r, n.buf)
 	return n.buf
+}
+
+// everyone appends to dst[:0] every index in Players (Near.bruteForce's
+// answer to any question) and returns it.
+func (n *Near) everyone(dst []int32) []int32 {
+	dst = dst[:0]
+	for i := range n.w.Players {
+		dst = append(dst, int32(i))
+	}
+	return dst
 }
 
 // covers reports whether in(r) answers every player.
@@ -93,11 +101,7 @@ func (n *Near) NearAny(rs []Rect, dst []int32) []int32 {
 		n.index()
 	}
 	if n.bruteForce {
-		dst = dst[:0]
-		for i := range n.w.Players {
-			dst = append(dst, int32(i))
-		}
-		return dst
+		return n.everyone(dst)
 	}
 	return n.grid.QueryRects(rs, dst)
 }
@@ -110,17 +114,7 @@ func (n *Near) NearAny(rs []Rect, dst []int32) []int32 {
 // players/64) for k answers, once a tick O(players) more. Lag compensation
 // takes its candidates from it (server/lagreach.go).
 func (n *Near) Within(x, y, d float64, dst []int32) []int32 {
-	if !n.isCurrent() {
-		n.index()
-	}
-	if n.bruteForce {
-		dst = dst[:0]
-		for i := range n.w.Players {
-			dst = append(dst, int32(i))
-		}
-		return dst
-	}
-	return n.grid.Query(Around(x, y, d), dst)
+	return n.NearAny(append(n.one[:0], Around(x, y, d)), dst)
 }
 
 // presentHitboxes returns the present hitboxes a shot from (x, y) can

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -9,6 +10,27 @@ import (
 	"tickshot/game"
 	"tickshot/shared"
 )
+
+// assertLoopPasses fails the test unless boxes are, in order, the players
+// a loop over every player passes for rc (reach.mayHit): what the
+// candidate set replaced.
+func assertLoopPasses(t *testing.T, s *Server, ss *session, rc *reach, boxes []game.Hitbox, what string) {
+	t.Helper()
+	var loop []uint16
+	for _, o := range s.w.Players {
+		if rc.mayHit(&s.rewinder, ss, o) {
+			loop = append(loop, o.ID)
+		}
+	}
+	if len(loop) != len(boxes) {
+		t.Fatalf("%s: %d boxes rewound, the loop over every player passes %d", what, len(boxes), len(loop))
+	}
+	for i := range loop {
+		if boxes[i].ID != loop[i] {
+			t.Fatalf("%s: box %d is player %d, the loop's %d", what, i, boxes[i].ID, loop[i])
+		}
+	}
+}
 
 // TestLagCandidatesHoldEveryHittable: on bot matches (respawns, dashes,
 // fights across sprawl, players that jump, a client whose snapshots stop
@@ -65,20 +87,7 @@ func TestLagCandidatesHoldEveryHittable(t *testing.T) {
 			got, info := s.rewinder.rewoundHitboxes(ss, &cmd, nil)
 			got = append([]game.Hitbox(nil), got...)
 			rc := s.rewinder.shotReach(ss, info.Used, nil)
-			var loop []uint16
-			for _, o := range s.w.Players {
-				if rc.mayHit(&s.rewinder, ss, o) {
-					loop = append(loop, o.ID)
-				}
-			}
-			if len(loop) != len(got) {
-				t.Fatalf("seed %d shot %d: %d boxes rewound, the loop over every player passes %d", seed, k, len(got), len(loop))
-			}
-			for i := range loop {
-				if got[i].ID != loop[i] {
-					t.Fatalf("seed %d shot %d: box %d is player %d, the loop's %d", seed, k, i, got[i].ID, loop[i])
-				}
-			}
+			assertLoopPasses(t, s, ss, &rc, got, fmt.Sprintf("seed %d shot %d", seed, k))
 			// A shot of a random hitscan weapon aimed anywhere or (mostly)
 			// near another player: only the players near its rays are
 			// rewound.
@@ -93,20 +102,7 @@ func TestLagCandidatesHoldEveryHittable(t *testing.T) {
 			// The corridor's candidates (reach.corridor) are every player
 			// the loop passes for this shot, in order.
 			rcShot := s.rewinder.shotReach(ss, alongInfo.Used, &shot)
-			loop = loop[:0]
-			for _, o := range s.w.Players {
-				if rcShot.mayHit(&s.rewinder, ss, o) {
-					loop = append(loop, o.ID)
-				}
-			}
-			if len(loop) != len(along) {
-				t.Fatalf("seed %d shot %d: %d boxes rewound along the rays, the loop over every player passes %d", seed, k, len(along), len(loop))
-			}
-			for i := range loop {
-				if along[i].ID != loop[i] {
-					t.Fatalf("seed %d shot %d: box %d along the rays is player %d, the loop's %d", seed, k, i, along[i].ID, loop[i])
-				}
-			}
+			assertLoopPasses(t, s, ss, &rcShot, along, fmt.Sprintf("seed %d shot %d along its rays", seed, k))
 			s.rewinder.judged = new([]JudgedShot) // nobody left out
 			want, _ := s.rewinder.rewoundHitboxes(ss, &cmd, nil)
 			s.rewinder.judged = nil
