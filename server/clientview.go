@@ -35,6 +35,26 @@ type clientView struct {
 	cut   map[uint16]uint32
 	cache viewCache
 	run   []runSample // replay's scratch
+	// past is the part of the view that left the sent ring.
+	past pastView
+}
+
+// pastView is the part of a client's view that left the session's sent
+// ring: the snapshots that reached the view, folded oldest first into the
+// tail (game.ViewTail: two samples and the teleport counter) of each player
+// the newest of them carries, as the client's own view took them. A replay
+// whose run goes on past the ring starts from the player's tail; a render
+// tick within sv_maxunlag (1 s, at most 128 ticks) is no older than that
+// newest snapshot (the ring holds 128, one a tick at most), so a tail is
+// all History.At reads there. Folding costs O(players) a snapshot leaving
+// the ring, as writing it did; keeping the two newest snapshots instead
+// (before this) fell short when priority held a player in both
+// (TestLazyViewMatchesEager).
+type pastView struct {
+	seq   uint32              // the newest snapshot folded in; 0: none
+	ents  []proto.EntityState // its players, in ID order: those the view held then
+	tails []game.ViewTail     // their tails, index for index
+	spare []game.ViewTail     // storage for the next fold
 }
 
 // viewCache holds the histories replay rebuilt, by player, while the view
@@ -107,6 +127,81 @@ func (v *clientView) catchUp(next uint32, a *ackState, tickRate int) {
 	}
 }
 
+// leave folds snap, a snapshot that reached the view and now leaves the
+// sent ring (ackState.record), into the past view, oldest first: as
+// EntityView.Observe takes it at tickRate ticks/s, its players are
+// observed and those it does not carry forgotten; its entity storage is
+// kept (swapped for the past's last). A player forgotten (forget) after
+// snap was taken is left out, as the view dropped it then.
+func (v *clientView) leave(snap *sentSnap, tickRate int) {
+	p := &v.past
+	old, oldTails := p.ents, p.tails
+	if sameIDs(old, snap.ents) {
+		// The common case, the same players in view: in place.
+		for k := range snap.ents {
+			v.fold(&oldTails[k], &snap.ents[k], snap.seq, tickRate)
+		}
+	} else {
+		tails := p.spare[:0]
+		i := 0
+		for k := range snap.ents {
+			es := &snap.ents[k]
+			for i < len(old) && old[i].ID < es.ID {
+				i++
+			}
+			t := game.ViewTail{Teleport: es.Teleport}
+			if i < len(old) && old[i].ID == es.ID && oldTails[i].N > 0 {
+				t = oldTails[i]
+			}
+			v.fold(&t, es, snap.seq, tickRate)
+			tails = append(tails, t)
+		}
+		p.tails, p.spare = tails, oldTails
+	}
+	p.seq = snap.seq
+	p.ents, snap.ents = snap.ents, old
+}
+
+// fold observes into t the state es of a player, as snapshot seq that left
+// the ring carried it; a player forgotten (forget) after that snapshot was
+// taken gets an empty tail (N 0: not held), as the view dropped it then.
+func (v *clientView) fold(t *game.ViewTail, es *proto.EntityState, seq uint32, tickRate int) {
+	if len(v.cut) > 0 && seq <= v.cut[es.ID] {
+		*t = game.ViewTail{}
+		return
+	}
+	if t.N == 0 {
+		*t = game.ViewTail{Teleport: es.Teleport} // a new history, as EntityView starts one
+	}
+	t.Observe(es.Sample(es.Tick), es.Teleport, tickRate)
+}
+
+// sameIDs reports whether a and b hold the same players in the same order.
+func sameIDs(a, b []proto.EntityState) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID {
+			return false
+		}
+	}
+	return true
+}
+
+// tail returns player id's tail in the past view, or nil when the past
+// view does not hold it (the newest snapshot folded in does not carry it,
+// or that snapshot is no newer than cut).
+func (p *pastView) tail(id uint16, cut uint32) *game.ViewTail {
+	if p.seq == 0 || p.seq <= cut {
+		return nil
+	}
+	if i := findEntity(p.ents, id); i >= 0 && p.tails[i].N > 0 {
+		return &p.tails[i]
+	}
+	return nil
+}
+
 // learn takes the scoreboard rows a snapshot that reached the client
 // carried.
 func (v *clientView) learn(snap *sentSnap) { v.scores.learn(snap.scores) }
@@ -167,20 +262,25 @@ func (v *clientView) entity(id uint16, t float64, a *ackState, tickRate int) *ga
 // samples around t, extrapolates from the newest two). Observe decides
 // from the newest sample and the teleport counter alone, so a replay that
 // starts within the run ends with the same samples, except those older
-// than its start. The run is read from the sent ring and the two newest
-// snapshots that reached the view and left the ring (ackState.gone): a
-// render tick at most sv_maxunlag (1 s, at most 128 ticks) old lies after
-// the newer of those (the ring holds 128 snapshots, one a tick at most),
-// so the rewind is exact. O(the samples replayed) a player, each a binary
-// search of a snapshot's entities.
+// than its start. The run is read from the sent ring; one that goes on
+// past it starts from the player's tail in the past view (pastView), all
+// History.At reads at a render tick within sv_maxunlag (1 s, at most 128
+// ticks: no older than the newest snapshot folded there), so the rewind
+// is exact. O(the samples replayed) a player, each a binary search of a
+// snapshot's entities.
 func (v *clientView) replay(r *replayed, id uint16, t float64, a *ackState, tickRate int) {
 	run := v.run[:0]
 	cut := v.cut[id]
 	distinct := 0
 	r.whole = true
+	var tail *game.ViewTail // where the run starts when it goes on past the ring
 	for c := a.reachedNewest(); distinct < game.HistorySize; {
 		seq, tick, ents, ok := c.next()
-		if !ok || seq <= cut {
+		if !ok {
+			tail = v.past.tail(id, cut)
+			break
+		}
+		if seq <= cut {
 			break
 		}
 		i := findEntity(ents, id)
@@ -204,8 +304,13 @@ func (v *clientView) replay(r *replayed, id uint16, t float64, a *ackState, tick
 		}
 	}
 	v.run = run
-	r.ev.Hist.Reset()
-	r.ev.Teleport = run[len(run)-1].teleport
+	switch {
+	case tail != nil:
+		r.ev.Restore(tail)
+	default:
+		r.ev.Hist.Reset()
+		r.ev.Teleport = run[len(run)-1].teleport
+	}
 	for i := len(run) - 1; i >= 0; i-- {
 		r.ev.Observe(run[i].s, run[i].teleport, tickRate)
 	}
@@ -229,13 +334,12 @@ func findEntity(ents []proto.EntityState, id uint16) int {
 	return -1
 }
 
-// reachedCursor walks the snapshots that reached the view, newest first:
-// those of the sent ring up to appliedSeq marked reached, then the gone.
+// reachedCursor walks the snapshots of the sent ring that reached the
+// view, newest first: those up to appliedSeq marked reached.
 type reachedCursor struct {
-	a    *ackState
-	seq  uint32 // next ring seq to look at; below lo: the ring is done
-	lo   uint32 // oldest seq the ring still holds (at least 1)
-	gone int    // next index of a.gone, counting down
+	a   *ackState
+	seq uint32 // next ring seq to look at; below lo: the ring is done
+	lo  uint32 // oldest seq the ring still holds (at least 1)
 }
 
 // reachedNewest starts a walk of the snapshots that reached the view.
@@ -244,22 +348,16 @@ func (a *ackState) reachedNewest() reachedCursor {
 	if a.nextSeq >= sentRing {
 		lo = a.nextSeq - sentRing + 1
 	}
-	return reachedCursor{a: a, seq: a.appliedSeq, lo: lo, gone: len(a.gone) - 1}
+	return reachedCursor{a: a, seq: a.appliedSeq, lo: lo}
 }
 
-// next returns the next older snapshot that reached the view; ok is false
-// when there is none left.
+// next returns the next older snapshot of the ring that reached the view;
+// ok is false when there is none left.
 func (c *reachedCursor) next() (seq, tick uint32, ents []proto.EntityState, ok bool) {
 	for ; c.seq >= c.lo; c.seq-- {
 		if snap := &c.a.sent[c.seq%sentRing]; snap.seq == c.seq && snap.reached {
 			c.seq--
 			return snap.seq, snap.tick, snap.ents, true
-		}
-	}
-	for ; c.gone >= 0; c.gone-- {
-		if g := &c.a.gone[c.gone]; g.seq != 0 {
-			c.gone--
-			return g.seq, g.tick, g.ents, true
 		}
 	}
 	return 0, 0, nil, false
@@ -294,7 +392,11 @@ func (v *clientView) refresh(a *ackState) *viewCache {
 		}
 		c.seq, c.valid = a.appliedSeq, true
 		cur := a.reachedNewest()
-		c.newestSeq, _, c.newest, _ = cur.next()
+		if seq, _, ents, ok := cur.next(); ok {
+			c.newestSeq, c.newest = seq, ents
+		} else {
+			c.newestSeq, c.newest = v.past.seq, v.past.ents // the ring holds none
+		}
 	}
 	return c
 }

@@ -656,14 +656,6 @@ type sentSnap struct {
 	reached bool
 }
 
-// goneSnap is a snapshot that reached the client's view and has since
-// left the sent ring: its tick and entities, for rebuilding the view
-// (clientView.replay).
-type goneSnap struct {
-	seq, tick uint32
-	ents      []proto.EntityState
-}
-
 // ackState is what was sent to a client and what it acknowledged, by
 // snapshot sequence number (ioquake3's frames[seq & PACKET_MASK]).
 type ackState struct {
@@ -675,25 +667,18 @@ type ackState struct {
 	appliedSeq uint32  // snapshots up to this Seq are reflected in the view
 	rttMs      float64 // smoothed round trip, ms; <0 until measured
 	rttVar     float64 // mean deviation of the RTT samples, ms
-	// gone are the two newest snapshots that reached the view and then
-	// left the ring, older first (seq 0: none): with them the view is
-	// rebuilt exactly for any rewind sv_maxunlag allows (clientView.replay;
-	// with players held by priority, proven only while the view's
-	// snapshots stay in the ring: TestLazyViewMatchesEager).
-	gone [2]goneSnap
 }
 
 // record starts the ring entry of the next snapshot, sent at tick at time
-// now; the caller fills in its entities and scoreboard rows.
-func (a *ackState) record(tick uint32, now time.Time) *sentSnap {
+// now; the caller fills in its entities and scoreboard rows. The snapshot
+// that entry held leaves the ring: one that reached the client's view is
+// passed to left first (clientView.leave), which keeps what the view still
+// needs of it.
+func (a *ackState) record(tick uint32, now time.Time, left func(*sentSnap)) *sentSnap {
 	a.nextSeq++
 	rec := &a.sent[a.nextSeq%sentRing]
 	if rec.seq != 0 && rec.reached {
-		// It leaves the ring: keep it among the gone, and reuse the
-		// storage of the oldest gone one.
-		old := a.gone[0].ents
-		a.gone[0], a.gone[1] = a.gone[1], goneSnap{seq: rec.seq, tick: rec.tick, ents: rec.ents}
-		rec.ents = old
+		left(rec)
 	}
 	rec.seq, rec.tick, rec.at, rec.reached = a.nextSeq, tick, now, false
 	rec.ents, rec.picks, rec.scores, rec.evDone = rec.ents[:0], rec.picks[:0], rec.scores[:0], 0
