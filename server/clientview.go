@@ -40,21 +40,62 @@ type clientView struct {
 }
 
 // pastView is the part of a client's view that left the session's sent
-// ring: the snapshots that reached the view, folded oldest first into the
-// tail (game.ViewTail: two samples and the teleport counter) of each player
-// the newest of them carries, as the client's own view took them. A replay
-// whose run goes on past the ring starts from the player's tail; a render
-// tick within sv_maxunlag (1 s, at most 128 ticks) is no older than that
-// newest snapshot (the ring holds 128, one a tick at most), so a tail is
-// all History.At reads there. Folding costs O(players) a snapshot leaving
-// the ring, as writing it did; keeping the two newest snapshots instead
-// (before this) fell short when priority held a player in both
-// (TestLazyViewMatchesEager).
+// ring: the snapshots that reached the view, folded oldest first into a
+// pastTail for each player the newest of them carries. A replay whose run
+// goes on past the ring starts from the player's tail; a render tick
+// within sv_maxunlag (1 s, at most 128 ticks) is no older than that newest
+// snapshot (the ring holds 128, at most one a tick), so the tail's two
+// samples are all History.At reads there. Folding is an integer compare
+// and a copy a player, O(players) a snapshot leaving the ring. Keeping the
+// two newest snapshots whole instead (before this) fell short when
+// priority held a player in both: the fresh sample the client had before
+// them was lost (TestLazyViewMatchesEager).
 type pastView struct {
 	seq   uint32              // the newest snapshot folded in; 0: none
 	ents  []proto.EntityState // its players, in ID order: those the view held then
-	tails []game.ViewTail     // their tails, index for index
-	spare []game.ViewTail     // storage for the next fold
+	tails []pastTail          // their tails, index for index
+	spare []pastTail          // storage for the next fold
+}
+
+// pastTail is one player's part of a pastView: the two newest states the
+// view took of it (n of them; 0: not held), in the order it took them.
+//
+// EntityView.Observe takes a state only when its Tick is newer than every
+// state before it (older ones are held copies, ignored whole); after it
+// takes one, the view's teleport counter is that state's. So whether the
+// newest of them restarts the history (respawn or jump) is decided by the
+// one before it alone, and observing just these two into an empty view
+// (restore) leaves the view's two newest samples and its counter as
+// observing the whole run did.
+type pastTail struct {
+	s [2]proto.EntityState
+	n uint8
+}
+
+// take folds es, a state of the player a snapshot that left the ring
+// carried, in: kept when newer than the states before it.
+func (t *pastTail) take(es *proto.EntityState) {
+	switch {
+	case t.n == 0:
+		t.s[0], t.n = *es, 1
+	case es.Tick <= t.s[t.n-1].Tick:
+		// A held copy: ignored, as Observe ignores it.
+	case t.n == 1:
+		t.s[1], t.n = *es, 2
+	default:
+		t.s[0], t.s[1] = t.s[1], *es
+	}
+}
+
+// restore makes ev the view the tail stands for: its two newest samples
+// and teleport counter (tickRate ticks/s, for Observe's jump rule).
+func (t *pastTail) restore(ev *game.EntityView, tickRate int) {
+	ev.Hist.Reset()
+	ev.Teleport = t.s[0].Teleport
+	for i := range int(t.n) {
+		es := &t.s[i]
+		ev.Observe(es.Sample(es.Tick), es.Teleport, tickRate)
+	}
 }
 
 // viewCache holds the histories replay rebuilt, by player, while the view
@@ -128,18 +169,17 @@ func (v *clientView) catchUp(next uint32, a *ackState, tickRate int) {
 }
 
 // leave folds snap, a snapshot that reached the view and now leaves the
-// sent ring (ackState.record), into the past view, oldest first: as
-// EntityView.Observe takes it at tickRate ticks/s, its players are
-// observed and those it does not carry forgotten; its entity storage is
-// kept (swapped for the past's last). A player forgotten (forget) after
-// snap was taken is left out, as the view dropped it then.
-func (v *clientView) leave(snap *sentSnap, tickRate int) {
+// sent ring (ackState.record), into the past view, oldest first: its
+// players' states are taken (pastTail.take) and the players it does not
+// carry forgotten, as the client's view took it. Its entity storage is
+// kept (swapped for the past's last).
+func (v *clientView) leave(snap *sentSnap) {
 	p := &v.past
 	old, oldTails := p.ents, p.tails
 	if sameIDs(old, snap.ents) {
 		// The common case, the same players in view: in place.
 		for k := range snap.ents {
-			v.fold(&oldTails[k], &snap.ents[k], snap.seq, tickRate)
+			v.fold(&oldTails[k], &snap.ents[k], snap.seq)
 		}
 	} else {
 		tails := p.spare[:0]
@@ -149,11 +189,11 @@ func (v *clientView) leave(snap *sentSnap, tickRate int) {
 			for i < len(old) && old[i].ID < es.ID {
 				i++
 			}
-			t := game.ViewTail{Teleport: es.Teleport}
-			if i < len(old) && old[i].ID == es.ID && oldTails[i].N > 0 {
+			var t pastTail
+			if i < len(old) && old[i].ID == es.ID {
 				t = oldTails[i]
 			}
-			v.fold(&t, es, snap.seq, tickRate)
+			v.fold(&t, es, snap.seq)
 			tails = append(tails, t)
 		}
 		p.tails, p.spare = tails, oldTails
@@ -162,18 +202,15 @@ func (v *clientView) leave(snap *sentSnap, tickRate int) {
 	p.ents, snap.ents = snap.ents, old
 }
 
-// fold observes into t the state es of a player, as snapshot seq that left
+// fold takes into t the state es of a player, as snapshot seq that left
 // the ring carried it; a player forgotten (forget) after that snapshot was
-// taken gets an empty tail (N 0: not held), as the view dropped it then.
-func (v *clientView) fold(t *game.ViewTail, es *proto.EntityState, seq uint32, tickRate int) {
+// taken gets an empty tail (not held), as the view dropped it then.
+func (v *clientView) fold(t *pastTail, es *proto.EntityState, seq uint32) {
 	if len(v.cut) > 0 && seq <= v.cut[es.ID] {
-		*t = game.ViewTail{}
+		t.n = 0
 		return
 	}
-	if t.N == 0 {
-		*t = game.ViewTail{Teleport: es.Teleport} // a new history, as EntityView starts one
-	}
-	t.Observe(es.Sample(es.Tick), es.Teleport, tickRate)
+	t.take(es)
 }
 
 // sameIDs reports whether a and b hold the same players in the same order.
@@ -192,11 +229,11 @@ func sameIDs(a, b []proto.EntityState) bool {
 // tail returns player id's tail in the past view, or nil when the past
 // view does not hold it (the newest snapshot folded in does not carry it,
 // or that snapshot is no newer than cut).
-func (p *pastView) tail(id uint16, cut uint32) *game.ViewTail {
+func (p *pastView) tail(id uint16, cut uint32) *pastTail {
 	if p.seq == 0 || p.seq <= cut {
 		return nil
 	}
-	if i := findEntity(p.ents, id); i >= 0 && p.tails[i].N > 0 {
+	if i := findEntity(p.ents, id); i >= 0 && p.tails[i].n > 0 {
 		return &p.tails[i]
 	}
 	return nil
@@ -273,7 +310,7 @@ func (v *clientView) replay(r *replayed, id uint16, t float64, a *ackState, tick
 	cut := v.cut[id]
 	distinct := 0
 	r.whole = true
-	var tail *game.ViewTail // where the run starts when it goes on past the ring
+	var tail *pastTail // where the run starts when it goes on past the ring
 	for c := a.reachedNewest(); distinct < game.HistorySize; {
 		seq, tick, ents, ok := c.next()
 		if !ok {
@@ -306,7 +343,7 @@ func (v *clientView) replay(r *replayed, id uint16, t float64, a *ackState, tick
 	v.run = run
 	switch {
 	case tail != nil:
-		r.ev.Restore(tail)
+		tail.restore(&r.ev, tickRate)
 	default:
 		r.ev.Hist.Reset()
 		r.ev.Teleport = run[len(run)-1].teleport

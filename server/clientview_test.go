@@ -121,7 +121,7 @@ func (w *lazyWorld) send(tick uint32, lost bool) {
 		w.a.nextSeq+1-w.a.appliedSeq < proto.FrameRingSize {
 		base = b.ents
 	}
-	rec := w.a.record(tick, time.Time{}, func(old *sentSnap) { w.v.leave(old, w.tickRate) })
+	rec := w.a.record(tick, time.Time{}, w.v.leave)
 	for id := uint16(1); int(id) <= len(w.ents); id++ {
 		if e := w.ents[id]; e.inView {
 			if i := findEntity(base, id); i >= 0 && tick-base[i].Tick < maxHeldTicks && w.rng.Float64() < w.hold {

@@ -27,7 +27,7 @@ func (s *Server) newPlayer(name string, isBot bool) *game.Player {
 // acknowledge it, as if it alone arrived: the view takes it
 // (ackState.reached).
 func (s *Server) applyToView(ss *session, snap *sentSnap) {
-	rec := ss.acks.record(snap.tick, time.Time{}, func(old *sentSnap) { ss.view.leave(old, s.w.TickRate) })
+	rec := ss.acks.record(snap.tick, time.Time{}, ss.view.leave)
 	rec.ents = append(rec.ents, snap.ents...)
 	rec.scores = append(rec.scores, snap.scores...)
 	ss.acks.reached(rec.seq, 0, ss.view.learn)

@@ -119,7 +119,7 @@ func viewFixture(t *testing.T) (s *Server, ss *session, newest func() float64, a
 	ss = testSession(&game.Player{ID: 1}, 0)
 	t0 := time.Unix(1000, 0)
 	for i := 1; i <= 3; i++ {
-		rec := ss.acks.record(uint32(10*i), t0.Add(time.Duration(i)*50*time.Millisecond), func(old *sentSnap) { ss.view.leave(old, 64) })
+		rec := ss.acks.record(uint32(10*i), t0.Add(time.Duration(i)*50*time.Millisecond), ss.view.leave)
 		rec.ents = append(rec.ents, proto.EntityState{ID: 2, X: proto.ToFixed(float64(100 * i)), Flags: proto.FlagAlive, Tick: rec.tick})
 	}
 	newest = func() float64 {

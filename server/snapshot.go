@@ -212,7 +212,7 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 		ss.scoresDue = false
 		scoreSent = true
 	}
-	rec := ss.acks.record(tick, now, func(old *sentSnap) { ss.view.leave(old, sw.tickRate) })
+	rec := ss.acks.record(tick, now, ss.view.leave)
 	snap.Seq, rec.evDone = rec.seq, ss.out.evDone
 	if n := len(snap.Events); n > 0 {
 		ss.evSentMax = max(ss.evSentMax, snap.Events[n-1].ID)
