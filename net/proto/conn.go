@@ -110,7 +110,7 @@ func newConn(t transport.Transport, rejectFirst bool) *Conn {
 		}, end)
 		return c
 	}
-	fl := transport.NewFakeLag(t)
+	fl := transport.NewFakeLagInline(t)
 	c.fake = fl
 	go c.readLoop(fl)
 	return c
@@ -230,33 +230,12 @@ func (c *Conn) end(reason string, remote bool) {
 
 func (c *Conn) readLoop(fake *transport.FakeLag) {
 	defer close(c.in)
-	for {
-		select {
-		case f, ok := <-fake.Recv():
-			if !ok || !c.handle(f) {
-				c.endWithTransport()
-				return
-			}
-		case <-c.t.Done():
-			// The link ended (the peer closed, or it died): what has
-			// already arrived is handed over, then the connection ends at
-			// once. Frames that fake lag still holds are lost with it, as
-			// on a real network, so a departed player leaves at once.
-			for {
-				select {
-				case f, ok := <-fake.Recv():
-					if ok && c.handle(f) {
-						continue
-					}
-				default:
-				}
-				break
-			}
-			c.endWithTransport()
-			return
-		case <-c.done:
-			return
-		}
+	// When the link ends (the peer closed, or it died) what has already
+	// arrived is handed over, then the connection ends at once. Frames
+	// that fake lag still holds are lost with it, as on a real network,
+	// so a departed player leaves at once.
+	if fake.Serve(c.handle, c.done, c.t.Done()) {
+		c.endWithTransport()
 	}
 }
 

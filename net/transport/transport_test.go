@@ -134,3 +134,55 @@ func TestFakeLagBurstLoss(t *testing.T) {
 		t.Errorf("5 %% independent: lost %.1f %% in runs of %.2f", pct, run)
 	}
 }
+
+// Serve runs the simulated network on its caller's goroutine: held frames
+// keep their order and arrive no earlier than the lag; deliver returning
+// false ends it (true); the inner link ending hands over what arrived
+// (true); stop ends it without that (false).
+func TestFakeLagServeInline(t *testing.T) {
+	a, b := transport.Pipe(transport.Options{}, transport.Options{})
+	fb := transport.NewFakeLagInline(b)
+	if fb.Recv() != nil {
+		t.Fatal("an inline FakeLag has a Recv channel")
+	}
+	fb.Set(transport.FakeConditions{LagMs: 200, JitterMs: 20})
+	start := time.Now()
+	for i := 0; i < 20; i++ {
+		a.Send([]byte{byte(i)})
+	}
+	n := 0
+	ended := fb.Serve(func(f transport.Frame) bool {
+		if f.Data[0] != byte(n) {
+			t.Fatalf("frame %d arrived as %d", n, f.Data[0])
+		}
+		if d := f.At.Sub(start); d < 200*time.Millisecond {
+			t.Fatalf("frame %d arrived after %v, under the 200 ms lag", n, d)
+		}
+		n++
+		return n < 20
+	}, nil, nil)
+	if !ended || n != 20 {
+		t.Fatalf("Serve returned %v after %d frames, want true after 20", ended, n)
+	}
+
+	// No conditions: frames pass at once; a closed stop ends Serve.
+	fb.Set(transport.FakeConditions{})
+	stop := make(chan struct{})
+	a.Send([]byte{7})
+	got := 0
+	if fb.Serve(func(f transport.Frame) bool { got++; close(stop); return true }, stop, nil) || got != 1 {
+		t.Fatalf("with stop closed Serve returned true (or delivered %d frames, want 1)", got)
+	}
+
+	// The link ends: what arrived is handed over, then Serve returns true.
+	in := b.Stats().PacketsIn
+	a.Send([]byte{8})
+	for deadline := time.Now().Add(5 * time.Second); b.Stats().PacketsIn == in && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond) // until it reached b: Close drops a frame still being written
+	}
+	a.Close("bye")
+	var last byte
+	if !fb.Serve(func(f transport.Frame) bool { last = f.Data[0]; return true }, nil, b.Done()) || last != 8 {
+		t.Fatalf("after the link ended the last frame was %d, want 8", last)
+	}
+}
