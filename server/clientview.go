@@ -344,6 +344,9 @@ func (v *clientView) replay(r *replayed, id uint16, t float64, a *ackState, tick
 	switch {
 	case tail != nil:
 		tail.restore(&r.ev, tickRate)
+	case len(run) == 0:
+		r.ev.Hist.Reset() // not held (entity checks holds first)
+		return
 	default:
 		r.ev.Hist.Reset()
 		r.ev.Teleport = run[len(run)-1].teleport
