@@ -171,59 +171,32 @@ func (v *clientView) catchUp(next uint32, a *ackState, tickRate int) {
 // leave folds snap, a snapshot that reached the view and now leaves the
 // sent ring (ackState.record), into the past view, oldest first: its
 // players' states are taken (pastTail.take) and the players it does not
-// carry forgotten, as the client's view took it. Its entity storage is
-// kept (swapped for the past's last).
+// carry forgotten, as the client's view took it; a player forgotten
+// (forget) after snap was taken is not held, as the view dropped it then.
+// Its entity storage is kept (swapped for the past's last).
 func (v *clientView) leave(snap *sentSnap) {
 	p := &v.past
 	old, oldTails := p.ents, p.tails
-	if sameIDs(old, snap.ents) {
-		// The common case, the same players in view: in place.
-		for k := range snap.ents {
-			v.fold(&oldTails[k], &snap.ents[k], snap.seq)
+	tails := p.spare[:0]
+	i := 0
+	for k := range snap.ents {
+		es := &snap.ents[k]
+		for i < len(old) && old[i].ID < es.ID {
+			i++
 		}
-	} else {
-		tails := p.spare[:0]
-		i := 0
-		for k := range snap.ents {
-			es := &snap.ents[k]
-			for i < len(old) && old[i].ID < es.ID {
-				i++
-			}
-			var t pastTail
-			if i < len(old) && old[i].ID == es.ID {
-				t = oldTails[i]
-			}
-			v.fold(&t, es, snap.seq)
-			tails = append(tails, t)
+		var t pastTail
+		if i < len(old) && old[i].ID == es.ID {
+			t = oldTails[i]
 		}
-		p.tails, p.spare = tails, oldTails
+		if len(v.cut) == 0 || snap.seq > v.cut[es.ID] {
+			t.take(es)
+		} else {
+			t.n = 0 // forgotten (forget) after snap was taken: not held
+		}
+		tails = append(tails, t)
 	}
-	p.seq = snap.seq
+	p.seq, p.tails, p.spare = snap.seq, tails, oldTails
 	p.ents, snap.ents = snap.ents, old
-}
-
-// fold takes into t the state es of a player, as snapshot seq that left
-// the ring carried it; a player forgotten (forget) after that snapshot was
-// taken gets an empty tail (not held), as the view dropped it then.
-func (v *clientView) fold(t *pastTail, es *proto.EntityState, seq uint32) {
-	if len(v.cut) > 0 && seq <= v.cut[es.ID] {
-		t.n = 0
-		return
-	}
-	t.take(es)
-}
-
-// sameIDs reports whether a and b hold the same players in the same order.
-func sameIDs(a, b []proto.EntityState) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].ID != b[i].ID {
-			return false
-		}
-	}
-	return true
 }
 
 // tail returns player id's tail in the past view, or nil when the past
