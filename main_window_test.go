@@ -412,32 +412,48 @@ type syncBuffer = testserver.LogBuf
 // TestWindowLagCompensationAsSeen plays on the range map with 150 ms of
 // fake lag and sv_showimpacts: for every shot the server answers, where the
 // window drew the target and where the server rewound it must coincide.
+//
+// How many shots a 15 s game answers is the two bot brains' doing (seeded
+// from the clock: 6 to 22 by hand, once 1 on a loaded CI machine), so the
+// test plays up to three games until it holds at least minAnswers; each
+// game's answers are checked all the same.
 func TestWindowLagCompensationAsSeen(t *testing.T) {
-	dir := t.TempDir()
-	rep := filepath.Join(dir, "report.json")
-	cmd := exec.Command(binPath, "play", "--nosound", "--autoplay", "--map", "range", "--bots", "1",
-		"--sv", "sv_showimpacts=1", "--sv", "mp_fraglimit=0", "--cvar", "net_fakelag=150",
-		"--screenshot", filepath.Join(dir, "s.png"), "--screenshot-after", "15s", "--exit-report", rep,
-		"--width", "640", "--height", "360")
-	if out, err := runWithTimeout(cmd, 60*time.Second); err != nil {
-		t.Fatalf("tickshot play: %v\n%s", err, out)
+	const minAnswers, maxGames = 3, 3
+	var errs []float64
+	var refused []bool
+	for game := 1; game <= maxGames && len(errs) < minAnswers; game++ {
+		dir := t.TempDir()
+		rep := filepath.Join(dir, "report.json")
+		cmd := exec.Command(binPath, "play", "--nosound", "--autoplay", "--map", "range", "--bots", "1",
+			"--sv", "sv_showimpacts=1", "--sv", "mp_fraglimit=0", "--cvar", "net_fakelag=150",
+			"--screenshot", filepath.Join(dir, "s.png"), "--screenshot-after", "15s", "--exit-report", rep,
+			"--width", "640", "--height", "360")
+		if out, err := runWithTimeout(cmd, 60*time.Second); err != nil {
+			t.Fatalf("tickshot play: %v\n%s", err, out)
+		}
+		r := readReport(t, rep)
+		t.Logf("game %d: %d shots fired, %d hits dealt, %.0f fps; %d shots answered by sv_showimpacts; distances drawn vs rewound: %v; claim refused: %v",
+			game, r.ShotsFired, r.HitsDealt, r.FPS, len(r.ImpactErrors), r.ImpactErrors, r.ImpactRefused)
+		if len(r.ImpactRefused) != len(r.ImpactErrors) {
+			t.Fatalf("game %d: %d verdicts for %d answered shots", game, len(r.ImpactRefused), len(r.ImpactErrors))
+		}
+		// How far each claim led the newest snapshot the window had, less its
+		// lerp (the server's ack estimate): a refused claim far off it is the
+		// window's clock drifting from the server's ticks on a busy machine.
+		t.Logf("game %d: claims led the newest snapshot less lerp by (ms): %.0f", game, r.ImpactLeadMs)
+		errs = append(errs, r.ImpactErrors...)
+		refused = append(refused, r.ImpactRefused...)
 	}
-	r := readReport(t, rep)
-	t.Logf("%d shots answered by sv_showimpacts; distances drawn vs rewound: %v; claim refused: %v", len(r.ImpactErrors), r.ImpactErrors, r.ImpactRefused)
-	if len(r.ImpactErrors) < 3 || len(r.ImpactRefused) != len(r.ImpactErrors) {
-		t.Fatalf("only %d shots answered in 15 s on the range map (%d verdicts)", len(r.ImpactErrors), len(r.ImpactRefused))
+	if len(errs) < minAnswers {
+		t.Fatalf("only %d shots answered in %d games of 15 s on the range map", len(errs), maxGames)
 	}
-	// How far each claim led the newest snapshot the window had, less its
-	// lerp (the server's ack estimate): a refused claim far off it is the
-	// window's clock drifting from the server's ticks on a busy machine.
-	t.Logf("claims led the newest snapshot less lerp by (ms): %.0f", r.ImpactLeadMs)
 	// Every shot whose claimed render time the server took must be rewound
 	// exactly to where the window drew the target; a refused claim is the
 	// server's say-so (counted, with its reason in the server's debug log)
 	// and may be off, but most shots must be taken at their word.
 	claimed := 0
-	for i, d := range r.ImpactErrors {
-		if r.ImpactRefused[i] {
+	for i, d := range errs {
+		if refused[i] {
 			continue
 		}
 		claimed++
@@ -445,8 +461,8 @@ func TestWindowLagCompensationAsSeen(t *testing.T) {
 			t.Errorf("shot %d: the server took the claimed render time, yet rewound the target %.2f units from where the window drew it", i, d)
 		}
 	}
-	if claimed*2 < len(r.ImpactErrors) {
-		t.Errorf("the server refused %d of %d shots' claimed render times", len(r.ImpactErrors)-claimed, len(r.ImpactErrors))
+	if claimed*2 < len(errs) {
+		t.Errorf("the server refused %d of %d shots' claimed render times", len(errs)-claimed, len(errs))
 	}
 }
 
