@@ -115,8 +115,9 @@ func TestLeanScoreboard(t *testing.T) {
 	me := s.newPlayer("me", false)
 	other := s.newPlayer("other", false)
 	ss := lcSession(me, 50)
+	var sb scoreBoard
 	names := func() map[uint16]string {
-		_, wire := ss.view.scores.delta(nil, nil, s.snap.scoreboard(nil, s.sessions), me.ID, nil, nil)
+		_, wire := ss.view.scores.delta(nil, nil, boardOf(&sb, s.snap.scoreboard(nil, s.sessions)), me.ID, nil, nil)
 		m := map[uint16]string{}
 		for _, r := range wire {
 			m[r.ID] = r.Name
@@ -128,7 +129,7 @@ func TestLeanScoreboard(t *testing.T) {
 		t.Fatalf("first scoreboard names %v", first)
 	}
 	// A snapshot carrying "other" reached the client.
-	ss.view.learn(&sentSnap{scores: []proto.ScoreEntry{{ID: other.ID, Name: "other"}}})
+	ss.view.learn(&sentSnap{scores: []scoreRow{{ScoreEntry: proto.ScoreEntry{ID: other.ID, Name: "other"}}}})
 	second := names()
 	if second[other.ID] != "" || second[me.ID] != "me" {
 		t.Errorf("after the client got \"other\": names %v, want other's omitted and me's still sent", second)

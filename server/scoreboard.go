@@ -38,12 +38,71 @@ const (
 	scorePingSlack = 10
 )
 
+// scoreBoard is the server's scoreboard as the deltas are written from it:
+// the rows sorted by ID (names filled in), their IDs beside them, and each
+// row's version. A row keeps its version (and the row itself, its ping
+// included) from one board to the next (set) while it does not differ from
+// it (differs: a ping moves by more than the slack, or any other field
+// changes), and takes a new one, never given before, when it does: a
+// client holding a row of the board's version holds that row exactly,
+// which a comparison of two integers tells (scoreView.delta) without
+// reading either row. So a ping on the board is within the slack of the
+// session's, and a client's within the slack of the board's. The board is
+// set at most once a tick, for all the clients: O(rows), where comparing
+// every client's held table with the server's row by row was O(rows) a
+// client a scoreboard, most of the scoreboard's cost at 1 024 players.
+type scoreBoard struct {
+	rows []proto.ScoreEntry
+	ids  []uint16 // rows' IDs
+	vers []uint32 // rows' versions
+	// prev* are the board before the last set, their storage reused.
+	prevRows []proto.ScoreEntry
+	prevVers []uint32
+	next     uint32 // the last version given
+}
+
+// set makes table (sorted by ID, names filled in; copied, not kept) the
+// board: a row that does not differ from the previous board's row of its
+// ID keeps that row and its version, any other takes a new version.
+func (b *scoreBoard) set(table []proto.ScoreEntry) {
+	b.prevRows, b.rows = b.rows, b.prevRows
+	b.prevVers, b.vers = b.vers, b.prevVers
+	b.rows = append(b.rows[:0], table...)
+	b.ids, b.vers = b.ids[:0], b.vers[:0]
+	j := 0
+	for i := range b.rows {
+		r := &b.rows[i]
+		for j < len(b.prevRows) && b.prevRows[j].ID < r.ID {
+			j++
+		}
+		if j < len(b.prevRows) && b.prevRows[j].ID == r.ID && !differs(r, &b.prevRows[j]) {
+			*r = b.prevRows[j]
+			b.vers = append(b.vers, b.prevVers[j])
+		} else {
+			b.next++
+			b.vers = append(b.vers, b.next)
+		}
+		b.ids = append(b.ids, r.ID)
+	}
+}
+
+// scoreRow is a row of a scoreboard delta as the client will hold it once
+// the delta reaches it: the row (name filled in) and its version
+// (scoreBoard); a gone row has version 0.
+type scoreRow struct {
+	proto.ScoreEntry
+	ver uint32
+}
+
 // scoreView is the scoreboard as one client holds it: the rows (names
 // filled in) of the scoreboard deltas that reached it, by the snapshots it
-// acknowledged (ackState.reached), sorted by ID; and where the round of
-// the rows that are not otherwise wanted resumes.
+// acknowledged (ackState.reached), sorted by ID, with their IDs and
+// versions beside them (the delta's merge reads only those); and where the
+// round of the rows that are not otherwise wanted resumes.
 type scoreView struct {
 	rows []proto.ScoreEntry
+	ids  []uint16 // rows' IDs
+	vers []uint32 // rows' versions (scoreBoard)
 	// cursor is the ID of the last row the round sent: it resumes after it.
 	cursor uint16
 	// pending: the last delta left changed rows out (the next comes sooner).
@@ -64,19 +123,19 @@ type scoreChange struct {
 func byID(r proto.ScoreEntry, id uint16) int { return cmp.Compare(r.ID, id) }
 
 // learn takes the rows of a scoreboard delta that reached the client
-// (full rows, names filled in), oldest delta first.
-func (v *scoreView) learn(rows []proto.ScoreEntry) {
+// (full rows, names filled in, with their versions), oldest delta first.
+func (v *scoreView) learn(rows []scoreRow) {
 	for _, r := range rows {
-		i, found := slices.BinarySearchFunc(v.rows, r.ID, byID)
+		i, found := slices.BinarySearch(v.ids, r.ID)
 		switch {
 		case r.Team == proto.ScoreGone:
 			if found {
-				v.rows = slices.Delete(v.rows, i, i+1)
+				v.rows, v.ids, v.vers = slices.Delete(v.rows, i, i+1), slices.Delete(v.ids, i, i+1), slices.Delete(v.vers, i, i+1)
 			}
 		case found:
-			v.rows[i] = r
+			v.rows[i], v.vers[i] = r.ScoreEntry, r.ver
 		default:
-			v.rows = slices.Insert(v.rows, i, r)
+			v.rows, v.ids, v.vers = slices.Insert(v.rows, i, r.ScoreEntry), slices.Insert(v.ids, i, r.ID), slices.Insert(v.vers, i, r.ver)
 		}
 	}
 }
@@ -93,8 +152,8 @@ func differs(cur, held *proto.ScoreEntry) bool {
 	return max(d, -d) > max(scorePingSlack, int(held.PingMs)/4)
 }
 
-// delta appends to full the rows the client is to be sent from table (the
-// server's scoreboard, sorted by ID, names filled in) and to wire the same
+// delta appends to full the rows the client is to be sent from board b
+// (the server's scoreboard), with their versions, and to wire the same
 // rows as they go on the wire (Name "" where the client holds the name; a
 // gone row has only its ID and Team proto.ScoreGone): at most
 // scoreBytesPerUpdate bytes of rows and scoreRowsPerUpdate rows, chosen in
@@ -106,21 +165,23 @@ func differs(cur, held *proto.ScoreEntry) bool {
 // differ from what the client holds are candidates (differs). The wanted
 // rows are looked up by ID (O(wanted × log changes)), not each change
 // tested against the snapshot: that test was O(players) a client a
-// scoreboard at 1 024 players.
-func (v *scoreView) delta(full, wire, table []proto.ScoreEntry, self uint16, wanted, leaders []uint16) ([]proto.ScoreEntry, []proto.ScoreEntry) {
+// scoreboard at 1 024 players. The merge of the two tables reads their IDs
+// and versions, and a row only where the versions differ.
+func (v *scoreView) delta(full []scoreRow, wire []proto.ScoreEntry, b *scoreBoard, self uint16, wanted, leaders []uint16) ([]scoreRow, []proto.ScoreEntry) {
 	v.changes = v.changes[:0]
+	table := b.rows
 	// Merge the two tables, both sorted by ID.
 	i, j := 0, 0
-	for i < len(table) || j < len(v.rows) {
+	for i < len(b.ids) || j < len(v.ids) {
 		switch {
-		case j == len(v.rows) || (i < len(table) && table[i].ID < v.rows[j].ID):
-			v.changes = append(v.changes, scoreChange{at: i, id: table[i].ID, name: true})
+		case j == len(v.ids) || (i < len(b.ids) && b.ids[i] < v.ids[j]):
+			v.changes = append(v.changes, scoreChange{at: i, id: b.ids[i], name: true})
 			i++
-		case i == len(table) || v.rows[j].ID < table[i].ID:
-			v.changes = append(v.changes, scoreChange{at: -1, id: v.rows[j].ID})
+		case i == len(b.ids) || v.ids[j] < b.ids[i]:
+			v.changes = append(v.changes, scoreChange{at: -1, id: v.ids[j]})
 			j++
 		default:
-			if differs(&table[i], &v.rows[j]) {
+			if b.vers[i] != v.vers[j] && differs(&table[i], &v.rows[j]) {
 				v.changes = append(v.changes, scoreChange{at: i, id: table[i].ID, name: table[i].Name != v.rows[j].Name})
 			}
 			i++
@@ -136,20 +197,20 @@ func (v *scoreView) delta(full, wire, table []proto.ScoreEntry, self uint16, wan
 			return
 		}
 		c := v.changes[k]
-		row := proto.ScoreEntry{ID: c.id, Team: proto.ScoreGone}
+		row := scoreRow{ScoreEntry: proto.ScoreEntry{ID: c.id, Team: proto.ScoreGone}}
 		if c.at >= 0 {
-			row = table[c.at]
+			row = scoreRow{table[c.at], b.vers[c.at]}
 		}
-		wired := row
+		wired := row.ScoreEntry
 		if !c.name {
 			wired.Name = ""
 		}
-		b := rowBytes(&wired)
-		if n > 0 && size+b > scoreBytesPerUpdate {
+		rb := rowBytes(&wired)
+		if n > 0 && size+rb > scoreBytesPerUpdate {
 			size = scoreBytesPerUpdate // full: nothing more this time
 			return
 		}
-		size += b
+		size += rb
 		v.picked[k] = true
 		n++
 		full, wire = append(full, row), append(wire, wired)

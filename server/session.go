@@ -647,7 +647,7 @@ type sentSnap struct {
 	picks []proto.PickupState
 	// scores are the rows this snapshot's scoreboard delta carried, names
 	// filled in (scoreView.learn).
-	scores []proto.ScoreEntry
+	scores []scoreRow
 	// evDone: every event up to this ID was carried or settled
 	// (eventQueue.pick).
 	evDone uint32
@@ -754,7 +754,7 @@ func (a *ackState) reached(seq, bits uint32, arrived func(*sentSnap)) {
 // from memory.
 type snapOut struct {
 	evDone    uint32             // eventQueue.pick's settled event ID for the last snapshot
-	scoreFull []proto.ScoreEntry // the last scoreboard delta's rows, names filled in
+	scoreFull []scoreRow         // the last scoreboard delta's rows, names filled in, with their versions
 	scoreWire []proto.ScoreEntry // the same on the wire (Snapshot.Scores)
 	prio      priorityState      // the players each snapshot carries fresh (priority.go)
 }

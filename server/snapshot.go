@@ -43,7 +43,8 @@ type snapshotWriter struct {
 	frame       []proto.EntityState     // this tick's players, quantized (buildFrame)
 	projFrame   []proto.ProjectileState // this tick's projectiles (buildFrame)
 	pickFrame   []proto.PickupState     // this tick's pickups, by ID (buildFrame)
-	scoreBuf    []proto.ScoreEntry      // this tick's scoreboard, when one is due
+	scoreBuf    []proto.ScoreEntry      // this tick's scoreboard rows, when one is due
+	board       scoreBoard              // scoreBuf with its versions
 	leaders     []uint16                // IDs of scoreBuf's top rows (leadersOf)
 	wanted      []uint16                // the IDs a client's snapshot names (snapNames.ids), reused
 	scoresBuilt bool                    // scoreBuf is this tick's
@@ -196,13 +197,14 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 		(ss.view.scores.pending && since >= uint32(sw.tickRate)/2) || since >= 2*uint32(sw.tickRate) {
 		if !sw.scoresBuilt {
 			sw.scoreBuf = sw.scoreboard(sw.scoreBuf[:0], sessions)
+			sw.board.set(sw.scoreBuf)
 			sw.leaders = leadersOf(sw.leaders, sw.scoreBuf, scoreLeaders)
 			sw.clock = matchClock(sw.w)
 			sw.scoresBuilt = true
 		}
 		sw.wanted = snapNames{snap}.ids(sw.wanted)
 		ss.out.scoreFull, ss.out.scoreWire = ss.view.scores.delta(ss.out.scoreFull[:0], ss.out.scoreWire[:0],
-			sw.scoreBuf, ss.player.ID, sw.wanted, sw.leaders)
+			&sw.board, ss.player.ID, sw.wanted, sw.leaders)
 		snap.Scores = nil
 		if len(ss.out.scoreWire) > 0 {
 			snap.Scores = ss.out.scoreWire
