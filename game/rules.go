@@ -115,21 +115,35 @@ func (p *Player) Spawn(pt Point) {
 // instead of every spawn's; the choice is the one the rules above give
 // (TestChooseSpawnMatchesRules compares it with them on random worlds).
 func (m *Map) ChooseSpawn(enemies []Point, last int, rng *rand.Rand) int {
-	return m.chooseSpawn(enemies, last, rng, new(spawnChoice))
+	return m.chooseSpawn(enemies, last, rng, new(spawnChoice), -1)
 }
 
-// chooseSpawn is ChooseSpawn in sc's storage.
-func (m *Map) chooseSpawn(enemies []Point, last int, rng *rand.Rand, sc *spawnChoice) int {
+// chooseSpawn is ChooseSpawn in sc's storage; key names the enemy set
+// (enemyKey) whose distances a respawn pass shares (spawnScores).
+func (m *Map) chooseSpawn(enemies []Point, last int, rng *rand.Rand, sc *spawnChoice, key int) int {
 	near := &sc.rings
 	near.reset(m, enemies)
 	score := slices.Grow(sc.score[:0], len(m.Spawns))[:len(m.Spawns)]
-	clear(score)
+	switch kept := sc.scores(key); {
+	case kept != nil:
+		copy(score, kept)
+	case sc.inPass: // the pass's first choice against this set: every spawn, kept
+		for i, s := range m.Spawns {
+			score[i] = near.nearest(s)
+		}
+		sc.keep(key, score)
+	default:
+		clear(score)
+	}
 	order := sc.order[:0]
 	for i, s := range m.Spawns {
 		if i == last && len(m.Spawns) > 1 {
+			score[i] = 0
 			continue
 		}
-		score[i] = near.nearest(s)
+		if !sc.inPass {
+			score[i] = near.nearest(s)
+		}
 		order = append(order, i)
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(score[b], score[a]) })

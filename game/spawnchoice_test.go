@@ -3,7 +3,10 @@ package game
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"tickshot/shared"
 )
 
 // chooseSpawnByRules is ChooseSpawn as it was written before issue 23:
@@ -107,6 +110,89 @@ func TestSpawnAllocatesNothing(t *testing.T) {
 		p := w.Players[10]
 		if a := testing.AllocsPerRun(50, func() { w.spawn(p) }); a != 0 {
 			t.Errorf("%s: a spawn allocates %.1f times", name, a)
+		}
+	}
+}
+
+// TestRespawnPassSharesDistances: a respawn pass that shares each enemy
+// set's distances to the spawns (spawnScores) spawns every player where
+// choosing afresh for each does, drawing the same numbers: on random
+// worlds of every map, deathmatch and team deathmatch (some players on no
+// team), up to 300 players of whom up to all are due to respawn at once,
+// some with a last spawn.
+func TestRespawnPassSharesDistances(t *testing.T) {
+	names := MapNames()
+	for seed := uint64(0); seed < 300; seed++ {
+		build := func(noBatch bool) *World {
+			r := rand.New(rand.NewPCG(seed, 7))
+			m, err := LoadMap(names[r.IntN(len(names))])
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := NewWorld(m, 64, r.Uint64(), Rules{TeamPlay: r.IntN(2) == 0})
+			w.spawns.noBatch = noBatch
+			n, deadShare := 1+r.IntN(300), 1+r.IntN(4)
+			for i := range n {
+				p := &Player{ID: uint16(1 + i), Health: MaxHealth}
+				p.State = shared.NewPlayerState(r.Float64()*m.Width, r.Float64()*m.Height)
+				if r.IntN(deadShare) == 0 {
+					p.State.Dead = true
+					if r.IntN(2) == 0 {
+						p.LastSpawn, p.spawned = m.Spawns[r.IntN(len(m.Spawns))], true
+					}
+				}
+				if w.teamPlay && r.IntN(10) > 0 {
+					p.Team = TeamRed + Team(r.IntN(2))
+				}
+				w.Players = append(w.Players, p)
+			}
+			return w
+		}
+		pass, fresh := build(false), build(true)
+		pass.respawn()
+		fresh.respawn()
+		// The pass step by step: after each spawn every set's shared
+		// distances are those measured afresh, bit for bit.
+		w := build(false)
+		w.spawns.beginBatch()
+		for _, p := range w.Players {
+			if !p.State.Dead || w.Tick < p.RespawnTick {
+				continue
+			}
+			w.balanceAtRespawn(p)
+			w.spawn(p)
+			for _, b := range w.spawns.batch {
+				probe := &Player{Team: TeamNone} // a dead player of the set's team
+				if b.key >= 0 {
+					probe.Team = Team(b.key)
+				}
+				var rings enemyRings
+				rings.reset(w.Map, slices.Clone(w.enemyPositions(probe)))
+				for j, sp := range w.Map.Spawns {
+					if d := rings.nearest(sp); d != b.score[j] {
+						t.Fatalf("seed %d (%s): after player %d spawned, set %d's spawn %d is %v from its nearest enemy, measured afresh %v",
+							seed, w.Map.Name, p.ID, b.key, j, b.score[j], d)
+					}
+				}
+			}
+		}
+		w.spawns.endBatch()
+		spawned := 0
+		for i, p := range pass.Players {
+			q := fresh.Players[i]
+			if p.State.X != q.State.X || p.State.Y != q.State.Y || p.State.Dead != q.State.Dead {
+				t.Fatalf("seed %d (%s, team play %v): player %d spawned at (%v, %v), afresh at (%v, %v)",
+					seed, pass.Map.Name, pass.teamPlay, p.ID, p.State.X, p.State.Y, q.State.X, q.State.Y)
+			}
+			if p.Teleport > 0 {
+				spawned++
+			}
+		}
+		if a, b := pass.rng.Uint64(), fresh.rng.Uint64(); a != b {
+			t.Fatalf("seed %d: the pass drew other numbers than choosing afresh", seed)
+		}
+		if spawned == 0 && seed%50 == 0 {
+			t.Logf("seed %d: nobody was due", seed)
 		}
 	}
 }

@@ -43,6 +43,95 @@ type spawnChoice struct {
 	score   []float64
 	order   []int
 	cands   []int
+	// batch holds, during one respawn pass (World.respawn: inPass), each
+	// enemy set's nearest-enemy distance of every spawn (spawnScores).
+	batch  []spawnScores
+	inPass bool
+	// noBatch: every choice measures afresh (tests compare the two).
+	noBatch bool
+}
+
+// spawnScores is, for one enemy set of a respawn pass, the distance from
+// every spawn to its nearest enemy (enemyRings.nearest), for the choices
+// after the first: nobody moves between two respawns of one pass, so the
+// set changes only by the players the pass spawns, and each spawned one
+// lowers a spawn's distance to it when it is nearer (add). The minimum of
+// the same distances in another order is the same number, so a choice from
+// these is the choice from the measures afresh, bit for bit. On expanse
+// (316 spawns) that is one walk of the rings a spawn per pass and enemy
+// set, not one a respawn.
+type spawnScores struct {
+	key   int // enemyKey of the set
+	score []float64
+}
+
+// enemyKey names the enemy set of a dead player of team t: -1 every live
+// player (deathmatch, or a player on no playing team), else t's number
+// (every live player not on team t).
+func enemyKey(teamPlay bool, t Team) int {
+	if !teamPlay || !t.Playing() {
+		return -1
+	}
+	return int(t)
+}
+
+// beginBatch starts a respawn pass: the choices until endBatch share their
+// sets' distances.
+func (sc *spawnChoice) beginBatch() {
+	sc.batch, sc.inPass = sc.batch[:0], !sc.noBatch
+}
+
+// endBatch ends a respawn pass: its distances are stale once players move.
+func (sc *spawnChoice) endBatch() {
+	sc.batch, sc.inPass = sc.batch[:0], false
+}
+
+// scores is the batch's distances of enemy set key, nil when the pass has
+// none yet (or there is no pass).
+func (sc *spawnChoice) scores(key int) []float64 {
+	if !sc.inPass {
+		return nil
+	}
+	for i := range sc.batch {
+		if sc.batch[i].key == key {
+			return sc.batch[i].score
+		}
+	}
+	return nil
+}
+
+// keep stores score as the distances of enemy set key for the rest of the
+// pass (copied); nothing outside a pass.
+func (sc *spawnChoice) keep(key int, score []float64) {
+	if !sc.inPass {
+		return
+	}
+	n := len(sc.batch)
+	if n < cap(sc.batch) {
+		sc.batch = sc.batch[:n+1]
+	} else {
+		sc.batch = append(sc.batch, spawnScores{})
+	}
+	sc.batch[n].key = key
+	sc.batch[n].score = append(sc.batch[n].score[:0], score...)
+}
+
+// add counts a player the pass just spawned at p, of team t, in every
+// set it is an enemy of: a spawn nearer to it than to that set's nearest
+// enemy takes its distance.
+func (sc *spawnChoice) add(m *Map, teamPlay bool, t Team, p Point) {
+	if !sc.inPass {
+		return
+	}
+	for i := range sc.batch {
+		b := &sc.batch[i]
+		if b.key >= 0 && enemyKey(teamPlay, t) == b.key {
+			continue // a teammate of that set
+		}
+		for j, s := range m.Spawns {
+			b.score[j] = math.Min(b.score[j], hypot(p.X-s.X, p.Y-s.Y))
+		}
+	}
 }
 
 // cell is p's cell, clamped to the grid: an enemy beyond the map's edge is

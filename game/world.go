@@ -208,7 +208,8 @@ func (w *World) spawn(p *Player) {
 			}
 		}
 	}
-	p.Spawn(w.Map.Spawns[w.Map.chooseSpawn(w.enemyPositions(p), last, w.rng, &w.spawns)])
+	p.Spawn(w.Map.Spawns[w.Map.chooseSpawn(w.enemyPositions(p), last, w.rng, &w.spawns, enemyKey(w.teamPlay, p.Team))])
+	w.spawns.add(w.Map, w.teamPlay, p.Team, Point{X: p.State.X, Y: p.State.Y}) // in a respawn pass, an enemy of the next
 	w.Near.stale()
 	p.ProtectedUntil = w.Tick
 	if w.Rules.SpawnProtection > 0 {
@@ -240,13 +241,18 @@ func (w *World) enemyPositions(self *Player) []Point {
 	return pts
 }
 
+// respawn spawns every dead player whose respawn tick has come, in the
+// players' order. The pass's spawn choices share each enemy set's distances to the spawns
+// (spawnScores): nobody moves between them.
 func (w *World) respawn() {
+	w.spawns.beginBatch()
 	for _, p := range w.Players {
 		if p.State.Dead && w.Tick >= p.RespawnTick {
 			w.balanceAtRespawn(p)
 			w.spawn(p)
 		}
 	}
+	w.spawns.endBatch()
 }
 
 // RunCommand runs one validated usercmd for p through shared.RunCommand
