@@ -1,6 +1,7 @@
 package server
 
 import (
+	"math"
 	"slices"
 
 	"tickshot/net/proto"
@@ -18,7 +19,7 @@ import (
 // MaxHeldSnapshots-1 snapshots goes before all others, so that an entity in
 // view is sent at least once every MaxHeldSnapshots snapshots whenever the
 // budget holds that many. The budget is filled in priority order with each
-// candidate's record length (proto.AppendEntityRecord, against the client's
+// candidate's record length (proto.EntityRecordLen, against the client's
 // baseline), so the delta is written once. A player not chosen is held: the
 // frame keeps the client's own copy from its baseline, state and Tick,
 // which costs no bytes (no record, delta.go) and adds no interpolation
@@ -105,7 +106,6 @@ type prioScratch struct {
 	nearest []int     // indices into cands of the NearestFresh nearest, by d2
 	order   []prioKey // the candidates left, by priority
 	pick    []proto.EntityState
-	rec     []byte // one record, for its length
 }
 
 // budget is the bytes the next snapshot may take, of a per-snapshot
@@ -121,39 +121,39 @@ type candidate struct {
 	d2     float64 // squared distance to the client's player, world units²
 	cost   int     // bytes of its fresh record
 	waited uint16  // snapshots waited before this one
-	prio   float64 // nearness × (1 + waited)
+	prio   float32 // nearness × (1 + waited), rounded to float32 (prioKey)
 	forced bool    // waited MaxHeldSnapshots-1: goes before the others
 	stale  bool    // its baseline copy is maxHeldTicks old: goes whatever the budget
 	fresh  bool    // chosen
 }
 
-// prioKey orders the candidates not yet chosen: those that waited
-// MaxHeldSnapshots-1 first, the longest waited of them first, then by
-// priority, higher first; equal ones by index (player ID), lower first.
-type prioKey struct {
-	forced bool
-	waited uint16
-	prio   float64
-	i      int32 // index into cands
+// prioKey orders the candidates not yet chosen, ascending: those that
+// waited MaxHeldSnapshots-1 first, the longest waited of them first, then
+// by priority, higher first; equal ones by index (player ID), lower first.
+// It packs that order into one integer (from the top: 1 bit not forced, 16
+// bits 0xffff less the wait of a forced one, 32 bits the complement of the
+// priority's float32 bits, which order as the positive floats do, 15 bits
+// the index), so the candidates sort as integers (slices.Sort): no
+// comparison function called a pair, which cost the sort most of its time.
+type prioKey uint64
+
+// prioIndexBits is the width of prioKey's index: a candidate is a player.
+const prioIndexBits = 15
+
+// The candidates' indices fit prioKey's.
+const _ = uint(1<<prioIndexBits - MaxPlayersLimit)
+
+// makePrioKey is candidate i's key.
+func makePrioKey(c *candidate, i int) prioKey {
+	k := uint64(1) << 63
+	if c.forced {
+		k = uint64(0xffff-c.waited) << 47
+	}
+	return prioKey(k | uint64(^math.Float32bits(c.prio))<<prioIndexBits | uint64(i))
 }
 
-// comparePrio is prioKey's order (for slices.SortFunc): negative when a
-// goes before b.
-func comparePrio(a, b prioKey) int {
-	if a.forced != b.forced {
-		if a.forced {
-			return -1
-		}
-		return 1
-	}
-	if a.forced && a.waited != b.waited {
-		return int(b.waited) - int(a.waited)
-	}
-	if c := cmpFloat(b.prio, a.prio); c != 0 {
-		return c
-	}
-	return int(a.i) - int(b.i)
-}
+// index is the candidate's index.
+func (k prioKey) index() int { return int(k & (1<<prioIndexBits - 1)) }
 
 // prioritize replaces snap.Entities (every player in view, fresh, sorted by
 // ID) with the frame that fits entBudget bytes of entity delta against the
@@ -179,12 +179,11 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 		if bi < len(base) && base[bi].ID == e.ID {
 			c.base = bi
 			c.stale = snap.Tick-base[bi].Tick >= maxHeldTicks
-			sc.rec = proto.AppendEntityRecord(sc.rec[:0], base[bi], e, true)
+			c.cost = proto.EntityRecordLen(base[bi], e, true)
 			bi++
 		} else {
-			sc.rec = proto.AppendEntityRecord(sc.rec[:0], proto.EntityState{}, e, false)
+			c.cost = proto.EntityRecordLen(proto.EntityState{}, e, false)
 		}
-		c.cost = len(sc.rec)
 		dx, dy := proto.FromFixed(e.X)-p.X, proto.FromFixed(e.Y)-p.Y
 		c.d2 = dx*dx + dy*dy
 		if follows {
@@ -195,7 +194,7 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 				c.waited = ps.lastWaited[li]
 			}
 		}
-		c.prio = float64(1+c.waited) / (1 + c.d2/(nearScale*nearScale))
+		c.prio = priority(c.waited, c.d2)
 		c.forced = int(c.waited) >= MaxHeldSnapshots-1
 		sc.cands = append(sc.cands, c)
 	}
@@ -239,12 +238,12 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 	sc.order = sc.order[:0]
 	for i := range sc.cands {
 		if c := &sc.cands[i]; !c.fresh {
-			sc.order = append(sc.order, prioKey{forced: c.forced, waited: c.waited, prio: c.prio, i: int32(i)})
+			sc.order = append(sc.order, makePrioKey(c, i))
 		}
 	}
-	slices.SortFunc(sc.order, comparePrio)
+	slices.Sort(sc.order)
 	for _, k := range sc.order {
-		if c := &sc.cands[k.i]; c.cost <= left {
+		if c := &sc.cands[k.index()]; c.cost <= left {
 			c.fresh = true
 			left -= c.cost
 		}
@@ -269,6 +268,13 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 	}
 	ps.lastSeq = snap.Seq
 	snap.Entities = sc.pick
+}
+
+// priority is a candidate's priority: its nearness (1 at the client's own
+// player, 1/2 at nearScale; d2 the squared distance, world units²) times
+// one plus the snapshots it waited, rounded to float32 (prioKey).
+func priority(waited uint16, d2 float64) float32 {
+	return float32(float64(1+waited) / (1 + d2/(nearScale*nearScale)))
 }
 
 func cmpFloat(a, b float64) int {

@@ -28,7 +28,7 @@ func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.Entit
 		d2                   float64
 		cost                 int
 		waited               uint16
-		prio                 float64
+		prio                 float32
 		forced, stale, fresh bool
 	}
 	waitedOf := func(id uint16, seq uint32) uint16 {
@@ -58,7 +58,7 @@ func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.Entit
 		dx, dy := proto.FromFixed(e.X)-p[0], proto.FromFixed(e.Y)-p[1]
 		c.d2 = dx*dx + dy*dy
 		c.waited = waitedOf(e.ID, snap.Seq)
-		c.prio = float64(1+c.waited) / (1 + c.d2/(nearScale*nearScale))
+		c.prio = priority(c.waited, c.d2)
 		c.forced = int(c.waited) >= MaxHeldSnapshots-1
 		cands = append(cands, c)
 	}
@@ -91,7 +91,7 @@ func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.Entit
 		if ca.forced && ca.waited != cb.waited {
 			return int(cb.waited) - int(ca.waited)
 		}
-		return cmpFloat(cb.prio, ca.prio)
+		return cmpFloat(float64(cb.prio), float64(ca.prio))
 	})
 	for _, i := range order {
 		if c := &cands[i]; !c.fresh && c.cost <= left {
