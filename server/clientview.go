@@ -213,8 +213,8 @@ func (p *pastView) tail(id uint16, cut uint32) *pastTail {
 }
 
 // learn takes the scoreboard rows a snapshot that reached the client
-// carried.
-func (v *clientView) learn(snap *sentSnap) { v.scores.learn(snap.scores) }
+// carried (scoreView.arrived).
+func (v *clientView) learn(snap *sentSnap) { v.scores.arrived(snap.seq) }
 
 // forget drops player id (it left the game) from a view that has taken
 // the snapshots up to applied (ackState.appliedSeq).

@@ -22,14 +22,12 @@ func (s *Server) newPlayer(name string, isBot bool) *game.Player {
 	return s.w.AddPlayer(s.w.UniqueName(name, proto.MaxNameLen), isBot)
 }
 
-// applyToView sends ss a snapshot of snap's tick, entities and scoreboard rows
-// (recorded in its sent ring; snap.seq is not used) and has the client
-// acknowledge it, as if it alone arrived: the view takes it
-// (ackState.reached).
+// applyToView sends ss a snapshot of snap's tick and entities (recorded
+// in its sent ring; snap.seq is not used) and has the client acknowledge
+// it, as if it alone arrived: the view takes it (ackState.reached).
 func (s *Server) applyToView(ss *session, snap *sentSnap) {
 	rec := ss.acks.record(snap.tick, time.Time{}, ss.view.leave)
 	rec.ents = append(rec.ents, snap.ents...)
-	rec.scores = append(rec.scores, snap.scores...)
 	ss.acks.reached(rec.seq, 0, ss.view.learn)
 }
 

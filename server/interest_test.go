@@ -129,7 +129,8 @@ func TestLeanScoreboard(t *testing.T) {
 		t.Fatalf("first scoreboard names %v", first)
 	}
 	// A snapshot carrying "other" reached the client.
-	ss.view.learn(&sentSnap{scores: []scoreRow{{ScoreEntry: proto.ScoreEntry{ID: other.ID, Name: "other"}}}})
+	ss.view.scores.sent(7, []scoreRow{{ScoreEntry: proto.ScoreEntry{ID: other.ID, Name: "other"}}})
+	ss.view.learn(&sentSnap{seq: 7})
 	second := names()
 	if second[other.ID] != "" || second[me.ID] != "me" {
 		t.Errorf("after the client got \"other\": names %v, want other's omitted and me's still sent", second)

@@ -108,6 +108,76 @@ type scoreView struct {
 	// pending: the last delta left changed rows out (the next comes sooner).
 	pending bool
 	taken   []uint16 // reused by delta: the IDs of the rows it took
+	// flight are the deltas sent and not yet known to have arrived.
+	flight scoreFlight
+}
+
+// scoreFlightMax is the most scoreboard deltas a client has in flight
+// (sent, not yet acknowledged) that the server keeps to learn: they go
+// out at most twice a second, so at the default cl_updaterate 20 the 128
+// snapshots of the sent ring hold at most 13 (6.4 s); a delta dropped
+// here is only resent, as a lost one is.
+const scoreFlightMax = 16
+
+// scoreFlight is the scoreboard deltas sent to a client in flight, oldest
+// first, by the Seq of the snapshot that carried each: the rows it learns
+// when that snapshot reaches it (scoreView.arrived). They were kept in
+// each snapshot's slot of the sent ring, 128 slots each holding the
+// storage of the largest delta it ever carried (up to 2 kB): at 1 024
+// players that storage grew to some 256 MB over a match; here a session
+// keeps the few that are in flight.
+type scoreFlight struct {
+	// q are the deltas in flight; q[len(q):cap(q)] hold the storage of
+	// those gone, for the next ones.
+	q []sentScores
+}
+
+// sentScores is one scoreboard delta in flight.
+type sentScores struct {
+	seq  uint32
+	rows []scoreRow
+}
+
+// push adds the delta of rows (copied) carried by snapshot seq, dropping
+// the oldest when scoreFlightMax are in flight.
+func (f *scoreFlight) push(seq uint32, rows []scoreRow) {
+	if len(f.q) == scoreFlightMax {
+		f.pop()
+	}
+	n := len(f.q)
+	if n < cap(f.q) {
+		f.q = f.q[:n+1]
+	} else {
+		f.q = append(f.q, sentScores{})
+	}
+	f.q[n].seq = seq
+	f.q[n].rows = append(f.q[n].rows[:0], rows...)
+}
+
+// pop drops the oldest delta, its storage kept past the end for reuse.
+func (f *scoreFlight) pop() {
+	first := f.q[0]
+	copy(f.q, f.q[1:])
+	f.q[len(f.q)-1] = first
+	f.q = f.q[:len(f.q)-1]
+}
+
+// sent records the delta of rows (full rows, with their versions) that
+// snapshot seq carries.
+func (v *scoreView) sent(seq uint32, rows []scoreRow) { v.flight.push(seq, rows) }
+
+// arrived learns the delta snapshot seq carried, if any, once it reached
+// the client; deltas of older snapshots still in flight were lost (the
+// acks are applied oldest first: ackState.reached) and are dropped.
+func (v *scoreView) arrived(seq uint32) {
+	f := &v.flight
+	for len(f.q) > 0 && f.q[0].seq < seq {
+		f.pop()
+	}
+	if len(f.q) > 0 && f.q[0].seq == seq {
+		v.learn(f.q[0].rows)
+		f.pop()
+	}
 }
 
 // scoreChange is one row of a delta before it is chosen: the server's

@@ -494,3 +494,50 @@ func BenchmarkScoreDeltaLearning(b *testing.B) {
 		full, wire = v.delta(full[:0], wire[:0], board, 1, wanted, leaders)
 	}
 }
+
+// The deltas in flight: a delta is learnt when the snapshot that carried
+// it reaches the client, one whose snapshot was passed over (lost) is
+// dropped, past scoreFlightMax the oldest goes, and a client whose deltas
+// arrive one at a time keeps the storage of one or two, not of every
+// slot of the sent ring.
+func TestScoreFlight(t *testing.T) {
+	row := func(id uint16) []scoreRow {
+		return []scoreRow{{ScoreEntry: proto.ScoreEntry{ID: id, Name: fmt.Sprint("p", id)}, ver: 1}}
+	}
+	var v scoreView
+	v.sent(10, row(1))
+	v.sent(20, row(2))
+	v.sent(30, row(3))
+	v.arrived(20) // 10 was lost
+	if !slices.Equal(v.ids, []uint16{2}) {
+		t.Fatalf("after snapshot 20 arrived the view holds %v, want row 2 alone", v.ids)
+	}
+	v.arrived(25) // carried no scoreboard
+	v.arrived(30)
+	if !slices.Equal(v.ids, []uint16{2, 3}) || len(v.flight.q) != 0 {
+		t.Fatalf("after 30: rows %v, %d in flight", v.ids, len(v.flight.q))
+	}
+	for s := range scoreFlightMax + 1 {
+		v.sent(uint32(100+s), row(uint16(100+s)))
+	}
+	if len(v.flight.q) != scoreFlightMax || v.flight.q[0].seq != 101 {
+		t.Fatalf("%d in flight from %d, want %d from 101", len(v.flight.q), v.flight.q[0].seq, scoreFlightMax)
+	}
+	var w scoreView
+	for s := range 500 {
+		w.sent(uint32(s+1), row(uint16(s%50+1)))
+		if s%2 == 1 {
+			w.arrived(uint32(s))
+			w.arrived(uint32(s + 1))
+		}
+	}
+	grown := 0
+	for _, f := range w.flight.q[:cap(w.flight.q)] {
+		if cap(f.rows) > 0 {
+			grown++
+		}
+	}
+	if grown > 2 || len(w.ids) != 50 {
+		t.Errorf("%d deltas' storage kept, %d rows learnt; want at most 2 and 50", grown, len(w.ids))
+	}
+}

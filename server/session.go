@@ -645,9 +645,6 @@ type sentSnap struct {
 	ents []proto.EntityState
 	// picks is the pickup frame it carried (the pickups' delta baseline).
 	picks []proto.PickupState
-	// scores are the rows this snapshot's scoreboard delta carried, names
-	// filled in (scoreView.learn).
-	scores []scoreRow
 	// evDone: every event up to this ID was carried or settled
 	// (eventQueue.pick).
 	evDone uint32
@@ -670,7 +667,7 @@ type ackState struct {
 }
 
 // record starts the ring entry of the next snapshot, sent at tick at time
-// now; the caller fills in its entities and scoreboard rows. The snapshot
+// now; the caller fills in its entities and pickups. The snapshot
 // that entry held leaves the ring: one that reached the client's view is
 // passed to left first (clientView.leave), which keeps what the view still
 // needs of it.
@@ -681,7 +678,7 @@ func (a *ackState) record(tick uint32, now time.Time, left func(*sentSnap)) *sen
 		left(rec)
 	}
 	rec.seq, rec.tick, rec.at, rec.reached = a.nextSeq, tick, now, false
-	rec.ents, rec.picks, rec.scores, rec.evDone = rec.ents[:0], rec.picks[:0], rec.scores[:0], 0
+	rec.ents, rec.picks, rec.evDone = rec.ents[:0], rec.picks[:0], 0
 	return rec
 }
 

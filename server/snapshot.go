@@ -221,7 +221,7 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 	}
 	rec.picks = append(rec.picks, snap.Pickups...)
 	if scoreSent {
-		rec.scores = append(rec.scores, ss.out.scoreFull...)
+		ss.view.scores.sent(rec.seq, ss.out.scoreFull)
 	}
 	base := sw.encodePickups(ss, snap)
 	sw.buf.evWire = proto.AppendEvents(sw.buf.evWire[:0], snap.Tick, snap.Events)
