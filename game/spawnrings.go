@@ -2,6 +2,7 @@ package game
 
 import (
 	"math"
+	"slices"
 
 	"tickshot/shared"
 )
@@ -107,11 +108,7 @@ func (sc *spawnChoice) keep(key int, score []float64) {
 		return
 	}
 	n := len(sc.batch)
-	if n < cap(sc.batch) {
-		sc.batch = sc.batch[:n+1]
-	} else {
-		sc.batch = append(sc.batch, spawnScores{})
-	}
+	sc.batch = slices.Grow(sc.batch, 1)[:n+1] // the storage of a slot used before kept
 	sc.batch[n].key = key
 	sc.batch[n].score = append(sc.batch[n].score[:0], score...)
 }

@@ -145,11 +145,7 @@ func (f *scoreFlight) push(seq uint32, rows []scoreRow) {
 		f.pop()
 	}
 	n := len(f.q)
-	if n < cap(f.q) {
-		f.q = f.q[:n+1]
-	} else {
-		f.q = append(f.q, sentScores{})
-	}
+	f.q = slices.Grow(f.q, 1)[:n+1] // the storage of a delta gone kept
 	f.q[n].seq = seq
 	f.q[n].rows = append(f.q[n].rows[:0], rows...)
 }
