@@ -97,8 +97,9 @@ type scoreRow struct {
 // scoreView is the scoreboard as one client holds it: the rows (names
 // filled in) of the scoreboard deltas that reached it, by the snapshots it
 // acknowledged (ackState.reached), sorted by ID, with their IDs and
-// versions beside them (the delta's merge reads only those); and where the
-// round of the rows that are not otherwise wanted resumes.
+// versions beside them (a delta reads a row only where the versions
+// differ); where the round of the rows that are not otherwise wanted
+// resumes; and the deltas in flight.
 type scoreView struct {
 	rows []proto.ScoreEntry
 	ids  []uint16 // rows' IDs
@@ -114,10 +115,11 @@ type scoreView struct {
 
 // scoreFlightMax is the most scoreboard deltas a client has in flight
 // (sent, not yet acknowledged) that the server keeps to learn: they go
-// out at most twice a second, so at the default cl_updaterate 20 the 128
-// snapshots of the sent ring hold at most 13 (6.4 s); a delta dropped
-// here is only resent, as a lost one is.
-const scoreFlightMax = 16
+// out at most twice a second, and the 128 snapshots of the sent ring span
+// at most 12.8 s (at the lowest cl_updaterate, proto.MinUpdateRate 10), so
+// at most 26 can still arrive; one dropped here would only be resent, as a
+// lost one is. Only the slots of as many as are in flight at once grow.
+const scoreFlightMax = 32
 
 // scoreFlight is the scoreboard deltas sent to a client in flight, oldest
 // first, by the Seq of the snapshot that carried each: the rows it learns
@@ -231,8 +233,9 @@ func differs(cur, held *proto.ScoreEntry) bool {
 //
 // The candidates are found as they are wanted, not all first: a row by
 // its ID (two binary searches), the leavers by one walk of the IDs, the
-// round by a walk of the two tables' IDs from the cursor that stops once
-// the delta is full. A client learning the table (every row a candidate,
+// round by a walk of the two tables' IDs from the cursor that takes rows
+// until the delta is full, then goes on only to find whether a candidate
+// is left (pending). A client learning the table (every row a candidate,
 // some 22 s at 1 024 players) or in a match where many rows change takes
 // its 45 rows from about as many; a calm one walks the IDs and versions
 // once. Listing every candidate first, as it once did, cost O(rows) a

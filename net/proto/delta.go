@@ -155,7 +155,7 @@ func (c EntityState) stamped(tick uint32) EntityState {
 // (inBase false: cur is added, base is ignored), nothing when cur is held,
 // and returns the extended slice: appendRecord, the one writer of a
 // record; EntityRecordLen counts its length without writing it. It
-// allocates nothing when dst has room (a record is at most 20 bytes).
+// allocates nothing when dst has room (a record is at most 21 bytes).
 func AppendEntityRecord(dst []byte, base, cur EntityState, inBase bool) []byte {
 	if !inBase {
 		base = EntityState{ID: cur.ID}
