@@ -242,8 +242,8 @@ func (w *World) enemyPositions(self *Player) []Point {
 }
 
 // respawn spawns every dead player whose respawn tick has come, in the
-// players' order. The pass's spawn choices share each enemy set's distances to the spawns
-// (spawnScores): nobody moves between them.
+// players' order. The pass's spawn choices share each enemy set's
+// distances to the spawns (spawnScores): nobody moves between them.
 func (w *World) respawn() {
 	w.spawns.beginBatch()
 	for _, p := range w.Players {

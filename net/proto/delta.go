@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 
 	"tickshot/shared"
 )
@@ -154,46 +153,16 @@ func (c EntityState) stamped(tick uint32) EntityState {
 // AppendEntityRecord appends to dst cur's record in a delta against base
 // (inBase false: cur is added, base is ignored), nothing when cur is held,
 // and returns the extended slice: appendRecord, the one writer of a
-// record; EntityRecordLen counts its length without writing it. It
-// allocates nothing when dst has room (a record is at most 21 bytes).
+// record. The server sizes its candidates with it to fill a snapshot's
+// byte budget (server/priority.go) without encoding the delta more than
+// once; it allocates nothing when dst has room (a record is at most 21
+// bytes).
 func AppendEntityRecord(dst []byte, base, cur EntityState, inBase bool) []byte {
 	if !inBase {
 		base = EntityState{ID: cur.ID}
 	}
 	return appendRecord(dst, cur.ID, base, cur, !inBase)
 }
-
-// EntityRecordLen is len(AppendEntityRecord(nil, base, cur, inBase)),
-// bytes, counted without writing: the server sizes every candidate of every
-// snapshot with it (server/priority.go), where writing each record through
-// the generic writer cost a quarter of the choice. TestEntityRecordLen
-// holds it to the writer over random records.
-func EntityRecordLen(base, cur EntityState, inBase bool) int {
-	if !inBase {
-		base = EntityState{ID: cur.ID}
-	}
-	mask := cur.diff(base)
-	if mask == 0 && inBase && !cur.newer(base) {
-		return 0
-	}
-	n := uvarintLen(uint64(cur.ID)) + 1
-	if mask&DeltaX != 0 {
-		n += varintLen(int64(cur.X) - int64(base.X))
-	}
-	if mask&DeltaY != 0 {
-		n += varintLen(int64(cur.Y) - int64(base.Y))
-	}
-	if mask&DeltaAngle != 0 {
-		n += varintLen(int64(cur.Angle) - int64(base.Angle))
-	}
-	return n + bits.OnesCount8(mask&(DeltaHealth|DeltaFlags|DeltaTeleport|DeltaWeapon))
-}
-
-// uvarintLen is len(binary.AppendUvarint(nil, v)).
-func uvarintLen(v uint64) int { return max(1, (bits.Len64(v)+6)/7) }
-
-// varintLen is len(binary.AppendVarint(nil, v)): the zigzag encoding's.
-func varintLen(v int64) int { return uvarintLen(uint64(v<<1) ^ uint64(v>>63)) }
 
 // RemovedRecordLen is the length in bytes of the removed record of entity id.
 func RemovedRecordLen(id uint16) int {

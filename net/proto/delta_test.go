@@ -316,38 +316,3 @@ func TestDeltaBinSmallerThanMsgpackRecords(t *testing.T) {
 		t.Errorf("the compact delta (%d B) is not smaller than msgpack records (%d B)", binTotal, mpTotal)
 	}
 }
-
-// TestEntityRecordLen: the counted length is the written record's, over
-// 200 000 random pairs (fields equal or not, moves from none to the whole
-// fixed-point range, new, held and unchanged-but-newer records).
-func TestEntityRecordLen(t *testing.T) {
-	rng := rand.New(rand.NewPCG(23, 9))
-	pick := func() int32 {
-		switch rng.IntN(4) {
-		case 0:
-			return 0
-		case 1:
-			return int32(rng.IntN(200) - 100)
-		case 2:
-			return int32(rng.IntN(1<<20) - 1<<19)
-		}
-		return int32(rng.Uint32())
-	}
-	for range 200000 {
-		id := uint16(rng.IntN(1 << 16))
-		base := EntityState{ID: id, X: pick(), Y: pick(), Angle: int16(pick()), Health: uint8(rng.IntN(3)), Flags: uint8(rng.IntN(3)),
-			Teleport: uint8(rng.IntN(2)), Weapon: uint8(rng.IntN(2)), Tick: uint32(rng.IntN(3))}
-		cur := base
-		if rng.IntN(4) > 0 {
-			cur = EntityState{ID: id, X: pick(), Y: pick(), Angle: int16(pick()), Health: uint8(rng.IntN(3)), Flags: uint8(rng.IntN(3)),
-				Teleport: uint8(rng.IntN(2)), Weapon: uint8(rng.IntN(2)), Tick: uint32(rng.IntN(3))}
-			if rng.IntN(2) == 0 {
-				cur.X, cur.Y = base.X, base.Y
-			}
-		}
-		inBase := rng.IntN(3) > 0
-		if want, got := len(AppendEntityRecord(nil, base, cur, inBase)), EntityRecordLen(base, cur, inBase); got != want {
-			t.Fatalf("base %+v cur %+v inBase %v: counted %d bytes, written %d", base, cur, inBase, got, want)
-		}
-	}
-}
