@@ -1,7 +1,6 @@
 package server
 
 import (
-	"cmp"
 	"slices"
 
 	"tickshot/game"
@@ -80,6 +79,8 @@ type eventQueue struct {
 	scratch []byte
 	one     [1]proto.Event
 	picks   []int // scratch: indices into events one snapshot carries (pick)
+	// index finds the events a view may see (eventindex.go).
+	index eventIndex
 }
 
 // newEventQueue is an empty queue for a server running tickRate ticks/s.
@@ -100,6 +101,7 @@ func (q *eventQueue) add(e proto.Event, to uint16, tick uint32, sessions []*sess
 	q.events = append(q.events, e)
 	q.to = append(q.to, to)
 	q.gone = append(q.gone, false)
+	q.index.put(&e)
 	switch e.Kind {
 	case proto.EvLeft:
 		q.coalesceLeave(len(q.events)-1, sessions)
@@ -119,6 +121,11 @@ func (q *eventQueue) trim(now uint32) {
 		q.events = append(q.events[:0], q.events[i:]...)
 		q.to = append(q.to[:0], q.to[i:]...)
 		q.gone = append(q.gone[:0], q.gone[i:]...)
+		if len(q.events) > 0 {
+			q.index.trim(q.events[0].ID)
+		} else {
+			q.index.trim(q.nextID + 1)
+		}
 	}
 }
 
@@ -204,15 +211,21 @@ func (q *eventQueue) pick(ss *session, tick uint32, view game.Rect, out []proto.
 	noticeBudget := max(allowance/NoticeBudgetDiv, MinNoticeBudget)
 	picks := q.picks[:0]
 
-	// Events up to the client's acknowledged one are settled (dueTo): the
-	// IDs ascend, so the search starts past them, not at the oldest of
-	// EventLifetime's worth of everyone's events.
-	from, _ := slices.BinarySearchFunc(q.events, ss.acks.ackEvent+1, func(e proto.Event, id uint32) int { return cmp.Compare(e.ID, id) })
+	// Events up to the client's acknowledged one are settled (dueTo), and
+	// one its view cannot see is not for it: the index (eventindex.go)
+	// gives the others, IDs ascending, instead of every event since the
+	// acknowledgement.
+	// An event's index in q.events is its ID less oldest's.
+	var cands []uint32
+	if len(q.events) > 0 {
+		cands = q.index.candidates(view, ss.player.ID, ss.acks.ackEvent, q.nextID)
+	}
 
 	// The others first, oldest first, until the budget or the count is
 	// spent: the rest wait (cut is the first ID that waits).
 	cut, used := uint32(0), 0
-	for i := from; i < len(q.events); i++ {
+	for _, id := range cands {
+		i := int(id - oldest)
 		e := &q.events[i]
 		if isNotice(e) || !q.dueTo(ss, i, view) {
 			continue
@@ -229,7 +242,8 @@ func (q *eventQueue) pick(ss *session, tick uint32, view game.Rect, out []proto.
 
 	// Then the notices older than cut, newest first.
 	noticeUsed := 0
-	for i := len(q.events) - 1; i >= from && len(picks)-nHigh < MaxNoticesPerSnapshot; i-- {
+	for k := len(cands) - 1; k >= 0 && len(picks)-nHigh < MaxNoticesPerSnapshot; k-- {
+		i := int(cands[k] - oldest)
 		e := &q.events[i]
 		if !isNotice(e) || (cut != 0 && e.ID >= cut) || !q.dueTo(ss, i, view) {
 			continue
