@@ -74,9 +74,10 @@ func boardOf(b *scoreBoard, table []proto.ScoreEntry) *scoreBoard {
 // every candidate first sends (refScoreView): over matches of 400
 // scoreboards on 3 to 300 players (kills, pings that jitter within and
 // beyond the slack, a row changed and changed back, players leaving,
-// joining and reusing IDs, the top of the ID range), with wanted rows,
-// deltas lost and acknowledgements late, the same rows on the wire, the
-// same cursor and the same pending, delta after delta.
+// joining, coming back under their old IDs, renamed, the top of the ID
+// range), with wanted rows, deltas lost and acknowledgements late, the
+// same rows on the wire, the same cursor and the same pending, delta
+// after delta.
 func TestScoreDeltaMatchesReference(t *testing.T) {
 	for match := range 40 {
 		rng := rand.New(rand.NewPCG(23, uint64(100+match)))
@@ -91,7 +92,8 @@ func TestScoreDeltaMatchesReference(t *testing.T) {
 		var sb scoreBoard
 		var inFlight [][]scoreRow
 		nextID := uint16(1000)
-		back := -1 // the row to change back at this step
+		var gone []uint16 // IDs that left
+		back := -1        // the row to change back at this step
 		for step := range 400 {
 			for range rng.IntN(8) {
 				table[rng.IntN(len(table))].Kills++
@@ -111,6 +113,7 @@ func TestScoreDeltaMatchesReference(t *testing.T) {
 			if step%11 == 0 && len(table) > 2 {
 				for range min(1+rng.IntN(3), len(table)-2) {
 					i := rng.IntN(len(table))
+					gone = append(gone, table[i].ID)
 					table = slices.Delete(table, i, i+1)
 				}
 			}
@@ -121,6 +124,13 @@ func TestScoreDeltaMatchesReference(t *testing.T) {
 			}
 			if step%17 == 0 {
 				table[rng.IntN(len(table))].Name = fmt.Sprint("renamed", step) // a reused ID
+			}
+			if step%19 == 0 && len(gone) > 0 { // a player who left back under the same ID
+				k := rng.IntN(len(gone))
+				if i, found := slices.BinarySearchFunc(table, gone[k], byID); !found {
+					table = slices.Insert(table, i, proto.ScoreEntry{ID: gone[k], Name: fmt.Sprint("back", step)})
+				}
+				gone = slices.Delete(gone, k, k+1)
 			}
 			var wanted []uint16
 			for range rng.IntN(12) {
@@ -539,5 +549,37 @@ func TestScoreFlight(t *testing.T) {
 	}
 	if grown > 2 || len(w.ids) != 50 {
 		t.Errorf("%d deltas' storage kept, %d rows learnt; want at most 2 and 50", grown, len(w.ids))
+	}
+}
+
+// TestFindID: findID answers as slices.BinarySearch does, on tables of
+// IDs with and without gaps, at the ends of the range and past them.
+func TestFindID(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	for range 2000 {
+		var ids []uint16
+		id := rng.IntN(70000)
+		for range rng.IntN(60) {
+			if rng.IntN(4) == 0 {
+				id += 1 + rng.IntN(5) // a gap
+			} else {
+				id++
+			}
+			if id > 0xffff {
+				break
+			}
+			ids = append(ids, uint16(id))
+		}
+		for range 50 {
+			q := uint16(rng.IntN(0x10000))
+			if len(ids) > 0 && rng.IntN(2) == 0 {
+				q = ids[rng.IntN(len(ids))] + uint16(rng.IntN(3)) - 1
+			}
+			i, ok := findID(ids, q)
+			wi, wok := slices.BinarySearch(ids, q)
+			if i != wi || ok != wok {
+				t.Fatalf("findID(%v, %d) = %d, %v; binary search %d, %v", ids, q, i, ok, wi, wok)
+			}
+		}
 	}
 }
