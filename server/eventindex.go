@@ -36,6 +36,10 @@ type eventIndex struct {
 	buckets  [eventBuckets][]uint32
 	anywhere []uint32
 	named    [][]uint32 // by player ID
+	// active are the player IDs whose named list is not empty, in no
+	// order: trim visits those, not every ID ever named (IDs are given in
+	// sequence, up to 65 535).
+	active []uint16
 	// Scratch of candidates: the candidates as bits (bit d: ID after+1+d),
 	// then as IDs, and the buckets one view touches.
 	marks []uint64
@@ -119,6 +123,9 @@ func (ix *eventIndex) putNamed(e *proto.Event) {
 		if int(p) >= len(ix.named) {
 			ix.named = append(ix.named, make([][]uint32, int(p)+1-len(ix.named))...)
 		}
+		if len(ix.named[p]) == 0 {
+			ix.active = append(ix.active, p)
+		}
 		ix.named[p] = appendID(ix.named[p], e.ID)
 	}
 }
@@ -137,8 +144,16 @@ func (ix *eventIndex) trim(oldest uint32) {
 		ix.buckets[b] = dropBelow(ix.buckets[b], oldest)
 	}
 	ix.anywhere = dropBelow(ix.anywhere, oldest)
-	for p := range ix.named {
-		ix.named[p] = dropBelow(ix.named[p], oldest)
+	for k := 0; k < len(ix.active); {
+		p := ix.active[k]
+		if l := dropBelow(ix.named[p], oldest); len(l) > 0 {
+			ix.named[p] = l
+			k++
+			continue
+		}
+		ix.named[p] = nil // its storage goes: the player may not come back
+		ix.active[k] = ix.active[len(ix.active)-1]
+		ix.active = ix.active[:len(ix.active)-1]
 	}
 }
 
@@ -175,12 +190,14 @@ func (ix *eventIndex) candidates(view game.Rect, id uint16, after, last uint32) 
 	if int(id) < len(ix.named) {
 		from(ix.named[id])
 	}
-	c0, c1 := eventCellOf(view.MinX), eventCellOf(view.MaxX)
-	r0, r1 := eventCellOf(view.MinY), eventCellOf(view.MaxY)
-	switch {
-	case !(view.MinX <= view.MaxX && view.MinY <= view.MaxY): // empty (or NaN): no cell
-		r1 = r0 - 1
-	case (c1-c0+1)*(r1-r0+1) > eventViewCells: // a view of much of the world: every bucket
+	// The cells between the view's corners, whichever way round: an
+	// inverted view holds no point, but grown by an explosion's radius
+	// (eventVisible) it may, and the explosion's box then spans it. NaN
+	// corners take cell 0 (ClampCell): candidates, never a loss, as
+	// eventVisible finds nothing in such a view.
+	c0, c1 := eventCellOf(min(view.MinX, view.MaxX)), eventCellOf(max(view.MinX, view.MaxX))
+	r0, r1 := eventCellOf(min(view.MinY, view.MaxY)), eventCellOf(max(view.MinY, view.MaxY))
+	if (c1-c0+1)*(r1-r0+1) > eventViewCells { // a view of much of the world: every bucket
 		for b := range ix.buckets {
 			from(ix.buckets[b])
 		}

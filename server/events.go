@@ -218,7 +218,9 @@ func (q *eventQueue) pick(ss *session, tick uint32, view game.Rect, out []proto.
 	// An event's index in q.events is its ID less oldest's.
 	var cands []uint32
 	if len(q.events) > 0 {
-		cands = q.index.candidates(view, ss.player.ID, ss.acks.ackEvent, q.nextID)
+		// From the oldest queued: a client that never acknowledged (ack 0)
+		// costs what the queue holds, not every ID since the start.
+		cands = q.index.candidates(view, ss.player.ID, max(ss.acks.ackEvent, oldest-1), q.nextID)
 	}
 
 	// The others first, oldest first, until the budget or the count is

@@ -61,9 +61,12 @@ type scoreBoard struct {
 	next     uint32 // the last version given
 	// departed are the IDs that were on the board and are not now,
 	// ascending: a row a client holds that the board lacks is one of them
-	// (a client learns only rows that were on the board), so the leavers
-	// are found among these few, not by a walk of every row a client
-	// holds. An ID back on the board leaves the list.
+	// (a client learns only rows that were on the board), so while they
+	// are few beside the rows a client holds the leavers are looked up
+	// among them (leavers), not found by a walk of every row. An ID back on
+	// the board leaves the list; IDs are given in sequence (game.Roster),
+	// so on a server with many joins and leaves the list grows, up to
+	// every ID once (128 kB), and the walk takes over.
 	departed []uint16
 }
 
@@ -88,22 +91,29 @@ func (b *scoreBoard) set(table []proto.ScoreEntry) {
 				*r = b.prevRows[j]
 				b.vers = append(b.vers, b.prevVers[j])
 			} else {
-				b.next++
-				b.vers = append(b.vers, b.next)
+				b.vers = append(b.vers, b.newVersion())
 			}
 			j++
 		default: // new on the board
 			if k, found := slices.BinarySearch(b.departed, r.ID); found {
 				b.departed = slices.Delete(b.departed, k, k+1)
 			}
-			b.next++
-			b.vers = append(b.vers, b.next)
+			b.vers = append(b.vers, b.newVersion())
 		}
 		b.ids = append(b.ids, r.ID)
 	}
 	for ; j < len(b.prevRows); j++ {
 		b.depart(b.prevRows[j].ID)
 	}
+}
+
+// newVersion is a version never given before (until 2³² of them wrap),
+// never 0: a gone row's (learn drops the rows of version 0).
+func (b *scoreBoard) newVersion() uint32 {
+	if b.next++; b.next == 0 {
+		b.next = 1
+	}
+	return b.next
 }
 
 // depart adds id, gone from the board, to b.departed.
@@ -113,12 +123,44 @@ func (b *scoreBoard) depart(id uint16) {
 	}
 }
 
+// leavers calls take with the ID of each row v holds that board b lacks,
+// ascending, until take returns false: looked up among the IDs gone from
+// the board (b.departed) while they are fewer than an eighth of the rows
+// v holds, else by one walk of both tables' IDs. Both find the same IDs
+// in the same order.
+func (v *scoreView) leavers(b *scoreBoard, take func(id uint16) bool) {
+	if len(b.departed) <= len(v.ids)/8 {
+		for _, id := range b.departed {
+			if _, held := findID(v.ids, id); held && !take(id) {
+				return
+			}
+		}
+		return
+	}
+	for i, j := 0, 0; j < len(v.ids); {
+		switch {
+		case i < len(b.ids) && b.ids[i] < v.ids[j]:
+			i++
+		case i < len(b.ids) && b.ids[i] == v.ids[j]:
+			i++
+			j++
+		default:
+			if !take(v.ids[j]) {
+				return
+			}
+			j++
+		}
+	}
+}
+
 // findID is slices.BinarySearch(ids, id) for IDs ascending without
 // repeats, trying first where IDs without gaps from ids[0] would hold it:
 // id is at most id-ids[0] places in, and there when the IDs below it have
-// no gap, as a table of players mostly is (IDs are given lowest free
-// first). A client's table is cold at 1 024 clients: the guess is one
-// read where a binary search missed the cache at each step.
+// no gap, as the IDs of players who joined one after another are (IDs are
+// given in sequence; leaves make gaps, and a guess that misses costs one
+// read more than the search). A client's table is cold at 1 024 clients:
+// the guess is one read where a binary search missed the cache at each
+// step.
 func findID(ids []uint16, id uint16) (int, bool) {
 	n := len(ids)
 	if n == 0 || id < ids[0] {
@@ -326,7 +368,8 @@ func differs(cur, held *proto.ScoreEntry) bool {
 // candidates (change). It sets pending when a candidate is left out.
 //
 // The candidates are found as they are wanted, not all first: a row by
-// its ID (two binary searches), the leavers by one walk of the IDs, the
+// its ID (findID in both tables), the leavers among the IDs gone from the
+// board or by one walk of the IDs (leavers), the
 // round by a walk of the two tables' IDs from the cursor that takes rows
 // until the delta is full, then goes on only to find whether a candidate
 // is left (pending). A client learning the table (every row a candidate,
@@ -368,17 +411,10 @@ func (v *scoreView) delta(full []scoreRow, wire []proto.ScoreEntry, b *scoreBoar
 		}
 	}
 	byID(self)
-	// The leavers: the rows the client holds of the IDs gone from the
-	// board (b.departed, ascending; few, where the client's table is all
-	// the players).
-	for _, id := range b.departed {
-		if v.full(n, size) {
-			break
-		}
-		if _, held := findID(v.ids, id); held {
-			take(scoreChange{at: -1, id: id})
-		}
-	}
+	v.leavers(b, func(id uint16) bool {
+		take(scoreChange{at: -1, id: id})
+		return !v.full(n, size)
+	})
 	for _, id := range wanted {
 		byID(id)
 	}
