@@ -133,10 +133,7 @@ func TestEventIndexMatchesScan(t *testing.T) {
 // queue no longer does, or a player's list is empty but kept.
 func checkIndexTrimmed(t *testing.T, q *eventQueue) {
 	t.Helper()
-	oldest := q.nextID + 1
-	if len(q.events) > 0 {
-		oldest = q.events[0].ID
-	}
+	oldest := q.oldest()
 	ix := &q.index
 	lists := append([][]uint32{ix.anywhere}, ix.buckets[:]...)
 	for _, p := range ix.active {

@@ -121,12 +121,16 @@ func (q *eventQueue) trim(now uint32) {
 		q.events = append(q.events[:0], q.events[i:]...)
 		q.to = append(q.to[:0], q.to[i:]...)
 		q.gone = append(q.gone[:0], q.gone[i:]...)
-		if len(q.events) > 0 {
-			q.index.trim(q.events[0].ID)
-		} else {
-			q.index.trim(q.nextID + 1)
-		}
+		q.index.trim(q.oldest())
 	}
+}
+
+// oldest is the ID of the oldest event queued; the next ID when none is.
+func (q *eventQueue) oldest() uint32 {
+	if len(q.events) > 0 {
+		return q.events[0].ID
+	}
+	return q.nextID + 1
 }
 
 // isNotice reports whether e is a join or leave notice: the events that
@@ -196,10 +200,7 @@ func (q *eventQueue) size(tick uint32, e *proto.Event) int {
 func (q *eventQueue) pick(ss *session, tick uint32, view game.Rect, out []proto.Event) []proto.Event {
 	out = q.appendLevel(ss, out)
 	// Leaves skipped for ss that can no longer come up.
-	oldest := q.nextID + 1
-	if len(q.events) > 0 {
-		oldest = q.events[0].ID
-	}
+	oldest := q.oldest()
 	n := 0
 	for n < len(ss.skipLeaves) && (ss.skipLeaves[n] <= ss.acks.ackEvent || ss.skipLeaves[n] < oldest) {
 		n++
@@ -214,14 +215,10 @@ func (q *eventQueue) pick(ss *session, tick uint32, view game.Rect, out []proto.
 	// Events up to the client's acknowledged one are settled (dueTo), and
 	// one its view cannot see is not for it: the index (eventindex.go)
 	// gives the others, IDs ascending, instead of every event since the
-	// acknowledgement.
-	// An event's index in q.events is its ID less oldest's.
-	var cands []uint32
-	if len(q.events) > 0 {
-		// From the oldest queued: a client that never acknowledged (ack 0)
-		// costs what the queue holds, not every ID since the start.
-		cands = q.index.candidates(view, ss.player.ID, max(ss.acks.ackEvent, oldest-1), q.nextID)
-	}
+	// acknowledgement. It starts at the oldest queued, so a client that
+	// never acknowledged (ack 0) costs what the queue holds, not every ID
+	// since the start. An event's index in q.events is its ID less oldest.
+	cands := q.index.candidates(view, ss.player.ID, max(ss.acks.ackEvent, oldest-1), q.nextID)
 
 	// The others first, oldest first, until the budget or the count is
 	// spent: the rest wait (cut is the first ID that waits).
