@@ -18,10 +18,13 @@ import (
 // An event positioned in the world (eventVisible: a shot, a hit, an
 // explosion) goes into the buckets of the cells of side eventCell that
 // its points touch, and into the lists of the players it names (A, B: a
-// client sees its own events wherever they are); any other event (kills,
-// chat, match news, notices) goes into anywhere. A view's candidates are
-// anywhere, its player's list and the buckets of the cells the view
-// touches: every event eventVisible finds in the view is among them
+// client sees its own events wherever they are). A kill goes there as a
+// shot does (either end) and into news, with the join and leave notices:
+// what may be news to a client (isNews), which pick walks newest first
+// apart from the rest. Any other event (chat, match news, impacts) goes
+// into anywhere. A view's candidates are anywhere, its player's list and
+// the buckets of the cells the view touches: every event eventVisible
+// finds in the view and isNews does not call news is among them
 // (ClampCell is monotonic, so a point inside the view lies in a cell the
 // view touches, and an explosion's box that meets the view shares a cell
 // with it), and others near it, which pick's exact test (dueTo) drops.
@@ -35,7 +38,10 @@ import (
 type eventIndex struct {
 	buckets  [eventBuckets][]uint32
 	anywhere []uint32
-	named    [][]uint32 // by player ID
+	// news holds the events that may be news (isNews: notices and kills),
+	// which pick walks newest first apart from the candidates.
+	news  []uint32
+	named [][]uint32 // by player ID
 	// active are the player IDs whose named list is not empty, in no
 	// order: trim visits those, not every ID ever named (IDs are given in
 	// sequence, up to 65 535).
@@ -85,6 +91,15 @@ func (ix *eventIndex) put(e *proto.Event) {
 	case proto.EvHit:
 		ix.putCell(e.ID, proto.FromFixed(e.X2), proto.FromFixed(e.Y2))
 		ix.putNamed(e)
+		return
+	case proto.EvKill: // news (isNews) unless either end is in view or it names the client
+		ix.news = appendID(ix.news, e.ID)
+		ix.putCell(e.ID, proto.FromFixed(e.X), proto.FromFixed(e.Y))
+		ix.putCell(e.ID, proto.FromFixed(e.X2), proto.FromFixed(e.Y2))
+		ix.putNamed(e)
+		return
+	case proto.EvJoin, proto.EvLeft: // news to everyone
+		ix.news = appendID(ix.news, e.ID)
 		return
 	case proto.EvExplode: // seen from a view within Value of the point
 		r := max(float64(e.Value), 0) + 1 // a unit more: the view's Grow rounds
@@ -144,6 +159,7 @@ func (ix *eventIndex) trim(oldest uint32) {
 		ix.buckets[b] = dropBelow(ix.buckets[b], oldest)
 	}
 	ix.anywhere = dropBelow(ix.anywhere, oldest)
+	ix.news = dropBelow(ix.news, oldest)
 	for k := 0; k < len(ix.active); {
 		p := ix.active[k]
 		if l := dropBelow(ix.named[p], oldest); len(l) > 0 {

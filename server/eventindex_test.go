@@ -70,6 +70,16 @@ func TestEventIndexMatchesScan(t *testing.T) {
 					e.A = uint16(rng.IntN(players) + 1)
 					e.X, e.Y = proto.ToFixed(pos[e.A-1][0]), proto.ToFixed(pos[e.A-1][1])
 				}
+				if e.Kind == proto.EvKill && rng.IntN(2) == 0 { // in someone's view, by either end: not news to it
+					e.A, e.B = uint16(players+1+rng.IntN(4)), uint16(players+1+rng.IntN(4)) // naming no client
+					near := pos[rng.IntN(players)]
+					x, y := proto.ToFixed(near[0]+rng.NormFloat64()*500), proto.ToFixed(near[1]+rng.NormFloat64()*500)
+					if rng.IntN(2) == 0 {
+						e.X, e.Y = x, y
+					} else {
+						e.X2, e.Y2 = x, y
+					}
+				}
 				to := uint16(0)
 				if rng.IntN(10) == 0 {
 					to = uint16(rng.IntN(players) + 1)
@@ -135,7 +145,7 @@ func checkIndexTrimmed(t *testing.T, q *eventQueue) {
 	t.Helper()
 	oldest := q.oldest()
 	ix := &q.index
-	lists := append([][]uint32{ix.anywhere}, ix.buckets[:]...)
+	lists := append([][]uint32{ix.anywhere, ix.news}, ix.buckets[:]...)
 	for _, p := range ix.active {
 		if len(ix.named[p]) == 0 {
 			t.Fatalf("player %d is active with no events", p)

@@ -39,7 +39,7 @@ func (q *eventQueue) pickRef(ss *session, tick uint32, view game.Rect, out []pro
 	cut, used := uint32(0), 0
 	for i := from; i < len(q.events); i++ {
 		e := &q.events[i]
-		if isNotice(e) || !q.dueTo(ss, i, view) {
+		if isNews(e, ss.player.ID, view) || !q.dueTo(ss, i, view) {
 			continue
 		}
 		size := q.size(tick, e)
@@ -52,11 +52,11 @@ func (q *eventQueue) pickRef(ss *session, tick uint32, view game.Rect, out []pro
 	}
 	nHigh := len(picks)
 
-	// Then the notices older than cut, newest first.
+	// Then the news older than cut, newest first.
 	noticeUsed := 0
 	for i := len(q.events) - 1; i >= from && len(picks)-nHigh < MaxNoticesPerSnapshot; i-- {
 		e := &q.events[i]
-		if !isNotice(e) || (cut != 0 && e.ID >= cut) || !q.dueTo(ss, i, view) {
+		if !isNews(e, ss.player.ID, view) || (cut != 0 && e.ID >= cut) || !q.dueTo(ss, i, view) {
 			continue
 		}
 		size := q.size(tick, e)

@@ -133,9 +133,28 @@ func (q *eventQueue) oldest() uint32 {
 	return q.nextID + 1
 }
 
-// isNotice reports whether e is a join or leave notice: the events that
-// yield to all others and may be dropped.
-func isNotice(e *proto.Event) bool { return e.Kind == proto.EvJoin || e.Kind == proto.EvLeft }
+// isNews reports whether e is news to a client (player id) with view: the
+// events that yield to all others, newest first, and may be dropped. They
+// are the join and leave notices, and the kill feed's far kills: a kill
+// that names neither the client nor happens in its view (the killer and
+// the victim both outside it). At 1 024 players on expanse some 150
+// players die a second, 5 kills a snapshot that every client was sent
+// until it acknowledged them (O(players²) a second, a fifth of a
+// snapshot's bytes); a feed that long is unreadable anyway. Kills in
+// view, the client's own and a spectator's (whose view is everywhere) go
+// first, as every kill did before; the scoreboard (within 1 s of a
+// change) keeps every player's kills and deaths.
+func isNews(e *proto.Event, id uint16, view game.Rect) bool {
+	switch e.Kind {
+	case proto.EvJoin, proto.EvLeft:
+		return true
+	case proto.EvKill:
+		return e.A != id && e.B != id &&
+			!view.Contains(proto.FromFixed(e.X), proto.FromFixed(e.Y)) &&
+			!view.Contains(proto.FromFixed(e.X2), proto.FromFixed(e.Y2))
+	}
+	return false
+}
 
 // coalesceLeave is called when the leave notice at q.events[i] is queued:
 // if the leaver's join notice is still queued, it is sent to no one any
@@ -218,7 +237,8 @@ func (q *eventQueue) pick(ss *session, tick uint32, view game.Rect, out []proto.
 	// acknowledgement. It starts at the oldest queued, so a client that
 	// never acknowledged (ack 0) costs what the queue holds, not every ID
 	// since the start. An event's index in q.events is its ID less oldest.
-	cands := q.index.candidates(view, ss.player.ID, max(ss.acks.ackEvent, oldest-1), q.nextID)
+	after := max(ss.acks.ackEvent, oldest-1)
+	cands := q.index.candidates(view, ss.player.ID, after, q.nextID)
 
 	// The others first, oldest first, until the budget or the count is
 	// spent: the rest wait (cut is the first ID that waits).
@@ -226,7 +246,7 @@ func (q *eventQueue) pick(ss *session, tick uint32, view game.Rect, out []proto.
 	for _, id := range cands {
 		i := int(id - oldest)
 		e := &q.events[i]
-		if isNotice(e) || !q.dueTo(ss, i, view) {
+		if isNews(e, ss.player.ID, view) || !q.dueTo(ss, i, view) {
 			continue
 		}
 		size := q.size(tick, e)
@@ -239,12 +259,14 @@ func (q *eventQueue) pick(ss *session, tick uint32, view game.Rect, out []proto.
 	}
 	nHigh := len(picks)
 
-	// Then the notices older than cut, newest first.
+	// Then the news older than cut, newest first, from the index's list
+	// of what may be news (a kill in view is in it too, and went above).
 	noticeUsed := 0
-	for k := len(cands) - 1; k >= 0 && len(picks)-nHigh < MaxNoticesPerSnapshot; k-- {
-		i := int(cands[k] - oldest)
+	news := q.index.news
+	for k := len(news) - 1; k >= 0 && news[k] > after && len(picks)-nHigh < MaxNoticesPerSnapshot; k-- {
+		i := int(news[k] - oldest)
 		e := &q.events[i]
-		if !isNotice(e) || (cut != 0 && e.ID >= cut) || !q.dueTo(ss, i, view) {
+		if !isNews(e, ss.player.ID, view) || (cut != 0 && e.ID >= cut) || !q.dueTo(ss, i, view) {
 			continue
 		}
 		size := q.size(tick, e)

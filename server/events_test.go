@@ -199,3 +199,64 @@ func TestEventQueueVisibility(t *testing.T) {
 		t.Errorf("settled up to %d, want 3 (the unseen shot is settled too)", ss.out.evDone)
 	}
 }
+
+// TestFarKillsAreNews: in a crowd, the kills that name neither the client
+// nor happen in its view are news (isNews): a snapshot carries the newest
+// of them, at most MaxNoticesPerSnapshot and within the notice budget,
+// and settles the rest; the client's own kill and one in its view go
+// first, whatever the far ones; a spectator's view (everywhere) holds
+// every kill, so it is sent them all, oldest first, in turn.
+func TestFarKillsAreNews(t *testing.T) {
+	q := newEventQueue(DefaultTickRate)
+	ss, spec := eqSession(1), eqSession(2)
+	view := game.Rect{MinX: 0, MinY: 0, MaxX: 1000, MaxY: 1000}
+	far, near := proto.ToFixed(5000), proto.ToFixed(500)
+	const farKills = 40
+	for k := range farKills {
+		q.add(proto.Event{Kind: proto.EvKill, A: uint16(10 + k), B: uint16(60 + k), X: far, Y: far, X2: far, Y2: far}, 0, 1, nil)
+		switch k {
+		case 5: // the victim in view
+			q.add(proto.Event{Kind: proto.EvKill, A: 7, B: 8, X: far, Y: far, X2: near, Y2: near}, 0, 1, nil)
+		case 20: // the client's own death, far off
+			q.add(proto.Event{Kind: proto.EvKill, A: 9, B: 1, X: far, Y: far, X2: far, Y2: far}, 0, 1, nil)
+		}
+	}
+	got := q.pick(ss, 1, view, nil)
+	var feed, newsIDs []uint32
+	for _, e := range got {
+		if e.A == 7 || e.B == 1 {
+			feed = append(feed, e.ID)
+		} else {
+			newsIDs = append(newsIDs, e.ID)
+		}
+	}
+	if len(feed) != 2 {
+		t.Fatalf("carried %v: want the kill in view and the client's own among them", eventIDs(got))
+	}
+	if len(newsIDs) == 0 || len(newsIDs) > MaxNoticesPerSnapshot || newsIDs[len(newsIDs)-1] != q.nextID {
+		t.Fatalf("carried far kills %v: want the newest (%d) and at most %d", newsIDs, q.nextID, MaxNoticesPerSnapshot)
+	}
+	for i := 1; i < len(newsIDs); i++ {
+		if newsIDs[i] != newsIDs[i-1]+1 {
+			t.Fatalf("far kills %v: want the newest, in a row", newsIDs)
+		}
+	}
+	if ss.out.evDone != q.nextID {
+		t.Errorf("settled up to %d, want %d: a far kill not carried is dropped", ss.out.evDone, q.nextID)
+	}
+	// The spectator: every kill is in its view, so none is news, and the
+	// budget makes the newer ones wait rather than drop.
+	seen := 0
+	for tick := uint32(1); seen < farKills+2; tick++ {
+		got := q.pick(spec, tick, eqEverywhere, nil)
+		if len(got) == 0 {
+			t.Fatalf("the spectator got %d of %d kills, then nothing", seen, farKills+2)
+		}
+		for _, e := range got {
+			if seen++; e.ID != uint32(seen) {
+				t.Fatalf("the spectator's kill %d has ID %d: want every kill in order", seen, e.ID)
+			}
+		}
+		spec.acks.ackEvent = spec.out.evDone
+	}
+}
