@@ -100,9 +100,9 @@ func (p *Player) Spawn(pt Point) {
 // whose previous spawn was m.Spawns[last] (last < 0: none). enemies are the
 // positions of live opponents. The rules, in order:
 //   - never last again (when the map has another spawn);
-//   - a spawn out of every enemy's line of sight (Map.LineOfSight from the
-//     enemy's position to the point) when there is one; otherwise all are
-//     considered;
+//   - a spawn out of every enemy's sight (Map.Sees: inside the enemy's
+//     view, ViewRect, and in its line of sight) when there is one;
+//     otherwise all are considered;
 //   - among those, the farthest from the nearest enemy, choosing at random
 //     among points within 10% of the best so that spawns vary.
 //
@@ -175,10 +175,22 @@ func (m *Map) chooseSpawn(enemies []Point, last int, rng *rand.Rand, sc *spawnCh
 	return cands[rng.IntN(len(cands))]
 }
 
-// seenByAny reports whether any of enemies has a line of sight to s.
+// Sees reports whether a player at e sees point s: s lies inside e's view
+// (ViewRect: what its screen can show, and the server sends it) and e has
+// a line of sight to it (Map.LineOfSight from e to s). A wall hides a
+// spawn, and so does distance: before issue 23 the line of sight alone
+// counted, at any range, so on expanse (8 192 units across, 1 023
+// enemies) some enemy had a long clear line to nearly every spawn, the
+// rule chose among all, and each choice asked a line of sight of every
+// enemy of the unseen spawns: O(players) a death.
+func (m *Map) Sees(e, s Point) bool {
+	return ViewRect(m, e.X, e.Y).Contains(s.X, s.Y) && m.LineOfSight(e.X, e.Y, s.X, s.Y)
+}
+
+// seenByAny reports whether any of enemies sees s (Sees).
 func (m *Map) seenByAny(s Point, enemies []Point) bool {
 	for _, e := range enemies {
-		if m.LineOfSight(e.X, e.Y, s.X, s.Y) {
+		if m.Sees(e, s) {
 			return true
 		}
 	}

@@ -7,14 +7,14 @@ import (
 	"tickshot/shared"
 )
 
-// spawnsOutOfSight returns the spawns of m that no enemy has a line of
-// sight to.
+// spawnsOutOfSight returns the spawns of m that no enemy sees: in its
+// view (ViewRect) and its line of sight.
 func spawnsOutOfSight(m *Map, enemies []Point) []Point {
 	var out []Point
 	for _, s := range m.Spawns {
 		seen := false
 		for _, e := range enemies {
-			seen = seen || m.LineOfSight(e.X, e.Y, s.X, s.Y)
+			seen = seen || (ViewRect(m, e.X, e.Y).Contains(s.X, s.Y) && m.LineOfSight(e.X, e.Y, s.X, s.Y))
 		}
 		if !seen {
 			out = append(out, s)

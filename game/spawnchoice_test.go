@@ -196,3 +196,27 @@ func TestRespawnPassSharesDistances(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkChooseSpawn is one respawn pass's first choice on expanse (316
+// spawns) against 1 023 enemies scattered round the spawns: what a death
+// costs the tick at 1 024 players.
+//
+//	go test ./game -run '^$' -bench ChooseSpawn
+func BenchmarkChooseSpawn(b *testing.B) {
+	m, err := LoadMap("expanse")
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	enemies := make([]Point, 1023)
+	for i := range enemies {
+		s := m.Spawns[rng.IntN(len(m.Spawns))]
+		enemies[i] = Point{X: s.X + rng.NormFloat64()*400, Y: s.Y + rng.NormFloat64()*400}
+	}
+	var sc spawnChoice
+	for b.Loop() {
+		sc.beginBatch()
+		m.chooseSpawn(enemies, -1, rng, &sc, -1)
+		sc.endBatch()
+	}
+}

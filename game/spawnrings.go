@@ -19,6 +19,7 @@ type enemyRings struct {
 	enemies    []Point
 	cols, rows int
 	cells      [][]int32 // per cell (row-major), indexes into enemies
+	close      []int32   // nearest's scratch: the enemies near its least
 }
 
 // enemyRingCell is the side of a cell, world units.
@@ -170,44 +171,51 @@ func (e *enemyRings) maxRing() int { return max(e.cols, e.rows) }
 // squared distances find the least; the rings stop once the next ring
 // lies farther than it (a point of ring r+1 is at least r cells from s);
 // the hypot of the enemies whose square is within a part in 10⁹ of the
-// least (farther than any rounding of either computation) decides.
+// least (farther than any rounding of either computation) decides. Those
+// are kept as the walk goes (every enemy within a part in 10⁹ of the least
+// so far: the least only falls), so the rings are walked once.
 func (e *enemyRings) nearest(s Point) float64 {
 	if len(e.enemies) == 0 {
 		return 1e9
 	}
-	least, upTo := math.Inf(1), e.maxRing()
+	least := math.Inf(1)
+	nearby := e.close[:0]
 	e.rings(s, e.maxRing(), func(r int, ids []int32) bool {
 		if !math.IsInf(least, 1) && float64(r-1)*enemyRingCell > math.Sqrt(least)+1 {
-			upTo = r - 1
 			return false
 		}
 		for _, i := range ids {
 			dx, dy := e.enemies[i].X-s.X, e.enemies[i].Y-s.Y
-			least = math.Min(least, float64(dx*dx)+float64(dy*dy))
-		}
-		return true
-	})
-	cut := least * (1 + 1e-9)
-	d := math.Inf(1)
-	e.rings(s, upTo, func(_ int, ids []int32) bool {
-		for _, i := range ids {
-			dx, dy := e.enemies[i].X-s.X, e.enemies[i].Y-s.Y
-			if float64(dx*dx)+float64(dy*dy) <= cut {
-				d = math.Min(d, hypot(dx, dy))
+			d2 := float64(dx*dx) + float64(dy*dy)
+			if d2 < least { // as math.Min: a sum of squares is never -0, and positions are finite
+				least = d2
+			}
+			if d2 <= least*(1+1e-9) {
+				nearby = append(nearby, i)
 			}
 		}
 		return true
 	})
+	e.close = nearby
+	cut := least * (1 + 1e-9)
+	d := math.Inf(1)
+	for _, i := range nearby {
+		dx, dy := e.enemies[i].X-s.X, e.enemies[i].Y-s.Y
+		if float64(dx*dx)+float64(dy*dy) <= cut {
+			d = math.Min(d, hypot(dx, dy))
+		}
+	}
 	return d
 }
 
-// seen reports whether any enemy has a line of sight to s (from the
-// enemy's position to s, as Map.seenByAny), nearest rings first.
+// seen reports whether any enemy sees s (Map.Sees, as Map.seenByAny),
+// nearest rings first, up to sightRing: an enemy farther off cannot have
+// s in its view.
 func (e *enemyRings) seen(m *Map, s Point) bool {
 	seen := false
-	e.rings(s, e.maxRing(), func(_ int, ids []int32) bool {
+	e.rings(s, min(sightRing, e.maxRing()), func(_ int, ids []int32) bool {
 		for _, i := range ids {
-			if p := e.enemies[i]; m.LineOfSight(p.X, p.Y, s.X, s.Y) {
+			if m.Sees(e.enemies[i], s) {
 				seen = true
 				return false
 			}
@@ -216,3 +224,12 @@ func (e *enemyRings) seen(m *Map, s Point) bool {
 	})
 	return seen
 }
+
+// sightRing is the farthest ring of cells that may hold an enemy that
+// sees a point: a view (ViewRect) reaches at most its width (or height)
+// and the margin from its player, when the camera stops at the map's
+// edge, so the enemy's cell lies at most that over enemyRingCell cells,
+// rounded up, from the point's (⌊a⌋ - ⌊b⌋ ≤ ⌈a - b⌉); cameraSlack is
+// added to be safe. An enemy past the map's edge is clamped into an edge
+// cell (cell), which only brings it nearer.
+var sightRing = int(math.Ceil((max(ViewWidth, ViewHeight) + ViewMargin + cameraSlack) / enemyRingCell))
