@@ -101,8 +101,9 @@ func (p *Player) Spawn(pt Point) {
 // positions of live opponents. The rules, in order:
 //   - never last again (when the map has another spawn);
 //   - a spawn out of every enemy's sight (Map.Sees: inside the enemy's
-//     view, ViewRect, and in its line of sight) when there is one;
-//     otherwise all are considered;
+//     view, ViewRect, and in its line of sight) when one of the
+//     SpawnSightMax farthest from the nearest enemy (equal ones by index)
+//     is; otherwise all are considered;
 //   - among those, the farthest from the nearest enemy, choosing at random
 //     among points within 10% of the best so that spawns vary.
 //
@@ -117,6 +118,18 @@ func (p *Player) Spawn(pt Point) {
 func (m *Map) ChooseSpawn(enemies []Point, last int, rng *rand.Rand) int {
 	return m.chooseSpawn(enemies, last, rng, new(spawnChoice), -1)
 }
+
+// SpawnSightMax is how many spawns, farthest from the enemies first, a
+// spawn choice asks whether an enemy sees them (ChooseSpawn). Every map
+// but expanse has fewer, so there the rule is "out of sight" alone. On
+// expanse at 1 024 players (316 spawns) some enemy sees nearly every
+// spawn, so a choice asked all 316 before it fell back to all of them:
+// 315 sight tests a choice (measured in the 1 024-player ServerTick
+// benchmark), each up to some 35 lines of sight. The spawns past the 64
+// farthest are the nearest to an enemy: one of them that nobody sees is
+// not worth the search. Once one of the 64 is out of sight, the others
+// within 10 % of it are asked as before, wherever they rank.
+const SpawnSightMax = 64
 
 // chooseSpawn is ChooseSpawn in sc's storage; key names the enemy set
 // (enemyKey) whose distances a respawn pass shares (spawnScores).
@@ -149,8 +162,8 @@ func (m *Map) chooseSpawn(enemies []Point, last int, rng *rand.Rand, sc *spawnCh
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
 	cands := sc.cands[:0]
 	best, free := 0.0, false
-	for _, i := range order {
-		if free && score[i] < best*0.9 {
+	for n, i := range order {
+		if (free && score[i] < best*0.9) || (!free && n == SpawnSightMax) {
 			break
 		}
 		if near.seen(m, m.Spawns[i]) {

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -9,29 +10,21 @@ import (
 	"tickshot/shared"
 )
 
-// chooseSpawnByRules is ChooseSpawn as it was written before issue 23:
-// every spawn's line of sight to every enemy, then the farthest within
-// 10 %. The reference for TestChooseSpawnMatchesRules.
+// chooseSpawnByRules is ChooseSpawn as its rules read, the way it was
+// written before issue 23: every spawn's distance to every enemy and
+// whether any enemy sees it; the spawns out of sight when one of the
+// SpawnSightMax farthest (equal ones by index) is, else all; then the
+// farthest within 10 %. The reference for
+// TestChooseSpawnMatchesRules.
 func chooseSpawnByRules(m *Map, enemies []Point, last int, rng *rand.Rand) int {
 	allowed := make([]bool, len(m.Spawns))
-	seen := make([]bool, len(m.Spawns))
-	free := 0
+	score := make([]float64, len(m.Spawns))
+	var ranked []int
 	for i, s := range m.Spawns {
 		if i == last && len(m.Spawns) > 1 {
 			continue
 		}
 		allowed[i] = true
-		if seen[i] = m.seenByAny(s, enemies); !seen[i] {
-			free++
-		}
-	}
-	score := make([]float64, len(m.Spawns))
-	best := 0.0
-	for i, s := range m.Spawns {
-		if !allowed[i] || (free > 0 && seen[i]) {
-			allowed[i] = false
-			continue
-		}
 		d := math.Inf(1)
 		for _, e := range enemies {
 			d = math.Min(d, hypot(e.X-s.X, e.Y-s.Y))
@@ -40,7 +33,23 @@ func chooseSpawnByRules(m *Map, enemies []Point, last int, rng *rand.Rand) int {
 			d = 1e9
 		}
 		score[i] = d
-		best = math.Max(best, d)
+		ranked = append(ranked, i)
+	}
+	slices.SortStableFunc(ranked, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
+	free := make([]bool, len(m.Spawns))
+	anyFree := false // one of the SpawnSightMax farthest is out of sight
+	for n, i := range ranked {
+		if free[i] = !m.seenByAny(m.Spawns[i], enemies); free[i] && n < SpawnSightMax {
+			anyFree = true
+		}
+	}
+	best := 0.0
+	for i := range m.Spawns {
+		if !allowed[i] || (anyFree && !free[i]) {
+			allowed[i] = false
+			continue
+		}
+		best = math.Max(best, score[i])
 	}
 	var cands []int
 	for i := range m.Spawns {
@@ -218,5 +227,43 @@ func BenchmarkChooseSpawn(b *testing.B) {
 		sc.beginBatch()
 		m.chooseSpawn(enemies, -1, rng, &sc, -1)
 		sc.endBatch()
+	}
+}
+
+// TestSpawnSightMaxFallsBack: when every one of the SpawnSightMax spawns
+// farthest from the enemies is seen, all spawns are considered (the
+// farthest within 10 %), not a nearer one that nobody sees; with fewer
+// spawns watched, that one is out of sight among the farthest and chosen.
+func TestSpawnSightMaxFallsBack(t *testing.T) {
+	for _, watched := range []int{SpawnSightMax + 16, SpawnSightMax / 2} {
+		m := &Map{Width: 20000, Height: 20000}
+		var enemies []Point
+		// Spawns in the open, far apart, each watched by an enemy 300 units off.
+		for k := range watched {
+			s := Point{X: 1000 + float64(k%8)*2000, Y: 1000 + float64(k/8)*1800}
+			m.Spawns = append(m.Spawns, s)
+			enemies = append(enemies, Point{X: s.X + 300, Y: s.Y})
+		}
+		// A pocket: a spawn walled in, an enemy 100 units off outside the walls.
+		pocket := Point{X: 19000, Y: 19000}
+		m.Spawns = append(m.Spawns, pocket)
+		m.Walls = []shared.Box{
+			{MinX: 18940, MinY: 18940, MaxX: 19060, MaxY: 18950}, {MinX: 18940, MinY: 19050, MaxX: 19060, MaxY: 19060},
+			{MinX: 18940, MinY: 18940, MaxX: 18950, MaxY: 19060}, {MinX: 19050, MinY: 18940, MaxX: 19060, MaxY: 19060},
+		}
+		enemies = append(enemies, Point{X: pocket.X + 100, Y: pocket.Y})
+		if m.seenByAny(pocket, enemies) || !m.seenByAny(m.Spawns[0], enemies) {
+			t.Fatal("the test's walls do not hide the pocket, or its open spawns are not watched")
+		}
+		for seed := range uint64(20) {
+			got := m.ChooseSpawn(enemies, -1, rand.New(rand.NewPCG(seed, 9)))
+			want := chooseSpawnByRules(m, enemies, -1, rand.New(rand.NewPCG(seed, 9)))
+			if got != want {
+				t.Fatalf("%d watched spawns, seed %d: spawn %d, the rules give %d", watched, seed, got, want)
+			}
+			if inPocket := m.Spawns[got] == pocket; inPocket != (watched < SpawnSightMax) {
+				t.Fatalf("%d watched spawns, seed %d: chose the pocket %v, want %v", watched, seed, inPocket, watched < SpawnSightMax)
+			}
+		}
 	}
 }

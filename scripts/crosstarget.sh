@@ -175,11 +175,11 @@ fi
 #    the server's hit; EntityView's teleport test: the client's history and
 #    the server's copy of it) and the world's rules, which must play out the
 #    same on an arm64 server as on an amd64 one (the golden world trace).
-#    One file is left out, honestly: game/camera.go (Camera, ViewRect) only
-#    places the client's drawing and the server's interest rectangle, which
-#    has a 160-unit margin (ViewMargin), and its one product is a halving
-#    (view/2), exact in binary, so a fused p - view*0.5 rounds once either
-#    way and cannot change a bit. The file pattern does not use $PWD: go
+#    One file is left out, honestly: game/camera.go (Camera, ViewRect)
+#    places the client's drawing, the server's interest rectangle and what
+#    an enemy sees of a spawn (Map.Sees, in the golden world trace), and
+#    its one product is a halving (view/2), exact in binary, so a fused
+#    p - view*0.5 rounds once either way and cannot change a bit. The file pattern does not use $PWD: go
 #    build replays -S output from its cache, with the paths of whichever
 #    checkout (or worktree) compiled the package first.
 fma_re='VFN?M(ADD|SUB)[0-9]*S[SD]|[[:space:]]FN?M(ADD|SUB)[SD]?[[:space:]]|WFN?M[AS]DB|FN?M(ADD|SUB)D[[:space:]]'
