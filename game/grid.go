@@ -161,3 +161,82 @@ func (g *Grid) Covers(r Rect) bool {
 // takes to find every item within distance d of a point (the extra unit
 // covers the rounding of a distance computed in floating point).
 func Around(x, y, d float64) Rect { return Rect{x - d, y - d, x + d, y + d}.Grow(1) }
+
+// PackedGrid is a Grid built in one go from every item's position (Build)
+// and queried until the next Build: the items sorted by cell (a counting
+// sort) into one slice, each cell a range of it (compressed sparse rows),
+// so that a query reads each row of the cells it touches as one run of
+// that slice, and the whole index is two small arrays instead of a slice
+// a cell. It is for what is rebuilt every tick and never moved (the
+// snapshot frames' interest grids, server/interest.go); Grid keeps items
+// that move (Put). Query answers as Grid's does: the items of the cells a
+// rectangle touches, ascending, the same cells for the same coordinates.
+type PackedGrid struct {
+	cols, rows int
+	start      []int32  // cell c's items are items[start[c]:start[c+1]]
+	items      []int32  // the items, by cell, ascending within a cell
+	cell       []int32  // Build's scratch: each item's cell
+	marks      []uint64 // Query's set of candidates, a bit per item
+}
+
+// Build sizes g to a width×height map (world units) and fills it with
+// items 0..n-1, item i at pos(i). O(n + cells).
+func (g *PackedGrid) Build(width, height float64, n int, pos func(i int) (x, y float64)) {
+	g.cols = max(int(math.Ceil(width/GridCell)), 1)
+	g.rows = max(int(math.Ceil(height/GridCell)), 1)
+	cells := g.cols * g.rows
+	g.start = slices.Grow(g.start[:0], cells+1)[:cells+1]
+	clear(g.start)
+	g.cell = slices.Grow(g.cell[:0], n)[:n]
+	for i := range n {
+		x, y := pos(i)
+		c := int32(axis(y, g.rows)*g.cols + axis(x, g.cols))
+		g.cell[i] = c
+		g.start[c+1]++
+	}
+	for c := 1; c <= cells; c++ {
+		g.start[c] += g.start[c-1]
+	}
+	g.items = slices.Grow(g.items[:0], n)[:n]
+	next := g.start[:cells] // each cell's next free slot, counted back below
+	for i, c := range g.cell {
+		g.items[next[c]] = int32(i)
+		next[c]++
+	}
+	// next was start[0:cells]: each is now the start of the cell after it.
+	copy(g.start[1:], g.start[:cells])
+	g.start[0] = 0
+	words := (n + 63) / 64
+	g.marks = slices.Grow(g.marks[:0], words)[:words]
+}
+
+// Len is the number of items g was built with.
+func (g *PackedGrid) Len() int { return len(g.items) }
+
+// Query appends to dst[:0] the items in the cells r touches, in ascending
+// order, and returns it (never nil): every item whose position lies in r
+// (edges included), and others near it.
+func (g *PackedGrid) Query(r Rect, dst []int32) []int32 {
+	dst = dst[:0]
+	if dst == nil {
+		dst = make([]int32, 0, 64)
+	}
+	if g.cols == 0 || !(r.MinX <= r.MaxX && r.MinY <= r.MaxY) {
+		return dst
+	}
+	clear(g.marks)
+	c0, c1 := axis(r.MinX, g.cols), axis(r.MaxX, g.cols)
+	r0, r1 := axis(r.MinY, g.rows), axis(r.MaxY, g.rows)
+	for row := r0; row <= r1; row++ {
+		for _, i := range g.items[g.start[row*g.cols+c0]:g.start[row*g.cols+c1+1]] {
+			g.marks[i>>6] |= 1 << (i & 63)
+		}
+	}
+	for w, m := range g.marks {
+		for m != 0 {
+			dst = append(dst, int32(w<<6+bits.TrailingZeros64(m)))
+			m &= m - 1
+		}
+	}
+	return dst
+}

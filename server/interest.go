@@ -9,14 +9,14 @@ import (
 )
 
 // Interest management's spatial index (issue 23): each tick's frames are
-// put into grids (game.Grid) once, by their quantized positions, so that
+// put into grids (game.PackedGrid) once, by their quantized positions, so that
 // a client's selection (selectFor) visits only the cells its view touches
 // instead of every player, projectile and pickup of the world. The grids
 // return frame indices in ascending order and the exact test
 // (game.Rect.Contains) is kept, so a snapshot holds what the loop over
 // the whole frame chose, in the same order (players by ID).
 type frameIndex struct {
-	ents, projs, picks game.Grid
+	ents, projs, picks game.PackedGrid // rebuilt each tick: one slice of items each, not a slice a cell
 	buf                []int32
 	byID               []*session // the sessions by player ID (sortSessions)
 }
@@ -24,18 +24,15 @@ type frameIndex struct {
 // index puts this tick's frames into their grids (buildFrame).
 func (sw *snapshotWriter) index() {
 	m, ix := sw.w.Map, &sw.ix
-	ix.ents.Reset(m.Width, m.Height, len(sw.frame))
-	for i, e := range sw.frame {
-		ix.ents.Put(i, proto.FromFixed(e.X), proto.FromFixed(e.Y))
-	}
-	ix.projs.Reset(m.Width, m.Height, len(sw.projFrame))
-	for i, pr := range sw.projFrame {
-		ix.projs.Put(i, proto.FromFixed(pr.X), proto.FromFixed(pr.Y))
-	}
-	ix.picks.Reset(m.Width, m.Height, len(sw.pickFrame))
-	for i, pk := range sw.pickFrame {
-		ix.picks.Put(i, proto.FromFixed(pk.X), proto.FromFixed(pk.Y))
-	}
+	ix.ents.Build(m.Width, m.Height, len(sw.frame), func(i int) (float64, float64) {
+		return proto.FromFixed(sw.frame[i].X), proto.FromFixed(sw.frame[i].Y)
+	})
+	ix.projs.Build(m.Width, m.Height, len(sw.projFrame), func(i int) (float64, float64) {
+		return proto.FromFixed(sw.projFrame[i].X), proto.FromFixed(sw.projFrame[i].Y)
+	})
+	ix.picks.Build(m.Width, m.Height, len(sw.pickFrame), func(i int) (float64, float64) {
+		return proto.FromFixed(sw.pickFrame[i].X), proto.FromFixed(sw.pickFrame[i].Y)
+	})
 }
 
 // inView appends to snap the frame's players (but self), projectiles and
