@@ -2,6 +2,7 @@ package game
 
 import (
 	"cmp"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -148,7 +149,7 @@ func (m *Map) chooseSpawn(enemies []Point, last int, rng *rand.Rand, sc *spawnCh
 	default:
 		clear(score)
 	}
-	order := sc.order[:0]
+	ranks := sc.ranks[:0]
 	for i, s := range m.Spawns {
 		if i == last && len(m.Spawns) > 1 {
 			score[i] = 0
@@ -157,9 +158,23 @@ func (m *Map) chooseSpawn(enemies []Point, last int, rng *rand.Rand, sc *spawnCh
 		if !sc.inPass {
 			score[i] = near.nearest(s)
 		}
-		order = append(order, i)
+		ranks = append(ranks, spawnRank{^math.Float64bits(score[i]), int32(i)})
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
+	// Farthest first, equal ones by index: a distance is never negative
+	// (nor -0 or NaN), so its bits order as it does, and their complement
+	// the other way; one integer compare a pair, not a closure's reads of
+	// score (a stable sort of the indices took a quarter of a choice).
+	slices.SortFunc(ranks, func(a, b spawnRank) int {
+		if c := cmp.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	order := sc.order[:0]
+	for _, r := range ranks {
+		order = append(order, int(r.i))
+	}
+	sc.ranks = ranks
 	cands := sc.cands[:0]
 	best, free := 0.0, false
 	for n, i := range order {

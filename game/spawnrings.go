@@ -43,6 +43,7 @@ type spawnChoice struct {
 	enemies []Point
 	rings   enemyRings
 	score   []float64
+	ranks   []spawnRank
 	order   []int
 	cands   []int
 	// batch holds, during one respawn pass (World.respawn: inPass), each
@@ -51,6 +52,13 @@ type spawnChoice struct {
 	inPass bool
 	// noBatch: every choice measures afresh (tests compare the two).
 	noBatch bool
+}
+
+// spawnRank is a spawn's place in a choice's order (chooseSpawn): the
+// complement of its distance's bits (farthest first), then its index.
+type spawnRank struct {
+	key uint64
+	i   int32
 }
 
 // spawnScores is, for one enemy set of a respawn pass, the distance from
