@@ -19,7 +19,7 @@ import (
 // MaxHeldSnapshots-1 snapshots goes before all others, so that an entity in
 // view is sent at least once every MaxHeldSnapshots snapshots whenever the
 // budget holds that many. The budget is filled in priority order with each
-// candidate's record length (proto.AppendEntityRecord, against the client's
+// candidate's record length (proto.EntityRecordLen, against the client's
 // baseline), so the delta is written once. A player not chosen is held: the
 // frame keeps the client's own copy from its baseline, state and Tick,
 // which costs no bytes (no record, delta.go) and adds no interpolation
@@ -106,7 +106,6 @@ type prioScratch struct {
 	nearest []int     // indices into cands of the NearestFresh nearest, by d2
 	order   []prioKey // the candidates left, by priority
 	pick    []proto.EntityState
-	rec     []byte // one record, for its length
 }
 
 // budget is the bytes the next snapshot may take, of a per-snapshot
@@ -180,12 +179,11 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 		if bi < len(base) && base[bi].ID == e.ID {
 			c.base = bi
 			c.stale = snap.Tick-base[bi].Tick >= maxHeldTicks
-			sc.rec = proto.AppendEntityRecord(sc.rec[:0], base[bi], e, true)
+			c.cost = proto.EntityRecordLen(base[bi], e, true)
 			bi++
 		} else {
-			sc.rec = proto.AppendEntityRecord(sc.rec[:0], proto.EntityState{}, e, false)
+			c.cost = proto.EntityRecordLen(proto.EntityState{}, e, false)
 		}
-		c.cost = len(sc.rec)
 		dx, dy := proto.FromFixed(e.X)-p.X, proto.FromFixed(e.Y)-p.Y
 		c.d2 = dx*dx + dy*dy
 		if follows {

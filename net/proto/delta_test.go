@@ -2,6 +2,7 @@ package proto
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -314,5 +315,60 @@ func TestDeltaBinSmallerThanMsgpackRecords(t *testing.T) {
 		float64(binTotal)/200, float64(mpTotal)/200, 100*float64(binTotal)/float64(mpTotal))
 	if binTotal >= mpTotal {
 		t.Errorf("the compact delta (%d B) is not smaller than msgpack records (%d B)", binTotal, mpTotal)
+	}
+}
+
+// TestEntityRecordLenMatchesRecord: on random baselines and states (every
+// field changed or not, coordinates near and far, the whole range of each
+// integer, held copies, new entities), EntityRecordLen counts exactly the
+// bytes AppendEntityRecord writes.
+func TestEntityRecordLenMatchesRecord(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 23))
+	i32 := func() int32 {
+		switch r.IntN(4) {
+		case 0:
+			return int32(r.Uint32()) // anywhere in range
+		case 1:
+			return []int32{math.MinInt32, math.MaxInt32, 0, -1, 63, 64, -64, -65, 8191, 8192}[r.IntN(10)]
+		}
+		return int32(r.IntN(20000) - 10000)
+	}
+	var buf []byte
+	for range 200000 {
+		base := EntityState{ID: uint16(r.Uint32()), X: i32(), Y: i32(), Angle: int16(r.Uint32()), Health: uint8(r.Uint32()),
+			Flags: uint8(r.Uint32()), Teleport: uint8(r.Uint32()), Weapon: uint8(r.Uint32()), Tick: r.Uint32()}
+		cur := base
+		if r.IntN(2) == 0 {
+			cur.X = i32()
+		}
+		if r.IntN(2) == 0 {
+			cur.Y = i32()
+		}
+		if r.IntN(3) == 0 {
+			cur.Angle = int16(r.Uint32())
+		}
+		if r.IntN(4) == 0 {
+			cur.Health = uint8(r.Uint32())
+		}
+		if r.IntN(4) == 0 {
+			cur.Flags = uint8(r.Uint32())
+		}
+		if r.IntN(5) == 0 {
+			cur.Teleport = uint8(r.Uint32())
+		}
+		if r.IntN(5) == 0 {
+			cur.Weapon = uint8(r.Uint32())
+		}
+		if r.IntN(3) > 0 {
+			cur.Tick++ // fresh; else a held copy when nothing else changed
+		}
+		inBase := r.IntN(5) > 0
+		if r.IntN(100) == 0 { // new, every field zero: a record of its ID and an empty mask
+			cur, inBase = EntityState{ID: cur.ID}, false
+		}
+		buf = AppendEntityRecord(buf[:0], base, cur, inBase)
+		if got := EntityRecordLen(base, cur, inBase); got != len(buf) {
+			t.Fatalf("base %+v, cur %+v, in base %v: EntityRecordLen %d, the record %d bytes", base, cur, inBase, got, len(buf))
+		}
 	}
 }
