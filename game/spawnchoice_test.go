@@ -267,3 +267,53 @@ func TestSpawnSightMaxFallsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestRingsSeeAsTheRules: on random maps of every size (not multiples of
+// the rings' cell, smaller than a view or far larger), with enemies
+// anywhere, near the edges where the camera stops and off the map,
+// enemyRings.seen (stopped at sightRing) says what asking every enemy
+// (Map.seenByAny) says, for spawns and points anywhere on the map.
+func TestRingsSeeAsTheRules(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 7))
+	var rings enemyRings
+	disagree := 0
+	for world := range 3000 {
+		m := &Map{Width: 300 + r.Float64()*6000, Height: 300 + r.Float64()*4000}
+		if world%3 == 0 { // a wall or two: lines of sight blocked
+			for range 1 + r.IntN(4) {
+				x, y := r.Float64()*m.Width, r.Float64()*m.Height
+				m.Walls = append(m.Walls, shared.Box{MinX: x, MinY: y, MaxX: x + 20 + r.Float64()*400, MaxY: y + 20 + r.Float64()*400})
+			}
+		}
+		coord := func(size float64) float64 {
+			switch r.IntN(6) {
+			case 0:
+				return size - r.Float64()*60 // near the far edge: the camera stops
+			case 1:
+				return r.Float64() * 60 // near the near edge
+			case 2:
+				return size + r.Float64()*900 - 300 // about and past the far edge
+			case 3:
+				return -r.Float64() * 900 // past the near edge
+			}
+			return r.Float64() * size
+		}
+		enemies := make([]Point, 1+r.IntN(6))
+		for k := range enemies {
+			enemies[k] = Point{X: coord(m.Width), Y: coord(m.Height)}
+		}
+		rings.reset(m, enemies)
+		for range 20 {
+			s := Point{X: r.Float64() * m.Width, Y: r.Float64() * m.Height}
+			if got, want := rings.seen(m, s), m.seenByAny(s, enemies); got != want {
+				disagree++
+				if disagree < 4 {
+					t.Errorf("map %.0f×%.0f, enemies %v: point %v seen %v by the rings, %v by every enemy", m.Width, m.Height, enemies, s, got, want)
+				}
+			}
+		}
+	}
+	if disagree > 0 {
+		t.Fatalf("%d points seen otherwise by the rings than by every enemy", disagree)
+	}
+}

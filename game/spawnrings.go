@@ -240,4 +240,4 @@ func (e *enemyRings) seen(m *Map, s Point) bool {
 // rounded up, from the point's (⌊a⌋ - ⌊b⌋ ≤ ⌈a - b⌉); cameraSlack is
 // added to be safe. An enemy past the map's edge is clamped into an edge
 // cell (cell), which only brings it nearer.
-var sightRing = int(math.Ceil((max(ViewWidth, ViewHeight) + ViewMargin + cameraSlack) / enemyRingCell))
+var sightRing = int(math.Ceil(float64(max(ViewWidth, ViewHeight)+ViewMargin+cameraSlack) / enemyRingCell))

@@ -24,18 +24,19 @@ import (
 //
 //   - Budget: events take at most 1/EventBudgetDiv of what the client's
 //     rate allows a snapshot (rate / cl_updaterate bytes), so positions
-//     keep the rest; the oldest event that is not a notice always goes, so
+//     keep the rest; the oldest event that is not news always goes, so
 //     no budget is too small to make progress. Events over the budget wait
 //     for the next snapshot, in order (a client applies an event only when
 //     its ID is above every ID it has seen, so skipping one and sending a
 //     newer would lose it).
-//   - Priority: the kill feed, hits, chat, match news and effects come
-//     first; join and leave notices (EvJoin, EvLeft) take what is left, at
-//     most MaxNoticesPerSnapshot of them and 1/NoticeBudgetDiv of the
-//     allowance (at least MinNoticeBudget bytes), newest first: a stale
-//     notice not chosen is dropped for that client. The scoreboard, sent
-//     at least every 2 s and within 1 s of a change, stays the truth about
-//     who is playing and their names.
+//   - Priority: kills in view or of the client, hits, chat, match news and
+//     effects come first; news (isNews: join and leave notices, EvJoin and
+//     EvLeft, and kills far from the client) takes what is left, at most
+//     MaxNoticesPerSnapshot of them and 1/NoticeBudgetDiv of the allowance
+//     (at least MinNoticeBudget bytes), newest first: stale news not
+//     chosen is dropped for that client. The scoreboard, sent at least
+//     every 2 s and within 1 s of a change, stays the truth about who is
+//     playing, their names, kills and deaths.
 //   - Coalescing: a player who left while its join notice was still
 //     queued is announced to nobody who had not been sent the join: the
 //     join is not sent again, and the leave goes only to the clients that
@@ -304,9 +305,9 @@ func (q *eventQueue) appendLevel(ss *session, out []proto.Event) []proto.Event {
 }
 
 // eventVisible reports whether a client (player id) with view should get
-// event e: everything about itself, the kill feed, joins, leaves and
-// match news always; shots, hits and explosions of others only when they
-// happen in view.
+// event e: everything about itself, kills, joins, leaves and match news
+// always (far kills and notices as news, which may be dropped: isNews);
+// shots, hits and explosions of others only when they happen in view.
 func eventVisible(e *proto.Event, id uint16, view game.Rect) bool {
 	if e.A == id || e.B == id {
 		return true

@@ -56,11 +56,12 @@ func TestInterestManagement(t *testing.T) {
 	ss := lcSession(me, 50)
 	s.w.Tick = 100 // events are sent when newer than the client's admission
 
-	// Events: a far shot and hit are not sent; the kill feed, a join and
-	// anything about the client itself are.
+	// Events: a far shot and hit are not sent; a kill whose victim is in
+	// view, a join and anything about the client itself are (a kill with
+	// both ends out of view is news: events.go, TestFarKillsAreNews).
 	s.addEvent(proto.Event{Kind: proto.EvShot, A: far.ID, X: proto.ToFixed(1950), Y: proto.ToFixed(1450), X2: proto.ToFixed(1700), Y2: proto.ToFixed(1400)}, 0)
 	s.addEvent(proto.Event{Kind: proto.EvHit, A: far.ID, B: near.ID, X2: proto.ToFixed(1700), Y2: proto.ToFixed(1400)}, 0)
-	s.addEvent(proto.Event{Kind: proto.EvKill, A: far.ID, B: near.ID}, 0)
+	s.addEvent(proto.Event{Kind: proto.EvKill, A: far.ID, B: near.ID, X: proto.ToFixed(1950), Y: proto.ToFixed(1450), X2: proto.ToFixed(700), Y2: proto.ToFixed(500)}, 0)
 	s.addEvent(proto.Event{Kind: proto.EvShot, A: near.ID, X: proto.ToFixed(700), Y: proto.ToFixed(500), X2: proto.ToFixed(1900), Y2: proto.ToFixed(1400)}, 0)
 	s.addEvent(proto.Event{Kind: proto.EvHit, A: far.ID, B: me.ID, X2: proto.ToFixed(200), Y2: proto.ToFixed(200)}, 0)
 	ss.acks.ackTick = s.w.Tick - 1

@@ -187,7 +187,8 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 	snap.Choke = ss.rate.takeChokes()
 	// The scoreboard delta (scoreboard.go): in the client's first snapshot
 	// (lastScor 0: the server runs tick 1 first), then once a second when
-	// it changed (the kill feed says who killed whom at once), every
+	// it changed (the kill feed says who killed whom near the client at
+	// once, and the newest far kills as news), every
 	// 500 ms while the last one left changed rows out, else every 2 s for
 	// the pings and the match clock.
 	tick := sw.w.Tick
@@ -250,8 +251,9 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 // selectFor selects what one client receives from the tick's frame
 // (interest management): the other players, projectiles and pickups inside its
 // view (game.ViewRect: the most the client can show, plus a margin); the
-// events about it, the kill feed and joins always, shots, hits and
-// explosions only where it can see them. A player behind the camera's edge
+// events about it, kills, joins and leaves always (far kills and notices
+// as news, events.go), shots, hits and explosions only where it can see
+// them. A player behind the camera's edge
 // is not on the wire (the anti-maphack rule).
 func (sw *snapshotWriter) selectFor(ss *session) *proto.Snapshot {
 	p := ss.player
