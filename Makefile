@@ -12,7 +12,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # package at a time: several tests measure timing (RTT, snapshot rates) over loopback.
 NOWINDOW = $$($(GO) list ./... | grep -v -x -e tickshot -e tickshot/client -e tickshot/client/menu -e tickshot/client/keys)
 
-.PHONY: play test deps test-deps build server wasm vet test-unit test-loaded test-window test-browser measure-browser measure-touch measure-network measure-firstminute measure-scale crosstarget container-test bench bench-short soak clean
+.PHONY: play test deps test-deps build server wasm vet test-unit test-loaded test-window test-browser measure-browser measure-touch measure-network measure-firstminute measure-scale measure-tick crosstarget container-test bench bench-short soak clean
 
 play: deps build
 	./tickshot play
@@ -137,6 +137,15 @@ SCALE_BIN     ?= $${TMPDIR:-/tmp}/tickshot-scale-server
 measure-scale:
 	CGO_ENABLED=0 $(GO) build -tags headless -o $(SCALE_BIN) .
 	$(GO) run ./scripts/measurescale --server-bin $(SCALE_BIN) --seconds $(SCALE_SECONDS) --warmup $(SCALE_WARMUP) --players $(SCALE_PLAYERS) --server-cpus $(SCALE_SERVER_CPUS)
+
+# Issue 23's first Done-when figure: BenchmarkServerTick at 64 and 1 024
+# players, both tick rates, TICK_ROUNDS runs in turn, medians and the
+# 1 024/64 ratio (scripts/tickratio.sh); TICK_BASE=<commit> runs that
+# commit's benchmark in turn with the working tree's.
+TICK_ROUNDS ?= 5
+TICK_BASE   ?=
+measure-tick:
+	BASE=$(TICK_BASE) bash scripts/tickratio.sh $(TICK_ROUNDS)
 
 crosstarget: test-deps
 	bash scripts/crosstarget.sh
