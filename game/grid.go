@@ -119,13 +119,23 @@ func (g *Grid) QueryRects(rs []Rect, dst []int32) []int32 {
 	return g.marked(dst)
 }
 
+// cellSpan is the columns c0..c1 and rows r0..r1 of the cells of a
+// cols×rows grid that r touches (clamped: axis); ok is false when it
+// touches none (no grid, an inverted or NaN rectangle). Grid and
+// PackedGrid both query by it.
+func cellSpan(r Rect, cols, rows int) (c0, c1, r0, r1 int, ok bool) {
+	if cols == 0 || !(r.MinX <= r.MaxX && r.MinY <= r.MaxY) {
+		return 0, 0, 0, 0, false
+	}
+	return axis(r.MinX, cols), axis(r.MaxX, cols), axis(r.MinY, rows), axis(r.MaxY, rows), true
+}
+
 // mark sets the bits of the items in the cells r touches.
 func (g *Grid) mark(r Rect) {
-	if g.cols == 0 || !(r.MinX <= r.MaxX && r.MinY <= r.MaxY) {
+	c0, c1, r0, r1, ok := cellSpan(r, g.cols, g.rows)
+	if !ok {
 		return
 	}
-	c0, c1 := axis(r.MinX, g.cols), axis(r.MaxX, g.cols)
-	r0, r1 := axis(r.MinY, g.rows), axis(r.MaxY, g.rows)
 	for row := r0; row <= r1; row++ {
 		for _, cell := range g.cells[row*g.cols+c0 : row*g.cols+c1+1] {
 			for _, i := range cell {
@@ -137,12 +147,16 @@ func (g *Grid) mark(r Rect) {
 
 // marked appends to dst[:0] the items marked, in ascending order (a bit
 // per item, then the bits in order: ascending without a sort).
-func (g *Grid) marked(dst []int32) []int32 {
+func (g *Grid) marked(dst []int32) []int32 { return appendMarked(dst, g.marks) }
+
+// appendMarked appends to dst[:0] the items whose bits are set in marks,
+// ascending, and returns it (never nil).
+func appendMarked(dst []int32, marks []uint64) []int32 {
 	dst = dst[:0]
 	if dst == nil {
 		dst = make([]int32, 0, 64)
 	}
-	for w, m := range g.marks {
+	for w, m := range marks {
 		for m != 0 {
 			dst = append(dst, int32(w<<6+bits.TrailingZeros64(m)))
 			m &= m - 1
@@ -217,26 +231,13 @@ func (g *PackedGrid) Len() int { return len(g.items) }
 // order, and returns it (never nil): every item whose position lies in r
 // (edges included), and others near it.
 func (g *PackedGrid) Query(r Rect, dst []int32) []int32 {
-	dst = dst[:0]
-	if dst == nil {
-		dst = make([]int32, 0, 64)
-	}
-	if g.cols == 0 || !(r.MinX <= r.MaxX && r.MinY <= r.MaxY) {
-		return dst
-	}
 	clear(g.marks)
-	c0, c1 := axis(r.MinX, g.cols), axis(r.MaxX, g.cols)
-	r0, r1 := axis(r.MinY, g.rows), axis(r.MaxY, g.rows)
-	for row := r0; row <= r1; row++ {
-		for _, i := range g.items[g.start[row*g.cols+c0]:g.start[row*g.cols+c1+1]] {
-			g.marks[i>>6] |= 1 << (i & 63)
+	if c0, c1, r0, r1, ok := cellSpan(r, g.cols, g.rows); ok {
+		for row := r0; row <= r1; row++ {
+			for _, i := range g.items[g.start[row*g.cols+c0]:g.start[row*g.cols+c1+1]] {
+				g.marks[i>>6] |= 1 << (i & 63)
+			}
 		}
 	}
-	for w, m := range g.marks {
-		for m != 0 {
-			dst = append(dst, int32(w<<6+bits.TrailingZeros64(m)))
-			m &= m - 1
-		}
-	}
-	return dst
+	return appendMarked(dst, g.marks)
 }

@@ -170,14 +170,11 @@ func (m *Map) chooseSpawn(enemies []Point, last int, rng *rand.Rand, sc *spawnCh
 		}
 		return cmp.Compare(a.i, b.i)
 	})
-	order := sc.order[:0]
-	for _, r := range ranks {
-		order = append(order, int(r.i))
-	}
 	sc.ranks = ranks
 	cands := sc.cands[:0]
 	best, free := 0.0, false
-	for n, i := range order {
+	for n, r := range ranks {
+		i := int(r.i)
 		if (free && score[i] < best*0.9) || (!free && n == SpawnSightMax) {
 			break
 		}
@@ -190,8 +187,9 @@ func (m *Map) chooseSpawn(enemies []Point, last int, rng *rand.Rand, sc *spawnCh
 		cands = append(cands, i)
 	}
 	if !free { // every spawn is seen: all are considered
-		best = score[order[0]]
-		for _, i := range order {
+		best = score[ranks[0].i]
+		for _, r := range ranks {
+			i := int(r.i)
 			if score[i] < best*0.9 {
 				break
 			}
@@ -199,7 +197,7 @@ func (m *Map) chooseSpawn(enemies []Point, last int, rng *rand.Rand, sc *spawnCh
 		}
 	}
 	slices.Sort(cands)
-	sc.score, sc.order, sc.cands = score, order, cands
+	sc.score, sc.cands = score, cands
 	return cands[rng.IntN(len(cands))]
 }
 

@@ -44,7 +44,6 @@ type spawnChoice struct {
 	rings   enemyRings
 	score   []float64
 	ranks   []spawnRank
-	order   []int
 	cands   []int
 	// batch holds, during one respawn pass (World.respawn: inPass), each
 	// enemy set's nearest-enemy distance of every spawn (spawnScores).
