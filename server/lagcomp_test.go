@@ -194,6 +194,77 @@ func TestLagRingWrapsAndRefusesOlder(t *testing.T) {
 	}
 }
 
+// atBySearch is lagRing.at as it was before the direct index: the record
+// at or after t by binary search alone (the reference).
+func atBySearch(r *lagRing, t float64) (x, y float64, alive, ok bool) {
+	if r.n == 0 {
+		return 0, 0, false, false
+	}
+	first, last := r.get(0), r.get(r.n-1)
+	if t < float64(first.Tick) || t > float64(last.Tick) {
+		return 0, 0, false, false
+	}
+	lo, hi := 1, r.n
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); float64(r.get(m).Tick) < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if i := lo; i < r.n {
+		b, a := r.get(i), r.get(i-1)
+		if a.teleport != b.teleport || math.Hypot(b.X-a.X, b.Y-a.Y) > game.TeleportDist {
+			return b.X, b.Y, b.Alive, true
+		}
+		s := game.Lerp(a.Sample, b.Sample, (t-float64(a.Tick))/float64(b.Tick-a.Tick))
+		return s.X, s.Y, s.Alive, true
+	}
+	return first.X, first.Y, first.Alive, true
+}
+
+// lagRing.at answers bit for bit as the binary search does, on rings one
+// record a tick (where it indexes directly) and with gaps (stalls: where
+// it must search), wrapped or not, at ticks far past 2^24 (where a tick's
+// fraction is coarse), for times on records, between them and past them.
+func TestLagRingIndexMatchesSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 1))
+	for trial := range 3000 {
+		var r lagRing
+		tick := uint32(rng.IntN(1000)) + 1
+		if trial%3 == 0 {
+			tick = math.MaxUint32 - 20000 + uint32(rng.IntN(1000))
+		}
+		gaps := trial%2 == 1
+		for range 1 + rng.IntN(2*MaxUnlagTicks) {
+			r.record(lagRecord{Sample: game.Sample{Tick: tick, X: rng.Float64() * 4000, Y: rng.Float64() * 4000, Alive: rng.IntN(8) > 0},
+				teleport: uint8(rng.IntN(2))})
+			tick++
+			if gaps && rng.IntN(16) == 0 {
+				tick += uint32(1 + rng.IntN(5))
+			}
+		}
+		first, last := float64(r.get(0).Tick), float64(r.get(r.n-1).Tick)
+		for range 40 {
+			var tt float64
+			switch rng.IntN(4) {
+			case 0: // on a record
+				tt = float64(r.get(rng.IntN(r.n)).Tick)
+			case 1: // just either side of one
+				tt = math.Nextafter(float64(r.get(rng.IntN(r.n)).Tick), math.Inf(2*rng.IntN(2)-1))
+			default: // anywhere in the record, or a little outside it
+				tt = first - 2 + rng.Float64()*(last-first+4)
+			}
+			x, y, alive, ok := r.at(tt)
+			wx, wy, walive, wok := atBySearch(&r, tt)
+			if math.Float64bits(x) != math.Float64bits(wx) || math.Float64bits(y) != math.Float64bits(wy) || alive != walive || ok != wok {
+				t.Fatalf("trial %d (gaps %v, %d records from tick %v to %v): at(%v) = (%v, %v, %v, %v), the search's (%v, %v, %v, %v)",
+					trial, gaps, r.n, first, last, tt, x, y, alive, ok, wx, wy, walive, wok)
+			}
+		}
+	}
+}
+
 func TestLagRingNoInterpolationAcrossTeleport(t *testing.T) {
 	// Respawn: the teleport counter changes between ticks 2 and 3.
 	var r lagRing
