@@ -104,8 +104,8 @@ func (r *lagRing) at(t float64) (x, y float64, alive, ok bool) {
 		return 0, 0, false, false
 	}
 	// The first record at or after t: where it must be when the records
-	// are one a tick (as recording makes them but across a stall), else
-	// by binary search (the ticks increase). t-first is exact (an
+	// are one a tick (as record makes them: one a tick, every tick), else
+	// by binary search (the ticks increase; kept as the guard). t-first is exact (an
 	// integer less than t taken from t, t < 2^53), so its ceiling is the
 	// search's answer. The direct index reads two records of a ring
 	// nobody read lately, the search seven: a shot at 1 024 players asks

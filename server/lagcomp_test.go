@@ -225,8 +225,9 @@ func atBySearch(r *lagRing, t float64) (x, y float64, alive, ok bool) {
 
 // lagRing.at answers bit for bit as the binary search does, on rings one
 // record a tick (where it indexes directly) and with gaps (stalls: where
-// it must search), wrapped or not, at ticks far past 2^24 (where a tick's
-// fraction is coarse), for times on records, between them and past them.
+// it must search), wrapped or not, at ticks near 2^32 (where a float64
+// holds the least of a tick's fraction), for times on records, between
+// them and past them.
 func TestLagRingIndexMatchesSearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 1))
 	for trial := range 3000 {

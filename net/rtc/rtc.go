@@ -114,9 +114,13 @@ type Conn struct {
 	limit  int
 	sigs   chan *proto.Signal // from the WebSocket, for signalLoop
 	dgrams chan []byte        // datagrams for writeDatagrams
-	nsig   int                // signals read (forward's goroutine)
-	logf   func(string)
-	server bool
+	nsig   int                // signals read (the goroutine forwarding the WebSocket's frames)
+	// stopped: a frame ended the connection; the forwarding goroutine
+	// reads no more (take).
+	stopped bool
+	endOnce sync.Once // baseEnded's
+	logf    func(string)
+	server  bool
 	// onSignal handles a signalling message (the client's or the server's
 	// side); an error is a protocol error that ends the connection.
 	onSignal func(*proto.Signal) error
@@ -148,30 +152,59 @@ func newConn(base transport.Transport, opt transport.Options, server bool, logf 
 }
 
 func (c *Conn) start() {
-	go c.forward()
+	if tp, ok := c.base.(transport.Tapper); ok {
+		tp.Tap(c.take, c.baseEnded) // the WebSocket's reader forwards: no goroutine here
+	} else {
+		go c.forward()
+	}
 	go c.signalLoop()
 	go c.writeDatagrams()
 }
 
-// forward reads the WebSocket: signalling to signalLoop, the rest to Recv.
+// forward reads the WebSocket's Recv (a base that is not a
+// transport.Tapper) and forwards each frame (forwardOne).
 func (c *Conn) forward() {
-	defer func() {
+	defer c.baseEnded()
+	for f := range c.base.Recv() {
+		if !c.forwardOne(f) {
+			return
+		}
+	}
+}
+
+// take is the deliver of a base that is a transport.Tapper: forwardOne on
+// the base's reader goroutine, until a frame ends the connection.
+func (c *Conn) take(f transport.Frame) {
+	if c.stopped {
+		return // a protocol error ended it: the rest is not read
+	}
+	if !c.forwardOne(f) {
+		c.stopped = true
+		c.baseEnded()
+	}
+}
+
+// forwardOne forwards frame f of the WebSocket: signalling to signalLoop,
+// the rest to Recv. It returns false when f ended the connection.
+func (c *Conn) forwardOne(f transport.Frame) bool {
+	if len(f.Data) > 0 && proto.MsgType(f.Data[0]) == proto.MsgSignal {
+		return c.takeSignal(f.Data)
+	}
+	c.in.Deliver(f)
+	if c.onAccepted != nil && len(f.Data) > 0 && proto.MsgType(f.Data[0]) == proto.MsgAccept && c.accepted.CompareAndSwap(false, true) {
+		go c.onAccepted() // the handshake goes on meanwhile
+	}
+	return true
+}
+
+// baseEnded ends what the WebSocket feeds, once: Recv closes, signalling
+// stops, and the datagram path goes with the connection.
+func (c *Conn) baseEnded() {
+	c.endOnce.Do(func() {
 		c.in.CloseRecv()
 		close(c.sigs)
 		c.shut()
-	}()
-	for f := range c.base.Recv() {
-		if len(f.Data) > 0 && proto.MsgType(f.Data[0]) == proto.MsgSignal {
-			if !c.takeSignal(f.Data) {
-				return
-			}
-			continue
-		}
-		c.in.Deliver(f)
-		if c.onAccepted != nil && len(f.Data) > 0 && proto.MsgType(f.Data[0]) == proto.MsgAccept && c.accepted.CompareAndSwap(false, true) {
-			go c.onAccepted() // the handshake goes on meanwhile
-		}
-	}
+	})
 }
 
 // takeSignal checks a signalling frame and queues it; false when it ended

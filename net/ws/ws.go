@@ -14,7 +14,8 @@ import (
 // Timings of the websocket transport.
 const (
 	// ReadTimeout is how long a connection may stay silent (no frame, no
-	// pong) before it is closed.
+	// pong) before it is closed; a server's may close up to readSlack
+	// sooner.
 	ReadTimeout = 15 * time.Second
 	// WriteTimeout bounds the time to write one frame.
 	WriteTimeout = 5 * time.Second

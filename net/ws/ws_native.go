@@ -65,7 +65,7 @@ func UpgradeFrom(w http.ResponseWriter, r *http.Request, opt transport.Options, 
 }
 
 // conn is a gorilla websocket as a transport: a reader goroutine with a
-// size limit and a deadline per frame, a writer goroutine for queued
+// size limit and a read deadline (extendRead), a writer goroutine for queued
 // frames and keepalive pings, and a closing sequence that makes sure the
 // peer can read the last words (finish).
 type conn struct {
@@ -85,6 +85,13 @@ type conn struct {
 	// rbuf is the reader goroutine's scratch for a message as it arrives
 	// (readFrame), kept between messages up to rbufKeep bytes.
 	rbuf []byte
+
+	// tmu guards the tap (Tap) and readEnded: the reader hands a frame
+	// on (deliver) and ends (endRead) under it.
+	tmu       sync.Mutex
+	tap       func(transport.Frame) // the wrapper's deliver; nil: through Recv
+	tapEnded  func()
+	readEnded bool // the reader stopped
 	// peerClosed: the reader got the peer's close frame.
 	peerClosed atomic.Bool
 
@@ -312,20 +319,25 @@ func (t *conn) drain() {
 	_, _ = io.Copy(io.Discard, nc)
 }
 
-// readSlack is how stale the read deadline may grow before extendRead
-// moves it: a connection silent for between ReadTimeout-readSlack and
-// ReadTimeout ends. Moving it costs a timer update under the socket's
-// lock, and at 1 024 clients sending 64 messages/s that was one update
-// a message.
+// readSlack is how stale a server's read deadline may grow before
+// extendRead moves it: a client silent for between ReadTimeout-readSlack
+// (14.06 s) and ReadTimeout ends. Moving it costs a timer update under
+// the socket's lock, and at 1 024 clients sending 64 messages/s that was
+// one update a message. A client's deadline moves at every frame, so it
+// gives up with cl_timeout (netclient.DefaultTimeout).
 const readSlack = ReadTimeout / 16
 
 // extendRead pushes the read deadline ReadTimeout past now, when it is
-// more than readSlack stale, unless the connection is draining (its
-// deadline is final).
+// stale (a server's: by readSlack or more), unless the connection is
+// draining (its deadline is final).
 func (t *conn) extendRead(now time.Time) {
 	t.rmu.Lock()
 	defer t.rmu.Unlock()
-	if by := now.Add(ReadTimeout); !t.draining && by.Sub(t.readBy) >= readSlack {
+	slack := time.Duration(0)
+	if t.server {
+		slack = readSlack
+	}
+	if by := now.Add(ReadTimeout); !t.draining && by.Sub(t.readBy) >= slack {
 		t.readBy = by
 		_ = t.ws.SetReadDeadline(by)
 	}
@@ -335,7 +347,7 @@ var errTooBig = errors.New("frame too big")
 
 func (t *conn) readLoop() {
 	defer close(t.readDone)
-	defer t.CloseRecv()
+	defer t.endRead()
 	limit := t.opt.Limit()
 	now := time.Now()
 	for {
@@ -366,7 +378,51 @@ func (t *conn) readLoop() {
 			t.finish("protocol error: text frame", false, endTell, websocket.CloseNormalClosure)
 			return
 		}
-		t.Deliver(transport.Frame{Data: data, At: now})
+		t.deliver(transport.Frame{Data: data, At: now})
+	}
+}
+
+// deliver hands f on: to the tap, or through Recv.
+func (t *conn) deliver(f transport.Frame) {
+	t.tmu.Lock()
+	defer t.tmu.Unlock()
+	if t.tap != nil {
+		t.tap(f)
+		return
+	}
+	t.Deliver(f)
+}
+
+// endRead is the reader's end: Recv closes, and the tap's ended runs.
+func (t *conn) endRead() {
+	t.tmu.Lock()
+	t.readEnded = true
+	ended := t.tapEnded
+	t.tmu.Unlock()
+	t.CloseRecv()
+	if ended != nil {
+		ended()
+	}
+}
+
+// Tap implements transport.Tapper.
+func (t *conn) Tap(deliver func(transport.Frame), ended func()) {
+	t.tmu.Lock()
+	for queued := true; queued; { // what came before the tap, in order
+		select {
+		case f, ok := <-t.Recv():
+			if queued = ok; ok {
+				deliver(f)
+			}
+		default:
+			queued = false
+		}
+	}
+	t.tap, t.tapEnded = deliver, ended
+	done := t.readEnded
+	t.tmu.Unlock()
+	if done {
+		ended()
 	}
 }
 
@@ -404,10 +460,11 @@ func (t *conn) readFrame(limit int) (int, []byte, error) {
 }
 
 // rbufKeep is the most scratch a connection keeps between messages, bytes:
-// a usercmd message fits with room to spare; a larger message (the limit
-// is a megabyte) borrows its scratch only while it is read, so a peer
-// cannot make a thousand connections hold a megabyte each.
-const rbufKeep = 4 << 10
+// the server's limit (proto.MaxClientFrame, 4 KiB) fits with the room
+// slices.Grow rounds up to; a larger message (a client's limit is
+// 256 KiB) borrows its scratch only while it is read, so a peer cannot
+// make a thousand connections hold that much each.
+const rbufKeep = 8 << 10
 
 // keep keeps buf as the reader's scratch, emptied, if it is small enough.
 func (t *conn) keep(buf []byte) {

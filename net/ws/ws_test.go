@@ -3,10 +3,13 @@
 package ws_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -147,5 +150,138 @@ func TestURL(t *testing.T) {
 	defer cancel()
 	if _, err := ws.Dial(ctx, "h:123", proto.ClientOptions()); err == nil {
 		t.Error("Dial(h:123) succeeded")
+	}
+}
+
+// tapFrame is the i-th frame of the tap tests: its number, then i%300
+// bytes of i.
+func tapFrame(i int) []byte {
+	return append([]byte(fmt.Sprintf("tap %05d ", i)), bytes.Repeat([]byte{byte(i)}, i%300)...)
+}
+
+// A tap (transport.Tapper, as net/rtc uses it) gets the frames queued on
+// Recv before it first, then every later one, all in order, on no more
+// than one goroutine at a time; ended comes once, after the last, and
+// nothing arrives on Recv.
+func TestTapTakesQueuedFramesFirst(t *testing.T) {
+	// No farewell: the frames delivered are the test's alone.
+	client, server := wsPair(t, transport.Options{ReadLimit: 4096}, transport.Options{ReadLimit: 4096})
+	const before, after = 60, 140
+	for i := range before {
+		if !client.Send(tapFrame(i)) {
+			t.Fatalf("send %d refused", i)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for server.Stats().PacketsIn < before && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond) // queued on Recv, unread
+	}
+	var (
+		mu      sync.Mutex
+		got     [][]byte
+		busy    bool
+		overlap bool
+		ends    int
+		endedAt int // frames delivered when ended came
+	)
+	endedCh := make(chan struct{})
+	deliver := func(f transport.Frame) {
+		mu.Lock()
+		if busy {
+			overlap = true
+		}
+		busy = true
+		got = append(got, f.Data)
+		mu.Unlock()
+		time.Sleep(10 * time.Microsecond)
+		mu.Lock()
+		busy = false
+		mu.Unlock()
+	}
+	server.(transport.Tapper).Tap(deliver, func() {
+		mu.Lock()
+		ends++
+		endedAt = len(got)
+		mu.Unlock()
+		close(endedCh)
+	})
+	mu.Lock()
+	if len(got) < before {
+		t.Errorf("Tap returned with %d of the %d frames queued before it delivered", len(got), before)
+	}
+	mu.Unlock()
+	for i := before; i < before+after; i++ {
+		for !client.Send(tapFrame(i)) {
+			time.Sleep(time.Millisecond) // the send queue is full
+		}
+	}
+	for {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n == before+after {
+			break
+		}
+		if time.Now().After(deadline.Add(5 * time.Second)) {
+			t.Fatalf("%d of %d frames delivered", n, before+after)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	client.Close("test over")
+	select {
+	case <-endedCh:
+	case <-time.After(10 * time.Second):
+		t.Fatal("ended not called after the peer closed")
+	}
+	select {
+	case f, ok := <-server.Recv():
+		if ok {
+			t.Errorf("a frame arrived on Recv after Tap: %q", f.Data)
+		}
+	case <-time.After(time.Second):
+		t.Error("Recv not closed once the reader ended")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i, b := range got {
+		if !bytes.Equal(b, tapFrame(i)) {
+			t.Fatalf("frame %d delivered as %q: order or content not kept", i, b[:min(len(b), 10)])
+		}
+	}
+	if overlap {
+		t.Error("deliver ran on two goroutines at once")
+	}
+	if ends != 1 || endedAt != before+after {
+		t.Errorf("ended called %d times, after %d frames; want once, after %d", ends, endedAt, before+after)
+	}
+}
+
+// A tap set after the reader has ended still gets what was queued, then
+// ended, once, before Tap returns.
+func TestTapAfterTheReaderEnded(t *testing.T) {
+	client, server := wsPair(t, transport.Options{ReadLimit: 4096}, transport.Options{ReadLimit: 4096})
+	for i := range 3 {
+		client.Send(tapFrame(i))
+	}
+	client.Close("bye")
+	select {
+	case <-server.Done(): // the reader saw the close
+	case <-time.After(10 * time.Second):
+		t.Fatal("server end not done after the peer closed")
+	}
+	time.Sleep(100 * time.Millisecond) // the reader's end runs after Done
+	var got [][]byte
+	ends := 0
+	server.(transport.Tapper).Tap(func(f transport.Frame) { got = append(got, f.Data) }, func() { ends++ })
+	if ends != 1 {
+		t.Fatalf("ended called %d times by the time Tap returned; want once", ends)
+	}
+	if len(got) != 3 {
+		t.Fatalf("%d frames delivered, want the 3 queued", len(got))
+	}
+	for i, b := range got {
+		if !bytes.Equal(b, tapFrame(i)) {
+			t.Fatalf("frame %d delivered as %q", i, b)
+		}
 	}
 }
