@@ -103,18 +103,28 @@ func (r *lagRing) at(t float64) (x, y float64, alive, ok bool) {
 	if t < float64(first.Tick) || t > float64(last.Tick) {
 		return 0, 0, false, false
 	}
-	// The first record at or after t: where it must be when the records
-	// are one a tick (as record makes them: one a tick, every tick), else
-	// by binary search (the ticks increase; kept as the guard). t-first is exact (an
-	// integer less than t taken from t, t < 2^53), so its ceiling is the
-	// search's answer. The direct index reads two records of a ring
-	// nobody read lately, the search seven: a shot at 1 024 players asks
-	// some 90 rings.
-	lo, hi := 1, r.n
+	return r.lerpAt(r.after(t), t)
+}
+
+// after is the index of the first record at or after tick t, 1 ≤ i < n
+// (1 when n is 1), for t within the record: where it must be when the
+// records are one a tick (as record makes them: one a tick, every tick),
+// else by binary search (the ticks increase; kept as the guard). t-first
+// is exact (an integer less than t taken from t, t < 2^53), so its
+// ceiling is the search's answer. The direct index reads two records of
+// a ring nobody read lately, the search seven: a shot at 1 024 players
+// asks some 90 rings.
+func (r *lagRing) after(t float64) int {
+	first, last := r.get(0), r.get(r.n-1)
 	if r.n > 1 && last.Tick-first.Tick == uint32(r.n-1) {
-		lo = max(1, int(math.Ceil(t-float64(first.Tick))))
-		hi = lo
+		return max(1, int(math.Ceil(t-float64(first.Tick))))
 	}
+	return r.search(t)
+}
+
+// search is after by binary search alone.
+func (r *lagRing) search(t float64) int {
+	lo, hi := 1, r.n
 	for lo < hi {
 		if m := int(uint(lo+hi) >> 1); float64(r.get(m).Tick) < t {
 			lo = m + 1
@@ -122,16 +132,23 @@ func (r *lagRing) at(t float64) (x, y float64, alive, ok bool) {
 			hi = m
 		}
 	}
-	if i := lo; i < r.n {
-		b := r.get(i)
-		a := r.get(i - 1)
-		if a.teleport != b.teleport || math.Hypot(b.X-a.X, b.Y-a.Y) > game.TeleportDist {
-			return b.X, b.Y, b.Alive, true
-		}
-		s := game.Lerp(a.Sample, b.Sample, (t-float64(a.Tick))/float64(b.Tick-a.Tick))
-		return s.X, s.Y, s.Alive, true
+	return lo
+}
+
+// lerpAt is the hitbox centre at tick t between records i-1 and i (after),
+// or the only record when i is n.
+func (r *lagRing) lerpAt(i int, t float64) (x, y float64, alive, ok bool) {
+	if i >= r.n {
+		first := r.get(0)
+		return first.X, first.Y, first.Alive, true
 	}
-	return first.X, first.Y, first.Alive, true
+	b := r.get(i)
+	a := r.get(i - 1)
+	if a.teleport != b.teleport || math.Hypot(b.X-a.X, b.Y-a.Y) > game.TeleportDist {
+		return b.X, b.Y, b.Alive, true
+	}
+	s := game.Lerp(a.Sample, b.Sample, (t-float64(a.Tick))/float64(b.Tick-a.Tick))
+	return s.X, s.Y, s.Alive, true
 }
 
 // rewinder is lag compensation: it owns every player's per-tick hitbox

@@ -195,32 +195,16 @@ func TestLagRingWrapsAndRefusesOlder(t *testing.T) {
 }
 
 // atBySearch is lagRing.at as it was before the direct index: the record
-// at or after t by binary search alone (the reference).
+// at or after t by binary search alone (search, the reference),
+// interpolated as at does (lerpAt).
 func atBySearch(r *lagRing, t float64) (x, y float64, alive, ok bool) {
 	if r.n == 0 {
 		return 0, 0, false, false
 	}
-	first, last := r.get(0), r.get(r.n-1)
-	if t < float64(first.Tick) || t > float64(last.Tick) {
+	if t < float64(r.get(0).Tick) || t > float64(r.get(r.n-1).Tick) {
 		return 0, 0, false, false
 	}
-	lo, hi := 1, r.n
-	for lo < hi {
-		if m := int(uint(lo+hi) >> 1); float64(r.get(m).Tick) < t {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if i := lo; i < r.n {
-		b, a := r.get(i), r.get(i-1)
-		if a.teleport != b.teleport || math.Hypot(b.X-a.X, b.Y-a.Y) > game.TeleportDist {
-			return b.X, b.Y, b.Alive, true
-		}
-		s := game.Lerp(a.Sample, b.Sample, (t-float64(a.Tick))/float64(b.Tick-a.Tick))
-		return s.X, s.Y, s.Alive, true
-	}
-	return first.X, first.Y, first.Alive, true
+	return r.lerpAt(r.search(t), t)
 }
 
 // lagRing.at answers bit for bit as the binary search does, on rings one
