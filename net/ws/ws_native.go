@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"slices"
@@ -104,6 +105,16 @@ type conn struct {
 	tcp      tcpRTTFunc // the kernel's TCP round trip of the socket, or nil
 	loopback bool       // the peer is on this host
 	remote   string     // RemoteAddr: the peer's "host:port", or UpgradeFrom's
+	// tcpRTT is the newest read of tcp (math.Float64bits of ms; negative:
+	// none yet), which the reader goroutine refreshes (refreshTCPRTT), so
+	// that LinkRTT, asked at each shot on the server's tick goroutine,
+	// makes no system call there: a syscall on the tick goroutine can lose
+	// it the one P to the connections' goroutines until they have all run.
+	// tcpWant is set by LinkRTT, cleared by a refresh; tcpAt is when the
+	// reader read it last (the reader's alone).
+	tcpRTT  atomic.Uint64
+	tcpWant atomic.Bool
+	tcpAt   time.Time
 
 	pmu      sync.Mutex // guards the ping fields
 	pingSent time.Time  // when the unanswered ping went out; zero once answered
@@ -116,7 +127,10 @@ func newConn(c *websocket.Conn, opt transport.Options, server bool, remote strin
 	t := &conn{Endpoint: transport.NewEndpoint(), ws: c, opt: opt, server: server, readDone: make(chan struct{}),
 		writeDone: make(chan struct{}), pingRTT: -1}
 	nc := c.UnderlyingConn()
-	t.tcp = tcpRTTOf(nc)
+	t.tcp = newTCPRTT(nc)
+	t.tcpRTT.Store(math.Float64bits(-1))
+	t.tcpWant.Store(true)
+	t.refreshTCPRTT(time.Now()) // before the reader starts: the handshake's sample
 	if t.remote = remote; remote == "" {
 		t.remote = nc.RemoteAddr().String()
 	}
@@ -141,18 +155,48 @@ func newConn(c *websocket.Conn, opt transport.Options, server bool, remote strin
 
 func (t *conn) Send(b []byte) bool { return t.Queue(b) }
 
+// newTCPRTT is tcpRTTOf, a variable so that a test can count the reads.
+var newTCPRTT = tcpRTTOf
+
 // LinkRTT implements transport.RTTMeasurer: the smoothed round trip of
-// this end's pings and, on Linux, the kernel's TCP round trip.
+// this end's pings and, on Linux, the kernel's TCP round trip as the
+// reader goroutine last read it (at most tcpRTTEvery before the frame it
+// read after the previous LinkRTT, so never older than tcpRTTEvery and one
+// frame's interval while frames arrive). It makes no system call.
 func (t *conn) LinkRTT() transport.LinkRTT {
 	t.pmu.Lock()
 	r := transport.LinkRTT{PingMs: t.pingRTT, TCPMs: -1, Loopback: t.loopback}
 	t.pmu.Unlock()
 	if t.tcp != nil {
-		if ms, ok := t.tcp(); ok {
+		t.tcpWant.Store(true)
+		if ms := math.Float64frombits(t.tcpRTT.Load()); ms >= 0 {
 			r.TCPMs = ms
 		}
 	}
 	return r
+}
+
+// tcpRTTEvery is the least time between two reads of the kernel's TCP
+// round trip (one getsockopt each) on a connection: the reader goroutine
+// reads it at a frame that arrives tcpRTTEvery after its last read and
+// after a LinkRTT asked for it, so a connection whose round trip nobody
+// asks (no shots) costs no system call, and one that shoots at most ten a
+// second. The kernel's SRTT moves by an eighth of a sample per ACK, so
+// 100 ms adds little to its own lag.
+const tcpRTTEvery = 100 * time.Millisecond
+
+// refreshTCPRTT reads the kernel's TCP round trip into tcpRTT when LinkRTT
+// asked for it and tcpRTTEvery has passed since the last read (reader
+// goroutine, or newConn before it starts).
+func (t *conn) refreshTCPRTT(now time.Time) {
+	if t.tcp == nil || !t.tcpWant.Load() || (!t.tcpAt.IsZero() && now.Sub(t.tcpAt) < tcpRTTEvery) {
+		return
+	}
+	t.tcpWant.Store(false)
+	t.tcpAt = now
+	if ms, ok := t.tcp(); ok {
+		t.tcpRTT.Store(math.Float64bits(ms))
+	}
 }
 
 // pingPayload numbers a ping: 8 bytes, big endian. The pong must echo it
@@ -368,6 +412,7 @@ func (t *conn) readLoop() {
 			return
 		}
 		now = time.Now()
+		t.refreshTCPRTT(now)
 		t.Read(len(data))
 		select {
 		case <-t.Done():

@@ -16,6 +16,7 @@
 //
 //	CGO_ENABLED=0 go build -tags headless -o /tmp/tickshot-scale .
 //	go run ./scripts/measurescale --server-bin /tmp/tickshot-scale [--seconds 5] [--warmup 2s] [--server-cpus 1]
+//		[--players 64,256,1024] [--tickrates 64,128]
 package main
 
 import (
@@ -45,6 +46,7 @@ func main() {
 	seconds := fs.Int("seconds", 5, "measuring window of each cell, s (1..600)")
 	warmup := fs.Duration("warmup", 2*time.Second, "time between the last join and the window")
 	only := fs.String("players", "64,256,1024", "player counts to run, comma-separated (of 64, 256, 1024)")
+	rates := fs.String("tickrates", "64,128", "tick rates to run, comma-separated (of 64, 128)")
 	serverLog := fs.Bool("server-log", false, "show the server's log (warnings and errors)")
 	serverCPUs := fs.Int("server-cpus", 1, "CPUs the server is pinned to (the first N; the clients keep to the others when at least two are left)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
@@ -63,7 +65,8 @@ func main() {
 	}
 	var rows []loadtest.ScaleRow
 	for _, cell := range loadtest.ScaleCells() {
-		if !strings.Contains(","+*only+",", ","+strconv.Itoa(cell.Players)+",") {
+		if !strings.Contains(","+*only+",", ","+strconv.Itoa(cell.Players)+",") ||
+			!strings.Contains(","+*rates+",", ","+strconv.Itoa(cell.TickRate)+",") {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "measurescale: %d players on %s at %d ticks/s\n", cell.Players, cell.Map, cell.TickRate)
