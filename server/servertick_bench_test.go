@@ -68,7 +68,7 @@ type tickRig struct {
 	toServer []*transport.HeldEnd // the server's end of each: the client's frames wait here
 }
 
-func newTickRig(b *testing.B, players int, mapName string, tickRate int) *tickRig {
+func newTickRig(b testing.TB, players int, mapName string, tickRate int) *tickRig {
 	b.Helper()
 	if !slices.Contains(game.MapNames(), mapName) || players > server.MaxPlayersLimit {
 		b.Skipf("players=%d needs the map %s and a player cap of at least %d (server.MaxPlayersLimit is %d): not here yet",
@@ -130,7 +130,7 @@ func (r *tickRig) serverTick() time.Duration {
 }
 
 // clientsRead has every client read what the server sent it.
-func (r *tickRig) clientsRead(b *testing.B) {
+func (r *tickRig) clientsRead(b testing.TB) {
 	for i, c := range r.clients {
 		r.toClient[i].Flush()
 		if err := c.Poll(r.now); err != nil {

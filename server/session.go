@@ -48,6 +48,7 @@ type session struct {
 	out  snapOut
 
 	lastScor  uint32 // tick of the last scoreboard sent
+	lastSnap  uint32 // tick of the last snapshot written (scoreSlot)
 	scoresDue bool   // the scoreboard changed since it was last sent
 
 	// Chat flood control (say): tokens left, and the tick they were last

@@ -190,12 +190,15 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 	// it changed (the kill feed says who killed whom near the client at
 	// once, and the newest far kills as news), every
 	// 500 ms while the last one left changed rows out, else every 2 s for
-	// the pings and the match clock.
+	// the pings and the match clock; after the first, only in the first
+	// snapshot of one of the client's half-second slots (scoreSlot).
 	tick := sw.w.Tick
 	since := tick - ss.lastScor
+	slot := scoreSlot(tick, ss.player.ID, sw.tickRate) != scoreSlot(ss.lastSnap, ss.player.ID, sw.tickRate)
+	ss.lastSnap = tick
 	scoreSent := false
-	if ss.lastScor == 0 || (ss.scoresDue && since >= uint32(sw.tickRate)) ||
-		(ss.view.scores.pending && since >= uint32(sw.tickRate)/2) || since >= 2*uint32(sw.tickRate) {
+	if ss.lastScor == 0 || slot && ((ss.scoresDue && since >= uint32(sw.tickRate)) ||
+		(ss.view.scores.pending && since >= uint32(sw.tickRate)/2) || since >= 2*uint32(sw.tickRate)) {
 		if !sw.scoresBuilt {
 			sw.scoreBuf = sw.scoreboard(sw.scoreBuf[:0], sessions)
 			sw.board.set(sw.scoreBuf)

@@ -105,6 +105,7 @@ type Stats struct {
 	Stale           int // dropped: not newer than the newest applied
 	Lost            int // Seq numbers skipped (never arrived)
 	Events          int // events decoded
+	Scoreboards     int // snapshots applied that carried a scoreboard (Match)
 	Cmds            int // usercmds made
 	CmdPackets      int // Cmds messages sent
 	Shots           int // usercmds made with the attack button down
@@ -315,6 +316,9 @@ func (c *Client) snapshot(s *proto.Snapshot, at time.Time) bool {
 	c.frames.PutPickups(s.Seq, c.picks)
 	c.st.Events += len(c.evBuf)
 	c.st.Snapshots++
+	if s.Match != nil {
+		c.st.Scoreboards++
+	}
 	c.st.PingMs, c.st.InView = int(s.PingMs), len(ents)
 	c.self, c.ackCmd = s.Self, s.AckCmd
 	c.newestTick, c.newestAt = s.Tick, at
