@@ -564,18 +564,18 @@ func leadersOf(ids []uint16, table []proto.ScoreEntry, n int) []uint16 {
 	return ids
 }
 
-// scoreSlot is the half-second slot of tick t (half a second of ticks
-// each) for the client of player id: a client's scoreboards after its
-// first go only in its first snapshot of a slot, and the slots of client
-// id begin id mod half a second of ticks later than tick 0's. A kill
-// marks the scoreboard changed for every client on the same tick, and
-// clients who joined together (a server's start, a map change, a load
+// scoreSlot is the number of the half-second slot (tickRate/2 ticks) that
+// tick t falls in for the client of player id. A client's scoreboards
+// after its first go only in its first snapshot of a slot, and client id's
+// slots begin id mod tickRate/2 ticks before the multiples of tickRate/2.
+// A kill marks the scoreboard changed for every client on the same tick,
+// and clients who joined together (a server's start, a map change, a load
 // test's) wait their intervals in step: without the slots their
 // scoreboards went on the same few ticks, and those ticks cost twice the
-// others (BenchmarkServerTick at 1 024 players: the tick's p99 10.9 ms,
-// 7.2 ms with the slots, its p50 unchanged). The schedule's intervals
-// (half a second, one, two) are whole slots, so it delays a scoreboard by
-// at most one slot.
+// others (BenchmarkServerTick at 1 024 players: the tick's p99 about
+// 10 ms, under 7 ms with the slots; docs/MEASUREMENTS.md). The
+// schedule's intervals (half a second, one, two) are whole slots, so the
+// slots delay a scoreboard by at most one.
 func scoreSlot(t uint32, id uint16, tickRate int) uint32 {
 	p := max(uint32(tickRate)/2, 1)
 	return (t + uint32(id)%p) / p
