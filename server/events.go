@@ -143,8 +143,8 @@ func (q *eventQueue) oldest() uint32 {
 // until it acknowledged them (O(players²) a second, a fifth of a
 // snapshot's bytes); a feed that long is unreadable anyway. Kills in
 // view, the client's own and a spectator's (whose view is everywhere) go
-// first, as every kill did before; the scoreboard (within 1 s of a
-// change) keeps every player's kills and deaths.
+// first, as every kill did before; the scoreboard (within about 1.5 s of
+// a change) keeps every player's kills and deaths.
 func isNews(e *proto.Event, id uint16, view game.Rect) bool {
 	switch e.Kind {
 	case proto.EvJoin, proto.EvLeft:

@@ -298,7 +298,7 @@ type limitConn struct {
 }
 
 // NetConn returns the accepted connection, so the websocket transport can
-// read its kernel TCP round trip (net/ws, LinkRTT).
+// read its kernel TCP round trip (net/ws, tcpRTTOf).
 func (c *limitConn) NetConn() net.Conn { return c.Conn }
 
 func (c *limitConn) Close() error {

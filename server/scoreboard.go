@@ -574,11 +574,33 @@ func leadersOf(ids []uint16, table []proto.ScoreEntry, n int) []uint16 {
 // scoreboards went on the same few ticks, and those ticks cost twice the
 // others (BenchmarkServerTick at 1 024 players: the tick's p99 about
 // 10 ms, under 7 ms with the slots; docs/MEASUREMENTS.md). The
-// schedule's intervals (half a second, one, two) are whole slots, so the
-// slots delay a scoreboard by at most one.
+// schedule's intervals (half a second, one, two) are counted in slots
+// (snapshot.go, write), so a change waits at most a slot and a snapshot
+// interval longer than it would without them.
 func scoreSlot(t uint32, id uint16, tickRate int) uint32 {
 	p := max(uint32(tickRate)/2, 1)
 	return (t + uint32(id)%p) / p
+}
+
+// scoreDue reports whether the snapshot at tick to the client of player id
+// carries a scoreboard: its first (lastScor 0: none sent yet), then only
+// the client's first snapshot of a slot (lastSnap: the tick of its
+// snapshot before), two slots after the last scoreboard (lastScor) when
+// the board changed since (changed), one while the last left changed rows
+// out (pending), four in any case. The intervals are counted in slots,
+// not ticks: the client's first snapshot of a slot is not on the same
+// tick of every slot (a snapshot every 3.2 ticks at 64 ticks/s), and one
+// a tick short of an interval would wait a whole slot more.
+func scoreDue(tick, lastSnap, lastScor uint32, id uint16, tickRate int, changed, pending bool) bool {
+	if lastScor == 0 {
+		return true
+	}
+	cur := scoreSlot(tick, id, tickRate)
+	if cur == scoreSlot(lastSnap, id, tickRate) {
+		return false // not the client's first snapshot of this slot
+	}
+	slots := cur - scoreSlot(lastScor, id, tickRate)
+	return (changed && slots >= 2) || (pending && slots >= 1) || slots >= 4
 }
 
 // snapNames says which players a snapshot names: those in its entities

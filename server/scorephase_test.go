@@ -14,7 +14,7 @@ import (
 // carry the match clock (Snapshot.Match), as they all do.
 func TestScoreboardsSpreadOverTicks(t *testing.T) {
 	const players, tickRate = 64, 64
-	r := newTickRig(t, players, "arena", tickRate) // joined together, then 8 s of play
+	r := newTickRig(t, players, "arena", tickRate) // joined together, then the rig's warm-up
 	before := make([]int, players)
 	for i, c := range r.clients {
 		before[i] = c.Stats().Scoreboards

@@ -191,14 +191,13 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 	// once, and the newest far kills as news), every
 	// 500 ms while the last one left changed rows out, else every 2 s for
 	// the pings and the match clock; after the first, only in the first
-	// snapshot of one of the client's half-second slots (scoreSlot).
+	// snapshot of one of the client's half-second slots (scoreSlot), the
+	// intervals being one, two and four slots.
 	tick := sw.w.Tick
-	since := tick - ss.lastScor
-	slot := scoreSlot(tick, ss.player.ID, sw.tickRate) != scoreSlot(ss.lastSnap, ss.player.ID, sw.tickRate)
+	due := scoreDue(tick, ss.lastSnap, ss.lastScor, ss.player.ID, sw.tickRate, ss.scoresDue, ss.view.scores.pending)
 	ss.lastSnap = tick
 	scoreSent := false
-	if ss.lastScor == 0 || slot && ((ss.scoresDue && since >= uint32(sw.tickRate)) ||
-		(ss.view.scores.pending && since >= uint32(sw.tickRate)/2) || since >= 2*uint32(sw.tickRate)) {
+	if due {
 		if !sw.scoresBuilt {
 			sw.scoreBuf = sw.scoreboard(sw.scoreBuf[:0], sessions)
 			sw.board.set(sw.scoreBuf)

@@ -111,8 +111,10 @@ type LinkRTT struct {
 	// first pong.
 	PingMs float64
 	// TCPMs is the kernel's smoothed TCP round trip of the socket (Linux:
-	// TCP_INFO's tcpi_rtt), ms; negative where not available (other
-	// systems, the browser, a link that is not a TCP socket).
+	// TCP_INFO's tcpi_rtt), ms, as the connection last read it (the
+	// native websocket: at most a second old, net/ws's LinkRTT); negative
+	// where not available (other systems, the browser, a link that is not
+	// a TCP socket).
 	TCPMs float64
 	// Loopback is true when the peer's address is a loopback address: the
 	// TCP round trip then measures only the hop to a proxy on the same

@@ -4,6 +4,7 @@ package ws
 
 import (
 	"context"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -15,16 +16,58 @@ import (
 	"tickshot/net/transport"
 )
 
-// TestTCPRTTReadOffTheCaller: LinkRTT makes no read of the kernel's TCP
-// round trip (a system call) itself: it returns the reader goroutine's
-// last read, taken once at the upgrade and again at a frame that arrives
-// tcpRTTEvery or more after the last read, only when a LinkRTT asked for
-// it since. The read is a fake that counts and returns 7, 8, 9... ms.
-func TestTCPRTTReadOffTheCaller(t *testing.T) {
+// countingTCPRTT is a fake kernel read that counts its calls and returns
+// 7, 8, 9... ms.
+func countingTCPRTT(reads *atomic.Int32) tcpRTTFunc {
+	return func() (float64, bool) { return float64(6 + reads.Add(1)), true }
+}
+
+// TestTCPRTTRefreshRules: LinkRTT reads nothing itself (it returns the
+// last read and asks for a new one); the reader's refresh reads only when
+// asked and tcpRTTEvery after the last read. On a conn of no socket and no
+// goroutines, with the times given.
+func TestTCPRTTRefreshRules(t *testing.T) {
 	var reads atomic.Int32
-	newTCPRTT = func(net.Conn) tcpRTTFunc {
-		return func() (float64, bool) { return float64(6 + reads.Add(1)), true }
+	c := &conn{tcp: countingTCPRTT(&reads), pingRTT: -1}
+	c.tcpRTT.Store(math.Float64bits(-1)) // as newConn
+	t0 := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	c.readTCPRTT(t0) // the upgrade's
+	check := func(step string, wantReads int32, wantMs float64) {
+		t.Helper()
+		if n := reads.Load(); n != wantReads {
+			t.Fatalf("%s: %d reads, want %d", step, n, wantReads)
+		}
+		if got := c.LinkRTT().TCPMs; got != wantMs {
+			t.Fatalf("%s: TCPMs %v, want %v", step, got, wantMs)
+		}
 	}
+	c.tcpWant.Store(false)
+	for range 100 {
+		c.LinkRTT()
+	}
+	check("100 LinkRTTs after the upgrade's read", 1, 7) // and it asks
+	c.refreshTCPRTT(t0.Add(tcpRTTEvery - time.Millisecond))
+	check("a frame within tcpRTTEvery of the read", 1, 7)
+	c.refreshTCPRTT(t0.Add(tcpRTTEvery))
+	check("a frame tcpRTTEvery after, asked", 2, 8)
+	c.tcpWant.Store(false) // the check's LinkRTT asked: take the ask back
+	c.refreshTCPRTT(t0.Add(3 * tcpRTTEvery))
+	if n := reads.Load(); n != 2 {
+		t.Fatalf("a frame with no LinkRTT since the last refresh read: %d reads, want 2", n)
+	}
+	c.LinkRTT()
+	c.refreshTCPRTT(t0.Add(3 * tcpRTTEvery))
+	check("asked again, long after", 3, 9)
+}
+
+// TestTCPRTTReadOnTheConnectionsGoroutines: over a real websocket the
+// kernel's round trip is read at the upgrade, by the reader at a frame
+// after a LinkRTT asked (tcpRTTEvery after the last read), and by the
+// writer at its ping tick with no frame at all; LinkRTT then shows the
+// newest read.
+func TestTCPRTTReadOnTheConnectionsGoroutines(t *testing.T) {
+	var reads atomic.Int32
+	newTCPRTT = func(net.Conn) tcpRTTFunc { return countingTCPRTT(&reads) }
 	t.Cleanup(func() { newTCPRTT = tcpRTTOf })
 	accepted := make(chan transport.Transport, 1)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -50,61 +93,35 @@ func TestTCPRTTReadOffTheCaller(t *testing.T) {
 	}
 	t.Cleanup(func() { c.Close("test over"); s.Close("test over") })
 	m := s.(transport.RTTMeasurer)
-	// send has the client send a frame and waits until the server has it.
-	send := func() {
-		t.Helper()
-		if !c.Send([]byte{1}) {
-			t.Fatal("send refused")
-		}
-		select {
-		case <-s.Recv():
-		case <-time.After(5 * time.Second):
-			t.Fatal("frame not received")
-		}
+	if r := m.LinkRTT(); r.TCPMs < 7 { // and it asks
+		t.Fatalf("TCPMs %v after the upgrade: want its read", r.TCPMs)
 	}
-	// Each end made one read at its upgrade or dial; the server's is 7 or 8
-	// ms, whichever end read first.
-	first := reads.Load()
-	if first != 2 {
-		t.Fatalf("%d reads after connecting, want one an end", first)
-	}
-	r0 := m.LinkRTT().TCPMs
-	if r0 != 7 && r0 != 8 {
-		t.Fatalf("TCPMs %v after the upgrade, want its read (7 or 8)", r0)
-	}
-	for range 100 {
-		if got := m.LinkRTT().TCPMs; got != r0 {
-			t.Fatalf("TCPMs moved to %v with no frame read", got)
-		}
-	}
-	if n := reads.Load(); n != first {
-		t.Fatalf("LinkRTT read the kernel's round trip itself: %d reads, want %d", n, first)
-	}
-	// A frame within tcpRTTEvery of the last read: no read, asked or not.
-	send()
-	if n := reads.Load(); n != first {
-		t.Fatalf("a frame within tcpRTTEvery of the last read read again: %d reads", n)
-	}
-	// After tcpRTTEvery, a frame with no LinkRTT since the last one asked:
-	// the ask of the loop above still stands, so this one reads.
+	// A frame tcpRTTEvery after the upgrade, asked: the reader reads (or
+	// the writer's ping tick did, on a slow machine: either is a read).
+	n := reads.Load()
 	time.Sleep(tcpRTTEvery + 20*time.Millisecond)
-	send()
-	if n := reads.Load(); n != first+1 {
-		t.Fatalf("%d reads after a frame past tcpRTTEvery with a LinkRTT waiting, want %d", n, first+1)
+	if !c.Send([]byte{1}) {
+		t.Fatal("send refused")
 	}
-	if got := m.LinkRTT().TCPMs; got != float64(6+first+1) {
-		t.Fatalf("TCPMs %v after the reader's read, want %v", got, 6+first+1)
+	select {
+	case <-s.Recv():
+	case <-time.After(5 * time.Second):
+		t.Fatal("frame not received")
 	}
-	// That LinkRTT asked again; without it a later frame would not read.
-	// Answer it, then check a frame with no ask reads nothing.
-	time.Sleep(tcpRTTEvery + 20*time.Millisecond)
-	send()
-	if n := reads.Load(); n != first+2 {
-		t.Fatalf("%d reads, want %d", n, first+2)
+	if got := reads.Load(); got <= n {
+		t.Fatalf("no read after an asked frame: %d reads", got)
 	}
-	time.Sleep(tcpRTTEvery + 20*time.Millisecond)
-	send()
-	if n := reads.Load(); n != first+2 {
-		t.Fatalf("a frame read the round trip that no LinkRTT asked for: %d reads, want %d", n, first+2)
+	// No frames and no asks: the writer's ping tick reads within
+	// PingInterval.
+	n = reads.Load()
+	deadline := time.Now().Add(PingInterval + 3*time.Second)
+	for reads.Load() == n && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := reads.Load(); got == n {
+		t.Fatalf("no read in %v without frames: the writer's ping tick does not read", PingInterval+3*time.Second)
+	}
+	if got, want := m.LinkRTT().TCPMs, float64(6+reads.Load()); got > want || got < 7 {
+		t.Errorf("TCPMs %v, want a read's (7..%v)", got, want)
 	}
 }

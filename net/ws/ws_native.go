@@ -106,15 +106,16 @@ type conn struct {
 	loopback bool       // the peer is on this host
 	remote   string     // RemoteAddr: the peer's "host:port", or UpgradeFrom's
 	// tcpRTT is the newest read of tcp (math.Float64bits of ms; negative:
-	// none yet), which the reader goroutine refreshes (refreshTCPRTT), so
-	// that LinkRTT, asked at each shot on the server's tick goroutine,
-	// makes no system call there: a syscall on the tick goroutine can lose
-	// it the one P to the connections' goroutines until they have all run.
-	// tcpWant is set by LinkRTT, cleared by a refresh; tcpAt is when the
-	// reader read it last (the reader's alone).
+	// none yet), which the connection's own goroutines keep fresh
+	// (readTCPRTT), so that LinkRTT, asked at each shot on the server's
+	// tick goroutine, makes no system call there: a syscall on the tick
+	// goroutine can lose it the one P to the connections' goroutines
+	// until they have all run. tcpWant is set by LinkRTT and cleared by
+	// the reader's refresh (refreshTCPRTT); tcpAt is when it was read
+	// last (UnixNano).
 	tcpRTT  atomic.Uint64
 	tcpWant atomic.Bool
-	tcpAt   time.Time
+	tcpAt   atomic.Int64
 
 	pmu      sync.Mutex // guards the ping fields
 	pingSent time.Time  // when the unanswered ping went out; zero once answered
@@ -129,8 +130,9 @@ func newConn(c *websocket.Conn, opt transport.Options, server bool, remote strin
 	nc := c.UnderlyingConn()
 	t.tcp = newTCPRTT(nc)
 	t.tcpRTT.Store(math.Float64bits(-1))
-	t.tcpWant.Store(true)
-	t.refreshTCPRTT(time.Now()) // before the reader starts: the handshake's sample
+	if t.tcp != nil {
+		t.readTCPRTT(time.Now()) // the handshake's sample
+	}
 	if t.remote = remote; remote == "" {
 		t.remote = nc.RemoteAddr().String()
 	}
@@ -159,10 +161,14 @@ func (t *conn) Send(b []byte) bool { return t.Queue(b) }
 var newTCPRTT = tcpRTTOf
 
 // LinkRTT implements transport.RTTMeasurer: the smoothed round trip of
-// this end's pings and, on Linux, the kernel's TCP round trip as the
-// reader goroutine last read it (at most tcpRTTEvery before the frame it
-// read after the previous LinkRTT, so never older than tcpRTTEvery and one
-// frame's interval while frames arrive). It makes no system call.
+// this end's pings and, on Linux, the kernel's TCP round trip as last
+// read. It makes no system call: the writer goroutine reads the kernel's
+// value at every ping tick (PingInterval, 1 s), and the reader goroutine
+// at a frame that arrives tcpRTTEvery or more after the last read when a
+// LinkRTT asked since. So TCPMs is at most PingInterval old, and about
+// tcpRTTEvery while shots keep asking and frames arrive on the WebSocket
+// (a client on WebRTC sends its usercmds on the data channel: its
+// WebSocket carries few frames).
 func (t *conn) LinkRTT() transport.LinkRTT {
 	t.pmu.Lock()
 	r := transport.LinkRTT{PingMs: t.pingRTT, TCPMs: -1, Loopback: t.loopback}
@@ -177,26 +183,31 @@ func (t *conn) LinkRTT() transport.LinkRTT {
 }
 
 // tcpRTTEvery is the least time between two reads of the kernel's TCP
-// round trip (one getsockopt each) on a connection: the reader goroutine
-// reads it at a frame that arrives tcpRTTEvery after its last read and
-// after a LinkRTT asked for it, so a connection whose round trip nobody
-// asks (no shots) costs no system call, and one that shoots at most ten a
-// second. The kernel's SRTT moves by an eighth of a sample per ACK, so
-// 100 ms adds little to its own lag.
+// round trip (one getsockopt each) that the reader goroutine makes for
+// LinkRTT: a connection whose round trip nobody asks (no shots) costs the
+// writer's read a second, and one that shoots at most ten more. The
+// kernel's SRTT moves by an eighth of a sample per ACK, so 100 ms adds
+// little to its own lag.
 const tcpRTTEvery = 100 * time.Millisecond
 
-// refreshTCPRTT reads the kernel's TCP round trip into tcpRTT when LinkRTT
-// asked for it and tcpRTTEvery has passed since the last read (reader
-// goroutine, or newConn before it starts).
-func (t *conn) refreshTCPRTT(now time.Time) {
-	if t.tcp == nil || !t.tcpWant.Load() || (!t.tcpAt.IsZero() && now.Sub(t.tcpAt) < tcpRTTEvery) {
-		return
-	}
-	t.tcpWant.Store(false)
-	t.tcpAt = now
+// readTCPRTT reads the kernel's TCP round trip into tcpRTT at now (t.tcp
+// not nil). The reader and the writer goroutine may both call it.
+func (t *conn) readTCPRTT(now time.Time) {
+	t.tcpAt.Store(now.UnixNano())
 	if ms, ok := t.tcp(); ok {
 		t.tcpRTT.Store(math.Float64bits(ms))
 	}
+}
+
+// refreshTCPRTT is the reader goroutine's read at a frame that arrived at
+// now: when LinkRTT asked since the last refresh and tcpRTTEvery has passed
+// since the last read.
+func (t *conn) refreshTCPRTT(now time.Time) {
+	if t.tcp == nil || !t.tcpWant.Load() || now.UnixNano()-t.tcpAt.Load() < int64(tcpRTTEvery) {
+		return
+	}
+	t.tcpWant.Store(false)
+	t.readTCPRTT(now)
 }
 
 // pingPayload numbers a ping: 8 bytes, big endian. The pong must echo it
@@ -553,6 +564,9 @@ func (t *conn) writeLoop() {
 			}
 			t.Sent(len(b))
 		case now := <-tick.C:
+			if t.tcp != nil {
+				t.readTCPRTT(now) // LinkRTT's, fresh whether or not frames arrive
+			}
 			t.pmu.Lock()
 			sent := t.pingSent
 			t.pmu.Unlock()

@@ -76,6 +76,10 @@ func main() {
 		}
 		rows = append(rows, loadtest.ScaleRow{Cell: cell, Report: rep, Err: err})
 	}
+	if len(rows) == 0 {
+		fmt.Fprintf(os.Stderr, "measurescale: no cell has players in %q and a tick rate in %q (cells: players 64, 256, 1024; tick rates 64, 128)\n", *only, *rates)
+		os.Exit(2)
+	}
 	loadtest.WriteScaleTable(os.Stdout, rows)
 }
 
