@@ -587,7 +587,9 @@ func scoreSlot(t uint32, id uint16, tickRate int) uint32 {
 // the client's first snapshot of a slot (lastSnap: the tick of its
 // snapshot before), two slots after the last scoreboard (lastScor) when
 // the board changed since (changed), one while the last left changed rows
-// out (pending), four in any case. The intervals are counted in slots,
+// out (pending), four in any case; and never within half a slot of the
+// last (the first may go late in its slot, and the next slot's first
+// snapshot can be a few ticks on). The intervals are counted in slots,
 // not ticks: the client's first snapshot of a slot is not on the same
 // tick of every slot (a snapshot every 3.2 ticks at 64 ticks/s), and one
 // a tick short of an interval would wait a whole slot more.
@@ -598,6 +600,9 @@ func scoreDue(tick, lastSnap, lastScor uint32, id uint16, tickRate int, changed,
 	cur := scoreSlot(tick, id, tickRate)
 	if cur == scoreSlot(lastSnap, id, tickRate) {
 		return false // not the client's first snapshot of this slot
+	}
+	if tick-lastScor < max(uint32(tickRate)/4, 1) {
+		return false // the first, late in the slot before
 	}
 	slots := cur - scoreSlot(lastScor, id, tickRate)
 	return (changed && slots >= 2) || (pending && slots >= 1) || slots >= 4

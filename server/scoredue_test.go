@@ -45,6 +45,16 @@ func TestScoreDueSlots(t *testing.T) {
 			t.Errorf("client %d: a second snapshot in a slot carried a scoreboard", id)
 		}
 	}
+	// A first scoreboard late in its slot, rows pending: the next slot's
+	// first tick is two ticks on, within a quarter second, so the next
+	// goes on the first tick of the slot after.
+	for _, id := range []uint16{1, 7, 40} {
+		o := uint32(id) % p
+		first := 20*p - o - 2 // two ticks before one of its slots begins
+		if got, want := next(id, first, first, false, true), first+2+p; got != want {
+			t.Errorf("client %d: first scoreboard on tick %d, late in its slot; next on tick %d, want %d", id, first, got, want)
+		}
+	}
 	// 64 calm clients (last scoreboard 3 slots before, on one of their
 	// slots' first ticks) when a kill changes the board on tick k: each
 	// sends on its next slot's first tick, so the 64 go over a slot's p

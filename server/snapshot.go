@@ -192,7 +192,7 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 	// 500 ms while the last one left changed rows out, else every 2 s for
 	// the pings and the match clock; after the first, only in the first
 	// snapshot of one of the client's half-second slots (scoreSlot), the
-	// intervals being one, two and four slots.
+	// intervals being two, one and four slots respectively (scoreDue).
 	tick := sw.w.Tick
 	due := scoreDue(tick, ss.lastSnap, ss.lastScor, ss.player.ID, sw.tickRate, ss.scoresDue, ss.view.scores.pending)
 	ss.lastSnap = tick

@@ -112,7 +112,7 @@ type LinkRTT struct {
 	PingMs float64
 	// TCPMs is the kernel's smoothed TCP round trip of the socket (Linux:
 	// TCP_INFO's tcpi_rtt), ms, as the connection last read it (the
-	// native websocket: at most a second old, net/ws's LinkRTT); negative
+	// native websocket: about a second old at most, net/ws's LinkRTT); negative
 	// where not available (other systems, the browser, a link that is not
 	// a TCP socket).
 	TCPMs float64

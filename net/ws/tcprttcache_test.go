@@ -61,14 +61,14 @@ func TestTCPRTTRefreshRules(t *testing.T) {
 }
 
 // TestTCPRTTReadOnTheConnectionsGoroutines: over a real websocket the
-// kernel's round trip is read at the upgrade, by the reader at a frame
-// after a LinkRTT asked (tcpRTTEvery after the last read), and by the
-// writer at its ping tick with no frame at all; LinkRTT then shows the
-// newest read.
+// server end reads the kernel's round trip at the upgrade, on its reader
+// at a frame that arrives after a LinkRTT asked (tcpRTTEvery after the
+// last read: three such frames make three reads, which the writer's
+// ticks, a second apart, cannot), and on its writer at the ping tick with
+// no frame at all; LinkRTT shows the newest read. Each end's reads are
+// counted apart (the fake knows the server's end by its local address).
 func TestTCPRTTReadOnTheConnectionsGoroutines(t *testing.T) {
-	var reads atomic.Int32
-	newTCPRTT = func(net.Conn) tcpRTTFunc { return countingTCPRTT(&reads) }
-	t.Cleanup(func() { newTCPRTT = tcpRTTOf })
+	var srvReads, cliReads atomic.Int32
 	accepted := make(chan transport.Transport, 1)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tr, err := Upgrade(w, r, transport.Options{})
@@ -79,6 +79,14 @@ func TestTCPRTTReadOnTheConnectionsGoroutines(t *testing.T) {
 		accepted <- tr
 	}))
 	t.Cleanup(hs.Close)
+	srvAddr := hs.Listener.Addr().String()
+	newTCPRTT = func(nc net.Conn) tcpRTTFunc {
+		if nc.LocalAddr().String() == srvAddr {
+			return countingTCPRTT(&srvReads)
+		}
+		return countingTCPRTT(&cliReads)
+	}
+	t.Cleanup(func() { newTCPRTT = tcpRTTOf })
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	c, err := Dial(ctx, "ws://"+strings.TrimPrefix(hs.URL, "http://")+"/ws", transport.Options{})
@@ -96,32 +104,41 @@ func TestTCPRTTReadOnTheConnectionsGoroutines(t *testing.T) {
 	if r := m.LinkRTT(); r.TCPMs < 7 { // and it asks
 		t.Fatalf("TCPMs %v after the upgrade: want its read", r.TCPMs)
 	}
-	// A frame tcpRTTEvery after the upgrade, asked: the reader reads (or
-	// the writer's ping tick did, on a slow machine: either is a read).
-	n := reads.Load()
-	time.Sleep(tcpRTTEvery + 20*time.Millisecond)
-	if !c.Send([]byte{1}) {
-		t.Fatal("send refused")
+	// Three frames, each tcpRTTEvery after the last read, each asked for.
+	n := srvReads.Load()
+	for k := range 3 {
+		if k > 0 {
+			m.LinkRTT()
+		}
+		time.Sleep(tcpRTTEvery + 50*time.Millisecond)
+		if !c.Send([]byte{1}) {
+			t.Fatal("send refused")
+		}
+		select {
+		case <-s.Recv():
+		case <-time.After(5 * time.Second):
+			t.Fatal("frame not received")
+		}
 	}
-	select {
-	case <-s.Recv():
-	case <-time.After(5 * time.Second):
-		t.Fatal("frame not received")
-	}
-	if got := reads.Load(); got <= n {
-		t.Fatalf("no read after an asked frame: %d reads", got)
+	if got := srvReads.Load() - n; got < 3 {
+		t.Fatalf("%d reads for three asked frames, want at least 3: the reader does not read", got)
 	}
 	// No frames and no asks: the writer's ping tick reads within
 	// PingInterval.
-	n = reads.Load()
+	n = srvReads.Load()
 	deadline := time.Now().Add(PingInterval + 3*time.Second)
-	for reads.Load() == n && time.Now().Before(deadline) {
+	for srvReads.Load() == n && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if got := reads.Load(); got == n {
+	if srvReads.Load() == n {
 		t.Fatalf("no read in %v without frames: the writer's ping tick does not read", PingInterval+3*time.Second)
 	}
-	if got, want := m.LinkRTT().TCPMs, float64(6+reads.Load()); got > want || got < 7 {
-		t.Errorf("TCPMs %v, want a read's (7..%v)", got, want)
+	// The newest read, or the one before while a read is between its
+	// count and its store.
+	before := srvReads.Load()
+	got := m.LinkRTT().TCPMs
+	after := srvReads.Load()
+	if got < float64(6+before-1) || got > float64(6+after) {
+		t.Errorf("TCPMs %v with the server's reads at %d..%d: want the newest read (%d..%d)", got, before, after, 6+before-1, 6+after)
 	}
 }

@@ -112,7 +112,7 @@ type conn struct {
 	// goroutine can lose it the one P to the connections' goroutines
 	// until they have all run. tcpWant is set by LinkRTT and cleared by
 	// the reader's refresh (refreshTCPRTT); tcpAt is when it was read
-	// last (UnixNano).
+	// last (monoNanos).
 	tcpRTT  atomic.Uint64
 	tcpWant atomic.Bool
 	tcpAt   atomic.Int64
@@ -165,7 +165,8 @@ var newTCPRTT = tcpRTTOf
 // read. It makes no system call: the writer goroutine reads the kernel's
 // value at every ping tick (PingInterval, 1 s), and the reader goroutine
 // at a frame that arrives tcpRTTEvery or more after the last read when a
-// LinkRTT asked since. So TCPMs is at most PingInterval old, and about
+// LinkRTT asked since. So TCPMs is about PingInterval old at most (longer
+// only while a write blocks the writer, up to WriteTimeout), and about
 // tcpRTTEvery while shots keep asking and frames arrive on the WebSocket
 // (a client on WebRTC sends its usercmds on the data channel: its
 // WebSocket carries few frames).
@@ -190,10 +191,17 @@ func (t *conn) LinkRTT() transport.LinkRTT {
 // little to its own lag.
 const tcpRTTEvery = 100 * time.Millisecond
 
+// monoBase is the origin of monoNanos.
+var monoBase = time.Now()
+
+// monoNanos is t on the monotonic clock, ns since monoBase: a step of the
+// wall clock does not move it.
+func monoNanos(t time.Time) int64 { return int64(t.Sub(monoBase)) }
+
 // readTCPRTT reads the kernel's TCP round trip into tcpRTT at now (t.tcp
 // not nil). The reader and the writer goroutine may both call it.
 func (t *conn) readTCPRTT(now time.Time) {
-	t.tcpAt.Store(now.UnixNano())
+	t.tcpAt.Store(monoNanos(now))
 	if ms, ok := t.tcp(); ok {
 		t.tcpRTT.Store(math.Float64bits(ms))
 	}
@@ -203,7 +211,7 @@ func (t *conn) readTCPRTT(now time.Time) {
 // now: when LinkRTT asked since the last refresh and tcpRTTEvery has passed
 // since the last read.
 func (t *conn) refreshTCPRTT(now time.Time) {
-	if t.tcp == nil || !t.tcpWant.Load() || now.UnixNano()-t.tcpAt.Load() < int64(tcpRTTEvery) {
+	if t.tcp == nil || !t.tcpWant.Load() || monoNanos(now)-t.tcpAt.Load() < int64(tcpRTTEvery) {
 		return
 	}
 	t.tcpWant.Store(false)
@@ -565,7 +573,7 @@ func (t *conn) writeLoop() {
 			t.Sent(len(b))
 		case now := <-tick.C:
 			if t.tcp != nil {
-				t.readTCPRTT(now) // LinkRTT's, fresh whether or not frames arrive
+				t.readTCPRTT(time.Now()) // LinkRTT's, fresh whether or not frames arrive
 			}
 			t.pmu.Lock()
 			sent := t.pingSent

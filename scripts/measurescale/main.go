@@ -28,6 +28,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -56,6 +57,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "measurescale: give --server-bin PATH, --seconds 1..600, --warmup 0 or more, --server-cpus 1 or more, and no arguments")
 		os.Exit(2)
 	}
+	for _, sel := range []struct {
+		flag, list string
+		of         func(loadtest.ScaleCell) int
+	}{{"players", *only, func(c loadtest.ScaleCell) int { return c.Players }}, {"tickrates", *rates, func(c loadtest.ScaleCell) int { return c.TickRate }}} {
+		for _, v := range strings.Split(sel.list, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || !slices.ContainsFunc(loadtest.ScaleCells(), func(c loadtest.ScaleCell) bool { return sel.of(c) == n }) {
+				fmt.Fprintf(os.Stderr, "measurescale: --%s %q: %q is none of the cells' (players 64, 256, 1024; tick rates 64, 128)\n", sel.flag, sel.list, v)
+				os.Exit(2)
+			}
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	pin := pinClients(*serverCPUs)
@@ -65,8 +78,7 @@ func main() {
 	}
 	var rows []loadtest.ScaleRow
 	for _, cell := range loadtest.ScaleCells() {
-		if !strings.Contains(","+*only+",", ","+strconv.Itoa(cell.Players)+",") ||
-			!strings.Contains(","+*rates+",", ","+strconv.Itoa(cell.TickRate)+",") {
+		if !listed(*only, cell.Players) || !listed(*rates, cell.TickRate) {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "measurescale: %d players on %s at %d ticks/s\n", cell.Players, cell.Map, cell.TickRate)
@@ -76,11 +88,17 @@ func main() {
 		}
 		rows = append(rows, loadtest.ScaleRow{Cell: cell, Report: rep, Err: err})
 	}
-	if len(rows) == 0 {
-		fmt.Fprintf(os.Stderr, "measurescale: no cell has players in %q and a tick rate in %q (cells: players 64, 256, 1024; tick rates 64, 128)\n", *only, *rates)
-		os.Exit(2)
-	}
 	loadtest.WriteScaleTable(os.Stdout, rows)
+}
+
+// listed reports whether the comma-separated list holds n.
+func listed(list string, n int) bool {
+	for _, v := range strings.Split(list, ",") {
+		if strings.TrimSpace(v) == strconv.Itoa(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // pinClients returns the taskset prefix that pins the server to the first
