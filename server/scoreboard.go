@@ -573,10 +573,8 @@ func leadersOf(ids []uint16, table []proto.ScoreEntry, n int) []uint16 {
 // test's) wait their intervals in step: without the slots their
 // scoreboards went on the same few ticks, and those ticks cost twice the
 // others (BenchmarkServerTick at 1 024 players: the tick's p99 about
-// 10 ms, under 7 ms with the slots; docs/MEASUREMENTS.md). The
-// schedule's intervals (half a second, one, two) are counted in slots
-// (snapshot.go, write), so a change waits at most a slot and a snapshot
-// interval longer than it would without them.
+// 10 ms, under 7 ms with the slots; docs/MEASUREMENTS.md). The schedule
+// is scoreDue's.
 func scoreSlot(t uint32, id uint16, tickRate int) uint32 {
 	p := max(uint32(tickRate)/2, 1)
 	return (t + uint32(id)%p) / p

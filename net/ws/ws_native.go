@@ -162,8 +162,8 @@ var newTCPRTT = tcpRTTOf
 
 // LinkRTT implements transport.RTTMeasurer: the smoothed round trip of
 // this end's pings and, on Linux, the kernel's TCP round trip as last
-// read. It makes no system call: the writer goroutine reads the kernel's
-// value at every ping tick (PingInterval, 1 s), and the reader goroutine
+// read. It makes no system call: a server end's writer goroutine reads the
+// kernel's value at every ping tick (PingInterval, 1 s), and the reader goroutine
 // at a frame that arrives tcpRTTEvery or more after the last read when a
 // LinkRTT asked since. So TCPMs is about PingInterval old at most (longer
 // only while a write blocks the writer, up to WriteTimeout), and about
@@ -572,8 +572,8 @@ func (t *conn) writeLoop() {
 			}
 			t.Sent(len(b))
 		case now := <-tick.C:
-			if t.tcp != nil {
-				t.readTCPRTT(time.Now()) // LinkRTT's, fresh whether or not frames arrive
+			if t.server && t.tcp != nil {
+				t.readTCPRTT(time.Now()) // LinkRTT's (the server's lag compensation), fresh whether or not frames arrive
 			}
 			t.pmu.Lock()
 			sent := t.pingSent

@@ -57,17 +57,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "measurescale: give --server-bin PATH, --seconds 1..600, --warmup 0 or more, --server-cpus 1 or more, and no arguments")
 		os.Exit(2)
 	}
-	for _, sel := range []struct {
-		flag, list string
-		of         func(loadtest.ScaleCell) int
-	}{{"players", *only, func(c loadtest.ScaleCell) int { return c.Players }}, {"tickrates", *rates, func(c loadtest.ScaleCell) int { return c.TickRate }}} {
-		for _, v := range strings.Split(sel.list, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || !slices.ContainsFunc(loadtest.ScaleCells(), func(c loadtest.ScaleCell) bool { return sel.of(c) == n }) {
-				fmt.Fprintf(os.Stderr, "measurescale: --%s %q: %q is none of the cells' (players 64, 256, 1024; tick rates 64, 128)\n", sel.flag, sel.list, v)
-				os.Exit(2)
-			}
-		}
+	players, err := cellValues("players", *only, func(c loadtest.ScaleCell) int { return c.Players })
+	var tickRates []int
+	if err == nil {
+		tickRates, err = cellValues("tickrates", *rates, func(c loadtest.ScaleCell) int { return c.TickRate })
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "measurescale:", err)
+		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -78,7 +75,7 @@ func main() {
 	}
 	var rows []loadtest.ScaleRow
 	for _, cell := range loadtest.ScaleCells() {
-		if !listed(*only, cell.Players) || !listed(*rates, cell.TickRate) {
+		if !slices.Contains(players, cell.Players) || !slices.Contains(tickRates, cell.TickRate) {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "measurescale: %d players on %s at %d ticks/s\n", cell.Players, cell.Map, cell.TickRate)
@@ -91,14 +88,19 @@ func main() {
 	loadtest.WriteScaleTable(os.Stdout, rows)
 }
 
-// listed reports whether the comma-separated list holds n.
-func listed(list string, n int) bool {
+// cellValues parses a comma-separated list of the --name flag, each value
+// one that of gives for some cell (loadtest.ScaleCells); an error names
+// the first that none has.
+func cellValues(name, list string, of func(loadtest.ScaleCell) int) ([]int, error) {
+	var vs []int
 	for _, v := range strings.Split(list, ",") {
-		if strings.TrimSpace(v) == strconv.Itoa(n) {
-			return true
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || !slices.ContainsFunc(loadtest.ScaleCells(), func(c loadtest.ScaleCell) bool { return of(c) == n }) {
+			return nil, fmt.Errorf("--%s %q: %q is none of the cells' (players 64, 256, 1024; tick rates 64, 128)", name, list, v)
 		}
+		vs = append(vs, n)
 	}
-	return false
+	return vs, nil
 }
 
 // pinClients returns the taskset prefix that pins the server to the first
