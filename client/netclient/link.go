@@ -211,8 +211,12 @@ func (l *link) ackAges(from, newest uint32) []uint8 {
 // MaxUnackedBackup is the most earlier commands a Cmds message resends
 // because the server has not yet said they arrived (Overwatch, GDC 2017:
 // every packet carries all unacknowledged input, so a burst of loss costs
-// none): 16, a quarter second at 64 ticks/s. cl_cmdbackup is the least.
-const MaxUnackedBackup = 16
+// none): as many as fit beside one new command, proto.MaxCmdsPerMsg-1 =
+// 31, about half a second at 64 ticks/s, 977 bytes, within one datagram.
+// cl_cmdbackup is the least. It was 16: a run of 17 lost command packets,
+// one burst in 400 at a mean burst of 3 (5 % loss, about five bursts in
+// five seconds), lost commands for good (TestNoUsercmdLostToBurstLoss).
+const MaxUnackedBackup = proto.MaxCmdsPerMsg - 1
 
 // sendCmds sends one Cmds message: the commands not yet sent, after every
 // earlier one the server has not acknowledged (at most MaxUnackedBackup of

@@ -148,18 +148,21 @@ func recvCmds(t *testing.T, srv transport.Transport) *proto.Cmds {
 
 // Every command the server has not acknowledged goes again (up to
 // MaxUnackedBackup), at least cl_cmdbackup; cl_cmdbackup 0 sends none.
+// Twenty unacknowledged commands, a third of a second at 64 ticks/s (it
+// was 16: a longer burst of loss lost commands for good), all go again;
+// past the message's room only the newest.
 func TestLinkResendsUnacknowledgedCommands(t *testing.T) {
-	for _, c := range []struct{ backup, want int }{{2, 1 + 10}, {0, 1}} {
+	for _, c := range []struct{ backup, n, want int }{{2, 11, 1 + 10}, {0, 11, 1}, {2, 21, 1 + 20}, {2, 40, proto.MaxCmdsPerMsg}} {
 		l, srv := pipeLink(t)
 		l.applied(&proto.Snapshot{Tick: 10, Seq: 1}) // AckCmd 0: nothing acknowledged
 		cmds := map[uint32]shared.UserCmd{}
 		cmd := func(n uint32) shared.UserCmd { return cmds[n] }
-		for n := uint32(1); n <= 11; n++ {
+		for n := uint32(1); n <= uint32(c.n); n++ {
 			cmds[n] = shared.UserCmd{CommandNumber: n}
 			l.queued(cmds[n], partsTickRate)
 			l.sendDue(partsTickRate, n, c.backup, cmd, t0)
-			if m := recvCmds(t, srv); n == 11 && len(m.Cmds) != c.want {
-				t.Errorf("cl_cmdbackup %d, 10 commands unacknowledged: command 11's packet carries %d, want %d", c.backup, len(m.Cmds), c.want)
+			if m := recvCmds(t, srv); n == uint32(c.n) && (len(m.Cmds) != c.want || m.Cmds[len(m.Cmds)-1].CommandNumber != n) {
+				t.Errorf("cl_cmdbackup %d, %d commands unacknowledged: command %d's packet carries %d, want %d ending with it", c.backup, c.n-1, n, len(m.Cmds), c.want)
 			}
 		}
 	}
