@@ -68,6 +68,16 @@ type scoreBoard struct {
 	// so on a server with many joins and leaves the list grows, up to
 	// every ID once (128 kB), and the walk takes over.
 	departed []uint16
+	// byVer are the indices of rows by version, ascending: the rows that
+	// changed after a version are a suffix of it (changedSince). A row
+	// that keeps its version keeps its place; the rows given new versions
+	// follow all others, by ID, as their versions were given.
+	byVer, prevByVer []int32
+	remap            []int32 // set's: a previous row's index now, -1 if it took a new version
+	cands            []int32 // changedSince's, reused
+	// wraps counts the times next wrapped past 2³²: versions of different
+	// wraps do not compare (a view's synced is of one wrap).
+	wraps uint32
 }
 
 // set makes table (sorted by ID, names filled in; copied, not kept) the
@@ -76,8 +86,14 @@ type scoreBoard struct {
 func (b *scoreBoard) set(table []proto.ScoreEntry) {
 	b.prevRows, b.rows = b.rows, b.prevRows
 	b.prevVers, b.vers = b.vers, b.prevVers
+	b.prevByVer, b.byVer = b.byVer, b.prevByVer
 	b.rows = append(b.rows[:0], table...)
 	b.ids, b.vers = b.ids[:0], b.vers[:0]
+	b.remap = slices.Grow(b.remap[:0], len(b.prevRows))[:len(b.prevRows)]
+	for k := range b.remap {
+		b.remap[k] = -1
+	}
+	b.cands = b.cands[:0] // the rows given new versions, by ID
 	j := 0
 	for i := range b.rows {
 		r := &b.rows[i]
@@ -90,8 +106,10 @@ func (b *scoreBoard) set(table []proto.ScoreEntry) {
 			if !differs(r, &b.prevRows[j]) {
 				*r = b.prevRows[j]
 				b.vers = append(b.vers, b.prevVers[j])
+				b.remap[j] = int32(i)
 			} else {
 				b.vers = append(b.vers, b.newVersion())
+				b.cands = append(b.cands, int32(i))
 			}
 			j++
 		default: // new on the board
@@ -99,12 +117,41 @@ func (b *scoreBoard) set(table []proto.ScoreEntry) {
 				b.departed = slices.Delete(b.departed, k, k+1)
 			}
 			b.vers = append(b.vers, b.newVersion())
+			b.cands = append(b.cands, int32(i))
 		}
 		b.ids = append(b.ids, r.ID)
 	}
 	for ; j < len(b.prevRows); j++ {
 		b.depart(b.prevRows[j].ID)
 	}
+	b.byVer = b.byVer[:0]
+	for _, k := range b.prevByVer {
+		if at := b.remap[k]; at >= 0 {
+			b.byVer = append(b.byVer, at)
+		}
+	}
+	b.byVer = append(b.byVer, b.cands...)
+}
+
+// changedSince returns the indices of the rows whose version is above
+// ver, ascending (by ID), in b's scratch (valid until the next call); ok
+// is false, and nothing returned, when they are more than a quarter of
+// the rows (a walk of every row costs about as much then). Across a wrap
+// of the versions (wraps) it returns more: every row given a version
+// after ver, and maybe some older, which are then no candidates.
+func (b *scoreBoard) changedSince(ver uint32) (rows []int32, ok bool) {
+	k, _ := slices.BinarySearchFunc(b.byVer, ver, func(i int32, ver uint32) int {
+		if b.vers[i] <= ver {
+			return -1
+		}
+		return 1
+	})
+	if len(b.byVer)-k > len(b.byVer)/4 {
+		return nil, false
+	}
+	b.cands = append(b.cands[:0], b.byVer[k:]...)
+	slices.Sort(b.cands)
+	return b.cands, true
 }
 
 // newVersion is a version never given before (until 2³² of them wrap),
@@ -112,6 +159,7 @@ func (b *scoreBoard) set(table []proto.ScoreEntry) {
 func (b *scoreBoard) newVersion() uint32 {
 	if b.next++; b.next == 0 {
 		b.next = 1
+		b.wraps++
 	}
 	return b.next
 }
@@ -201,6 +249,21 @@ type scoreView struct {
 	taken   []uint16 // reused by delta: the IDs of the rows it took
 	// flight are the deltas sent and not yet known to have arrived.
 	flight scoreFlight
+	// synced is the board version (of wrap syncWraps) the table is in
+	// step with, 0 when none: every row on the board then, the client
+	// holds at its version or one that does not differ from it (differs).
+	// A row that has not changed since is no candidate, so a delta looks
+	// for its round only among the rows changed after (changedSince), not
+	// by a walk of every row: a calm client's scoreboard was O(rows).
+	// It is the version of the last delta that arrived that took every
+	// candidate (not pending) and was written with no other in flight: a
+	// delta written before it that arrived after it was written could
+	// have put back a row it did not resend (a row changed and changed
+	// back).
+	synced, syncWraps uint32
+	// built is the sync version of the delta delta wrote last (0: none,
+	// it cannot sync), of wrap builtWraps; sent keeps it with the delta.
+	built, builtWraps uint32
 }
 
 // scoreFlightMax is the most scoreboard deltas a client has in flight
@@ -228,17 +291,20 @@ type scoreFlight struct {
 type sentScores struct {
 	seq  uint32
 	rows []scoreRow
+	// sync, of wrap wraps: the table is in step with this board version
+	// once the delta arrives (scoreView.synced); 0 none.
+	sync, wraps uint32
 }
 
 // push adds the delta of rows (copied) carried by snapshot seq, dropping
 // the oldest when scoreFlightMax are in flight.
-func (f *scoreFlight) push(seq uint32, rows []scoreRow) {
+func (f *scoreFlight) push(seq uint32, rows []scoreRow, sync, wraps uint32) {
 	if len(f.q) == scoreFlightMax {
 		f.pop()
 	}
 	n := len(f.q)
 	f.q = slices.Grow(f.q, 1)[:n+1] // the storage of a delta gone kept
-	f.q[n].seq = seq
+	f.q[n].seq, f.q[n].sync, f.q[n].wraps = seq, sync, wraps
 	f.q[n].rows = append(f.q[n].rows[:0], rows...)
 }
 
@@ -251,8 +317,11 @@ func (f *scoreFlight) pop() {
 }
 
 // sent records the delta of rows (full rows, with their versions) that
-// snapshot seq carries.
-func (v *scoreView) sent(seq uint32, rows []scoreRow) { v.flight.push(seq, rows) }
+// snapshot seq carries: the one delta wrote last.
+func (v *scoreView) sent(seq uint32, rows []scoreRow) {
+	v.flight.push(seq, rows, v.built, v.builtWraps)
+	v.built = 0
+}
 
 // arrived learns the delta snapshot seq carried, if any, once it reached
 // the client; deltas of older snapshots still in flight were lost (the
@@ -264,6 +333,9 @@ func (v *scoreView) arrived(seq uint32) {
 	}
 	if len(f.q) > 0 && f.q[0].seq == seq {
 		v.learn(f.q[0].rows)
+		if f.q[0].sync != 0 {
+			v.synced, v.syncWraps = f.q[0].sync, f.q[0].wraps
+		}
 		f.pop()
 	}
 }
@@ -374,8 +446,9 @@ func differs(cur, held *proto.ScoreEntry) bool {
 // until the delta is full, then goes on only to find whether a candidate
 // is left (pending). A client learning the table (every row a candidate,
 // some 22 s at 1 024 players) or in a match where many rows change takes
-// its 45 rows from about as many; a calm one walks the IDs and versions
-// once. Listing every candidate first, as it once did, cost O(rows) a
+// its 45 rows from about as many; a calm one in step with the board
+// (synced) looks only at the rows changed since (roundChanged), else it
+// walks the IDs and versions once. Listing every candidate first, as it once did, cost O(rows) a
 // client a scoreboard in appends (TestScoreDeltaMatchesReference holds
 // the two to the same rows).
 func (v *scoreView) delta(full []scoreRow, wire []proto.ScoreEntry, b *scoreBoard, self uint16, wanted, leaders []uint16) ([]scoreRow, []proto.ScoreEntry) {
@@ -427,11 +500,18 @@ func (v *scoreView) delta(full []scoreRow, wire []proto.ScoreEntry, b *scoreBoar
 	if from > 0xffff {
 		from = 0
 	}
+	v.pending = false
+	if v.synced != 0 && v.syncWraps == b.wraps {
+		if changed, ok := b.changedSince(v.synced); ok {
+			v.roundChanged(b, changed, uint16(from), func() bool { return v.full(n, size) }, take)
+			v.settle(b)
+			return full, wire
+		}
+	}
 	i0, _ := findID(b.ids, uint16(from))
 	j0, _ := findID(v.ids, uint16(from))
 	i, j := i0, j0
 	wrapped := false
-	v.pending = false
 	for {
 		if i == len(b.ids) && j == len(v.ids) { // past the last ID: from the first
 			if wrapped {
@@ -465,7 +545,54 @@ func (v *scoreView) delta(full []scoreRow, wire []proto.ScoreEntry, b *scoreBoar
 			break
 		}
 	}
+	v.settle(b)
 	return full, wire
+}
+
+// roundChanged is delta's round for a table in step with the board at
+// v.synced: the candidates are among the rows changed after it (changed:
+// board indices, ascending) and the leavers, which delta took before it
+// unless the delta filled first. From the first ID at or after from, once
+// round, as the walk of every row goes; full and take are delta's.
+func (v *scoreView) roundChanged(b *scoreBoard, changed []int32, from uint16, full func() bool, take func(scoreChange)) {
+	if full() {
+		// Full already: pending if any candidate is left, a leaver first.
+		v.leavers(b, func(id uint16) bool {
+			v.pending = v.pending || !slices.Contains(v.taken, id)
+			return !v.pending
+		})
+		if v.pending {
+			return
+		}
+	}
+	k0, _ := slices.BinarySearchFunc(changed, from, func(i int32, id uint16) int { return cmp.Compare(b.ids[i], id) })
+	for m := range changed {
+		i := int(changed[(k0+m)%len(changed)])
+		j, held := findID(v.ids, b.ids[i])
+		c, ok := v.change(b, i, j, true, held)
+		if !ok || slices.Contains(v.taken, c.id) {
+			continue
+		}
+		if full() {
+			v.pending = true
+			return
+		}
+		if take(c); !slices.Contains(v.taken, c.id) {
+			v.pending = true // it did not fit
+			return
+		}
+		v.cursor = c.id
+	}
+}
+
+// settle notes whether the delta just written can put the table in step
+// with the board (v.built, kept with the delta by sent): when it left no
+// candidate out and no other delta is in flight.
+func (v *scoreView) settle(b *scoreBoard) {
+	v.built, v.builtWraps = 0, 0
+	if !v.pending && len(v.flight.q) == 0 {
+		v.built, v.builtWraps = b.next, b.wraps
+	}
 }
 
 // change reports whether the row of one ID is a candidate for a delta

@@ -77,8 +77,11 @@ func boardOf(b *scoreBoard, table []proto.ScoreEntry) *scoreBoard {
 // joining, coming back under their old IDs, renamed, the top of the ID
 // range), with wanted rows, deltas lost and acknowledgements late, the
 // same rows on the wire, the same cursor and the same pending, delta
-// after delta.
+// after delta; also where the table was in step with the board and the
+// round looked only among the rows changed since (scoreView.synced), and
+// where the versions wrapped.
 func TestScoreDeltaMatchesReference(t *testing.T) {
+	fast := 0
 	for match := range 40 {
 		rng := rand.New(rand.NewPCG(23, uint64(100+match)))
 		table := scoreTable(3+rng.IntN(298), rng)
@@ -90,7 +93,16 @@ func TestScoreDeltaMatchesReference(t *testing.T) {
 		var v scoreView
 		var ref refScoreView
 		var sb scoreBoard
-		var inFlight [][]scoreRow
+		if match%4 == 1 { // the versions wrap past 2³² during the match
+			sb.next = ^uint32(0) - uint32(rng.IntN(2000))
+		}
+		type delta struct {
+			seq  uint32
+			rows []scoreRow
+			lost bool
+		}
+		var inFlight []delta
+		seq := uint32(0)
 		nextID := uint16(1000)
 		var gone []uint16 // IDs that left
 		back := -1        // the row to change back at this step
@@ -141,6 +153,11 @@ func TestScoreDeltaMatchesReference(t *testing.T) {
 			self := table[rng.IntN(len(table))].ID
 			leaders := leadersOf(nil, table, scoreLeaders)
 			b := boardOf(&sb, table)
+			if v.synced != 0 && v.syncWraps == b.wraps {
+				if _, ok := b.changedSince(v.synced); ok {
+					fast++
+				}
+			}
 			full, wire := v.delta(nil, nil, b, self, wanted, leaders)
 			refFull, refWire := ref.delta(b.rows, self, wanted, leaders)
 			if !slices.Equal(wire, refWire) || v.cursor != ref.cursor || v.pending != ref.pending {
@@ -152,15 +169,29 @@ func TestScoreDeltaMatchesReference(t *testing.T) {
 					t.Fatalf("match %d step %d: row %d is %+v, the reference's %+v", match, step, k, full[k].ScoreEntry, refFull[k])
 				}
 			}
-			if rng.IntN(3) > 0 {
-				inFlight = append(inFlight, slices.Clone(full))
+			// Sent in snapshot seq, a third of them lost; the view keeps
+			// scoreFlightMax in flight, dropping the oldest.
+			seq++
+			v.sent(seq, full)
+			if len(inFlight) == scoreFlightMax {
+				inFlight = inFlight[1:]
 			}
+			inFlight = append(inFlight, delta{seq, slices.Clone(full), rng.IntN(3) == 0})
 			for len(inFlight) > 0 && rng.IntN(2) == 0 { // acknowledged late, oldest first
-				v.learn(inFlight[0])
-				ref.learn(inFlight[0])
+				if d := inFlight[0]; !d.lost {
+					v.arrived(d.seq)
+					ref.learn(d.rows)
+				}
 				inFlight = inFlight[1:]
 			}
 		}
+	}
+	// The rows changed since the table was last in step (scoreView.synced)
+	// were the round's only candidates for some of the deltas (725 of
+	// them: the matches change many rows a step, and a third of the
+	// deltas are lost).
+	if fast < 400 {
+		t.Errorf("%d of 16 000 deltas looked only among the rows changed since the table was in step, want 400 or more", fast)
 	}
 }
 
@@ -210,6 +241,36 @@ func TestScoreBoardVersions(t *testing.T) {
 	b.set(table)
 	if b.vers[1] == v20 || b.rows[1].PingMs != 21+scorePingSlack {
 		t.Errorf("ping 20 -> %d: version %d (was %d), ping on the board %d; want a new version", table[1].PingMs, b.vers[1], v20, b.rows[1].PingMs)
+	}
+	// byVer orders every row by version, through joins, leaves and
+	// changes, and the rows changed after a version are found from it.
+	rng := rand.New(rand.NewPCG(23, 7))
+	table = scoreTable(200, rng)
+	for step := range 300 {
+		for range rng.IntN(6) {
+			table[rng.IntN(len(table))].Kills++
+		}
+		if step%9 == 0 {
+			i := rng.IntN(len(table))
+			table = slices.Delete(table, i, i+1)
+		}
+		if step%10 == 0 {
+			table = append(table, proto.ScoreEntry{ID: table[len(table)-1].ID + 1, Name: "new"})
+		}
+		since := b.next
+		b.set(table)
+		if len(b.byVer) != len(b.rows) || !slices.IsSortedFunc(b.byVer, func(i, j int32) int { return cmp.Compare(b.vers[i], b.vers[j]) }) {
+			t.Fatalf("step %d: byVer %v of %d rows, versions %v", step, b.byVer, len(b.rows), b.vers)
+		}
+		var want []int32
+		for i, ver := range b.vers {
+			if ver > since {
+				want = append(want, int32(i))
+			}
+		}
+		if got, ok := b.changedSince(since); ok && !slices.Equal(got, want) || !ok && len(want) <= len(b.rows)/4 {
+			t.Fatalf("step %d: changed since %d: %v (%v), want %v", step, since, got, ok, want)
+		}
 	}
 }
 
@@ -581,5 +642,46 @@ func TestFindID(t *testing.T) {
 				t.Fatalf("findID(%v, %d) = %d, %v; binary search %d, %v", ids, q, i, ok, wi, wok)
 			}
 		}
+	}
+}
+
+// A client in step with the board (scoreView.synced); then half the
+// players leave at once and nothing else changes: the gone rows fill the
+// delta before its round, which, in step, looks only at the rows changed
+// since and finds none, yet must still say that gone rows were left out
+// (pending), as the walk of every row does (refScoreView).
+func TestScoreDeltaInStepMassLeave(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	table := scoreTable(200, rng)
+	var b scoreBoard
+	var v scoreView
+	var ref refScoreView
+	seq := uint32(0)
+	step := func() (rows int, fast bool) {
+		b.set(table)
+		if v.synced != 0 && v.syncWraps == b.wraps {
+			_, fast = b.changedSince(v.synced)
+		}
+		full, wire := v.delta(nil, nil, &b, table[0].ID, nil, nil)
+		_, refWire := ref.delta(b.rows, table[0].ID, nil, nil)
+		if !slices.Equal(wire, refWire) || v.pending != ref.pending || v.cursor != ref.cursor {
+			t.Fatalf("in step %v: %d rows, pending %v, cursor %d; the reference %d rows, pending %v, cursor %d",
+				fast, len(wire), v.pending, v.cursor, len(refWire), ref.pending, ref.cursor)
+		}
+		seq++
+		v.sent(seq, full)
+		v.arrived(seq)
+		ref.learn(full)
+		return len(full), fast
+	}
+	for range 40 {
+		step()
+	}
+	if v.synced == 0 || v.pending {
+		t.Fatalf("the table learnt in 40 deltas is not in step with the board: synced %d, pending %v", v.synced, v.pending)
+	}
+	table = table[:100] // 100 leave
+	if rows, fast := step(); !fast || !v.pending {
+		t.Errorf("after 100 of 200 left: %d rows, in step %v, pending %v; want in step and pending", rows, fast, v.pending)
 	}
 }
