@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"slices"
 
 	"tickshot/game"
@@ -18,8 +19,6 @@ type frameIndex struct {
 	ents, projs, picks game.PackedGrid // rebuilt each tick: one slice of items each, not a slice a cell
 	buf                []int32
 	byID               []*session // the sessions by player ID (sortSessions)
-	ids                []uint16   // byID's player IDs: searched without reading a session
-	keys               []uint64   // sortSessions' scratch: ID<<32 | index
 }
 
 // index puts this tick's frames into their grids (buildFrame).
@@ -64,28 +63,14 @@ func (sw *snapshotWriter) inView(snap *proto.Snapshot, view game.Rect, self uint
 // scoreboard's pings and colours: a binary search a row, not a scan of
 // every session); stable, so that of two with one ID the first is found,
 // as sessionOf finds it.
-//
-// Each session's ID is read once, into a key with its index (ID, then
-// place in sessions: the stable order), and the keys sorted as integers;
-// a lookup searches the IDs alone. At 1 024 players the sessions are
-// cold: a comparison of two sessions' IDs, or a search step, read two
-// of them and missed the cache each time.
 func (ix *frameIndex) sortSessions(sessions []*session) {
-	ix.keys = ix.keys[:0]
-	for i, ss := range sessions {
-		ix.keys = append(ix.keys, uint64(ss.player.ID)<<32|uint64(i))
-	}
-	slices.Sort(ix.keys)
-	ix.byID, ix.ids = ix.byID[:0], ix.ids[:0]
-	for _, k := range ix.keys {
-		ix.byID = append(ix.byID, sessions[uint32(k)])
-		ix.ids = append(ix.ids, uint16(k>>32))
-	}
+	ix.byID = append(ix.byID[:0], sessions...)
+	slices.SortStableFunc(ix.byID, func(a, b *session) int { return cmp.Compare(a.player.ID, b.player.ID) })
 }
 
 // session is sessionOf over the sessions last sorted (sortSessions).
 func (ix *frameIndex) session(id uint16) *session {
-	i, ok := slices.BinarySearch(ix.ids, id)
+	i, ok := slices.BinarySearchFunc(ix.byID, id, func(ss *session, id uint16) int { return cmp.Compare(ss.player.ID, id) })
 	if !ok {
 		return nil
 	}

@@ -21,32 +21,17 @@ import (
 // client has received and draws (clientView), which lag compensation
 // rewinds to. The tick goroutine owns every session.
 type session struct {
-	// What every tick reads of every session comes first, together: at
-	// 1 024 players the sessions are cold, and each cache line a tick
-	// touches is a miss per session (the struct is 12 kB, most of it the
-	// sent ring: ackState.sent). dropClosed and read: conn, kicked, msgs,
-	// lastInput, the command queue's head; writeDue: rate; a snapshot's
-	// scoreboard schedule: lastScor, lastSnap, scoresDue.
 	conn   *proto.Conn
 	player *game.Player
-	kicked string
-	msgs   msgMeter // the flood limit's count (flood.go)
-	// lastInput is when the last Cmds message arrived (or the admission),
-	// for sv_timeout (squat.go).
-	lastInput time.Time
+	hello  proto.Hello // as announced, with the rates as clamped
 	// spectator: player is in the world's Spectators, not its Players
 	// (spectate.go): no body, commands acknowledged but not run, no culling.
 	spectator bool
-	scoresDue bool   // the scoreboard changed since it was last sent
-	lastScor  uint32 // tick of the last scoreboard sent
-	lastSnap  uint32 // tick of the last snapshot written (scoreSlot)
-	rate      rateControl
-	cmds      cmdQueue
-
-	hello proto.Hello // as announced, with the rates as clamped
 	// client is who it is for the per-address limits (clientaddr.go:
-	// sv_maxplayers_per_ip, rcon guessing).
-	client clientAddr
+	// sv_maxplayers_per_ip, rcon guessing); lastInput is when the last
+	// Cmds message arrived (or the admission), for sv_timeout (squat.go).
+	client    clientAddr
+	lastInput time.Time
 
 	// Events (events.go): since is the admission tick (older events
 	// are not sent); evSentMax the newest event ID any snapshot carried;
@@ -56,9 +41,15 @@ type session struct {
 	evSentMax  uint32
 	skipLeaves []uint32
 
+	cmds cmdQueue
+	rate rateControl
 	acks ackState
 	view clientView
 	out  snapOut
+
+	lastScor  uint32 // tick of the last scoreboard sent
+	lastSnap  uint32 // tick of the last snapshot written (scoreSlot)
+	scoresDue bool   // the scoreboard changed since it was last sent
 
 	// Chat flood control (say): tokens left, and the tick they were last
 	// refilled to; refused messages.
@@ -68,6 +59,8 @@ type session struct {
 
 	// Abuse accounting: counted, logged once.
 	warned bool
+	msgs   msgMeter // the flood limit's count (flood.go)
+	kicked string
 }
 
 // newSession is a session for player p joining with hello, at tick now of
@@ -664,8 +657,7 @@ type sentSnap struct {
 // ackState is what was sent to a client and what it acknowledged, by
 // snapshot sequence number (ioquake3's frames[seq & PACKET_MASK]).
 type ackState struct {
-	// The figures first, in one cache line, the ring after them: an ack
-	// or the scoreboard's ping reads them without a miss in the ring's end.
+	sent       [sentRing]sentSnap
 	nextSeq    uint32  // Seq of the newest snapshot sent
 	ackSeq     uint32  // Seq of the newest snapshot acked: the delta baseline
 	ackTick    uint32  // tick of that snapshot
@@ -673,7 +665,6 @@ type ackState struct {
 	appliedSeq uint32  // snapshots up to this Seq are reflected in the view
 	rttMs      float64 // smoothed round trip, ms; <0 until measured
 	rttVar     float64 // mean deviation of the RTT samples, ms
-	sent       [sentRing]sentSnap
 }
 
 // record starts the ring entry of the next snapshot, sent at tick at time
