@@ -520,21 +520,36 @@ func TestSnapNamesIDsMatchTheTest(t *testing.T) {
 // match once the client holds the table (TestScoreDeltaSteadyBytes' match:
 // 50 kills between two deltas, every ping jittering by up to 8 ms): the
 // cost a client a scoreboard in the steady state, at most twice a second.
-func BenchmarkScoreDeltaSteady(b *testing.B) {
+func BenchmarkScoreDeltaSteady(b *testing.B) { benchScoreDelta(b, 50) }
+
+// BenchmarkScoreDeltaCalm is a calm client's scoreboard at 1 024 players:
+// 5 rows changed since its last, which arrived, so the table is in step
+// with the board and the round looks only at the rows changed since
+// (scoreView.synced): 5.7 µs a delta before, 2.2 µs after, in the cache;
+// at 1 024 clients the walk it replaced read the client's cold table of
+// IDs and versions whole (6 kB).
+func BenchmarkScoreDeltaCalm(b *testing.B) { benchScoreDelta(b, 5) }
+
+// benchScoreDelta is a scoreboard delta of a client holding the whole
+// 1 024-row table after changes kills and every ping's jitter.
+func benchScoreDelta(b *testing.B, changes int) {
 	rng := rand.New(rand.NewPCG(23, 5))
 	table := scoreTable(1024, rng)
 	var v scoreView
 	var sb scoreBoard
+	seq := uint32(0)
 	for len(v.rows) < len(table) {
 		full, _ := v.delta(nil, nil, boardOf(&sb, table), 1, noneWanted, leadersOf(nil, table, scoreLeaders))
-		v.learn(full)
+		seq++
+		v.sent(seq, full)
+		v.arrived(seq)
 	}
 	var full []scoreRow
 	var wire []proto.ScoreEntry
 	wanted := []uint16{3, 40, 41, 90, 200, 201, 202, 500, 640, 700, 1000}
 	for b.Loop() {
 		b.StopTimer()
-		for range 50 {
+		for range changes {
 			table[rng.IntN(len(table))].Kills++
 		}
 		for i := range table {
@@ -544,7 +559,9 @@ func BenchmarkScoreDeltaSteady(b *testing.B) {
 		leaders := leadersOf(nil, table, scoreLeaders)
 		b.StartTimer()
 		full, wire = v.delta(full[:0], wire[:0], board, 1, wanted, leaders)
-		v.learn(full)
+		seq++
+		v.sent(seq, full) // and it arrives at once
+		v.arrived(seq)
 	}
 }
 
