@@ -74,7 +74,7 @@ type scoreBoard struct {
 	// follow all others, by ID, as their versions were given.
 	byVer, prevByVer []int32
 	remap            []int32 // set's: a previous row's index now, -1 if it took a new version
-	cands            []int32 // changedSince's, reused
+	cands            []int32 // scratch: set's rows given new versions, then changedSince's answer
 	// wraps counts the times next wrapped past 2³²: versions of different
 	// wraps do not compare (a view's synced is of one wrap).
 	wraps uint32
@@ -448,9 +448,9 @@ func differs(cur, held *proto.ScoreEntry) bool {
 // some 22 s at 1 024 players) or in a match where many rows change takes
 // its 45 rows from about as many; a calm one in step with the board
 // (synced) looks only at the rows changed since (roundChanged), else it
-// walks the IDs and versions once. Listing every candidate first, as it once did, cost O(rows) a
-// client a scoreboard in appends (TestScoreDeltaMatchesReference holds
-// the two to the same rows).
+// walks the IDs and versions once. Listing every candidate first, as it
+// once did, cost O(rows) a client a scoreboard in appends
+// (TestScoreDeltaMatchesReference holds the two to the same rows).
 func (v *scoreView) delta(full []scoreRow, wire []proto.ScoreEntry, b *scoreBoard, self uint16, wanted, leaders []uint16) ([]scoreRow, []proto.ScoreEntry) {
 	n, size := 0, 0
 	v.taken = v.taken[:0]
