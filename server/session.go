@@ -102,7 +102,7 @@ func (ss *session) applyRates(rate uint32, updateRate, cmdRate, interpMs uint16,
 func (ss *session) read(s *Server, now time.Time) {
 	// Command time: one tick of budget per tick of real time, banked.
 	ss.cmds.refill(s.budgetTicks, s.cfg.backlogTicks(), s.cfg.MaxUsrCmdProcessTicks)
-	if ss.msgs.over(ss.conn.Stats().PacketsIn, now) {
+	if ss.msgs.over(ss.conn.PacketsIn(), now) {
 		ss.kick(s, kickFlood, fmt.Sprintf("message flood (more than %d messages/s)", MaxMsgsPerSecond))
 		return
 	}

@@ -119,6 +119,7 @@ func newConn(t transport.Transport, rejectFirst bool) *Conn {
 // fakeNet is what Conn asks of its net_fake* decorator.
 type fakeNet interface {
 	Stats() transport.Stats
+	PacketsIn() uint64
 	Set(FakeConditions)
 	Conditions() FakeConditions
 	Dropped() uint64
@@ -129,6 +130,7 @@ type fakeNet interface {
 type noFake struct{ t transport.Transport }
 
 func (n noFake) Stats() transport.Stats   { return n.t.Stats() }
+func (n noFake) PacketsIn() uint64        { return transport.PacketsIn(n.t) }
 func (noFake) Set(FakeConditions)         {}
 func (noFake) Conditions() FakeConditions { return FakeConditions{} }
 func (noFake) Dropped() uint64            { return 0 }
@@ -157,6 +159,11 @@ func (c *Conn) Reason() (string, bool) {
 
 // RemoteAddr is the peer's address.
 func (c *Conn) RemoteAddr() string { return c.t.RemoteAddr() }
+
+// PacketsIn returns Stats().PacketsIn, the frames the transport received,
+// without the other counters or the lock (the flood meter's read, every
+// session every tick: transport.PacketCounter).
+func (c *Conn) PacketsIn() uint64 { return c.fake.PacketsIn() }
 
 // Stats returns the traffic counters; DroppedIn includes messages the
 // owner did not take in time.

@@ -420,6 +420,10 @@ func (c *Conn) Reason() (string, bool) { return c.base.Reason() }
 // RemoteAddr implements transport.Transport (the WebSocket's peer).
 func (c *Conn) RemoteAddr() string { return c.base.RemoteAddr() }
 
+// PacketsIn implements transport.PacketCounter: the WebSocket's frames and
+// the datagrams together, as Stats counts them.
+func (c *Conn) PacketsIn() uint64 { return transport.PacketsIn(c.base) + c.in.PacketsIn() }
+
 // Stats implements transport.Transport: both paths together.
 func (c *Conn) Stats() transport.Stats {
 	s, d := c.base.Stats(), c.in.Stats()

@@ -161,6 +161,8 @@ func TestDatagramPath(t *testing.T) {
 	}
 	if st := c.Stats(); st.PacketsIn != before.PacketsIn+1 || st.BytesIn != before.BytesIn+uint64(len(snap)) {
 		t.Errorf("client stats %+v after one datagram, before %+v", st, before)
+	} else if got := c.PacketsIn(); got != st.PacketsIn {
+		t.Errorf("PacketsIn %d after one datagram, Stats().PacketsIn %d: the datagrams not counted", got, st.PacketsIn)
 	}
 	cmds := []byte{byte(proto.MsgCmds), 1, 2, 3}
 	c.SendDatagram(cmds)

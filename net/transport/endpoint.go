@@ -50,6 +50,9 @@ func (e *Endpoint) Reason() (string, bool) {
 	return e.reason, e.remote
 }
 
+// PacketsIn implements PacketCounter: Stats().PacketsIn, one atomic load.
+func (e *Endpoint) PacketsIn() uint64 { return e.packetsIn.Load() }
+
 // Stats implements Transport.
 func (e *Endpoint) Stats() Stats {
 	return Stats{

@@ -123,6 +123,10 @@ func (f *FakeLag) Dropped() uint64 {
 // them (nil for NewFakeLagInline's: Serve hands them over).
 func (f *FakeLag) Recv() <-chan Frame { return f.in }
 
+// PacketsIn implements PacketCounter: the inner transport's count (frames
+// fake loss drops were received, and are counted there).
+func (f *FakeLag) PacketsIn() uint64 { return PacketsIn(f.Transport) }
+
 // Stats implements Transport: the inner counters, plus frames dropped
 // because the owner did not keep up.
 func (f *FakeLag) Stats() Stats {

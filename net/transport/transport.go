@@ -102,6 +102,23 @@ type Transport interface {
 	RemoteAddr() string
 }
 
+// PacketCounter is a Transport that reads its count of frames received
+// (Stats.PacketsIn) without gathering the other counters: the server's
+// flood meter reads it for every session every tick, where Stats took a
+// dozen atomic loads and a lock a session (issue 23).
+type PacketCounter interface {
+	PacketsIn() uint64
+}
+
+// PacketsIn returns t's Stats().PacketsIn, through PacketCounter when t
+// has it.
+func PacketsIn(t Transport) uint64 {
+	if p, ok := t.(PacketCounter); ok {
+		return p.PacketsIn()
+	}
+	return t.Stats().PacketsIn
+}
+
 // LinkRTT is a link's round trip measured below the messages, where a
 // client cannot stretch it by holding its acknowledgements back. Lag
 // compensation bounds how far a shot may rewind by it (server/lagcomp.go).

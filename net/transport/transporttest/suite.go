@@ -53,6 +53,10 @@ func Run(t *testing.T, newPair NewPair) {
 		}
 		if s := b.Stats(); s.PacketsIn < n || s.BytesIn < bytesIn {
 			t.Errorf("receiver stats %+v after %d frames of %d bytes", s, n, bytesIn)
+		} else if _, ok := b.(transport.PacketCounter); !ok {
+			t.Errorf("%T does not count its frames cheaply (transport.PacketCounter): the server's flood meter reads every session's count every tick", b)
+		} else if got := transport.PacketsIn(b); got != s.PacketsIn {
+			t.Errorf("PacketsIn %d, Stats().PacketsIn %d", got, s.PacketsIn)
 		}
 		deadline := time.Now().Add(wait)
 		for a.Stats().PacketsOut < n && time.Now().Before(deadline) {
