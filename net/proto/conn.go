@@ -112,8 +112,28 @@ func newConn(t transport.Transport, rejectFirst bool) *Conn {
 	}
 	fl := transport.NewFakeLagInline(t)
 	c.fake = fl
+	if tp, ok := t.(transport.Tapper); ok {
+		// The transport's own reader decodes and hands over each frame
+		// (FakeLag.StartTapped); this goroutine only waits for the end.
+		over, stop := fl.StartTapped(tp, c.handle)
+		go c.tapEnd(over, stop)
+		return c
+	}
 	go c.readLoop(fl)
 	return c
+}
+
+// tapEnd waits for a tapped connection's end: the reader stopped or a
+// frame ended it (over), or Close (done). Then nothing more is handed over
+// (stop) and Recv closes.
+func (c *Conn) tapEnd(over <-chan struct{}, stop func()) {
+	defer close(c.in)
+	select {
+	case <-over:
+		c.endWithTransport()
+	case <-c.done:
+	}
+	stop()
 }
 
 // fakeNet is what Conn asks of its net_fake* decorator.
@@ -260,7 +280,7 @@ func (c *Conn) endWithTransport() {
 func (c *Conn) handle(f transport.Frame) bool {
 	m, err := Decode(f.Data)
 	first := c.rejectFirst
-	c.rejectFirst = false // only the reader (readLoop, or the Pusher's goroutine) touches it
+	c.rejectFirst = false // only the reader (readLoop, the tap's, or the Pusher's goroutine) touches it, one frame at a time
 	if err == nil && f.Datagram && !m.Type().Datagram() {
 		// Only what may be lost and reordered travels there: a handshake
 		// or a command on the datagram path would skip the order the

@@ -420,6 +420,11 @@ func (c *Conn) Reason() (string, bool) { return c.base.Reason() }
 // RemoteAddr implements transport.Transport (the WebSocket's peer).
 func (c *Conn) RemoteAddr() string { return c.base.RemoteAddr() }
 
+// Tap implements transport.Tapper: the WebSocket's frames (forwarded on
+// its reader goroutine) and the datagrams (on the data channel's) go to
+// deliver as they arrive, one at a time (transport.Endpoint.TapRecv).
+func (c *Conn) Tap(deliver func(transport.Frame), ended func()) { c.in.TapRecv(deliver, ended) }
+
 // PacketsIn implements transport.PacketCounter: the WebSocket's frames and
 // the datagrams together, as Stats counts them.
 func (c *Conn) PacketsIn() uint64 { return transport.PacketsIn(c.base) + c.in.PacketsIn() }

@@ -16,10 +16,15 @@ type Endpoint struct {
 	closed    chan struct{}
 	endOnce   sync.Once
 	closeOnce sync.Once
-	mu        sync.Mutex // guards reason, remote and inClosed
+	mu        sync.Mutex // guards reason, remote, inClosed, tap and tapEnded
 	reason    string
 	remote    bool
 	inClosed  bool
+	// tap and tapEnded take the received frames in place of the channel
+	// (TapRecv); tmu is held while they run, so they run one at a time.
+	tmu      sync.Mutex
+	tap      func(Frame)
+	tapEnded func()
 
 	packetsIn, packetsOut, bytesIn, bytesOut, droppedIn, droppedOut atomic.Uint64
 }
@@ -99,27 +104,83 @@ func (e *Endpoint) Read(n int) {
 // Deliver hands a received frame to the owner; it never blocks: with the
 // queue full the frame is dropped and counted, and after CloseRecv it is
 // ignored.
+//
+// After TapRecv the frame goes to the tap instead, on the caller's
+// goroutine, one caller at a time.
 func (e *Endpoint) Deliver(f Frame) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	if e.inClosed {
+		e.mu.Unlock()
 		return
 	}
-	select {
-	case e.in <- f:
-	default:
-		e.droppedIn.Add(1) // the owner is not keeping up, or a flood
+	if e.tap == nil {
+		select {
+		case e.in <- f:
+		default:
+			e.droppedIn.Add(1) // the owner is not keeping up, or a flood
+		}
+		e.mu.Unlock()
+		return
+	}
+	e.mu.Unlock()
+	e.tmu.Lock()
+	defer e.tmu.Unlock()
+	e.mu.Lock()
+	closed := e.inClosed
+	e.mu.Unlock()
+	if !closed {
+		e.tap(f)
 	}
 }
 
-// CloseRecv closes the receive channel (the reader has stopped). Safe to
-// call more than once.
-func (e *Endpoint) CloseRecv() {
+// TapRecv implements Tapper for a transport whose frames all come through
+// Deliver (net/rtc, whose WebSocket frames and datagrams come on two
+// goroutines): the frames already queued go to deliver first, in order,
+// then each later one on the goroutine that delivers it, never two at
+// once; ended runs once, after the last, when CloseRecv is called (in
+// TapRecv, when it was already).
+func (e *Endpoint) TapRecv(deliver func(Frame), ended func()) {
+	e.tmu.Lock()
+	defer e.tmu.Unlock()
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	if !e.inClosed {
-		e.inClosed = true
-		close(e.in)
+	var queued []Frame
+	for more := true; more; {
+		select {
+		case f, ok := <-e.in:
+			if more = ok; ok {
+				queued = append(queued, f)
+			}
+		default:
+			more = false
+		}
+	}
+	e.tap, e.tapEnded = deliver, ended
+	closed := e.inClosed
+	e.mu.Unlock()
+	for _, f := range queued {
+		deliver(f)
+	}
+	if closed {
+		ended()
+	}
+}
+
+// CloseRecv closes the receive channel (the reader has stopped), and runs
+// the tap's ended (TapRecv). Safe to call more than once.
+func (e *Endpoint) CloseRecv() {
+	e.tmu.Lock()
+	defer e.tmu.Unlock()
+	e.mu.Lock()
+	if e.inClosed {
+		e.mu.Unlock()
+		return
+	}
+	e.inClosed = true
+	close(e.in)
+	ended := e.tapEnded
+	e.mu.Unlock()
+	if ended != nil {
+		ended()
 	}
 }
 

@@ -1,6 +1,7 @@
 package transport_test
 
 import (
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -184,5 +185,137 @@ func TestFakeLagServeInline(t *testing.T) {
 	var last byte
 	if !fb.Serve(func(f transport.Frame) bool { last = f.Data[0]; return true }, nil, b.Done()) || last != 8 {
 		t.Fatalf("after the link ended the last frame was %d, want 8", last)
+	}
+}
+
+// tapEnd is an Endpoint-based transport whose frames come through Deliver
+// and that a reader taps (as net/rtc's).
+type tapEnd struct{ *transport.Endpoint }
+
+func (e tapEnd) Tap(deliver func(transport.Frame), ended func()) { e.TapRecv(deliver, ended) }
+func (tapEnd) Send([]byte) bool                                   { return true }
+func (tapEnd) Close(string)                                       {}
+func (tapEnd) Abort(string, bool)                                 {}
+func (tapEnd) RemoteAddr() string                                 { return "tap" }
+
+// StartTapped hands frames over on the delivering goroutine with no
+// conditions, and by a timer with them: in each deliverer's order, no
+// earlier than the lag, never two at once though two goroutines deliver.
+// Frames queued before the tap come first; deliver saying false ends it
+// (over closes, no frame after); the owner's stop drops what is held; the
+// reader's end closes over.
+func TestFakeLagStartTapped(t *testing.T) {
+	e := tapEnd{transport.NewEndpoint()}
+	e.Deliver(transport.Frame{Data: []byte{0}, At: time.Now()}) // queued before the tap
+	fl := transport.NewFakeLagInline(e)
+	got := make(chan transport.Frame, 100)
+	var inside atomic.Int32
+	var stopAfter atomic.Int32 // deliver says false on this frame's first byte (0: never)
+	deliver := func(f transport.Frame) bool {
+		if inside.Add(1) != 1 {
+			t.Error("two frames handed over at once")
+		}
+		defer inside.Add(-1)
+		got <- f
+		return stopAfter.Load() == 0 || int32(f.Data[0]) != stopAfter.Load()
+	}
+	over, stop := fl.StartTapped(e, deliver)
+	next := func(within time.Duration) (transport.Frame, bool) {
+		select {
+		case f := <-got:
+			return f, true
+		default:
+		}
+		select {
+		case f := <-got:
+			return f, true
+		case <-time.After(within):
+			return transport.Frame{}, false
+		}
+	}
+	if f, ok := next(0); !ok || f.Data[0] != 0 {
+		t.Fatal("the frame queued before the tap was not handed over by StartTapped")
+	}
+	e.Deliver(transport.Frame{Data: []byte{1}, At: time.Now()})
+	select {
+	case f := <-got:
+		if f.Data[0] != 1 {
+			t.Fatalf("got frame %d, want 1", f.Data[0])
+		}
+	default:
+		t.Fatal("with no conditions frame 1 was not handed over by Deliver itself")
+	}
+
+	// Lagged: 20 frames from each of two goroutines.
+	fl.Set(transport.FakeConditions{LagMs: 100, JitterMs: 20})
+	start := time.Now()
+	var wg sync.WaitGroup
+	for g := range 2 {
+		wg.Go(func() {
+			for i := range 20 {
+				e.Deliver(transport.Frame{Data: []byte{byte(10 + 20*g + i)}, At: time.Now()})
+			}
+		})
+	}
+	wg.Wait()
+	last := [2]int{-1, -1}
+	for range 40 {
+		f, ok := next(10 * time.Second)
+		if !ok {
+			t.Fatal("lagged frames did not all arrive within 10 s")
+		}
+		if d := time.Since(start); d < 100*time.Millisecond {
+			t.Fatalf("frame %d handed over after %v, under the 100 ms lag", f.Data[0], d)
+		}
+		g, i := int(f.Data[0]-10)/20, int(f.Data[0]-10)%20
+		if i <= last[g] {
+			t.Fatalf("goroutine %d's frame %d came after its frame %d", g, i, last[g])
+		}
+		last[g] = i
+	}
+
+	// deliver says false on frame 50: over closes; frame 51, held behind
+	// it, never comes.
+	stopAfter.Store(50)
+	fl.Set(transport.FakeConditions{LagMs: 20})
+	e.Deliver(transport.Frame{Data: []byte{50}, At: time.Now()})
+	e.Deliver(transport.Frame{Data: []byte{51}, At: time.Now()})
+	select {
+	case <-over:
+	case <-time.After(10 * time.Second):
+		t.Fatal("over did not close after deliver said false")
+	}
+	if f, ok := next(0); !ok || f.Data[0] != 50 {
+		t.Fatalf("frame 50 not handed over before the end (ok %v)", ok)
+	}
+	fl.Set(transport.FakeConditions{}) // 52 would pass at once
+	e.Deliver(transport.Frame{Data: []byte{52}, At: time.Now()})
+	if f, ok := next(100 * time.Millisecond); ok {
+		t.Fatalf("frame %d handed over after deliver said false", f.Data[0])
+	}
+	stop()
+
+	// A second tap: stop drops the held frames; the reader's end closes over.
+	e2 := tapEnd{transport.NewEndpoint()}
+	fl2 := transport.NewFakeLagInline(e2)
+	fl2.Set(transport.FakeConditions{LagMs: 50})
+	over2, stop2 := fl2.StartTapped(e2, deliver)
+	e2.Deliver(transport.Frame{Data: []byte{60}, At: time.Now()})
+	stop2()
+	if f, ok := next(200 * time.Millisecond); ok {
+		t.Fatalf("frame %d held at stop was handed over", f.Data[0])
+	}
+	e3 := tapEnd{transport.NewEndpoint()}
+	over3, _ := transport.NewFakeLagInline(e3).StartTapped(e3, deliver)
+	e3.CloseRecv()
+	select {
+	case <-over3:
+	default:
+		t.Fatal("the reader's end did not close over")
+	}
+	select {
+	case <-over2:
+		t.Fatal("stop closed over: the owner's end is its own")
+	default:
 	}
 }
