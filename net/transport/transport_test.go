@@ -193,10 +193,10 @@ func TestFakeLagServeInline(t *testing.T) {
 type tapEnd struct{ *transport.Endpoint }
 
 func (e tapEnd) Tap(deliver func(transport.Frame), ended func()) { e.TapRecv(deliver, ended) }
-func (tapEnd) Send([]byte) bool                                   { return true }
-func (tapEnd) Close(string)                                       {}
-func (tapEnd) Abort(string, bool)                                 {}
-func (tapEnd) RemoteAddr() string                                 { return "tap" }
+func (tapEnd) Send([]byte) bool                                  { return true }
+func (tapEnd) Close(string)                                      {}
+func (tapEnd) Abort(string, bool)                                {}
+func (tapEnd) RemoteAddr() string                                { return "tap" }
 
 // StartTapped hands frames over on the delivering goroutine with no
 // conditions, and by a timer with them: in each deliverer's order, no
