@@ -55,9 +55,13 @@ func farewell(reason string) []byte {
 // the reason, and a Disconnect from the peer ends it with the peer's
 // reason. Fake network conditions (SetFakeConditions) apply to what it
 // receives, through a transport.FakeLag decorator. Over a
-// transport.Pusher (the lag lab's links) there is no goroutine: frames are
-// decoded as the transport pushes them, on its owner's goroutine, and
-// net_fake* does nothing (the link simulates the network itself).
+// transport.Tapper (the native WebSocket, net/rtc) the transport's own
+// reader goroutine decodes each frame as it arrives
+// (FakeLag.StartTapped), and the Conn's goroutine only waits for the end.
+// Over a transport.Pusher (the lag lab's links) there is no goroutine:
+// frames are decoded as the transport pushes them, on its owner's
+// goroutine, and net_fake* does nothing (the link simulates the network
+// itself).
 type Conn struct {
 	t       transport.Transport
 	fake    fakeNet // net_fake* on what arrives (transport.FakeLag), or none over a Pusher
@@ -124,12 +128,17 @@ func newConn(t transport.Transport, rejectFirst bool) *Conn {
 }
 
 // tapEnd waits for a tapped connection's end: the reader stopped or a
-// frame ended it (over), or Close (done). Then nothing more is handed over
-// (stop) and Recv closes.
+// frame ended it (over), the transport ended (its Done: the reader may
+// read and discard for a while yet, through the farewell and the drain,
+// and a departed player leaves at once, as with readLoop), or Close
+// (done). Then nothing more is handed over (stop) and Recv closes; what
+// arrived before was handed over as it came.
 func (c *Conn) tapEnd(over <-chan struct{}, stop func()) {
 	defer close(c.in)
 	select {
 	case <-over:
+		c.endWithTransport()
+	case <-c.t.Done():
 		c.endWithTransport()
 	case <-c.done:
 	}

@@ -7,10 +7,18 @@ import (
 	"tickshot/net/transport"
 )
 
+// tapConns makes pipeConns' Conns over tapped pipes (tapPipe): the
+// pipe's own goroutine decodes, as the native WebSocket's reader does.
+var tapConns bool
+
 func pipeConns(t *testing.T) (*Conn, *Conn, transport.Transport, transport.Transport) {
 	t.Helper()
 	ta, tb := transport.Pipe(ClientOptions(), ServerOptions())
-	a, b := NewConn(ta), NewConn(tb)
+	var xa, xb transport.Transport = ta, tb
+	if tapConns {
+		xa, xb = tapPipe{ta}, tapPipe{tb}
+	}
+	a, b := NewConn(xa), NewConn(xb)
 	t.Cleanup(func() { a.Close("test over"); b.Close("test over") })
 	return a, b, ta, tb
 }
@@ -155,3 +163,64 @@ func TestConnDatagramPath(t *testing.T) {
 		t.Errorf("Transport() = %q over a pipe", p.Transport())
 	}
 }
+
+// The Conn's tests again over transports whose reader hands each frame
+// over (transport.Tapper: FakeLag.StartTapped, no reader goroutine of the
+// Conn's), with fake lag's timer; and such a Conn ends as soon as its
+// transport does, while the transport's reader goes on (a WebSocket reads
+// through its farewell and drain for up to two seconds more).
+func TestConnTapped(t *testing.T) {
+	tapConns = true
+	defer func() { tapConns = false }()
+	t.Run("DisconnectNotEchoed", TestConnDisconnectNotEchoed)
+	t.Run("MessagesAndProtocolError", TestConnMessagesAndProtocolError)
+	t.Run("EndsAtOnceUnderFakeLag", TestConnEndsAtOnceUnderFakeLag)
+	t.Run("FakeLagKeepsOrder", func(t *testing.T) {
+		a, b, _, _ := pipeConns(t)
+		b.SetFakeConditions(FakeConditions{LagMs: 30, JitterMs: 20})
+		for i := uint32(1); i <= 30; i++ {
+			a.Send(&Cmds{Seq: i})
+		}
+		for i := uint32(1); i <= 30; i++ {
+			select {
+			case p := <-b.Recv():
+				if m, ok := p.Msg.(*Cmds); !ok || m.Seq != i {
+					t.Fatalf("message %d arrived as %+v", i, p.Msg)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("message %d never arrived", i)
+			}
+		}
+	})
+	t.Run("EndsWithItsTransport", func(t *testing.T) {
+		e := readerGoesOn{transport.NewEndpoint()}
+		c := NewConn(e)
+		e.Deliver(transport.Frame{Data: MustEncode(&Cmds{Seq: 1}), At: time.Now()})
+		e.End("connection stalled", false) // Done closes; the reader has not stopped
+		select {
+		case <-c.Done():
+		case <-time.After(5 * time.Second):
+			t.Fatal("the Conn did not end with its transport")
+		}
+		if r, _ := c.Reason(); r != "connection stalled" {
+			t.Errorf("reason %q, want the transport's", r)
+		}
+		var got []uint32
+		for p := range c.Recv() { // closes: nothing more is handed over
+			got = append(got, p.Msg.(*Cmds).Seq)
+		}
+		if len(got) != 1 || got[0] != 1 {
+			t.Errorf("Recv held %v, want the frame that came before the end", got)
+		}
+	})
+}
+
+// readerGoesOn is a tapped transport whose end (Done) does not stop its
+// reader: CloseRecv is never called.
+type readerGoesOn struct{ *transport.Endpoint }
+
+func (e readerGoesOn) Tap(deliver func(transport.Frame), ended func()) { e.TapRecv(deliver, ended) }
+func (readerGoesOn) Send([]byte) bool                                  { return true }
+func (e readerGoesOn) Close(reason string)                             { e.End(reason, false) }
+func (e readerGoesOn) Abort(reason string, remote bool)                { e.End(reason, remote) }
+func (readerGoesOn) RemoteAddr() string                                { return "test" }

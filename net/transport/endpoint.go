@@ -106,7 +106,9 @@ func (e *Endpoint) Read(n int) {
 // ignored.
 //
 // After TapRecv the frame goes to the tap instead, on the caller's
-// goroutine, one caller at a time.
+// goroutine, one caller at a time: Deliver then waits while another
+// caller's frame is handed over (CPU work: a decode), and returns once its
+// own was.
 func (e *Endpoint) Deliver(f Frame) {
 	e.mu.Lock()
 	if e.inClosed {
