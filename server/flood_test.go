@@ -147,6 +147,12 @@ func TestMessageFloodIsKicked(t *testing.T) {
 				r.stall(c.stall, c.extra)
 			}
 			r.step(t)
+			// Kicked in the tick's read, it leaves before the world steps
+			// (the tick's second dropClosed): its player is not simulated
+			// nor sent to anyone at that tick.
+			if n, players := len(r.l.s.sessions), len(r.l.s.w.Players); n != 0 || players != 0 {
+				t.Errorf("after the tick that kicked it, %d sessions and %d players are left, want none", n, players)
+			}
 			r.play(t, time.Second/4)
 			reason, counted, logged := r.kicked()
 			if !strings.Contains(reason, "message flood") || counted != 1 || logged != 1 {

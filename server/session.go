@@ -229,7 +229,7 @@ func (ss *session) kick(s *Server, code kickCode, reason string) {
 		return
 	}
 	s.metrics.kick(code)
-	ss.kicked = reason
+	ss.kicked, s.kicked = reason, true
 	s.log.Warn("player kicked", "player", ss.player.Name, "id", ss.player.ID, "reason", reason)
 	ss.conn.Close("kicked: " + reason)
 }
