@@ -137,7 +137,7 @@ func (o *offerer) fallback(why string) {
 	}
 	c.giveUp()
 	if o.mode == ModeWebRTC {
-		c.base.Close(proto.CleanText("cl_transport webrtc: "+why, proto.MaxReasonLen))
+		c.Transport.Close(proto.CleanText("cl_transport webrtc: "+why, proto.MaxReasonLen))
 		return
 	}
 	c.logf("transport: websocket: " + why + "; staying on the WebSocket")

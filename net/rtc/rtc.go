@@ -107,7 +107,10 @@ type peer interface {
 // arrive in order, and a data channel, once up, for datagrams. Make the
 // client's with Dial's wrap (NewClient), the server's with Host.Wrap.
 type Conn struct {
-	base transport.Transport
+	// Transport is the WebSocket: the reliable path, and the connection's
+	// life (Close, Abort, Done, Closed, Reason, RemoteAddr are its own,
+	// promoted); Send, Recv and Stats below are both paths'.
+	transport.Transport
 	// in merges both paths for Recv; its counters count the datagram
 	// path's traffic (the base counts its own).
 	in     *transport.Endpoint
@@ -146,13 +149,13 @@ func newConn(base transport.Transport, opt transport.Options, server bool, logf 
 	if logf == nil {
 		logf = func(string) {}
 	}
-	c := &Conn{base: base, in: transport.NewEndpoint(), limit: opt.Limit(), sigs: make(chan *proto.Signal, maxSignals),
+	c := &Conn{Transport: base, in: transport.NewEndpoint(), limit: opt.Limit(), sigs: make(chan *proto.Signal, maxSignals),
 		dgrams: make(chan []byte, transport.SendQueue), logf: logf, server: server}
 	return c
 }
 
 func (c *Conn) start() {
-	if tp, ok := c.base.(transport.Tapper); ok {
+	if tp, ok := c.Transport.(transport.Tapper); ok {
 		tp.Tap(c.take, c.baseEnded) // the WebSocket's reader forwards: no goroutine here
 	} else {
 		go c.forward()
@@ -165,7 +168,7 @@ func (c *Conn) start() {
 // transport.Tapper) and forwards each frame (forwardOne).
 func (c *Conn) forward() {
 	defer c.baseEnded()
-	for f := range c.base.Recv() {
+	for f := range c.Transport.Recv() {
 		if !c.forwardOne(f) {
 			return
 		}
@@ -218,7 +221,7 @@ func (c *Conn) takeSignal(b []byte) bool {
 		err = fmt.Errorf("more than %d signals", maxSignals)
 	}
 	if err != nil {
-		c.base.Close(proto.CleanText("protocol error: "+err.Error(), proto.MaxReasonLen))
+		c.Transport.Close(proto.CleanText("protocol error: "+err.Error(), proto.MaxReasonLen))
 		return false
 	}
 	c.sigs <- m.(*proto.Signal) // room for maxSignals
@@ -229,14 +232,14 @@ func (c *Conn) takeSignal(b []byte) bool {
 func (c *Conn) signalLoop() {
 	for s := range c.sigs {
 		if err := c.onSignal(s); err != nil {
-			c.base.Close(proto.CleanText("protocol error: "+err.Error(), proto.MaxReasonLen))
+			c.Transport.Close(proto.CleanText("protocol error: "+err.Error(), proto.MaxReasonLen))
 		}
 	}
 }
 
 // signal sends one signalling message on the WebSocket.
 func (c *Conn) signal(kind uint8, data string) {
-	c.base.Send(proto.MustEncode(&proto.Signal{Kind: kind, Data: data}))
+	c.Transport.Send(proto.MustEncode(&proto.Signal{Kind: kind, Data: data}))
 }
 
 // addCandidate adds a trickled candidate (RTCIceCandidateInit as JSON).
@@ -276,15 +279,15 @@ func (c *Conn) closedChannel(ch channel) {
 // as on the WebSocket: the peer is told why and dropped.
 func (c *Conn) message(data []byte, text bool, now time.Time) {
 	if text {
-		c.base.Close("protocol error: text message on the datagram channel")
+		c.Transport.Close("protocol error: text message on the datagram channel")
 		return
 	}
 	if len(data) > c.limit {
-		c.base.Close(fmt.Sprintf("frame larger than %d bytes", c.limit))
+		c.Transport.Close(fmt.Sprintf("frame larger than %d bytes", c.limit))
 		return
 	}
 	c.in.Read(len(data))
-	if t, ok := c.base.(transport.Toucher); ok {
+	if t, ok := c.Transport.(transport.Toucher); ok {
 		t.Touch(now) // the browser's WebSocket, silent while the datagrams flow, is not dead
 	}
 	if !c.heard.Swap(true) && !c.server {
@@ -334,7 +337,7 @@ func (c *Conn) Send(b []byte) bool {
 	if c.server && len(b) > 0 && proto.MsgType(b[0]) == proto.MsgAccept {
 		c.accepted.Store(true) // from now on the client may offer
 	}
-	return c.base.Send(b)
+	return c.Transport.Send(b)
 }
 
 // SendDatagram implements transport.Datagrammer: b goes on the data
@@ -346,14 +349,14 @@ func (c *Conn) Send(b []byte) bool {
 // channel, is dropped and counted (Stats.DroppedOut), as UDP drops.
 func (c *Conn) SendDatagram(b []byte) bool {
 	if c.dc.Load() == nil {
-		return c.base.Send(b)
+		return c.Transport.Send(b)
 	}
 	if len(b) > MaxDatagram {
 		c.oversize.Add(1)
 		if c.total != nil {
 			c.total.Add(1)
 		}
-		return c.base.Send(b)
+		return c.Transport.Send(b)
 	}
 	select {
 	case c.dgrams <- b:
@@ -370,13 +373,13 @@ func (c *Conn) SendDatagram(b []byte) bool {
 func (c *Conn) writeDatagrams() {
 	for {
 		select {
-		case <-c.base.Done():
+		case <-c.Transport.Done():
 			return
 		case b := <-c.dgrams:
 			box := c.dc.Load()
 			switch {
 			case box == nil:
-				c.base.Send(b)
+				c.Transport.Send(b)
 			case box.ch.BufferedAmount() > MaxBuffered || box.ch.Send(b) != nil:
 				c.in.CountDroppedOut()
 			default:
@@ -396,29 +399,11 @@ func (c *Conn) Kind() string {
 	if c.dc.Load() != nil {
 		return transport.KindWebRTC
 	}
-	return transport.KindOf(c.base)
+	return transport.KindOf(c.Transport)
 }
 
 // Recv implements transport.Transport: frames of both paths.
 func (c *Conn) Recv() <-chan transport.Frame { return c.in.Recv() }
-
-// Close implements transport.Transport (on the WebSocket, which carries the farewell).
-func (c *Conn) Close(reason string) { c.base.Close(reason) }
-
-// Abort implements transport.Transport.
-func (c *Conn) Abort(reason string, remote bool) { c.base.Abort(reason, remote) }
-
-// Done implements transport.Transport.
-func (c *Conn) Done() <-chan struct{} { return c.base.Done() }
-
-// Closed implements transport.Transport.
-func (c *Conn) Closed() <-chan struct{} { return c.base.Closed() }
-
-// Reason implements transport.Transport.
-func (c *Conn) Reason() (string, bool) { return c.base.Reason() }
-
-// RemoteAddr implements transport.Transport (the WebSocket's peer).
-func (c *Conn) RemoteAddr() string { return c.base.RemoteAddr() }
 
 // Tap implements transport.Tapper: the WebSocket's frames (forwarded on
 // its reader goroutine) and the datagrams (on the data channel's) go to
@@ -427,11 +412,11 @@ func (c *Conn) Tap(deliver func(transport.Frame), ended func()) { c.in.TapRecv(d
 
 // PacketsIn implements transport.PacketCounter: the WebSocket's frames and
 // the datagrams together, as Stats counts them.
-func (c *Conn) PacketsIn() uint64 { return transport.PacketsIn(c.base) + c.in.PacketsIn() }
+func (c *Conn) PacketsIn() uint64 { return transport.PacketsIn(c.Transport) + c.in.PacketsIn() }
 
 // Stats implements transport.Transport: both paths together.
 func (c *Conn) Stats() transport.Stats {
-	s, d := c.base.Stats(), c.in.Stats()
+	s, d := c.Transport.Stats(), c.in.Stats()
 	s.PacketsIn += d.PacketsIn
 	s.PacketsOut += d.PacketsOut
 	s.BytesIn += d.BytesIn
@@ -444,7 +429,7 @@ func (c *Conn) Stats() transport.Stats {
 // LinkRTT implements transport.RTTMeasurer with the WebSocket's measures
 // (-1 each where it has none).
 func (c *Conn) LinkRTT() transport.LinkRTT {
-	if m, ok := c.base.(transport.RTTMeasurer); ok {
+	if m, ok := c.Transport.(transport.RTTMeasurer); ok {
 		return m.LinkRTT()
 	}
 	return transport.LinkRTT{PingMs: -1, TCPMs: -1}

@@ -16,7 +16,7 @@ type Endpoint struct {
 	closed    chan struct{}
 	endOnce   sync.Once
 	closeOnce sync.Once
-	mu        sync.Mutex // guards reason, remote, inClosed, tap and tapEnded
+	mu        sync.Mutex // guards reason, remote, inClosed, tap and tapEnded (the last three set holding tmu too)
 	reason    string
 	remote    bool
 	inClosed  bool
@@ -127,10 +127,7 @@ func (e *Endpoint) Deliver(f Frame) {
 	e.mu.Unlock()
 	e.tmu.Lock()
 	defer e.tmu.Unlock()
-	e.mu.Lock()
-	closed := e.inClosed
-	e.mu.Unlock()
-	if !closed {
+	if !e.inClosed { // CloseRecv sets it holding tmu too: no second lock of mu
 		e.tap(f)
 	}
 }
