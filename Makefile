@@ -65,7 +65,7 @@ vet: deps
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
 
 test-unit: test-deps server
-	$(GO) test -race -count=1 -p 1 $(NOWINDOW)
+	$(GO) test -race -count=1 -p 1 -timeout 30m $(NOWINDOW)
 
 # test-unit on a busy machine (issue 18): two busy loops pinned to cores 0
 # and 1 (taskset; unpinned where it is missing) run beside it, started
