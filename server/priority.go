@@ -23,8 +23,20 @@ import (
 // baseline), so the delta is written once. A player not chosen is held: the
 // frame keeps the client's own copy from its baseline, state and Tick,
 // which costs no bytes (no record, delta.go) and adds no interpolation
-// sample on either side; one the client has never had is left out until its
-// turn. The baseline is the newest snapshot acked, so a held copy may be
+// sample on either side; one the baseline lacks is left out until its
+// turn. That would drop, for a snapshot, a player the client does hold: one
+// a snapshot after the baseline brought, not yet acked (the view filling,
+// acks late or lost), and the client would draw it vanish and come back.
+// So a player in the previous snapshot's frame that the baseline lacks
+// (carried) goes fresh whatever the budget, as the nearest do: once a
+// player is in a client's frames it stays in every one while it is in
+// view, and since every snapshot after the first that brought it has it,
+// so does any baseline acked later. The carried cost at most what
+// brought them, a budget and the nearest, and only what the budget has
+// left brings new ones, so a view fills a budget a round trip. A full
+// snapshot (a client that has acked none yet, cl_nodelta) carries no one:
+// with nothing acked every player it brings would be carried, and a client
+// that never acked would get every player in view, fresh, forever. The baseline is the newest snapshot acked, so a held copy may be
 // older than a fresh state a snapshot in flight brought: the client and
 // the server's replay of its view ignore it whole (game.EntityView.Observe),
 // and one held maxHeldTicks goes fresh whatever the budget, so that lag
@@ -94,10 +106,22 @@ type priorityState struct {
 	// lastWaited; any other, 0. Kept as the frame's own sorted list and
 	// walked beside it (not a table by player ID: at 1 024 players that
 	// table's reads missed the cache at every candidate).
+	// The top bit of a lastWaited (inFrameBit) says the player was in that
+	// snapshot's frame, fresh or held.
 	lastSeq    uint32
 	lastIDs    []uint16
 	lastWaited []uint16
 }
+
+// inFrameBit marks a priorityState.lastWaited whose player was in the
+// frame (fresh or held, not left out); the bits below it are the wait
+// (at most maxWaited).
+const inFrameBit = 1 << 15
+
+// maxWaited caps a candidate's count of snapshots waited, so that it fits
+// below inFrameBit (any wait of MaxHeldSnapshots-1 or more is forced
+// already).
+const maxWaited = inFrameBit - 1
 
 // prioScratch is the storage prioritize reuses from one snapshot to the
 // next, whoever's: the snapshot writer owns one.
@@ -122,6 +146,7 @@ type candidate struct {
 	cost   int     // bytes of its fresh record
 	waited uint16  // snapshots waited before this one
 	prio   float32 // nearness × (1 + waited), rounded to float32 (prioKey)
+	carry  bool    // in the previous snapshot's frame, not in the baseline: goes whatever the budget
 	forced bool    // waited MaxHeldSnapshots-1: goes before the others
 	stale  bool    // its baseline copy is maxHeldTicks old: goes whatever the budget
 	fresh  bool    // chosen
@@ -170,6 +195,7 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 	left := entBudget
 	li := 0 // into lastIDs
 	follows := ps.lastSeq == snap.Seq-1
+	delta := snap.Baseline != 0 // a full snapshot holds no one: nothing is carried
 	for _, e := range fresh {
 		for bi < len(base) && base[bi].ID < e.ID {
 			left -= proto.RemovedRecordLen(base[bi].ID) // out of view: removed
@@ -191,7 +217,9 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 				li++
 			}
 			if li < len(ps.lastIDs) && ps.lastIDs[li] == e.ID {
-				c.waited = ps.lastWaited[li]
+				w := ps.lastWaited[li]
+				c.waited = w &^ inFrameBit
+				c.carry = delta && c.base < 0 && w&inFrameBit != 0
 			}
 		}
 		c.prio = priority(c.waited, c.d2)
@@ -203,7 +231,7 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 	}
 	// The nearest NearestFresh go whatever the budget (kept in an array
 	// sorted by d2, equal ones by index: one pass, no sort of all), and
-	// so do those held maxHeldTicks.
+	// so do those held maxHeldTicks and those carried.
 	sc.nearest = sc.nearest[:0]
 	for i := range sc.cands {
 		d2 := sc.cands[i].d2
@@ -225,8 +253,10 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 		sc.cands[i].fresh = true
 		left -= sc.cands[i].cost
 	}
-	for i := range sc.cands { // held too long to stay exact for lag compensation
-		if c := &sc.cands[i]; c.stale && !c.fresh {
+	// Held too long to stay exact for lag compensation, or held by the
+	// client and not in the baseline: left out, it would vanish.
+	for i := range sc.cands {
+		if c := &sc.cands[i]; (c.stale || c.carry) && !c.fresh {
 			c.fresh = true
 			left -= c.cost
 		}
@@ -261,7 +291,10 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 		}
 		w := uint16(0)
 		if !c.fresh {
-			w = min(c.waited+1, 1<<15)
+			w = min(c.waited+1, maxWaited)
+		}
+		if c.fresh || c.base >= 0 {
+			w |= inFrameBit
 		}
 		ps.lastIDs = append(ps.lastIDs, e.ID)
 		ps.lastWaited = append(ps.lastWaited, w)

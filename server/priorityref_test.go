@@ -18,8 +18,9 @@ type refPriority struct {
 }
 
 type heldForRef struct {
-	seq    uint32
-	waited uint16
+	seq     uint32
+	waited  uint16
+	inFrame bool // fresh or held in snapshot seq
 }
 
 func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.EntityState, entBudget int) []proto.EntityState {
@@ -30,12 +31,13 @@ func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.Entit
 		waited               uint16
 		prio                 float32
 		forced, stale, fresh bool
+		carry                bool
 	}
-	waitedOf := func(id uint16, seq uint32) uint16 {
+	prev := func(id uint16, seq uint32) heldForRef {
 		if int(id) < len(r.waited) && r.waited[id].seq == seq-1 {
-			return r.waited[id].waited
+			return r.waited[id]
 		}
-		return 0
+		return heldForRef{}
 	}
 	var cands []cand
 	var rec []byte
@@ -57,7 +59,9 @@ func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.Entit
 		c.cost = len(rec)
 		dx, dy := proto.FromFixed(e.X)-p[0], proto.FromFixed(e.Y)-p[1]
 		c.d2 = dx*dx + dy*dy
-		c.waited = waitedOf(e.ID, snap.Seq)
+		pr := prev(e.ID, snap.Seq)
+		c.waited = pr.waited
+		c.carry = base != nil && c.base < 0 && pr.inFrame
 		c.prio = priority(c.waited, c.d2)
 		c.forced = int(c.waited) >= MaxHeldSnapshots-1
 		cands = append(cands, c)
@@ -75,7 +79,7 @@ func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.Entit
 		left -= cands[i].cost
 	}
 	for i := range cands {
-		if c := &cands[i]; c.stale && !c.fresh {
+		if c := &cands[i]; (c.stale || c.carry) && !c.fresh {
 			c.fresh = true
 			left -= c.cost
 		}
@@ -110,12 +114,12 @@ func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.Entit
 		}
 		w := uint16(0)
 		if !c.fresh {
-			w = min(c.waited+1, 1<<15)
+			w = min(c.waited+1, 1<<15-1)
 		}
 		if int(e.ID) >= len(r.waited) {
 			r.waited = append(r.waited, make([]heldForRef, int(e.ID)+1-len(r.waited))...)
 		}
-		r.waited[e.ID] = heldForRef{seq: snap.Seq, waited: w}
+		r.waited[e.ID] = heldForRef{seq: snap.Seq, waited: w, inFrame: c.fresh || c.base >= 0}
 	}
 	return pick
 }
@@ -168,6 +172,9 @@ func TestPriorityMatchesReference(t *testing.T) {
 				budget = rng.Intn(120)
 			}
 			snapA := &proto.Snapshot{Seq: seq, Tick: tick, Entities: slices.Clone(ents)}
+			if base != nil {
+				snapA.Baseline = 1 // a delta: any acked Seq
+			}
 			want := ref.run([2]float64{px, py}, &proto.Snapshot{Seq: seq, Tick: tick, Entities: slices.Clone(ents)}, base, budget)
 			ps.prioritize(&sc, ss, snapA, base, budget)
 			if !slices.Equal(snapA.Entities, want) {
