@@ -14,7 +14,7 @@
 # Usage: scripts/tickratio.sh [ROUNDS]          (default 5)
 #        BASE=6ebe2ab scripts/tickratio.sh 5
 #        make measure-tick [TICK_ROUNDS=5] [TICK_BASE=commit]
-# Each round takes about a minute on a 2-core machine; keep it quiet.
+# Each round takes a few minutes on a 2-core machine; keep it quiet.
 set -euo pipefail
 
 rounds="${1:-5}"
@@ -40,14 +40,14 @@ for r in $(seq "$rounds"); do
 		# The benchmark reads nothing relative to its directory, but run it
 		# where go test would.
 		(cd "$root/server" && "$tmp/$b.test" -test.run '^$' \
-			-test.bench 'ServerTick/players=(64|1024)/tickrate=(64|128)$' -test.benchtime 200x) |
+			-test.bench '^BenchmarkServerTick$/players=(64|1024)/tickrate=(64|128)$' -test.benchtime 200x) |
 			awk -v b="$b" '/^BenchmarkServerTick\// { split($1, p, "/"); sub(/players=/, "", p[2]); sub(/tickrate=/, "", p[3]); sub(/-[0-9]+$/, "", p[3]); print b, p[2], p[3], $3 }' >>"$out"
 		# The same at 64 ticks/s with the caches emptied before each tick
 		# (BenchmarkServerTickColdCache): both populations served from
 		# memory, where the one above serves 64 players from the caches.
 		# A base without that benchmark prints no cold row.
 		(cd "$root/server" && "$tmp/$b.test" -test.run '^$' \
-			-test.bench 'ServerTickColdCache/players=(64|1024)$' -test.benchtime 200x) |
+			-test.bench '^BenchmarkServerTickColdCache$/players=(64|1024)$' -test.benchtime 200x) |
 			awk -v b="$b" '/^BenchmarkServerTickColdCache\// { split($1, p, "/"); sub(/players=/, "", p[2]); sub(/-[0-9]+$/, "", p[2]); print b, p[2], "cold", $3 }' >>"$out"
 	done
 done
