@@ -68,7 +68,11 @@ type Summary struct {
 	SnapshotGapMs    GapStats `json:"snapshot_gap_ms"`
 	FreezesOver250ms int      `json:"freezes_over_250ms"`
 	ExtrapolatingPct float64  `json:"extrapolating_pct"`
-	Error            string   `json:"error,omitempty"`
+	// FreezesOnDatagrams are the FreezesOver250ms that began once the
+	// bot's snapshots came as WebRTC datagrams (Smoothness.OnDatagrams;
+	// 0 on a WebSocket alone).
+	FreezesOnDatagrams int    `json:"freezes_on_datagrams"`
+	Error              string `json:"error,omitempty"`
 }
 
 // Run starts opt.Count bots, plays until the duration passes or ctx ends,
@@ -200,6 +204,9 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 		})
 		v := c.View() // as this frame draws it
 		smooth.Frame(polled, v.Stats.SnapshotsReceived, v.RenderTick, v.SnapshotTick)
+		if c.Net().Transport == transport.KindWebRTC {
+			smooth.OnDatagrams()
+		}
 	}
 }
 
@@ -226,5 +233,6 @@ func finish(s Summary, c *netclient.Client, smooth *Smoothness, rttSum float64, 
 	}
 	s.OthersSeen, s.OthersMoved = seen, moved
 	s.SnapshotGapMs, s.FreezesOver250ms, s.ExtrapolatingPct = smooth.Gaps(), smooth.Freezes(), smooth.ExtrapolatingPct()
+	s.FreezesOnDatagrams = smooth.FreezesOnDatagrams()
 	return s
 }

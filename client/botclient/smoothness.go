@@ -25,6 +25,18 @@ type Smoothness struct {
 	gaps     []float64 // ms between arrivals
 	frames   int       // frames observed since the first snapshot
 	extrap   int       // of them, drawn past the newest snapshot
+	// dgFrom is 1 + the number of gaps recorded when the client was first
+	// seen on a datagram path (OnDatagrams); 0: never.
+	dgFrom int
+}
+
+// OnDatagrams records that the client's snapshots travel as datagrams
+// from now on (netclient.NetStats.Transport is transport.KindWebRTC: its
+// data channel is open). Only the first call counts.
+func (s *Smoothness) OnDatagrams() {
+	if s.dgFrom == 0 {
+		s.dgFrom = len(s.gaps) + 1
+	}
 }
 
 // Frame records one frame at now: received is the client's count of
@@ -78,6 +90,23 @@ func (s *Smoothness) Gaps() GapStats {
 func (s *Smoothness) Freezes() int {
 	k := 0
 	for _, g := range s.gaps {
+		if g > FreezeMs {
+			k++
+		}
+	}
+	return k
+}
+
+// FreezesOnDatagrams counts the gaps longer than FreezeMs that began
+// after OnDatagrams: the first gap after it, which may span the switch
+// from the WebSocket (a stall there), is not counted; 0 if OnDatagrams
+// was never called.
+func (s *Smoothness) FreezesOnDatagrams() int {
+	if s.dgFrom == 0 {
+		return 0
+	}
+	k := 0
+	for _, g := range s.gaps[min(s.dgFrom, len(s.gaps)):] {
 		if g > FreezeMs {
 			k++
 		}

@@ -50,3 +50,38 @@ func TestSmoothnessEmpty(t *testing.T) {
 		t.Error("an empty recorder reports something")
 	}
 }
+
+// Freezes on the datagram path: a stall on the WebSocket, then the switch
+// (OnDatagrams) during a second stall, whose gap spans it and is not
+// counted, then a third stall on datagrams, which is.
+func TestSmoothnessFreezesOnDatagrams(t *testing.T) {
+	var s Smoothness
+	t0 := time.Unix(100, 0)
+	received := 0
+	arrive := func(at int) {
+		received++
+		s.Frame(t0.Add(time.Duration(at)*time.Millisecond), received, 0, uint32(received))
+	}
+	arrive(0)
+	arrive(50)
+	arrive(400) // a 350 ms stall on the WebSocket
+	arrive(450)
+	s.OnDatagrams() // mid-stall: the channel opened
+	arrive(800)     // spans the switch: not counted
+	arrive(850)
+	s.OnDatagrams() // again: changes nothing
+	arrive(1200)    // a 350 ms stall on datagrams
+	arrive(1250)
+	if n := s.Freezes(); n != 3 {
+		t.Errorf("%d freezes in all, want 3", n)
+	}
+	if n := s.FreezesOnDatagrams(); n != 1 {
+		t.Errorf("%d freezes on the datagram path, want 1", n)
+	}
+	var ws Smoothness // never on datagrams
+	ws.Frame(t0, 1, 0, 1)
+	ws.Frame(t0.Add(time.Second), 2, 0, 2)
+	if n := ws.FreezesOnDatagrams(); n != 0 {
+		t.Errorf("a WebSocket-only run: %d freezes on the datagram path, want 0", n)
+	}
+}

@@ -188,14 +188,19 @@ func TestLossyLink150ms2Pct(t *testing.T) {
 // judgeDatagrams is issue 19's bar for a datagram transport at 150 ms and
 // 2 % loss each way: hitreg at least 98 % confirmed (49 of 50) with a
 // rewind error p99 under 1 unit, every bot still on the datagram path, and
-// no TCP-style stalls: at most 5 snapshot gaps over 250 ms in the cell,
-// where the WebSocket row, whose TCP holds everything behind a lost packet
-// for about 1.3 RTT, shows 6-12. Those that are allowed come from each
-// bot's first second or more on the WebSocket while the channel comes up
-// (longer under loss: DTLS resends a lost handshake flight after 1 s): a
-// lost packet there stalls as TCP does. The bar was 3 until CI under the
-// race detector on a slower 2-core machine saw 4 such gaps (at most 266 ms)
-// in a run whose every other figure held. The issue asks for a gap p99 within 1.3×
+// no TCP-style stalls once on it: at most 1 snapshot gap over 250 ms that
+// began after a bot's snapshots came as datagrams
+// (botclient.Summary.FreezesOnDatagrams). A datagram path loses a snapshot
+// and shows the next; a gap of 250 ms there needs four snapshots lost in a
+// row (2 %⁴), so the one allowed is the machine (a GC pause or a busy core
+// under the race detector), where the WebSocket row, whose TCP holds
+// everything behind a lost packet for about 1.3 RTT, shows 6-12 over its
+// run. Each bot's first second or more runs on the WebSocket while the
+// channel comes up (longer under loss: DTLS resends a lost handshake flight
+// after 1 s), and a lost packet there stalls as TCP does: those gaps are in
+// the row's freezes, logged, not judged (the bar on all of them was 3, then
+// 5, until CI under the race detector on a slower machine saw 4 with every
+// other figure held). The issue asks for a gap p99 within 1.3×
 // the clean link's; at 20 snapshots/s and 2 % loss the 99th percentile is
 // a lost snapshot's doubled interval (100 ms against a clean p99 of about
 // 64 ms, timed at 15.6 ms frames: 1.56×) on any transport, and CI's run
@@ -203,9 +208,10 @@ func TestLossyLink150ms2Pct(t *testing.T) {
 // ratio is logged, not judged.
 func judgeDatagrams(t *testing.T, clean, lossy Row) {
 	t.Helper()
-	if lossy.Freezes > 5 {
-		t.Errorf("%s: %d snapshot gaps over 250 ms (p99 %.0f ms): stalls, as TCP's", lossy.Cell, lossy.Freezes, lossy.GapP99Ms)
+	if lossy.DatagramFreezes > 1 {
+		t.Errorf("%s: %d snapshot gaps over 250 ms on the datagram path (p99 %.0f ms): stalls, as TCP's", lossy.Cell, lossy.DatagramFreezes, lossy.GapP99Ms)
 	}
+	t.Logf("%s: %d snapshot gaps over 250 ms, %d of them on the datagram path", lossy.Cell, lossy.Freezes, lossy.DatagramFreezes)
 	t.Logf("gap p99 %.0f ms lossy against %.0f ms clean: %.2f× (the issue's 1.3× is below one lost snapshot at 20/s)",
 		lossy.GapP99Ms, clean.GapP99Ms, lossy.GapP99Ms/clean.GapP99Ms)
 	for _, r := range []Row{clean, lossy} {

@@ -96,6 +96,7 @@ type Row struct {
 	GapP99Ms         float64
 	GapMaxMs         float64
 	Freezes          int     // snapshot gaps over botclient.FreezeMs
+	DatagramFreezes  int     // of them, those that began once the bot was on WebRTC datagrams
 	ExtrapolatingPct float64 // frames drawn past the newest snapshot
 	CmdsDropped      int     // /status cmds_dropped of the network players, both servers
 	CmdQueueMax      int     // the deepest /status cmd_queue seen (sampled once a second)
@@ -297,6 +298,7 @@ func (r *Row) addBots(sums []botclient.Summary) error {
 		r.GapP99Ms = math.Max(r.GapP99Ms, s.SnapshotGapMs.P99)
 		r.GapMaxMs = math.Max(r.GapMaxMs, s.SnapshotGapMs.Max)
 		r.Freezes += s.FreezesOver250ms
+		r.DatagramFreezes += s.FreezesOnDatagrams
 		if s.Transport != "" && s.Transport != r.Cell.Transport {
 			r.EndedOn = append(r.EndedOn, s.Name+" on "+s.Transport)
 		}
