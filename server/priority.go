@@ -28,19 +28,23 @@ import (
 // a snapshot after the baseline brought, not yet acked (the view filling,
 // acks late or lost), and the client would draw it vanish and come back.
 // So a player in the previous snapshot's frame that the baseline lacks
-// (carried) goes fresh whatever the budget, as the nearest do: once a
-// player is in a client's frames it stays in every one while it is in
-// view, and since every snapshot after the first that brought it has it,
-// so does any baseline acked later. The carried cost at most what
-// brought them, a budget and the nearest, and only what the budget has
-// left brings new ones, so a view fills a budget a round trip. A full
-// snapshot (a client that has acked none yet, cl_nodelta) carries no one:
-// with nothing acked every player it brings would be carried, and a client
-// that never acked would get every player in view, fresh, forever. The baseline is the newest snapshot acked, so a held copy may be
-// older than a fresh state a snapshot in flight brought: the client and
-// the server's replay of its view ignore it whole (game.EntityView.Observe),
-// and one held maxHeldTicks goes fresh whatever the budget, so that lag
-// compensation still finds the state it came from.
+// (carried) goes first after the nearest, past the budget as long as the
+// snapshot still fits one datagram (priorityState.shares; the debt repays
+// the excess), and only what is left of the budget brings others. Once a
+// player is in a client's frames it stays in every delta snapshot while it
+// is in view (as long as the nearest and the carried fit a datagram), and
+// since every snapshot after the first that brought it has it, so does any
+// baseline acked later. The carried cost about what brought them, a budget
+// and the nearest, so a view fills a budget a round trip; acks that stay
+// seconds late while new players come near cost up to a datagram a
+// snapshot, then flicker. A full snapshot (a client that has acked none
+// yet, cl_nodelta) carries no one: with nothing acked every player it
+// brings would be carried, and a client that never acked would see the
+// same players forever. The baseline is the newest snapshot acked, so a
+// held copy may be older than a fresh state a snapshot in flight brought:
+// the client and the server's replay of its view ignore it whole
+// (game.EntityView.Observe), and one held maxHeldTicks goes fresh whatever
+// the budget, so that lag compensation still finds the state it came from.
 
 const (
 	// NearestFresh is how many of the nearest players in view every
@@ -101,9 +105,9 @@ type priorityState struct {
 	debt int
 	// lastSeq is the Seq of the snapshot prioritized last; lastIDs are
 	// the players in its view (ascending) and lastWaited how many
-	// snapshots each had waited after it (0: sent fresh). A player in
-	// view of the snapshot after it (Seq lastSeq+1) has waited its
-	// lastWaited; any other, 0. Kept as the frame's own sorted list and
+	// snapshots each had waited after it (0: sent fresh; the bits below
+	// inFrameBit). A player in view of the snapshot after it (Seq
+	// lastSeq+1) has waited its lastWaited; any other, 0. Kept as the frame's own sorted list and
 	// walked beside it (not a table by player ID: at 1 024 players that
 	// table's reads missed the cache at every candidate).
 	// The top bit of a lastWaited (inFrameBit) says the player was in that
@@ -119,8 +123,8 @@ type priorityState struct {
 const inFrameBit = 1 << 15
 
 // maxWaited caps a candidate's count of snapshots waited, so that it fits
-// below inFrameBit (any wait of MaxHeldSnapshots-1 or more is forced
-// already).
+// below inFrameBit and in prioKey's 15 bits (any wait of
+// MaxHeldSnapshots-1 or more is forced already).
 const maxWaited = inFrameBit - 1
 
 // prioScratch is the storage prioritize reuses from one snapshot to the
@@ -136,6 +140,19 @@ type prioScratch struct {
 // budget of planned bytes: less the debt.
 func (ps *priorityState) budget(planned int) int { return planned - ps.debt }
 
+// shares are the next snapshot's bytes for its players (prioritize's
+// entBudget and carryBudget), of a per-snapshot budget of planned bytes,
+// when the rest of the snapshot takes envelope bytes without its
+// scoreboard and whole with it: the budget less the debt and envelope for
+// all; for the carried, whatever keeps the snapshot, scoreboard included,
+// within one datagram (rtc.MaxDatagram). The debt repays what the carried
+// took past the budget once the acks catch up (the carried are then in the
+// baseline, held at no cost); a client whose acks stay seconds late may get
+// up to a datagram a snapshot meanwhile.
+func (ps *priorityState) shares(planned, envelope, whole int) (ent, carry int) {
+	return ps.budget(planned) - envelope, rtc.MaxDatagram - whole
+}
+
 // charge counts a snapshot of n bytes sent against planned.
 func (ps *priorityState) charge(n, planned int) { ps.debt = max(0, ps.debt+n-planned) }
 
@@ -146,20 +163,22 @@ type candidate struct {
 	cost   int     // bytes of its fresh record
 	waited uint16  // snapshots waited before this one
 	prio   float32 // nearness × (1 + waited), rounded to float32 (prioKey)
-	carry  bool    // in the previous snapshot's frame, not in the baseline: goes whatever the budget
+	carry  bool    // in the last frame, not in the baseline: first, past the budget within a datagram
 	forced bool    // waited MaxHeldSnapshots-1: goes before the others
 	stale  bool    // its baseline copy is maxHeldTicks old: goes whatever the budget
 	fresh  bool    // chosen
 }
 
-// prioKey orders the candidates not yet chosen, ascending: those that
-// waited MaxHeldSnapshots-1 first, the longest waited of them first, then
-// by priority, higher first; equal ones by index (player ID), lower first.
-// It packs that order into one integer (from the top: 1 bit not forced, 16
-// bits 0xffff less the wait of a forced one, 32 bits the complement of the
-// priority's float32 bits, which order as the positive floats do, 15 bits
-// the index), so the candidates sort as integers (slices.Sort): no
-// comparison function called a pair, which cost the sort most of its time.
+// prioKey orders the candidates not yet chosen, ascending: those carried
+// first, then those that waited MaxHeldSnapshots-1, the longest waited of
+// them first, then the rest; within each by priority, higher first; equal
+// ones by index (player ID), lower first. It packs that order into one
+// integer (from the top: 2 bits the class (0 carried, 1 forced, 2 the
+// rest), 15 bits maxWaited less the wait of a forced one, 32 bits the
+// complement of the priority's float32 bits, which order as the positive
+// floats do, 15 bits the index), so the candidates sort as integers
+// (slices.Sort): no comparison function called a pair, which cost the sort
+// most of its time.
 type prioKey uint64
 
 // prioIndexBits is the width of prioKey's index: a candidate is a player.
@@ -170,9 +189,13 @@ const _ = uint(1<<prioIndexBits - MaxPlayersLimit)
 
 // makePrioKey is candidate i's key.
 func makePrioKey(c *candidate, i int) prioKey {
-	k := uint64(1) << 63
-	if c.forced {
-		k = uint64(0xffff-c.waited) << 47
+	var k uint64 // carried: class 0
+	switch {
+	case c.carry:
+	case c.forced:
+		k = 1<<62 | uint64(maxWaited-c.waited)<<47
+	default:
+		k = 2 << 62
 	}
 	return prioKey(k | uint64(^math.Float32bits(c.prio))<<prioIndexBits | uint64(i))
 }
@@ -181,24 +204,28 @@ func makePrioKey(c *candidate, i int) prioKey {
 func (k prioKey) index() int { return int(k & (1<<prioIndexBits - 1)) }
 
 // prioritize replaces snap.Entities (every player in view, fresh, sorted by
-// ID) with the frame that fits entBudget bytes of entity delta against the
-// baseline base (nil for a full snapshot): the chosen players fresh, the
-// others held at base's state or left out; it returns the new frame
-// (sc.pick, valid until sc's next use) and counts the waits by snap.Seq.
-// Its cost is linear in the players in view but for one sort of those the
-// nearest leave.
-func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Snapshot, base []proto.EntityState, entBudget int) {
+// ID) with the frame whose entity delta against the baseline base (nil for
+// a full snapshot; snap.Baseline says which) fits entBudget bytes, the
+// players' share of the snapshot's budget (less the debt and the other
+// bytes), and for the carried carryBudget, up to one datagram
+// (priorityState.shares).
+// The chosen players go fresh, the others are held at
+// base's state or left out; it returns the new frame (sc.pick, valid until
+// sc's next use) and counts the waits by snap.Seq. Its cost is linear in
+// the players in view but for one sort of those the nearest leave.
+func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Snapshot, base []proto.EntityState, entBudget, carryBudget int) {
 	fresh := snap.Entities
 	sc.cands = sc.cands[:0]
 	p := ss.player.State
 	bi := 0
-	left := entBudget
+	left, carryLeft := entBudget, carryBudget
 	li := 0 // into lastIDs
 	follows := ps.lastSeq == snap.Seq-1
 	delta := snap.Baseline != 0 // a full snapshot holds no one: nothing is carried
 	for _, e := range fresh {
 		for bi < len(base) && base[bi].ID < e.ID {
-			left -= proto.RemovedRecordLen(base[bi].ID) // out of view: removed
+			n := proto.RemovedRecordLen(base[bi].ID) // out of view: removed
+			left, carryLeft = left-n, carryLeft-n
 			bi++
 		}
 		c := candidate{base: -1}
@@ -227,7 +254,8 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 		sc.cands = append(sc.cands, c)
 	}
 	for ; bi < len(base); bi++ {
-		left -= proto.RemovedRecordLen(base[bi].ID)
+		n := proto.RemovedRecordLen(base[bi].ID)
+		left, carryLeft = left-n, carryLeft-n
 	}
 	// The nearest NearestFresh go whatever the budget (kept in an array
 	// sorted by d2, equal ones by index: one pass, no sort of all), and
@@ -251,20 +279,21 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 	}
 	for _, i := range sc.nearest {
 		sc.cands[i].fresh = true
-		left -= sc.cands[i].cost
+		left, carryLeft = left-sc.cands[i].cost, carryLeft-sc.cands[i].cost
 	}
-	// Held too long to stay exact for lag compensation, or held by the
-	// client and not in the baseline: left out, it would vanish.
-	for i := range sc.cands {
-		if c := &sc.cands[i]; (c.stale || c.carry) && !c.fresh {
+	for i := range sc.cands { // held too long to stay exact for lag compensation
+		if c := &sc.cands[i]; c.stale && !c.fresh {
 			c.fresh = true
-			left -= c.cost
+			left, carryLeft = left-c.cost, carryLeft-c.cost
 		}
 	}
-	// Then the rest in priority order, each that still fits; those waited
-	// too long first, the longest waited of them first (by priority a far
-	// one would lose to the near ones that come round again and again
-	// while the budget holds fewer than wait: the scoreboard's debt).
+	// Then the rest in prioKey's order, each that still fits: the carried
+	// first, while the snapshot fits one datagram (held by the client and
+	// not in the baseline: left out, they would vanish), then those waited
+	// too long, the longest waited of them first (by priority a far one
+	// would lose to the near ones that come round again and again while
+	// the budget holds fewer than wait: the scoreboard's debt), then the
+	// others, in the share.
 	sc.order = sc.order[:0]
 	for i := range sc.cands {
 		if c := &sc.cands[i]; !c.fresh {
@@ -273,9 +302,14 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 	}
 	slices.Sort(sc.order)
 	for _, k := range sc.order {
-		if c := &sc.cands[k.index()]; c.cost <= left {
+		c := &sc.cands[k.index()]
+		room := left
+		if c.carry {
+			room = carryLeft
+		}
+		if c.cost <= room {
 			c.fresh = true
-			left -= c.cost
+			left, carryLeft = left-c.cost, carryLeft-c.cost
 		}
 	}
 	sc.pick = sc.pick[:0]

@@ -9,6 +9,7 @@ import (
 
 	"tickshot/game"
 	"tickshot/net/proto"
+	"tickshot/net/rtc"
 	"tickshot/shared"
 )
 
@@ -96,6 +97,7 @@ type priorityRun struct {
 	heldEver, freshTotal int
 	heldStale            int // held copies maxHeldTicks old or more
 	vanished             int // players in the client's previous frame, still in view, missing from the next (flicker)
+	vanishedStart        int // the same before a delta snapshot's baseline was a delta (full snapshots carry no one)
 }
 
 // run writes every client's snapshots for d of game time, each client
@@ -110,6 +112,7 @@ func (c *crowd) run(t testing.TB, d time.Duration) priorityRun {
 		shadow  []proto.EntityState
 		unacked []uint32            // decoded, ack not yet sent (ackLag)
 		last    []proto.EntityState // the last frame decoded
+		delta1  uint32              // the Seq of the first delta snapshot (0: none yet)
 	}
 	cs := make([]clientState, len(c.sessions))
 	for i := range cs {
@@ -156,8 +159,13 @@ func (c *crowd) run(t testing.TB, d time.Duration) priorityRun {
 				}
 				cs[i].unacked = cs[i].unacked[1:]
 			}
-			// A player the client held stays while in view (but in a full
-			// snapshot: one before the first ack holds no one).
+			// A player the client held stays while in view, in a delta
+			// snapshot whose baseline was one too: full snapshots (before
+			// the first ack) carry no one, so the first deltas, against
+			// them, may lack a player a full one brought.
+			if cs[i].delta1 == 0 && snap.Baseline != 0 {
+				cs[i].delta1 = snap.Seq
+			}
 			inNew := map[uint16]bool{}
 			for _, e := range ents {
 				inNew[e.ID] = true
@@ -167,8 +175,12 @@ func (c *crowd) run(t testing.TB, d time.Duration) priorityRun {
 				stillInView[e.ID] = true
 			}
 			for _, e := range cs[i].last {
-				if snap.Baseline != 0 && stillInView[e.ID] && !inNew[e.ID] {
+				switch {
+				case !stillInView[e.ID] || inNew[e.ID]:
+				case cs[i].delta1 != 0 && snap.Baseline >= cs[i].delta1:
 					r.vanished++
+				default:
+					r.vanishedStart++
 				}
 			}
 			cs[i].last = ents
@@ -326,7 +338,8 @@ func TestPriorityOnExpanse(t *testing.T) {
 // client holds that is still in view never vanishes from its next delta
 // snapshot's frame (the client would drop it and bring it back: a
 // flicker), whatever the budget; the debt still keeps each client within
-// sv_maxrate.
+// about sv_maxrate (5 %: the excess the carried took is repaid once
+// acked, all but the last).
 func TestPriorityKeepsUnackedPlayers(t *testing.T) {
 	clients := 64
 	if testing.Short() {
@@ -343,10 +356,34 @@ func TestPriorityKeepsUnackedPlayers(t *testing.T) {
 	if r.heldEver == 0 {
 		t.Error("no player was ever held: the budget never bit, the test shows nothing")
 	}
-	if bps := r.perClientPerSec(r.bytes); bps > DefaultMaxRate {
-		t.Errorf("%.0f B/s per client over sv_maxrate %d", bps, DefaultMaxRate)
+	if bps := r.perClientPerSec(r.bytes); bps > DefaultMaxRate*1.05 {
+		t.Errorf("%.0f B/s per client: over sv_maxrate %d by more than 5 %%", bps, DefaultMaxRate)
 	}
 	if r.nearestHeld > 0 {
 		t.Errorf("%d times one of the %d nearest players was not fresh", r.nearestHeld, NearestFresh)
+	}
+}
+
+// TestPrioritySnapshotsFitADatagramWhileAcksStall: acks 2 s late (40
+// snapshots), so that the players carried (in the client's frames, not in
+// its baseline) pile up as new ones come near: every snapshot, the
+// scoreboard's included, still fits one datagram (rtc.MaxDatagram). The
+// client then receives more than sv_maxrate (logged: about 12.5 kB/s of
+// 8), the price of no player flickering while its acks are late.
+func TestPrioritySnapshotsFitADatagramWhileAcksStall(t *testing.T) {
+	clients := 32
+	if testing.Short() {
+		clients = 8
+	}
+	c := newCrowd(t, "sprawl", 1024, clients)
+	c.ackLag = 40
+	r := c.run(t, 6*time.Second)
+	t.Logf("1 024 players on sprawl, %d clients acking 40 snapshots late, 6 s: %d snapshots, %d over their budget (no scoreboard), largest %d B; per client %.0f B/s; players that vanished from a client's view while in it: %d",
+		clients, r.snaps, r.overBudget, r.maxSize, r.perClientPerSec(r.bytes), r.vanished)
+	if r.maxSize > rtc.MaxDatagram {
+		t.Errorf("a snapshot of %d bytes: over one datagram (%d)", r.maxSize, rtc.MaxDatagram)
+	}
+	if r.overBudget == 0 {
+		t.Error("no snapshot went past its budget: nothing was carried, the test shows nothing")
 	}
 }

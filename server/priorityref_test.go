@@ -7,6 +7,7 @@ import (
 
 	"tickshot/game"
 	"tickshot/net/proto"
+	"tickshot/net/rtc"
 )
 
 // refPriority is prioritize as it was first written (a table of waits by
@@ -23,7 +24,10 @@ type heldForRef struct {
 	inFrame bool // fresh or held in snapshot seq
 }
 
-func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.EntityState, entBudget int) []proto.EntityState {
+// run is prioritize's frame for snap against base (delta: snap is a delta
+// snapshot, whose base may still be empty), with entBudget bytes for the
+// players and carryBudget for the carried.
+func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.EntityState, delta bool, entBudget, carryBudget int) []proto.EntityState {
 	type cand struct {
 		base                 int
 		d2                   float64
@@ -61,7 +65,7 @@ func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.Entit
 		c.d2 = dx*dx + dy*dy
 		pr := prev(e.ID, snap.Seq)
 		c.waited = pr.waited
-		c.carry = base != nil && c.base < 0 && pr.inFrame
+		c.carry = delta && c.base < 0 && pr.inFrame
 		c.prio = priority(c.waited, c.d2)
 		c.forced = int(c.waited) >= MaxHeldSnapshots-1
 		cands = append(cands, c)
@@ -79,13 +83,22 @@ func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.Entit
 		left -= cands[i].cost
 	}
 	for i := range cands {
-		if c := &cands[i]; (c.stale || c.carry) && !c.fresh {
+		if c := &cands[i]; c.stale && !c.fresh {
 			c.fresh = true
 			left -= c.cost
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
 		ca, cb := &cands[a], &cands[b]
+		if ca.carry != cb.carry {
+			if ca.carry {
+				return -1
+			}
+			return 1
+		}
+		if ca.carry {
+			return cmpFloat(float64(cb.prio), float64(ca.prio))
+		}
 		if ca.forced != cb.forced {
 			if ca.forced {
 				return -1
@@ -97,10 +110,16 @@ func (r *refPriority) run(p [2]float64, snap *proto.Snapshot, base []proto.Entit
 		}
 		return cmpFloat(float64(cb.prio), float64(ca.prio))
 	})
+	spent := entBudget - left
 	for _, i := range order {
-		if c := &cands[i]; !c.fresh && c.cost <= left {
+		c := &cands[i]
+		room := entBudget - spent
+		if c.carry {
+			room = carryBudget - spent
+		}
+		if !c.fresh && c.cost <= room {
 			c.fresh = true
-			left -= c.cost
+			spent += c.cost
 		}
 	}
 	var pick []proto.EntityState
@@ -171,12 +190,18 @@ func TestPriorityMatchesReference(t *testing.T) {
 			if tight {
 				budget = rng.Intn(120)
 			}
+			// A delta against an acked frame; sometimes an empty one (nil
+			// here, as the server records a frame that had no one).
+			delta := base != nil || rng.Intn(10) == 0
 			snapA := &proto.Snapshot{Seq: seq, Tick: tick, Entities: slices.Clone(ents)}
-			if base != nil {
-				snapA.Baseline = 1 // a delta: any acked Seq
+			if delta {
+				snapA.Baseline = 1 // any acked Seq
 			}
-			want := ref.run([2]float64{px, py}, &proto.Snapshot{Seq: seq, Tick: tick, Entities: slices.Clone(ents)}, base, budget)
-			ps.prioritize(&sc, ss, snapA, base, budget)
+			// The carried may take more than the players' share: what
+			// fits one datagram.
+			carry := budget + rng.Intn(rtc.MaxDatagram)
+			want := ref.run([2]float64{px, py}, &proto.Snapshot{Seq: seq, Tick: tick, Entities: slices.Clone(ents)}, base, delta, budget, carry)
+			ps.prioritize(&sc, ss, snapA, base, budget, carry)
 			if !slices.Equal(snapA.Entities, want) {
 				t.Fatalf("run %d, snapshot %d (%d in view, budget %d): prioritize chose\n%v\nthe reference\n%v", run, seq, len(ents), budget, snapA.Entities, want)
 			}

@@ -240,8 +240,13 @@ func (sw *snapshotWriter) write(ss *session, sessions []*session, now time.Time)
 	snap.Scores, snap.Match = nil, nil
 	envelope := len(sw.enc.Append(sw.buf.wire[:0], snap)) + 2 // a bin's length grows by at most 2 bytes
 	snap.Scores, snap.Match = scores, match
+	whole := envelope // with the scoreboard: what the carried must leave room for in a datagram
+	if scores != nil || match != nil {
+		whole = len(sw.enc.Append(sw.buf.wire[:0], snap)) + 2
+	}
 	planned := snapshotBudget(ss, sw.maxRate.Get())
-	ss.out.prio.prioritize(&sw.buf.prio, ss, snap, base, ss.out.prio.budget(planned)-envelope)
+	ent, carry := ss.out.prio.shares(planned, envelope, whole)
+	ss.out.prio.prioritize(&sw.buf.prio, ss, snap, base, ent, carry)
 	rec.ents = append(rec.ents, snap.Entities...)
 	sw.encodeEntities(ss, snap, base)
 	sw.buf.wire = sw.enc.Append(sw.buf.wire[:0], snap)
