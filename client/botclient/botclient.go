@@ -69,8 +69,9 @@ type Summary struct {
 	FreezesOver250ms int      `json:"freezes_over_250ms"`
 	ExtrapolatingPct float64  `json:"extrapolating_pct"`
 	// FreezesOnDatagrams are the FreezesOver250ms that began once the
-	// bot's snapshots came as WebRTC datagrams (Smoothness.OnDatagrams;
-	// 0 on a WebSocket alone).
+	// bot's snapshots came as WebRTC datagrams (from the first one applied,
+	// netclient.NetStats.DatagramSnapshots; Smoothness.OnDatagrams; 0 on a
+	// WebSocket alone).
 	FreezesOnDatagrams int    `json:"freezes_on_datagrams"`
 	Error              string `json:"error,omitempty"`
 }
@@ -203,10 +204,11 @@ func playOne(ctx context.Context, opt Options, cfg netclient.Config, seed uint64
 			return netclient.Input{MoveX: in.MoveX, MoveY: in.MoveY, Angle: in.Angle, Buttons: in.Buttons, Weapon: in.Weapon}
 		})
 		v := c.View() // as this frame draws it
-		smooth.Frame(polled, v.Stats.SnapshotsReceived, v.RenderTick, v.SnapshotTick)
-		if c.Net().Transport == transport.KindWebRTC {
+		// Before Frame: the gap that ends at the first datagram is the switch's.
+		if c.Net().DatagramSnapshots > 0 {
 			smooth.OnDatagrams()
 		}
+		smooth.Frame(polled, v.Stats.SnapshotsReceived, v.RenderTick, v.SnapshotTick)
 	}
 }
 

@@ -31,8 +31,10 @@ type Smoothness struct {
 }
 
 // OnDatagrams records that the client's snapshots travel as datagrams
-// from now on (netclient.NetStats.Transport is transport.KindWebRTC: its
-// data channel is open). Only the first call counts.
+// from now on: call it before the Frame that first sees a snapshot that
+// came as one (netclient.NetStats.DatagramSnapshots), so that the gap that
+// ends there, which spans the switch, is not counted. Only the first call
+// counts.
 func (s *Smoothness) OnDatagrams() {
 	if s.dgFrom == 0 {
 		s.dgFrom = len(s.gaps) + 1
@@ -97,10 +99,9 @@ func (s *Smoothness) Freezes() int {
 	return k
 }
 
-// FreezesOnDatagrams counts the gaps longer than FreezeMs that began
-// after OnDatagrams: the first gap after it, which may span the switch
-// from the WebSocket (a stall there), is not counted; 0 if OnDatagrams
-// was never called.
+// FreezesOnDatagrams counts the gaps longer than FreezeMs recorded after
+// OnDatagrams but the first, which may span the switch from the WebSocket
+// (a stall there); 0 if OnDatagrams was never called.
 func (s *Smoothness) FreezesOnDatagrams() int {
 	if s.dgFrom == 0 {
 		return 0

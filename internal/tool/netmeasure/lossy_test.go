@@ -198,9 +198,9 @@ func TestLossyLink150ms2Pct(t *testing.T) {
 // run. Each bot's first second or more runs on the WebSocket while the
 // channel comes up (longer under loss: DTLS resends a lost handshake flight
 // after 1 s), and a lost packet there stalls as TCP does: those gaps are in
-// the row's freezes, logged, not judged (the bar on all of them was 3, then
-// 5, until CI under the race detector on a slower machine saw 4 with every
-// other figure held). The issue asks for a gap p99 within 1.3×
+// the row's freezes, logged, not judged (a bar of 3 on all of them failed
+// when CI under the race detector on a slower machine saw 4 with every
+// other figure held; 5 would have left little margin). The issue asks for a gap p99 within 1.3×
 // the clean link's; at 20 snapshots/s and 2 % loss the 99th percentile is
 // a lost snapshot's doubled interval (100 ms against a clean p99 of about
 // 64 ms, timed at 15.6 ms frames: 1.56×) on any transport, and CI's run
