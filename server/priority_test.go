@@ -332,6 +332,22 @@ func TestPriorityOnExpanse(t *testing.T) {
 	checkPriority(t, "expanse", 1024, clients)
 }
 
+// lateAcks runs 1 024 players on sprawl for d with clients clients (a
+// quarter with -short) that ack lag snapshots late, and logs what they
+// received.
+func lateAcks(t *testing.T, clients, lag int, d time.Duration) priorityRun {
+	t.Helper()
+	if testing.Short() {
+		clients /= 4
+	}
+	c := newCrowd(t, "sprawl", 1024, clients)
+	c.ackLag = lag
+	r := c.run(t, d)
+	t.Logf("1 024 players on sprawl, %d clients acking %d snapshots late, %v: %d snapshots, %d over their budget (no scoreboard), largest %d B; per client %.0f B/s; players that vanished from a client's view while in it: %d; %d held, %.1f fresh a snapshot",
+		clients, lag, d, r.snaps, r.overBudget, r.maxSize, r.perClientPerSec(r.bytes), r.vanished, r.heldEver, float64(r.freshTotal)/float64(r.snaps))
+	return r
+}
+
 // TestPriorityKeepsUnackedPlayers: acks 150 ms late (three snapshots at
 // cl_updaterate 20), so that a snapshot's baseline lacks the players the
 // ones in flight brought while each client's view fills. A player the
@@ -341,15 +357,7 @@ func TestPriorityOnExpanse(t *testing.T) {
 // about sv_maxrate (5 %: the excess the carried took is repaid once
 // acked, all but the last).
 func TestPriorityKeepsUnackedPlayers(t *testing.T) {
-	clients := 64
-	if testing.Short() {
-		clients = 16
-	}
-	c := newCrowd(t, "sprawl", 1024, clients)
-	c.ackLag = 3
-	r := c.run(t, 5*time.Second)
-	t.Logf("1 024 players on sprawl, %d clients acking 3 snapshots late, 5 s: %d snapshots, %d over their budget (no scoreboard), largest %d B; per client %.0f B/s; players that vanished from a client's view while in it: %d; %d held, %.1f fresh a snapshot",
-		clients, r.snaps, r.overBudget, r.maxSize, r.perClientPerSec(r.bytes), r.vanished, r.heldEver, float64(r.freshTotal)/float64(r.snaps))
+	r := lateAcks(t, 64, 3, 5*time.Second)
 	if r.vanished > 0 {
 		t.Errorf("%d times a player the client held and still in its view was missing from the next snapshot", r.vanished)
 	}
@@ -371,15 +379,7 @@ func TestPriorityKeepsUnackedPlayers(t *testing.T) {
 // client then receives more than sv_maxrate (logged: about 12.5 kB/s of
 // 8), the price of no player flickering while its acks are late.
 func TestPrioritySnapshotsFitADatagramWhileAcksStall(t *testing.T) {
-	clients := 32
-	if testing.Short() {
-		clients = 8
-	}
-	c := newCrowd(t, "sprawl", 1024, clients)
-	c.ackLag = 40
-	r := c.run(t, 6*time.Second)
-	t.Logf("1 024 players on sprawl, %d clients acking 40 snapshots late, 6 s: %d snapshots, %d over their budget (no scoreboard), largest %d B; per client %.0f B/s; players that vanished from a client's view while in it: %d",
-		clients, r.snaps, r.overBudget, r.maxSize, r.perClientPerSec(r.bytes), r.vanished)
+	r := lateAcks(t, 32, 40, 6*time.Second)
 	if r.maxSize > rtc.MaxDatagram {
 		t.Errorf("a snapshot of %d bytes: over one datagram (%d)", r.maxSize, rtc.MaxDatagram)
 	}
