@@ -28,9 +28,10 @@ import (
 // a snapshot after the baseline brought, not yet acked (the view filling,
 // acks late or lost), and the client would draw it vanish and come back.
 // So a player in the previous snapshot's frame that the baseline lacks
-// (carried) goes first after the nearest, past the budget as long as the
-// snapshot still fits one datagram (priorityState.shares; the debt repays
-// the excess), and only what is left of the budget brings others. Once a
+// (carried) goes first after the nearest and the stale, past the budget as
+// long as the snapshot still fits one datagram (priorityState.shares; the
+// debt repays the excess), and only what is left of the budget brings
+// others. Once a
 // player is in a client's frames it stays in every delta snapshot while it
 // is in view (as long as the nearest and the carried fit a datagram), and
 // since every snapshot after the first that brought it has it, so does any
@@ -145,12 +146,15 @@ func (ps *priorityState) budget(planned int) int { return planned - ps.debt }
 // when the rest of the snapshot takes envelope bytes without its
 // scoreboard and whole with it: the budget less the debt and envelope for
 // all; for the carried, whatever keeps the snapshot, scoreboard included,
-// within one datagram (rtc.MaxDatagram). The debt repays what the carried
+// within one datagram (rtc.MaxDatagram), and never less than the others'
+// (a scoreboard and a rate near a datagram a snapshot leave less room in
+// the datagram than in the budget). The debt repays what the carried
 // took past the budget once the acks catch up (the carried are then in the
 // baseline, held at no cost); a client whose acks stay seconds late may get
 // up to a datagram a snapshot meanwhile.
 func (ps *priorityState) shares(planned, envelope, whole int) (ent, carry int) {
-	return ps.budget(planned) - envelope, rtc.MaxDatagram - whole
+	ent = ps.budget(planned) - envelope
+	return ent, max(ent, rtc.MaxDatagram-whole)
 }
 
 // charge counts a snapshot of n bytes sent against planned.
