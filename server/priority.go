@@ -31,11 +31,10 @@ import (
 // (carried) goes first after the nearest and the stale, past the budget as
 // long as the snapshot still fits one datagram (priorityState.shares; the
 // debt repays the excess), and only what is left of the budget brings
-// others. Once a
-// player is in a client's frames it stays in every delta snapshot while it
-// is in view (as long as the nearest and the carried fit a datagram), and
-// since every snapshot after the first that brought it has it, so does any
-// baseline acked later. The carried cost about what brought them, a budget
+// others. Once a player is in a client's frames it stays in every delta
+// snapshot while it is in view (as long as the nearest and the carried fit
+// a datagram), and since every snapshot after the first that brought it has
+// it, so does any baseline acked later. The carried cost about what brought them, a budget
 // and the nearest, so a view fills a budget a round trip; acks that stay
 // seconds late while new players come near cost up to a datagram a
 // snapshot, then flicker. A full snapshot (a client that has acked none
@@ -106,13 +105,13 @@ type priorityState struct {
 	debt int
 	// lastSeq is the Seq of the snapshot prioritized last; lastIDs are
 	// the players in its view (ascending) and lastWaited how many
-	// snapshots each had waited after it (0: sent fresh; the bits below
-	// inFrameBit). A player in view of the snapshot after it (Seq
-	// lastSeq+1) has waited its lastWaited; any other, 0. Kept as the frame's own sorted list and
-	// walked beside it (not a table by player ID: at 1 024 players that
-	// table's reads missed the cache at every candidate).
-	// The top bit of a lastWaited (inFrameBit) says the player was in that
-	// snapshot's frame, fresh or held.
+	// snapshots each had waited after it (the bits below inFrameBit; 0:
+	// sent fresh), its top bit (inFrameBit) whether the player was in that
+	// snapshot's frame, fresh or held. A player in view of the snapshot
+	// after it (Seq lastSeq+1) has waited its lastWaited; any other, 0.
+	// Kept as the frame's own sorted list and walked beside it (not a
+	// table by player ID: at 1 024 players that table's reads missed the
+	// cache at every candidate).
 	lastSeq    uint32
 	lastIDs    []uint16
 	lastWaited []uint16
@@ -212,9 +211,8 @@ func (k prioKey) index() int { return int(k & (1<<prioIndexBits - 1)) }
 // a full snapshot; snap.Baseline says which) fits entBudget bytes, the
 // players' share of the snapshot's budget (less the debt and the other
 // bytes), and for the carried carryBudget, up to one datagram
-// (priorityState.shares).
-// The chosen players go fresh, the others are held at
-// base's state or left out; it returns the new frame (sc.pick, valid until
+// (priorityState.shares). The chosen players go fresh, the others are held
+// at base's state or left out; it returns the new frame (sc.pick, valid until
 // sc's next use) and counts the waits by snap.Seq. Its cost is linear in
 // the players in view but for one sort of those the nearest leave.
 func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Snapshot, base []proto.EntityState, entBudget, carryBudget int) {
@@ -263,7 +261,7 @@ func (ps *priorityState) prioritize(sc *prioScratch, ss *session, snap *proto.Sn
 	}
 	// The nearest NearestFresh go whatever the budget (kept in an array
 	// sorted by d2, equal ones by index: one pass, no sort of all), and
-	// so do those held maxHeldTicks and those carried.
+	// so do those held maxHeldTicks.
 	sc.nearest = sc.nearest[:0]
 	for i := range sc.cands {
 		d2 := sc.cands[i].d2
