@@ -13,6 +13,7 @@ import (
 	"math/rand"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -106,21 +107,6 @@ func getLatency(url string) (time.Duration, error) {
 		return 0, fmt.Errorf("%s: %s", url, resp.Status)
 	}
 	return time.Since(t0), nil
-}
-
-// controlServer serves "ok" on a loopback listener of its own in this
-// process until the test ends, and returns its address: what any handler
-// here answers in, the machine's and the process's load alone.
-func controlServer(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") })}
-	go func() { _ = hs.Serve(ln) }()
-	t.Cleanup(func() { _ = hs.Close() })
-	return ln.Addr().String()
 }
 
 // TestStatusAnswersDuringDownloadRush: while 500 clients download the 4 MB
@@ -228,7 +214,10 @@ func TestStatusAnswersDuringDownloadRush(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 
-	control := controlServer(t)
+	// The control: "ok" on a listener of its own in this process, what any
+	// handler here answers in, the machine's and the process's load alone.
+	control := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") }))
+	defer control.Close()
 	before := received.Load()
 	var took, ctl []time.Duration
 	maxActive, idle := 0, 0
@@ -243,7 +232,7 @@ func TestStatusAnswersDuringDownloadRush(t *testing.T) {
 		if !capped(a, w) {
 			idle++
 		}
-		if d, err = getLatency("http://" + control + "/status"); err != nil {
+		if d, err = getLatency(control.URL); err != nil {
 			t.Fatalf("the control during the downloads: %v", err)
 		}
 		ctl = append(ctl, d)
